@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs the Debian 12 packages slurmix needs to build and test, as root.
+# Idempotent: does nothing when everything is present already.
+set -euo pipefail
+
+PKGS=(
+	build-essential autoconf automake libtool pkg-config
+	libevent-dev libhwloc-dev check
+	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
+	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
+	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
+	valgrind procps util-linux iproute2
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages (${missing[*]}); run as root" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian starts the daemons it installs; our tests run their own.
+for svc in slurmd slurmctld munge; do
+	systemctl stop "$svc" >/dev/null 2>&1 || true
+done
+echo "install-deps: done"

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * frame.c - framed messages on a libevent bufferevent.
+ *
+ * Reading: the read callback loops while a whole header is buffered, decodes
+ * it (a bad magic or a length over the connection's limit ends the
+ * connection with EPROTO / EMSGSIZE), waits for the whole payload, then
+ * copies it into a pmix_data_buffer_t and calls the message callback. The
+ * callback may close the connection; a "closing" flag checked after each
+ * message stops the loop then, and the struct is freed only when no
+ * callback is running (freeing is deferred to the end of the read loop).
+ *
+ * Writing: frames are appended to the bufferevent's output buffer. A
+ * connection closed with flush keeps its bufferevent until the output has
+ * drained (or fails), then frees itself.
+ *
+ * Everything runs in the progress thread that owns the event base.
+ */
+#include "frame.h"
+#include "pack.h"
+#include "pxc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+struct pxc_conn {
+	struct bufferevent *bev;
+	size_t max_payload;
+	pxc_conn_msg_f on_msg;
+	pxc_conn_close_f on_close;
+	void *arg;
+	int in_callback;	/* depth of our callbacks running */
+	bool closed;		/* pxc_conn_close() was called */
+	bool ended;		/* end reported (or must not be) */
+	bool flushing;		/* freed when output drains */
+};
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	v = htonl(v);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+void pxc_wire_hdr_encode(const pxc_wire_hdr_t *h, unsigned char out[PXC_WIRE_HDR_LEN])
+{
+	uint16_t cmd = htons(h->cmd), flags = htons(h->flags);
+
+	put32(out, PXC_WIRE_MAGIC);
+	put32(out + 4, h->len);
+	put32(out + 8, h->tag);
+	memcpy(out + 12, &cmd, 2);
+	memcpy(out + 14, &flags, 2);
+}
+
+int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN],
+			size_t max_payload, pxc_wire_hdr_t *h)
+{
+	uint16_t cmd, flags;
+
+	if (get32(in) != PXC_WIRE_MAGIC) {
+		errno = EPROTO;
+		return -1;
+	}
+	h->len = get32(in + 4);
+	h->tag = get32(in + 8);
+	memcpy(&cmd, in + 12, 2);
+	memcpy(&flags, in + 14, 2);
+	h->cmd = ntohs(cmd);
+	h->flags = ntohs(flags);
+	if (h->len > max_payload) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+static void conn_free(pxc_conn_t *c)
+{
+	if (c->bev)
+		bufferevent_free(c->bev);	/* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
+	free(c);
+}
+
+/* Reports the end of the connection once, unless the owner closed it. */
+static void conn_end(pxc_conn_t *c, int err)
+{
+	if (c->ended || c->closed)
+		return;
+	c->ended = true;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	c->in_callback++;
+	c->on_close(c, err, c->arg);
+	c->in_callback--;
+}
+
+/* Takes one complete frame out of the input buffer, if there is one.
+ * Returns 1 when a frame was delivered, 0 when more bytes are needed,
+ * -1 on a protocol error (errno set). */
+static int deliver_one(pxc_conn_t *c, struct evbuffer *in)
+{
+	unsigned char raw[PXC_WIRE_HDR_LEN];
+	pmix_data_buffer_t payload;
+	pxc_wire_hdr_t h;
+	char *bytes = NULL;
+
+	if (evbuffer_get_length(in) < PXC_WIRE_HDR_LEN)
+		return 0;
+	evbuffer_copyout(in, raw, sizeof(raw));
+	if (pxc_wire_hdr_decode(raw, c->max_payload, &h) < 0)
+		return -1;
+	if (evbuffer_get_length(in) < PXC_WIRE_HDR_LEN + (size_t)h.len)
+		return 0;
+	evbuffer_drain(in, PXC_WIRE_HDR_LEN);
+	if (h.len > 0) {
+		bytes = malloc(h.len);
+		if (!bytes) {
+			errno = ENOMEM;
+			return -1;
+		}
+		evbuffer_remove(in, bytes, h.len);
+	}
+	pxc_buf_init(&payload);
+	pxc_buf_load_take(&payload, bytes, h.len);
+	c->in_callback++;
+	c->on_msg(c, &h, &payload, c->arg);
+	c->in_callback--;
+	pxc_buf_clear(&payload);
+	return 1;
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	pxc_conn_t *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	int rc = 1;
+
+	c->in_callback++;
+	while (rc == 1 && !c->closed && !c->ended)
+		rc = deliver_one(c, in);
+	c->in_callback--;
+	if (rc < 0 && !c->closed) {
+		pxc_error("closing connection: %s", errno == EMSGSIZE ?
+			  "message too large" : "protocol error");
+		conn_end(c, errno);
+	}
+	if (c->closed && c->in_callback == 0 && !c->flushing)
+		conn_free(c);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	pxc_conn_t *c = arg;
+
+	if (c->flushing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		conn_free(c);
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	pxc_conn_t *c = arg;
+	int err = (what & BEV_EVENT_ERROR) ? EVUTIL_SOCKET_ERROR() : 0;
+
+	(void)bev;
+	if (c->flushing) {		/* output cannot drain any more */
+		conn_free(c);
+		return;
+	}
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+		conn_end(c, err ? err : 0);
+		if (c->closed && c->in_callback == 0)
+			conn_free(c);
+	}
+}
+
+pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
+			 pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
+			 void *arg)
+{
+	pxc_conn_t *c = calloc(1, sizeof(*c));
+
+	if (!c || evutil_make_socket_nonblocking(fd) < 0 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		goto fail;
+	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (!c->bev)
+		goto fail;
+	c->max_payload = max_payload ? max_payload : PXC_WIRE_MAX_PAYLOAD;
+	c->on_msg = on_msg;
+	c->on_close = on_close;
+	c->arg = arg;
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	if (bufferevent_enable(c->bev, EV_READ | EV_WRITE) < 0) {
+		bufferevent_free(c->bev);	/* closes fd */
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return c;
+fail:
+	free(c);
+	close(fd);
+	errno = errno ? errno : ENOMEM;
+	return NULL;
+}
+
+int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
+		  const pmix_data_buffer_t *payload)
+{
+	unsigned char raw[PXC_WIRE_HDR_LEN];
+	size_t len = payload ? payload->bytes_used : 0;
+	struct evbuffer *out;
+	pxc_wire_hdr_t h = { .len = (uint32_t)len, .tag = tag, .cmd = cmd, .flags = flags };
+
+	if (c->closed || c->ended) {
+		errno = EPIPE;
+		return -1;
+	}
+	if (len > c->max_payload) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	pxc_wire_hdr_encode(&h, raw);
+	out = bufferevent_get_output(c->bev);
+	if (evbuffer_add(out, raw, sizeof(raw)) < 0 ||
+	    (len && evbuffer_add(out, payload->base_ptr, len) < 0)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+void pxc_conn_close(pxc_conn_t *c, int flush)
+{
+	if (!c || c->closed)
+		return;
+	c->closed = true;
+	bufferevent_disable(c->bev, EV_READ);
+	if (flush && !c->ended &&
+	    evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
+		c->flushing = true;	/* write_cb / event_cb free it */
+		return;
+	}
+	if (c->in_callback == 0)
+		conn_free(c);
+}
+
+int pxc_conn_fd(const pxc_conn_t *c)
+{
+	return (int)bufferevent_getfd(c->bev);
+}
+
+void pxc_conn_set_arg(pxc_conn_t *c, void *arg)
+{
+	c->arg = arg;
+}
+
+void *pxc_conn_get_arg(const pxc_conn_t *c)
+{
+	return c->arg;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * proto.h - the messages between our client (and tool) library and our
+ * server, over the local Unix socket. Only our own library speaks it.
+ *
+ * Framing is in frame.h. Payloads are sequences of pack.h items; below,
+ * "T x" is one pxc_pack of one element of type T, and "T[] x" is a counted
+ * array written with pxc_pack_array (PMIX_SIZE count, then the elements).
+ * BLOB is a PMIX_BYTE_OBJECT holding a store blob (store.h); an empty blob
+ * has size 0.
+ *
+ * Requests carry a non-zero tag and get exactly one reply with the same tag,
+ * cmd and PXC_WIRE_F_REPLY, except where "no reply" is said (tag 0). Every
+ * reply starts with STATUS status; the other reply fields follow only when
+ * status is PMIX_SUCCESS (unless said otherwise). The server answers the
+ * requests of one connection in any order (a fence may complete after a
+ * later get); the client matches replies by tag.
+ *
+ * Connection set-up: the first message on a new connection must be HELLO;
+ * the server reads the peer's credentials with SO_PEERCRED and refuses
+ * (reply status PMIX_ERR_NO_PERMISSIONS, then closes) a peer whose uid is
+ * neither the uid the server serves nor root, or a client claiming a
+ * namespace/rank that was not registered, or registered for another uid.
+ * Anything else before HELLO, an unknown cmd, or a payload that does not
+ * unpack closes the connection (the server logs it and carries on).
+ *
+ * The server's address: PMIx_server_setup_fork gives each client
+ * PMIX_NAMESPACE, PMIX_RANK and PXC_ENV_URI = "unix:<socket path>"; the
+ * client connects there. Tools find the server through rendezvous files
+ * the server writes in its tmpdir (see server/ and tool/).
+ */
+#ifndef PXC_PROTO_H
+#define PXC_PROTO_H
+
+#define PXC_PROTO_VERSION 1
+
+/* Environment our server gives each client (besides PMIX_NAMESPACE, PMIX_RANK). */
+#define PXC_ENV_URI "SLURMIX_PMIX_SERVER_URI"     /* unix:<path> */
+#define PXC_ENV_SERVER_PID "SLURMIX_PMIX_SERVER_PID"
+
+/* Rendezvous files for tools, written by a server started with
+ * PMIX_SERVER_TOOL_SUPPORT in its tmpdir (PMIX_SERVER_TMPDIR, else $TMPDIR,
+ * else /tmp), removed at PMIx_server_finalize:
+ *   pmix.<hostname>.tool.<server pid>      always
+ *   pmix.<hostname>.tool.<server nspace>   when the server has an nspace
+ *   pmix.<hostname>.tool                    in the system tmpdir
+ *                                           (PMIX_SYSTEM_TMPDIR, else /tmp)
+ *                                           with PMIX_SERVER_SYSTEM_SUPPORT
+ * Each holds one line: "unix:<socket path>". */
+#define PXC_RENDEZVOUS_PREFIX "pmix."
+
+enum pxc_cmd {
+	/* HELLO  C->S  UINT32 proto_version, UINT8 peer_kind (PXC_PEER_*),
+	 *              STRING nspace, PROC_RANK rank (client; tools send NULL and
+	 *              PMIX_RANK_UNDEF), PID pid, INFO[] info (tool init attrs)
+	 *        reply STATUS, PROC me (tools: the identity the server assigned),
+	 *              PROC server (the server's own id), BLOB job (every
+	 *              PMIX_SCOPE_UNDEF record of the client's namespace: job,
+	 *              app, node and all procs' registered info; tools: empty) */
+	PXC_CMD_HELLO = 1,
+	/* FINALIZE C->S  INFO[] info    reply STATUS. After it the server treats a
+	 *              close of the connection as normal termination. */
+	PXC_CMD_FINALIZE = 2,
+	/* ABORT  C->S  STATUS status, STRING msg, PROC[] procs   reply STATUS
+	 *              (the server calls the host's abort; the reply comes
+	 *              when the host completes, if the client still exists). */
+	PXC_CMD_ABORT = 3,
+	/* COMMIT C->S  BLOB data (the client's posted records since the last
+	 *              commit: nspace/rank = the client, kind = scope). No reply.
+	 *              Processed in order with later requests on the connection. */
+	PXC_CMD_COMMIT = 4,
+	/* FENCE  C->S  PROC[] procs (empty = own nspace, wildcard), INFO[] info
+	 *        reply STATUS, BLOB data (with PMIX_COLLECT_DATA: the posted
+	 *              PMIX_REMOTE and PMIX_GLOBAL records of every participant,
+	 *              which the client merges into its store; else empty). */
+	PXC_CMD_FENCE = 5,
+	/* GET    C->S  PROC proc, STRING key (NULL = all of proc), INFO[] info
+	 *        reply STATUS, BLOB records to merge into the client store;
+	 *              the client then repeats its local lookup. For a reserved
+	 *              key or rank WILDCARD of another namespace the blob holds
+	 *              that namespace's registered info; for posted data, the
+	 *              target proc's records visible to the requester (LOCAL
+	 *              only to procs on the same node, REMOTE only to others,
+	 *              GLOBAL to all). The server waits (PMIX_TIMEOUT or the
+	 *              default) for a local proc that has not committed the key
+	 *              yet, and asks the host's direct_modex for remote ones. */
+	PXC_CMD_GET = 6,
+	/* PUBLISH   C->S INFO[] info (data + directives)          reply STATUS */
+	PXC_CMD_PUBLISH = 7,
+	/* LOOKUP    C->S STRING[] keys, INFO[] info  reply STATUS, PDATA[] data */
+	PXC_CMD_LOOKUP = 8,
+	/* UNPUBLISH C->S STRING[] keys, INFO[] info               reply STATUS */
+	PXC_CMD_UNPUBLISH = 9,
+	/* SPAWN  C->S  INFO[] job_info, APP[] apps   reply STATUS, STRING nspace */
+	PXC_CMD_SPAWN = 10,
+	/* CONNECT C->S PROC[] procs, INFO[] info
+	 *        reply STATUS, BLOB (registered info of every other namespace
+	 *              among procs, and whatever posted data the server holds
+	 *              for them), INFO[] results (e.g. PMIX_GROUP_CONTEXT_ID) */
+	PXC_CMD_CONNECT = 11,
+	/* DISCONNECT C->S PROC[] procs, INFO[] info              reply STATUS */
+	PXC_CMD_DISCONNECT = 12,
+	/* REGEVENTS C->S STATUS[] codes (empty = all), INFO[] info  reply STATUS
+	 *              (the server sends EVENTs of these codes to the client;
+	 *              matching handlers is the client's business). */
+	PXC_CMD_REGEVENTS = 13,
+	/* NOTIFY C->S  STATUS code, PROC source, DATA_RANGE range, INFO[] info
+	 *        reply STATUS. The server delivers to its local clients in range
+	 *        and hands ranges beyond the node to the host's notify_event. */
+	PXC_CMD_NOTIFY = 14,
+	/* EVENT  S->C  STATUS code, PROC source, DATA_RANGE range, INFO[] info
+	 *              (tag 0, unsolicited). */
+	PXC_CMD_EVENT = 15,
+	/* QUERY  C->S  QUERY[] queries     reply STATUS, INFO[] results */
+	PXC_CMD_QUERY = 16,
+	/* JOBCTL C->S  PROC[] targets, INFO[] directives  reply STATUS, INFO[] results
+	 *              (PMIX_REGISTER_CLEANUP(_DIR), PMIX_CLEANUP_RECURSIVE,
+	 *              PMIX_CLEANUP_IGNORE(_EMPTY), PMIX_CLEANUP_LEAVE_TOPDIR are
+	 *              done by the server itself at namespace deregistration). */
+	PXC_CMD_JOBCTL = 17,
+	/* LOG    C->S  INFO[] data, INFO[] directives              reply STATUS */
+	PXC_CMD_LOG = 18,
+	/* GROUP  C->S  UINT8 op (pmix_group_operation_t), STRING grp, PROC[] procs,
+	 *              INFO[] info         reply STATUS, INFO[] results */
+	PXC_CMD_GROUP = 19,
+	/* IOF_PULL C->S PROC[] procs, UINT16 channels, INFO[] info  reply STATUS,
+	 *              SIZE handler id (reserved for the IOF issue). */
+	PXC_CMD_IOF_PULL = 20,
+	PXC_CMD_MAX
+};
+
+enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1 };
+
+#endif
