@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PKGS=(
-	build-essential autoconf automake libtool pkg-config
+	build-essential autoconf automake libtool pkg-config zlib1g-dev
 	libevent-dev libhwloc-dev check
 	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix

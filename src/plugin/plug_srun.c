@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_srun.c - see plug_srun.h. The map string can be long for large
+ * arbitrary layouts; block, cyclic and plane layouts stay a few bytes per
+ * node (plug_map.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plug_map.h"
+#include "plug_srun.h"
+#include "plug_step.h"
+
+plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***env)
+{
+	const slurm_step_layout_t *l = job ? job->step_layout : NULL;
+	char id[32], *map;
+	int rc;
+
+	if (!l)
+		return plug_error("srun gave no step layout"), NULL;
+	if (job->het_job_id != NO_VAL && job->het_job_id != 0)
+		return plug_error("heterogeneous steps are not supported yet"), NULL;
+	map = plug_map_encode(l->node_cnt, l->tasks, l->tids);
+	if (!map)
+		return plug_error("cannot encode the layout of %u tasks on %u "
+				  "nodes: %m", l->task_cnt, l->node_cnt), NULL;
+	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
+	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
+	plug_flag("step %s: %s=%s", id, PLUG_MAP_ENV, map);
+	free(map);
+	if (rc)
+		return plug_error("cannot set the launch environment"), NULL;
+	return (plug_client_state_t *)(uintptr_t)1;	/* any non-NULL */
+}

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_step.c - slurmstepd as PMIx host: prefork, task and fini of one
+ * step (see plug_step.h).
+ *
+ * Prefork, in the job manager thread, running as root:
+ *   1. read the step record and cross-check it with what srun sent
+ *      (SLURMIX_STEP, SLURMIX_PROC_MAP): a mismatch means the adapter's
+ *      struct layout does not fit this Slurm, and the step fails cleanly;
+ *   2. make <tmpdir>/slurmix.<job>.<step>.<nodeid> (root, 0755) and in it
+ *      job/ (the user's, 0700) for the clients' PMIX_TMPDIR;
+ *   3. PMIx_server_init with that directory and the job's uid/gid, then
+ *      register the namespace and the local clients, waiting for each
+ *      callback at most SlurmixTimeout seconds;
+ *   4. prepare every local task's environment (PMIx_server_setup_fork and
+ *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
+ *      the forked child, only copies.
+ * Collectives across nodes are not here yet: fence_nb completes a
+ * single-node step locally and refuses a multi-node one.
+ * Fini (stepd_cleanup -> plugin fini): finalize the server, remove the
+ * directory tree without following links, free everything.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <hwloc.h>
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "plug_conf.h"
+#include "plug_step.h"
+#include "pxc.h"
+
+static plug_step_t step;
+
+/* ---- waiting for a server callback, with a timeout ---------------------- */
+
+/* Heap-allocated; whoever comes last (callback or a waiter that gave up)
+ * frees it, so a late callback never touches freed memory. */
+typedef struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done, abandoned;
+	pmix_status_t status;
+} plug_wait_t;
+
+static plug_wait_t *wait_new(void)
+{
+	plug_wait_t *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
+
+	if (!w)
+		return NULL;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return w;
+}
+
+static void wait_free(plug_wait_t *w)
+{
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+static void wait_cb(pmix_status_t status, void *cbdata)
+{
+	plug_wait_t *w = cbdata;
+	bool gone;
+
+	pthread_mutex_lock(&w->lock);
+	w->done = true;
+	w->status = status;
+	gone = w->abandoned;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	if (gone)
+		wait_free(w);
+}
+
+/* Waits for the callback of a call that returned `st`; frees w unless the
+ * callback is still due. Returns the final status. */
+static pmix_status_t wait_for(plug_wait_t *w, pmix_status_t st)
+{
+	struct timespec until;
+	int rc = 0;
+
+	if (st != PMIX_SUCCESS) {	/* no callback will come */
+		wait_free(w);
+		return st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += plug_conf.timeout;
+	pthread_mutex_lock(&w->lock);
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cond, &w->lock, &until);
+	if (!w->done) {
+		w->abandoned = true;
+		pthread_mutex_unlock(&w->lock);
+		return PMIX_ERR_TIMEOUT;
+	}
+	st = w->status;
+	pthread_mutex_unlock(&w->lock);
+	wait_free(w);
+	return st;
+}
+
+/* ---- the server module (host callbacks) --------------------------------- */
+
+static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
+					 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)cbfunc, (void)cbdata;
+	plug_flag("client %s:%u connected", proc->nspace, proc->rank);
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
+					 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)cbfunc, (void)cbdata;
+	plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status,
+			      const char msg[], pmix_proc_t procs[], size_t nprocs,
+			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
+	plug_error("rank %u called PMIx_Abort(%d): %s", proc->rank, status,
+		   msg ? msg : "");
+	slurm_kill_job_step(step.si.step_id.job_id, step.si.step_id.step_id, SIGKILL);
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t cb_fence_nb(const pmix_proc_t procs[], size_t nprocs,
+				 const pmix_info_t info[], size_t ninfo,
+				 char *data, size_t ndata,
+				 pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)procs, (void)nprocs, (void)info, (void)ninfo;
+	if (step.map->nnodes > 1) {
+		plug_error("fence across %u nodes is not implemented yet",
+			   step.map->nnodes);
+		return PMIX_ERR_NOT_SUPPORTED;
+	}
+	/* One node: this server's data is everybody's data. The library
+	 * copies it inside the callback, so no release function. */
+	cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+	return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t module = {
+	.client_connected = cb_client_connected,
+	.client_finalized = cb_client_finalized,
+	.abort = cb_abort,
+	.fence_nb = cb_fence_nb,
+};
+
+/* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
+static void log_hook(int level, const char *msg)
+{
+	static const int to_slurm[] = { PLUG_LOG_ERROR, PLUG_LOG_INFO,
+					PLUG_LOG_VERBOSE, PLUG_LOG_DEBUG };
+
+	if (level < 0 || level > 3 || (level > 0 && (uint32_t)level > plug_conf.debug))
+		return;
+	plug_log(to_slurm[level], "mpi/slurmix: pmix: %s", msg);
+}
+
+/* ---- step data ---------------------------------------------------------- */
+
+/* Also validates the step record layout against srun's data. */
+static int load_step(plug_step_t *st, char **env)
+{
+	const char *sent = plug_env_get(env, PLUG_STEP_ENV);
+	const char *nodes = plug_env_get(env, "SLURM_STEP_NODELIST");
+	char want[32];
+	uint32_t nhosts = 0;
+
+	snprintf(want, sizeof(want), "%u.%u", st->si.step_id.job_id,
+		 st->si.step_id.step_id);
+	if (st->si.het_job_id != NO_VAL && st->si.het_job_id != 0)
+		return plug_error("heterogeneous steps are not supported yet"), -1;
+	if (!sent || strcmp(sent, want))
+		return plug_error("step %s: srun sent %s=%s; launched by an srun "
+				  "without mpi/slurmix, or a Slurm this build does "
+				  "not fit", want, PLUG_STEP_ENV, sent ? sent : "(none)"), -1;
+	st->map = plug_map_decode(plug_env_get(env, PLUG_MAP_ENV));
+	if (!st->map)
+		return plug_error("bad or missing %s", PLUG_MAP_ENV), -1;
+	if (st->map->ntasks != st->si.ntasks || st->map->nnodes != st->si.nnodes ||
+	    st->si.nodeid >= st->map->nnodes ||
+	    st->map->count[st->si.nodeid] != st->si.node_tasks)
+		return plug_error("process map (%u tasks, %u nodes) disagrees with "
+				  "the step (%u tasks, %u nodes, node %u has %u)",
+				  st->map->ntasks, st->map->nnodes, st->si.ntasks,
+				  st->si.nnodes, st->si.nodeid, st->si.node_tasks), -1;
+	st->hosts = plug_hostlist_expand(nodes, &nhosts);
+	if (!st->hosts || nhosts != st->map->nnodes)
+		return plug_error("SLURM_STEP_NODELIST=%s does not name %u nodes",
+				  nodes ? nodes : "(none)", st->map->nnodes), -1;
+	snprintf(st->nspace, sizeof(st->nspace), "slurmix.%s", want);
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb, (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;	/* best effort: keep going */
+}
+
+/* Removes a tree without following symbolic links or leaving the fs. */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static int make_dirs(plug_step_t *st)
+{
+	if (asprintf(&st->dir, "%s/slurmix.%u.%u.%u", plug_conf_tmpdir(),
+		     st->si.step_id.job_id, st->si.step_id.step_id,
+		     st->si.nodeid) < 0 || asprintf(&st->cltdir, "%s/job", st->dir) < 0)
+		return plug_error("out of memory"), -1;
+	if (mkdir(st->dir, 0755) < 0) {
+		if (errno != EEXIST)
+			return plug_error("mkdir %s: %m", st->dir), -1;
+		plug_info("removing stale %s", st->dir);
+		remove_tree(st->dir);
+		if (mkdir(st->dir, 0755) < 0)
+			return plug_error("mkdir %s: %m", st->dir), -1;
+	}
+	st->dir_made = true;
+	if (chmod(st->dir, 0755) < 0)		/* whatever the umask */
+		return plug_error("chmod %s: %m", st->dir), -1;
+	/* Fresh, inside a root-owned directory: lchown cannot be redirected. */
+	if (mkdir(st->cltdir, 0700) < 0 ||
+	    lchown(st->cltdir, st->si.uid, st->si.gid) < 0)
+		return plug_error("mkdir %s for uid %u: %m", st->cltdir,
+				  (unsigned)st->si.uid), -1;
+	return 0;
+}
+
+/* hwloc XML (v2) of this node for the clients; optional. */
+static void load_topology(plug_step_t *st)
+{
+	hwloc_topology_t topo;
+	char *xml = NULL;
+	int len = 0;
+
+	if (hwloc_topology_init(&topo) < 0)
+		return;
+	if (hwloc_topology_load(topo) == 0 &&
+	    hwloc_topology_export_xmlbuffer(topo, &xml, &len, 0) == 0) {
+		st->topo_xml = strndup(xml, (size_t)len);
+		hwloc_free_xmlbuffer(topo, xml);
+	}
+	hwloc_topology_destroy(topo);
+	if (!st->topo_xml)
+		plug_info("no hwloc topology for the clients");
+}
+
+/* ---- server ------------------------------------------------------------- */
+
+static int start_server(plug_step_t *st)
+{
+	pmix_info_t *info = PMIx_Info_create(4);
+	uint32_t uid = st->si.uid, gid = st->si.gid;
+	char tmo[16];
+	pmix_status_t rc;
+
+	if (!info)
+		return -1;
+	snprintf(tmo, sizeof(tmo), "%u", plug_conf.timeout);
+	setenv("SLURMIX_TIMEOUT", tmo, 1);	/* the core's default wait */
+	pxc_log_set_hook(log_hook);
+	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, st->dir, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
+	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
+	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
+	rc = PMIx_server_init(&module, info, 4);
+	PMIx_Info_free(info, 4);
+	if (rc != PMIX_SUCCESS)
+		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
+	st->server_up = true;
+	return 0;
+}
+
+static int register_nspace(plug_step_t *st)
+{
+	pmix_info_t *info;
+	size_t ninfo;
+	plug_wait_t *w;
+	pmix_status_t rc;
+
+	if (plug_nspace_info(st, &info, &ninfo) < 0 || !(w = wait_new()))
+		return plug_error("out of memory"), -1;
+	rc = PMIx_server_register_nspace(st->nspace, (int)st->si.node_tasks,
+					 info, ninfo, wait_cb, w);
+	rc = wait_for(w, rc);
+	PMIx_Info_free(info, ninfo);
+	if (rc != PMIX_SUCCESS)
+		return plug_error("register namespace %s: %s", st->nspace,
+				  PMIx_Error_string(rc)), -1;
+	return 0;
+}
+
+static int register_clients(plug_step_t *st)
+{
+	const plug_map_t *m = st->map;
+	uint32_t node = st->si.nodeid;
+	pmix_proc_t proc;
+	pmix_status_t rc;
+
+	PMIx_Load_nspace(proc.nspace, st->nspace);
+	for (uint32_t i = 0; i < m->count[node]; i++) {
+		plug_wait_t *w = wait_new();
+
+		if (!w)
+			return plug_error("out of memory"), -1;
+		proc.rank = m->ranks[m->first[node] + i];
+		rc = PMIx_server_register_client(&proc, st->si.uid, st->si.gid,
+						 NULL, wait_cb, w);
+		if ((rc = wait_for(w, rc)) != PMIX_SUCCESS)
+			return plug_error("register rank %u: %s", proc.rank,
+					  PMIx_Error_string(rc)), -1;
+	}
+	return 0;
+}
+
+/* ---- task environments -------------------------------------------------- */
+
+/* Appends "name=value" to a malloc()ed list; 0 or -1. */
+static int env_add(char ***list, const char *name, const char *value)
+{
+	size_t n = 0;
+	char **grown, *entry;
+
+	while (*list && (*list)[n])
+		n++;
+	if (asprintf(&entry, "%s=%s", name, value) < 0)
+		return -1;
+	if (!(grown = realloc(*list, (n + 2) * sizeof(char *)))) {
+		free(entry);
+		return -1;
+	}
+	grown[n] = entry;
+	grown[n + 1] = NULL;
+	*list = grown;
+	return 0;
+}
+
+static int prepare_ld_path(plug_step_t *st, char **env)
+{
+	const char *old = plug_env_get(env, "LD_LIBRARY_PATH");
+
+	if (!plug_conf.set_ld_library_path || !plug_conf.client_libdir)
+		return 0;
+	if (old && *old)
+		return asprintf(&st->ld_path, "%s:%s", plug_conf.client_libdir, old) < 0 ? -1 : 0;
+	st->ld_path = strdup(plug_conf.client_libdir);
+	return st->ld_path ? 0 : -1;
+}
+
+static int prepare_tasks(plug_step_t *st, char **env)
+{
+	const plug_map_t *m = st->map;
+	uint32_t node = st->si.nodeid;
+	pmix_proc_t proc;
+
+	st->task_env = calloc(m->count[node], sizeof(char **));
+	if (!st->task_env || prepare_ld_path(st, env) < 0)
+		return plug_error("out of memory"), -1;
+	PMIx_Load_nspace(proc.nspace, st->nspace);
+	for (uint32_t i = 0; i < m->count[node]; i++) {
+		proc.rank = m->ranks[m->first[node] + i];
+		if (PMIx_server_setup_fork(&proc, &st->task_env[i]) != PMIX_SUCCESS ||
+		    (st->ld_path &&
+		     env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
+			return plug_error("setup_fork for rank %u failed", proc.rank), -1;
+		/* Split in place: the task hook must not allocate to do it. */
+		for (char **e = st->task_env[i]; *e; e++) {
+			char *eq = strchr(*e, '=');
+			if (eq)
+				*eq = '\0';
+		}
+	}
+	return 0;
+}
+
+/* ---- hooks -------------------------------------------------------------- */
+
+int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
+{
+	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
+		return 0;
+	plug_conf_env(*env);
+	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0)
+		goto fail;
+	load_topology(&step);
+	if (start_server(&step) < 0 || register_nspace(&step) < 0 ||
+	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0)
+		goto fail;
+	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
+		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
+		   step.map->nnodes);
+	return 0;
+fail:
+	plug_step_fini();
+	return -1;
+}
+
+/* In the forked task, as the user: copy the prepared pairs only. */
+int plug_step_task(const plug_task_info_t *task, char ***env)
+{
+	int lr = plug_map_local_rank(step.map, task->gtaskid);
+
+	if (!step.task_env || lr < 0 || lr != task->ltaskid)
+		return -1;
+	for (char **e = step.task_env[lr]; *e; e++) {
+		const char *value = *e + strlen(*e) + 1;
+
+		if (plug_env_set(env, *e, value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void free_list(char **list)
+{
+	for (char **e = list; e && *e; e++)
+		free(*e);
+	free(list);
+}
+
+void plug_step_fini(void)
+{
+	if (step.server_up)
+		PMIx_server_finalize();
+	if (step.dir_made)
+		remove_tree(step.dir);
+	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)
+		free_list(step.task_env[i]);
+	free(step.task_env);
+	free_list(step.hosts);
+	plug_map_free(step.map);
+	free(step.dir);
+	free(step.cltdir);
+	free(step.topo_xml);
+	free(step.ld_path);
+	memset(&step, 0, sizeof(step));
+}

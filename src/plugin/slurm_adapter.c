@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * slurm_adapter.c - the Slurm 22.05 side of slurm_adapter.h: declarations
+ * of the libslurmfull functions we call and of the head of slurmstepd's
+ * step record, and thin wrappers over them.
+ *
+ * Memory rule: objects handed to Slurm (option arrays, hash tables, lists
+ * and their items) are allocated with Slurm's allocator, because Slurm
+ * frees them with xfree(); strings Slurm hands us are copied into malloc()
+ * memory and released with xfree() at once, so the rest of the plugin only
+ * sees malloc()/free().
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "slurm_adapter.h"
+
+/* ---- libslurmfull (22.05), resolved when Slurm loads the plugin --------- */
+
+extern slurm_conf_t slurm_conf;
+extern void slurm_log_var(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+extern void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_,
+			   const char *file, int line, const char *func);
+extern void slurm_xfree(void **p);
+extern char *slurm_xstrdup(const char *s);
+extern void slurm_transfer_s_p_options(s_p_options_t **full,
+				       s_p_options_t *options, int *full_cnt);
+extern s_p_hashtbl_t *slurm_s_p_hashtbl_create(const s_p_options_t opts[]);
+extern int slurm_s_p_parse_pair(s_p_hashtbl_t *tbl, const char *key,
+				const char *value);
+extern int slurm_s_p_get_string(char **str, const char *key,
+				const s_p_hashtbl_t *tbl);
+extern int slurm_s_p_get_uint32(uint32_t *num, const char *key,
+				const s_p_hashtbl_t *tbl);
+extern int slurm_s_p_get_boolean(bool *flag, const char *key,
+				 const s_p_hashtbl_t *tbl);
+extern List slurm_list_create(void (*destroy)(void *));
+extern void *slurm_list_append(List l, void *x);
+extern void slurm_destroy_config_key_pair(void *object);
+extern int slurm_env_array_overwrite(char ***array, const char *name,
+				     const char *value);
+
+/* src/common/read_config.h */
+typedef struct {
+	char *name;
+	char *value;
+} plug_key_pair_t;
+
+/* Head of stepd_step_rec_t, src/slurmd/slurmstepd/slurmstepd_job.h at
+ * slurm-22-05-8-1, field for field up to `batch`. Only valid for 22.05. */
+struct plug_stepd_rec {
+	char *alias_list;
+	char *container;
+	int state;			/* slurmstepd_state_t */
+	pthread_cond_t state_cond;
+	pthread_mutex_t state_mutex;
+	slurm_step_id_t step_id;
+	uint32_t array_job_id;
+	uint32_t array_task_id;
+	uint32_t nnodes;
+	uint32_t ntasks;
+	uint32_t nodeid;
+	uint32_t node_tasks;
+	uint32_t het_job_id;
+	uint32_t het_job_nnodes;
+	char *het_job_node_list;
+	uint32_t het_job_node_offset;
+	uint32_t het_job_ntasks;
+	uint32_t het_job_offset;
+	uint32_t het_job_step_cnt;
+	uint32_t het_job_task_offset;
+	uint16_t *het_job_task_cnts;
+	uint32_t **het_job_tids;
+	uint32_t *het_job_tid_offsets;
+	uint16_t *task_cnts;
+	uint32_t cpus_per_task;
+	uint32_t debug;
+	uint64_t job_mem;
+	uint64_t step_mem;
+	uint16_t cpus;
+	uint32_t argc;
+	char **env;
+	char **argv;
+	char *cwd;
+	task_dist_states_t task_dist;
+	char *node_name;
+	cpu_bind_type_t cpu_bind_type;
+	char *cpu_bind;
+	mem_bind_type_t mem_bind_type;
+	char *mem_bind;
+	uint16_t accel_bind_type;
+	uint32_t cpu_freq_min;
+	uint32_t cpu_freq_max;
+	uint32_t cpu_freq_gov;
+	void *switch_job;		/* dynamic_plugin_data_t * */
+	uid_t uid;
+	char *user_name;
+	char *pw_gecos;
+	char *pw_dir;
+	char *pw_shell;
+	gid_t gid;
+	int ngids;
+	char **gr_names;
+	gid_t *gids;
+	bool aborted;
+	bool batch;
+};
+
+/* ---- logging ------------------------------------------------------------ */
+
+void plug_log(int level, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	slurm_log_var(level, "%s", buf);
+}
+
+bool plug_debug_flag_mpi(void)
+{
+	return (slurm_conf.debug_flags & DEBUG_FLAG_MPI) != 0;
+}
+
+const char *plug_slurm_tmpfs(void)
+{
+	return slurm_conf.tmp_fs;
+}
+
+/* ---- step record -------------------------------------------------------- */
+
+int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)
+{
+	if (!job || !out) {
+		errno = EINVAL;
+		return -1;
+	}
+	out->step_id = job->step_id;
+	out->nnodes = job->nnodes;
+	out->ntasks = job->ntasks;
+	out->nodeid = job->nodeid;
+	out->node_tasks = job->node_tasks;
+	out->uid = job->uid;
+	out->gid = job->gid;
+	out->batch = job->batch;
+	out->het_job_id = job->het_job_id;
+	return 0;
+}
+
+/* ---- environment and host lists ------------------------------------ */
+
+int plug_env_set(char ***env, const char *name, const char *value)
+{
+	return slurm_env_array_overwrite(env, name, value) ? 0 : -1;
+}
+
+char **plug_hostlist_expand(const char *list, uint32_t *n)
+{
+	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	int cnt = hl ? slurm_hostlist_count(hl) : 0;
+	char **names = cnt > 0 ? calloc((size_t)cnt + 1, sizeof(char *)) : NULL;
+	char *h;
+
+	for (int i = 0; names && i < cnt && (h = slurm_hostlist_shift(hl)); i++) {
+		names[i] = strdup(h);
+		free(h);	/* slurm_hostlist_shift's result is malloc()ed */
+		if (!names[i])
+			cnt = 0;
+	}
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	if (!names || !cnt || !names[cnt - 1]) {
+		for (int i = 0; names && names[i]; i++)
+			free(names[i]);
+		free(names);
+		errno = EINVAL;
+		return NULL;
+	}
+	*n = (uint32_t)cnt;
+	return names;
+}
+
+/* ---- config ------------------------------------------------------------- */
+
+void plug_conf_transfer(s_p_options_t **full, int *full_cnt, s_p_options_t *ours)
+{
+	slurm_transfer_s_p_options(full, ours, full_cnt);
+}
+
+bool plug_conf_get_str(s_p_hashtbl_t *tbl, const char *key, char **str)
+{
+	char *v = NULL;
+
+	if (!tbl || !slurm_s_p_get_string(&v, key, tbl) || !v)
+		return false;
+	*str = strdup(v);
+	slurm_xfree((void **)&v);
+	return *str != NULL;
+}
+
+bool plug_conf_get_u32(s_p_hashtbl_t *tbl, const char *key, uint32_t *val)
+{
+	return tbl && slurm_s_p_get_uint32(val, key, tbl);
+}
+
+bool plug_conf_get_bool(s_p_hashtbl_t *tbl, const char *key, bool *val)
+{
+	return tbl && slurm_s_p_get_boolean(val, key, tbl);
+}
+
+s_p_hashtbl_t *plug_conf_tbl_create(s_p_options_t *opts)
+{
+	return slurm_s_p_hashtbl_create(opts);
+}
+
+void plug_conf_tbl_add(s_p_hashtbl_t *tbl, const char *key, const char *val)
+{
+	if (val)
+		slurm_s_p_parse_pair(tbl, key, val);
+}
+
+void *plug_conf_list_create(void)
+{
+	return slurm_list_create(slurm_destroy_config_key_pair);
+}
+
+void plug_conf_list_add(void *list, const char *name, const char *value)
+{
+	plug_key_pair_t *kp = slurm_xcalloc(1, sizeof(*kp), true, false,
+					    __FILE__, __LINE__, __func__);
+
+	kp->name = slurm_xstrdup(name);
+	kp->value = slurm_xstrdup(value);	/* NULL stays NULL */
+	slurm_list_append(list, kp);
+}
