@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * coll.c - local aggregation of collectives: FENCE, CONNECT, DISCONNECT.
+ *
+ * A collective is named by its command plus its sorted, de-duplicated
+ * participant list (a rank WILDCARD entry stands for a whole namespace).
+ * Its local participants are the registered clients it names (for a
+ * wildcard: the namespace's nlocalprocs, or its registered clients). Each
+ * joining client is recorded; when the last local one joins, the server
+ * makes exactly one host call (fence_nb / connect / disconnect) for all of
+ * them, or completes locally when the host has no such callback, and
+ * replies to every participant.
+ *
+ * FENCE with PMIX_COLLECT_DATA hands the host the concatenation of the
+ * local participants' PMIX_REMOTE/PMIX_GLOBAL records (a store blob); the
+ * host returns the concatenation of every server's blob, which is merged
+ * into the server store and sent to each participant.
+ * CONNECT replies with the registered info of the other namespaces among
+ * the participants and the posted data held for them.
+ *
+ * Failure: the timer (PMIX_TIMEOUT or the default) answers every waiting
+ * participant PMIX_ERR_TIMEOUT; a participant that goes away before
+ * joining fails the collective at once for the others. Results of a host
+ * call whose collective is gone are dropped (ids, see srv.h).
+ * Progress thread only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "srv.h"
+#include "proto.h"
+
+#define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC
+
+typedef struct {
+	uint64_t peer_id;
+	uint32_t tag;
+	pmix_proc_t proc;
+} member_t;
+
+typedef struct pxc_coll {
+	struct pxc_coll *next;
+	uint64_t id;
+	uint16_t cmd;
+	pmix_proc_t *procs;		/* signature: sorted, unique */
+	size_t nprocs;
+	pmix_info_t *info;		/* the first joiner's */
+	size_t ninfo;
+	size_t nexpected;
+	member_t *members;
+	size_t nmembers;
+	bool in_host;
+	struct event *timer;
+} pxc_coll_t;
+
+/* -------------------------------------------------------------- basics */
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const pmix_proc_t *x = a, *y = b;
+	int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
+
+	if (c)
+		return c;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static size_t sort_unique(pmix_proc_t *procs, size_t n)
+{
+	size_t out = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(procs, n, sizeof(*procs), proc_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (proc_cmp(&procs[out], &procs[i]) != 0)
+			procs[++out] = procs[i];
+	return out + 1;
+}
+
+static bool names(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(procs[i].nspace, p->nspace, PMIX_MAX_NSLEN) == 0 &&
+		    (procs[i].rank == p->rank || procs[i].rank == PMIX_RANK_WILDCARD))
+			return true;
+	return false;
+}
+
+static size_t local_count(const pmix_proc_t *procs, size_t n)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pxc_snspace_t *ns;
+
+		if (procs[i].rank != PMIX_RANK_WILDCARD) {
+			count += pxc_proc_is_local(&procs[i]);
+			continue;
+		}
+		ns = pxc_ns_find(procs[i].nspace);
+		if (!ns)
+			continue;
+		if (ns->nlocalprocs >= 0 && (size_t)ns->nlocalprocs > ns->nclients)
+			count += (size_t)ns->nlocalprocs;
+		else
+			count += ns->nclients;
+	}
+	return count;
+}
+
+/* True when a local participant is already known to be gone. */
+static bool any_lost(const pmix_proc_t *procs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		pxc_snspace_t *ns = pxc_ns_find(procs[i].nspace);
+
+		for (pxc_sclient_t *c = ns ? ns->clients : NULL; c; c = c->next)
+			if (c->lost && (procs[i].rank == PMIX_RANK_WILDCARD ||
+					procs[i].rank == c->proc.rank))
+				return true;
+	}
+	return false;
+}
+
+static pxc_coll_t *coll_find(uint16_t cmd, const pmix_proc_t *procs, size_t n)
+{
+	for (pxc_coll_t *c = pxc_srv.colls; c; c = c->next)
+		if (c->cmd == cmd && !c->in_host && c->nprocs == n &&
+		    memcmp(c->procs, procs, n * sizeof(*procs)) == 0)
+			return c;
+	return NULL;
+}
+
+static pxc_coll_t *coll_by_id(uint64_t id)
+{
+	for (pxc_coll_t *c = pxc_srv.colls; c; c = c->next)
+		if (c->id == id)
+			return c;
+	return NULL;
+}
+
+static void coll_free(pxc_coll_t *c)
+{
+	for (pxc_coll_t **pp = &pxc_srv.colls; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	pxc_srv_timer_free(c->timer);
+	pxc_array_free(c->procs, c->nprocs, PMIX_PROC);
+	pxc_array_free(c->info, c->ninfo, PMIX_INFO);
+	free(c->members);
+	free(c);
+}
+
+/* Replies status (+ body) to every member and frees the collective. */
+static void coll_finish(pxc_coll_t *c, pmix_status_t st, const pmix_data_buffer_t *body)
+{
+	for (size_t i = 0; i < c->nmembers; i++)
+		pxc_peer_reply_id(c->members[i].peer_id, c->cmd, c->members[i].tag, st,
+				  st == PMIX_SUCCESS ? body : NULL);
+	coll_free(c);
+}
+
+static void coll_timeout(int fd, short what, void *arg)
+{
+	pxc_coll_t *c = coll_by_id((uint64_t)(uintptr_t)arg);
+
+	(void)fd;
+	(void)what;
+	if (!c)
+		return;
+	pxc_error("server: collective (cmd %u, %zu of %zu local participants) timed out",
+		  c->cmd, c->nmembers, c->nexpected);
+	coll_finish(c, PMIX_ERR_TIMEOUT, NULL);
+}
+
+void pxc_coll_fail_all(pmix_status_t status)
+{
+	while (pxc_srv.colls)
+		coll_finish(pxc_srv.colls, status, NULL);
+}
+
+void pxc_coll_proc_gone(const pmix_proc_t *proc)
+{
+	pxc_coll_t *c = pxc_srv.colls, *next;
+
+	for (; c; c = next) {
+		bool joined = false;
+
+		next = c->next;
+		if (c->in_host || !names(c->procs, c->nprocs, proc))
+			continue;
+		for (size_t i = 0; i < c->nmembers; i++)
+			joined |= proc_cmp(&c->members[i].proc, proc) == 0;
+		if (!joined) {
+			pxc_error("server: %s:%u went away before joining a collective",
+				  proc->nspace, proc->rank);
+			coll_finish(c, PXC_COLL_LOST_STATUS, NULL);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ results */
+
+/* BLOB + empty INFO[] for one member of a connect. */
+static int connect_body(const pxc_coll_t *c, const char *own, pmix_data_buffer_t *body)
+{
+	pmix_data_buffer_t blob;
+	int rc = 0;
+
+	pxc_buf_init(&blob);
+	for (size_t i = 0; i < c->nprocs && rc == 0; i++) {
+		if (strncmp(c->procs[i].nspace, own, PMIX_MAX_NSLEN) == 0 ||
+		    (i > 0 && strncmp(c->procs[i].nspace, c->procs[i - 1].nspace,
+				      PMIX_MAX_NSLEN) == 0))
+			continue;	/* own namespace, or already packed */
+		rc = pxc_store_pack(pxc_srv.store, c->procs[i].nspace, -1, PXC_ID_ANY,
+				    PXC_KINDS_INFO | PXC_KINDS_POSTED, &blob);
+	}
+	if (rc == 0 && (pxc_pack_blob(body, &blob) != PMIX_SUCCESS ||
+			pxc_pack_array(body, NULL, 0, PMIX_INFO) != PMIX_SUCCESS))
+		rc = -1;
+	pxc_buf_clear(&blob);
+	return rc;
+}
+
+static void connect_finish(pxc_coll_t *c, pmix_status_t st)
+{
+	for (size_t i = 0; i < c->nmembers; i++) {
+		pmix_data_buffer_t body;
+		pmix_status_t mst = st;
+
+		pxc_buf_init(&body);
+		if (mst == PMIX_SUCCESS && connect_body(c, c->members[i].proc.nspace, &body) < 0)
+			mst = PMIX_ERR_NOMEM;
+		pxc_peer_reply_id(c->members[i].peer_id, c->cmd, c->members[i].tag, mst,
+				  mst == PMIX_SUCCESS ? &body : NULL);
+		pxc_buf_clear(&body);
+	}
+	coll_free(c);
+}
+
+/* The fence is done with data (a blob, may be empty). */
+static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
+{
+	pmix_data_buffer_t body, blob;
+
+	pxc_buf_init(&body);
+	pxc_buf_init(&blob);
+	if (st == PMIX_SUCCESS && ndata) {
+		if (pxc_buf_load_copy(&blob, data, ndata) < 0)
+			st = PMIX_ERR_NOMEM;
+		else if ((st = pxc_store_unpack(pxc_srv.store, &blob)) != PMIX_SUCCESS)
+			pxc_error("server: the host's fence data does not unpack (%d)", st);
+		blob.unpack_ptr = blob.base_ptr;
+	}
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_blob(&body, &blob);
+	coll_finish(c, st, &body);
+	pxc_buf_clear(&body);
+	pxc_buf_clear(&blob);
+}
+
+static void complete(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
+{
+	if (st == PMIX_OPERATION_SUCCEEDED)
+		st = PMIX_SUCCESS;
+	if (c->cmd == PXC_CMD_FENCE)
+		fence_finish(c, st, data, ndata);
+	else if (c->cmd == PXC_CMD_CONNECT)
+		connect_finish(c, st);
+	else
+		coll_finish(c, st, NULL);
+}
+
+/* ---------------------------------------------------------- host calls */
+
+typedef struct {
+	uint64_t coll_id;
+	pmix_data_buffer_t blob;	/* the data handed to fence_nb */
+} hctx_t;
+
+static void hctx_free(void *arg)
+{
+	hctx_t *x = arg;
+
+	if (x) {
+		pxc_buf_clear(&x->blob);
+		free(x);
+	}
+}
+
+static void host_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	hctx_t *x = r->ctx;
+	pxc_coll_t *c = coll_by_id(x->coll_id);
+
+	if (c)
+		complete(c, res->status, res->data, res->ndata);
+}
+
+static int collect_local(const pxc_coll_t *c, pmix_data_buffer_t *out)
+{
+	unsigned kinds = PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL);
+
+	if (!pxc_info_flag(c->info, c->ninfo, PMIX_COLLECT_DATA))
+		return 0;
+	for (size_t i = 0; i < c->nmembers; i++)
+		if (pxc_store_pack(pxc_srv.store, c->members[i].proc.nspace, PXC_LVL_PROC,
+				   c->members[i].proc.rank, kinds, out) < 0)
+			return -1;
+	return 0;
+}
+
+static pmix_status_t call_host(pxc_coll_t *c, pxc_hreq_t *r, hctx_t *x)
+{
+	pmix_server_module_t *m = &pxc_srv.module;
+
+	if (c->cmd == PXC_CMD_FENCE)
+		return m->fence_nb(c->procs, c->nprocs, c->info, c->ninfo,
+				   x->blob.base_ptr, x->blob.bytes_used,
+				   pxc_hcb_modex, PXC_HCBDATA(r));
+	if (c->cmd == PXC_CMD_CONNECT)
+		return m->connect(c->procs, c->nprocs, c->info, c->ninfo,
+				  pxc_hcb_op, PXC_HCBDATA(r));
+	return m->disconnect(c->procs, c->nprocs, c->info, c->ninfo,
+			     pxc_hcb_op, PXC_HCBDATA(r));
+}
+
+static bool host_has(uint16_t cmd)
+{
+	pmix_server_module_t *m = &pxc_srv.module;
+
+	return cmd == PXC_CMD_FENCE ? m->fence_nb != NULL :
+	       cmd == PXC_CMD_CONNECT ? m->connect != NULL : m->disconnect != NULL;
+}
+
+/* Every local participant joined. */
+static void coll_ready(pxc_coll_t *c)
+{
+	hctx_t *x = calloc(1, sizeof(*x));
+	pxc_hreq_t *r;
+	pmix_status_t st;
+
+	if (!x || (c->cmd == PXC_CMD_FENCE && collect_local(c, &x->blob) < 0)) {
+		hctx_free(x);
+		complete(c, PMIX_ERR_NOMEM, NULL, 0);
+		return;
+	}
+	if (!host_has(c->cmd)) {
+		complete(c, PMIX_SUCCESS, x->blob.base_ptr, x->blob.bytes_used);
+		hctx_free(x);
+		return;
+	}
+	r = pxc_hreq_new(NULL, 0, c->cmd, host_done);
+	if (!r) {
+		hctx_free(x);
+		complete(c, PMIX_ERR_NOMEM, NULL, 0);
+		return;
+	}
+	x->coll_id = c->id;
+	r->ctx = x;
+	r->ctx_free = hctx_free;
+	c->in_host = true;
+	st = call_host(c, r, x);
+	if (st != PMIX_SUCCESS) {
+		complete(c, st, NULL, 0);	/* OPERATION_SUCCEEDED: done, no data */
+		pxc_hreq_free(r);
+	}
+}
+
+/* -------------------------------------------------------------- joining */
+
+static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n,
+			    pmix_info_t *info, size_t ninfo)
+{
+	pxc_coll_t *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->id = pxc_srv_new_id();
+	c->cmd = cmd;
+	c->procs = procs;
+	c->nprocs = n;
+	c->info = info;
+	c->ninfo = ninfo;
+	c->nexpected = local_count(procs, n);
+	c->members = calloc(c->nexpected ? c->nexpected : 1, sizeof(member_t));
+	c->timer = pxc_srv_timer(pxc_srv_timeout(info, ninfo), coll_timeout,
+				 (void *)(uintptr_t)c->id);
+	if (!c->members || !c->timer) {
+		pxc_srv_timer_free(c->timer);
+		free(c->members);
+		free(c);
+		return NULL;
+	}
+	c->next = pxc_srv.colls;
+	pxc_srv.colls = c;
+	return c;
+}
+
+/* Validates and records one join; replies itself on errors. Takes procs
+ * and info. */
+static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
+		 size_t n, pmix_info_t *info, size_t ninfo)
+{
+	pxc_coll_t *c;
+	pmix_status_t st = PMIX_SUCCESS;
+
+	n = sort_unique(procs, n);
+	if (!p->client || !names(procs, n, &p->proc))
+		st = PMIX_ERR_BAD_PARAM;
+	else if (any_lost(procs, n))
+		st = PXC_COLL_LOST_STATUS;
+	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n) : NULL;
+	if (c) {
+		pxc_array_free(procs, n, PMIX_PROC);
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		for (size_t i = 0; i < c->nmembers; i++)
+			if (proc_cmp(&c->members[i].proc, &p->proc) == 0)
+				st = PMIX_ERR_BAD_PARAM;	/* joined twice */
+	} else if (st == PMIX_SUCCESS && !(c = coll_new(h->cmd, procs, n, info, ninfo))) {
+		st = PMIX_ERR_NOMEM;
+	}
+	if (st != PMIX_SUCCESS || c->nmembers >= c->nexpected) {
+		if (!c) {
+			pxc_array_free(procs, n, PMIX_PROC);
+			pxc_array_free(info, ninfo, PMIX_INFO);
+		}
+		pxc_peer_reply(p, h->cmd, h->tag, st == PMIX_SUCCESS ? PMIX_ERR_BAD_PARAM : st, NULL);
+		return;
+	}
+	c->members[c->nmembers++] = (member_t){ .peer_id = p->id, .tag = h->tag, .proc = p->proc };
+	if (c->nmembers == c->nexpected)
+		coll_ready(c);
+}
+
+static int do_coll(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_proc_t *procs = NULL;
+	pmix_info_t *info = NULL;
+	size_t n = 0, ninfo = 0;
+
+	if (pxc_unpack_array(in, (void **)&procs, &n, PMIX_PROC) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		pxc_array_free(procs, n, PMIX_PROC);
+		return -1;
+	}
+	if (n == 0) {
+		procs = calloc(1, sizeof(*procs));
+		if (!procs) {
+			pxc_array_free(info, ninfo, PMIX_INFO);
+			pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+			return 0;
+		}
+		PMIx_Load_procid(procs, p->proc.nspace, PMIX_RANK_WILDCARD);
+		n = 1;
+	}
+	join(p, h, procs, n, info, ninfo);
+	return 0;
+}
+
+int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	return do_coll(p, h, in);
+}
+
+int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	return do_coll(p, h, in);
+}
+
+int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	return do_coll(p, h, in);
+}

@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dmodex.c - posted data: COMMIT from clients, GET, and
+ * PMIx_server_dmodex_request for the host.
+ *
+ * COMMIT: the client's blob is unpacked into a scratch store and checked
+ * (only proc-level records of the client itself, with a posted scope)
+ * before it is merged into the server store, so a client can never write
+ * another's data or the host's. A client's Put of a reserved key that the
+ * host registered for it does not shadow the registered value.
+ *
+ * GET: registered info (reserved key or rank WILDCARD) is answered from
+ * the store or, for an unknown namespace, through the host's direct_modex;
+ * a local proc's posted data at once when it has committed, else parked
+ * until its commit (or its loss, or PMIX_TIMEOUT); a remote proc's from
+ * the cache or through direct_modex, whose blob is merged (cached) first.
+ * Scopes: LOCAL records go only to clients on this node, REMOTE only to
+ * other servers, GLOBAL to all.
+ *
+ * dmodex_request (host, any thread): answers with a blob of the proc's
+ * REMOTE+GLOBAL records once it has committed; waits (bounded) for a proc
+ * not registered yet or not committed yet.
+ * Progress thread only, except PMIx_server_dmodex_request's entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "srv.h"
+#include "proto.h"
+
+#define KINDS_LOCAL_VIEW (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_GLOBAL))
+#define KINDS_REMOTE_VIEW (PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))
+
+typedef struct pxc_parked {
+	struct pxc_parked *next;
+	uint64_t id;
+	pmix_proc_t target;
+	char *key;			/* GET: NULL = everything */
+	uint64_t peer_id;		/* GET requester */
+	uint32_t tag;
+	pmix_dmodex_response_fn_t dcb;	/* dmodex_request */
+	void *dcbdata;
+	struct event *timer;
+} pxc_parked_t;
+
+static bool is_reserved(const char *key)
+{
+	return key && strncmp(key, "pmix", 4) == 0;
+}
+
+/* --------------------------------------------------------------- COMMIT */
+
+typedef struct {
+	const pmix_proc_t *proc;
+	pxc_level_t level;
+	int bad;
+} check_t;
+
+static int check_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
+		       const pmix_value_t *val, uint8_t kind, void *arg)
+{
+	check_t *c = arg;
+
+	(void)key; (void)val;
+	if (lvl != PXC_LVL_PROC || id != c->proc->rank ||
+	    strncmp(ns, c->proc->nspace, PMIX_MAX_NSLEN) != 0 ||
+	    (kind != PMIX_LOCAL && kind != PMIX_REMOTE && kind != PMIX_GLOBAL))
+		return c->bad = 1;
+	return 0;
+}
+
+static int merge_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
+		       const pmix_value_t *val, uint8_t kind, void *arg)
+{
+	uint8_t old;
+
+	(void)arg;
+	if (is_reserved(key) &&
+	    pxc_store_get(pxc_srv.store, ns, lvl, id, key, &old) && old == PMIX_SCOPE_UNDEF)
+		return 0;	/* keep what the host registered */
+	return pxc_store_put(pxc_srv.store, ns, lvl, id, key, val, kind) < 0 ? -1 : 0;
+}
+
+static int commit_blob(const pmix_proc_t *proc, pmix_data_buffer_t *blob)
+{
+	pxc_store_t *tmp = pxc_store_create();
+	check_t c = { .proc = proc };
+	int rc = -1;
+
+	if (!tmp)
+		return -1;
+	if (pxc_store_unpack(tmp, blob) != PMIX_SUCCESS)
+		goto out;
+	for (int l = PXC_LVL_JOB; l <= PXC_LVL_SESSION && !c.bad; l++)
+		pxc_store_foreach(tmp, NULL, (pxc_level_t)l, PXC_ID_ANY, PXC_KINDS_ALL,
+				  check_visit, &c);
+	if (c.bad)
+		goto out;
+	rc = pxc_store_foreach(tmp, proc->nspace, PXC_LVL_PROC, proc->rank,
+			       PXC_KINDS_POSTED, merge_visit, NULL) ? -1 : 0;
+out:
+	pxc_store_destroy(tmp);
+	return rc;
+}
+
+/* Unpacks a BLOB field into buf (which then owns the bytes). */
+static int unpack_blob(pmix_data_buffer_t *in, pmix_data_buffer_t *buf)
+{
+	pmix_byte_object_t bo = { NULL, 0 };
+	int32_t n = 1;
+
+	if (pxc_unpack(in, &bo, &n, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)
+		return -1;
+	pxc_buf_init(buf);
+	pxc_buf_load_take(buf, bo.bytes, bo.size);
+	return 0;
+}
+
+int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_data_buffer_t blob;
+	int rc;
+
+	(void)h;
+	if (!p->client || unpack_blob(in, &blob) < 0)
+		return -1;
+	rc = commit_blob(&p->proc, &blob);
+	pxc_buf_clear(&blob);
+	if (rc < 0) {
+		pxc_error("server: bad COMMIT from %s:%u", p->proc.nspace, p->proc.rank);
+		return -1;
+	}
+	p->client->commits++;
+	pxc_parked_wake(&p->proc);
+	return 0;
+}
+
+/* --------------------------------------------------------------- parking */
+
+static void parked_free(pxc_parked_t *pk)
+{
+	for (pxc_parked_t **pp = &pxc_srv.parked; *pp; pp = &(*pp)->next)
+		if (*pp == pk) {
+			*pp = pk->next;
+			break;
+		}
+	pxc_srv_timer_free(pk->timer);
+	free(pk->key);
+	free(pk);
+}
+
+/* Packs the posted records of proc visible through kinds. */
+static int pack_posted(const pmix_proc_t *proc, unsigned kinds, pmix_data_buffer_t *blob)
+{
+	return pxc_store_pack(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
+			      kinds, blob);
+}
+
+static bool has_key(const pmix_proc_t *proc, const char *key, unsigned kinds)
+{
+	uint8_t kind;
+
+	return pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
+			     key, &kind) && (kinds & PXC_KIND_BIT(kind));
+}
+
+/* Replies to a GET with the target's records (or an error). */
+static void get_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st,
+		      const pmix_proc_t *target, unsigned kinds)
+{
+	pmix_data_buffer_t body, blob;
+
+	pxc_buf_init(&body);
+	pxc_buf_init(&blob);
+	if (st == PMIX_SUCCESS && (pack_posted(target, kinds, &blob) < 0 ||
+				   pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
+		st = PMIX_ERR_NOMEM;
+	pxc_peer_reply_id(peer_id, PXC_CMD_GET, tag, st, &body);
+	pxc_buf_clear(&body);
+	pxc_buf_clear(&blob);
+}
+
+static void dmodex_answer(pxc_parked_t *pk, pmix_status_t st)
+{
+	pmix_data_buffer_t blob;
+
+	pxc_buf_init(&blob);
+	if (st == PMIX_SUCCESS && pack_posted(&pk->target, KINDS_REMOTE_VIEW, &blob) < 0)
+		st = PMIX_ERR_NOMEM;
+	pk->dcb(st, st == PMIX_SUCCESS ? blob.base_ptr : NULL,
+		st == PMIX_SUCCESS ? blob.bytes_used : 0, pk->dcbdata);
+	pxc_buf_clear(&blob);
+}
+
+/* Answers pk if its target can answer now. True when answered. */
+static bool try_answer(pxc_parked_t *pk)
+{
+	pxc_sclient_t *cl = pxc_client_find(&pk->target);
+	pmix_status_t st = PMIX_SUCCESS;
+
+	if (!cl && pk->dcb)
+		return false;		/* not registered here yet */
+	if (cl && cl->commits == 0 && !cl->lost)
+		return false;
+	if (pk->dcb) {
+		dmodex_answer(pk, PMIX_SUCCESS);
+		return true;
+	}
+	if (!cl || (pk->key && !has_key(&pk->target, pk->key, KINDS_LOCAL_VIEW)))
+		st = PMIX_ERR_NOT_FOUND;
+	get_reply(pk->peer_id, pk->tag, st, &pk->target, KINDS_LOCAL_VIEW);
+	return true;
+}
+
+static void answer_error(pxc_parked_t *pk, pmix_status_t st)
+{
+	if (pk->dcb)
+		pk->dcb(st, NULL, 0, pk->dcbdata);
+	else
+		pxc_peer_reply_id(pk->peer_id, PXC_CMD_GET, pk->tag, st, NULL);
+}
+
+static pxc_parked_t *parked_by_id(uint64_t id)
+{
+	for (pxc_parked_t *pk = pxc_srv.parked; pk; pk = pk->next)
+		if (pk->id == id)
+			return pk;
+	return NULL;
+}
+
+static void parked_timeout(int fd, short what, void *arg)
+{
+	pxc_parked_t *pk = parked_by_id((uint64_t)(uintptr_t)arg);
+
+	(void)fd; (void)what;
+	if (!pk)
+		return;
+	answer_error(pk, PMIX_ERR_TIMEOUT);
+	parked_free(pk);
+}
+
+static pxc_parked_t *park(const pmix_proc_t *target, const char *key, int timeout)
+{
+	pxc_parked_t *pk = calloc(1, sizeof(*pk));
+
+	if (!pk)
+		return NULL;
+	pk->id = pxc_srv_new_id();
+	pk->target = *target;
+	pk->key = key ? strdup(key) : NULL;
+	pk->timer = pxc_srv_timer(timeout, parked_timeout, (void *)(uintptr_t)pk->id);
+	if (!pk->timer || (key && !pk->key)) {
+		pxc_srv_timer_free(pk->timer);
+		free(pk->key);
+		free(pk);
+		return NULL;
+	}
+	pk->next = pxc_srv.parked;
+	pxc_srv.parked = pk;
+	return pk;
+}
+
+void pxc_parked_wake(const pmix_proc_t *proc)
+{
+	pxc_parked_t *pk = pxc_srv.parked, *next;
+
+	for (; pk; pk = next) {
+		next = pk->next;
+		if (strncmp(pk->target.nspace, proc->nspace, PMIX_MAX_NSLEN) != 0 ||
+		    (proc->rank != PMIX_RANK_WILDCARD && pk->target.rank != proc->rank))
+			continue;
+		if (try_answer(pk))
+			parked_free(pk);
+	}
+}
+
+void pxc_parked_fail_all(pmix_status_t status)
+{
+	while (pxc_srv.parked) {
+		answer_error(pxc_srv.parked, status);
+		parked_free(pxc_srv.parked);
+	}
+}
+
+/* ------------------------------------------------------------------ GET */
+
+typedef struct {
+	pmix_proc_t target;
+	bool job;			/* registered info wanted */
+} gctx_t;
+
+static void get_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	gctx_t *g = r->ctx;
+	pmix_data_buffer_t blob, body;
+	pmix_status_t st = res->status;
+
+	pxc_buf_init(&blob);
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS && res->ndata) {
+		pxc_buf_load_take(&blob, res->data, res->ndata);
+		res->data = NULL;
+		st = pxc_store_unpack(pxc_srv.store, &blob);
+		pxc_buf_clear(&blob);
+	}
+	if (st == PMIX_SUCCESS && !g->job) {
+		get_reply(r->peer_id, r->tag, PMIX_SUCCESS, &g->target, KINDS_REMOTE_VIEW);
+	} else {
+		if (st == PMIX_SUCCESS &&
+		    (pxc_store_pack(pxc_srv.store, g->target.nspace, -1, PXC_ID_ANY,
+				    PXC_KINDS_INFO, &blob) < 0 ||
+		     pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
+			st = PMIX_ERR_NOMEM;
+		pxc_peer_reply_id(r->peer_id, PXC_CMD_GET, r->tag, st, &body);
+	}
+	pxc_buf_clear(&blob);
+	pxc_buf_clear(&body);
+}
+
+static void get_host_timeout(int fd, short what, void *arg)
+{
+	pxc_hreq_t *r = pxc_hreq_find((uint64_t)(uintptr_t)arg);
+
+	(void)fd; (void)what;
+	if (!r)
+		return;
+	pxc_peer_reply_id(r->peer_id, PXC_CMD_GET, r->tag, PMIX_ERR_TIMEOUT, NULL);
+	pxc_hreq_free(r);
+}
+
+/* Asks the host's direct_modex; replies itself. */
+static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
+			  bool job, const pmix_info_t *info, size_t ninfo)
+{
+	gctx_t *g;
+	pxc_hreq_t *r;
+	pmix_status_t st;
+
+	if (!pxc_srv.module.direct_modex) {
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOT_FOUND, NULL);
+		return;
+	}
+	g = calloc(1, sizeof(*g));
+	r = g ? pxc_hreq_new(p, h->tag, h->cmd, get_host_done) : NULL;
+	if (!r) {
+		free(g);
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		return;
+	}
+	g->target = *target;
+	g->job = job;
+	r->ctx = g;
+	r->ctx_free = free;
+	r->timer = pxc_srv_timer(pxc_srv_timeout(info, ninfo), get_host_timeout,
+				 (void *)(uintptr_t)r->id);
+	st = pxc_srv.module.direct_modex(target, info, ninfo, pxc_hcb_modex, PXC_HCBDATA(r));
+	if (st != PMIX_SUCCESS) {
+		pxc_peer_reply(p, h->cmd, h->tag,
+			       st == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : st, NULL);
+		pxc_hreq_free(r);
+	}
+}
+
+static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
+		    const pmix_info_t *info, size_t ninfo)
+{
+	pmix_data_buffer_t blob, body;
+	pmix_status_t st = PMIX_SUCCESS;
+
+	if (!pxc_store_has_nspace(pxc_srv.store, target->nspace) &&
+	    !pxc_ns_find(target->nspace)) {
+		get_from_host(p, h, target, true, info, ninfo);
+		return;
+	}
+	pxc_buf_init(&blob);
+	pxc_buf_init(&body);
+	if (pxc_store_pack(pxc_srv.store, target->nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO,
+			   &blob) < 0 || pxc_pack_blob(&body, &blob) != PMIX_SUCCESS)
+		st = PMIX_ERR_NOMEM;
+	pxc_peer_reply(p, h->cmd, h->tag, st, &body);
+	pxc_buf_clear(&blob);
+	pxc_buf_clear(&body);
+}
+
+static void get_local(pxc_peer_t *p, const pxc_wire_hdr_t *h, pxc_sclient_t *cl,
+		      const char *key, const pmix_info_t *info, size_t ninfo)
+{
+	pxc_parked_t *pk;
+
+	if (cl->commits > 0 || cl->lost || pxc_info_flag(info, ninfo, PMIX_IMMEDIATE)) {
+		pmix_status_t st = PMIX_SUCCESS;
+
+		if (key && !has_key(&cl->proc, key, KINDS_LOCAL_VIEW))
+			st = PMIX_ERR_NOT_FOUND;
+		get_reply(p->id, h->tag, st, &cl->proc, KINDS_LOCAL_VIEW);
+		return;
+	}
+	pk = park(&cl->proc, key, pxc_srv_timeout(info, ninfo));
+	if (!pk) {
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		return;
+	}
+	pk->peer_id = p->id;
+	pk->tag = h->tag;
+}
+
+static void get_remote(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
+		       const char *key, const pmix_info_t *info, size_t ninfo)
+{
+	bool cached = key ? has_key(target, key, KINDS_REMOTE_VIEW) :
+		      pxc_store_count(pxc_srv.store, target->nspace, PXC_LVL_PROC,
+				      target->rank, KINDS_REMOTE_VIEW) > 0;
+
+	if (cached && !pxc_info_flag(info, ninfo, PMIX_GET_REFRESH_CACHE))
+		get_reply(p->id, h->tag, PMIX_SUCCESS, target, KINDS_REMOTE_VIEW);
+	else
+		get_from_host(p, h, target, false, info, ninfo);
+}
+
+int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_proc_t target;
+	char *key = NULL;
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	pxc_sclient_t *cl;
+
+	if (pxc_unpack_proc(in, &target) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &key) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return free(key), -1;
+	target.nspace[PMIX_MAX_NSLEN] = '\0';
+	if (!target.nspace[0])
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_BAD_PARAM, NULL);
+	else if (target.rank == PMIX_RANK_WILDCARD || is_reserved(key) ||
+		 !PMIX_RANK_IS_VALID(target.rank))
+		get_job(p, h, &target, info, ninfo);
+	else if ((cl = pxc_client_find(&target)))
+		get_local(p, h, cl, key, info, ninfo);
+	else
+		get_remote(p, h, &target, key, info, ninfo);
+	free(key);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	return 0;
+}
+
+/* -------------------------------------------------------- dmodex_request */
+
+typedef struct {
+	pmix_proc_t proc;
+	pmix_dmodex_response_fn_t cbfunc;
+	void *cbdata;
+} dmop_t;
+
+static void dmodex_job(dmop_t *o)
+{
+	pmix_data_buffer_t blob;
+	pmix_status_t st = PMIX_SUCCESS;
+
+	pxc_buf_init(&blob);
+	if (!pxc_store_has_nspace(pxc_srv.store, o->proc.nspace))
+		st = PMIX_ERR_NOT_FOUND;
+	else if (pxc_store_pack(pxc_srv.store, o->proc.nspace, -1, PXC_ID_ANY,
+				PXC_KINDS_INFO, &blob) < 0)
+		st = PMIX_ERR_NOMEM;
+	o->cbfunc(st, st == PMIX_SUCCESS ? blob.base_ptr : NULL,
+		  st == PMIX_SUCCESS ? blob.bytes_used : 0, o->cbdata);
+	pxc_buf_clear(&blob);
+}
+
+static void dmodex_fn(void *arg)
+{
+	dmop_t *o = arg;
+	pxc_parked_t *pk;
+
+	if (!pxc_srv.running) {
+		o->cbfunc(PMIX_ERR_INIT, NULL, 0, o->cbdata);
+	} else if (o->proc.rank == PMIX_RANK_WILDCARD) {
+		dmodex_job(o);
+	} else if (!(pk = park(&o->proc, NULL, pxc_default_timeout()))) {
+		o->cbfunc(PMIX_ERR_NOMEM, NULL, 0, o->cbdata);
+	} else {
+		pk->dcb = o->cbfunc;
+		pk->dcbdata = o->cbdata;
+		if (try_answer(pk))
+			parked_free(pk);
+	}
+	free(o);
+}
+
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
+					 pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+{
+	dmop_t *o;
+
+	if (!proc || !cbfunc)
+		return PMIX_ERR_BAD_PARAM;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return PMIX_ERR_NOMEM;
+	o->proc = *proc;
+	o->cbfunc = cbfunc;
+	o->cbdata = cbdata;
+	if (pxc_srv_post(dmodex_fn, o) < 0) {
+		free(o);
+		return PMIX_ERR_INIT;
+	}
+	return PMIX_SUCCESS;
+}

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hostreq.c - requests handed to the host module, and their callbacks.
+ *
+ * A pxc_hreq_t lives in pxc_srv.hreqs from the host call until its
+ * completion. The host gets (void *)id as cbdata. Each pxc_hcb_* callback
+ * may run in any thread (also inside the module call): it deep-copies the
+ * result into a pxc_hres_t, calls the host's release function, and posts
+ * the result to the progress thread, which finds the request by id and
+ * runs its done function, or drops the result when the request is gone.
+ *
+ * The simple forwarding requests (abort, publish, lookup, unpublish, spawn,
+ * log, group, iof_pull) are here too: unpack, call the host (NULL callback
+ * -> PMIX_ERR_NOT_SUPPORTED), reply from the done function.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "srv.h"
+#include "proto.h"
+
+/* --------------------------------------------------------------- records */
+
+pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_hreq_done_f done)
+{
+	pxc_hreq_t *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->id = pxc_srv_new_id();
+	r->peer_id = p ? p->id : 0;
+	r->tag = tag;
+	r->cmd = cmd;
+	r->done = done;
+	r->next = pxc_srv.hreqs;
+	pxc_srv.hreqs = r;
+	return r;
+}
+
+pxc_hreq_t *pxc_hreq_find(uint64_t id)
+{
+	for (pxc_hreq_t *r = pxc_srv.hreqs; r; r = r->next)
+		if (r->id == id)
+			return r;
+	return NULL;
+}
+
+void pxc_hreq_free(pxc_hreq_t *r)
+{
+	for (pxc_hreq_t **pp = &pxc_srv.hreqs; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	pxc_srv_timer_free(r->timer);
+	if (r->ctx_free)
+		r->ctx_free(r->ctx);
+	free(r);
+}
+
+void pxc_hreq_fail_all(pmix_status_t status)
+{
+	while (pxc_srv.hreqs) {
+		pxc_hreq_t *r = pxc_srv.hreqs;
+		pxc_hres_t res = { .id = r->id, .status = status };
+
+		pxc_srv.hreqs = r->next;
+		r->next = NULL;
+		r->done(r, &res);
+		pxc_srv_timer_free(r->timer);
+		if (r->ctx_free)
+			r->ctx_free(r->ctx);
+		free(r);
+	}
+}
+
+static void hres_free(pxc_hres_t *res)
+{
+	free(res->data);
+	if (res->info)
+		PMIx_Info_free(res->info, res->ninfo);
+	if (res->pdata)
+		PMIx_Pdata_free(res->pdata, res->npdata);
+	free(res);
+}
+
+/* Progress thread: completes the request the result belongs to. */
+static void hres_deliver(void *arg)
+{
+	pxc_hres_t *res = arg;
+	pxc_hreq_t *r = pxc_srv.running ? pxc_hreq_find(res->id) : NULL;
+
+	if (r) {
+		r->done(r, res);
+		pxc_hreq_free(r);
+	}
+	hres_free(res);
+}
+
+static void hres_post(pxc_hres_t *res)
+{
+	/* Always posted, even from the progress thread: the module call that
+	 * invoked us may still be on the stack. */
+	if (res->id == 0 || pxc_srv_post(hres_deliver, res) < 0)
+		hres_free(res);
+}
+
+static pxc_hres_t *hres_new(pmix_status_t status, void *cbdata)
+{
+	pxc_hres_t *res = calloc(1, sizeof(*res));
+
+	if (res) {
+		res->id = (uint64_t)(uintptr_t)cbdata;
+		res->status = status;
+	}
+	return res;
+}
+
+/* ------------------------------------------------------------- callbacks */
+
+void pxc_hcb_op(pmix_status_t status, void *cbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res)
+		hres_post(res);
+}
+
+void pxc_hcb_modex(pmix_status_t status, const char *data, size_t ndata,
+		   void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res && data && ndata) {
+		res->data = malloc(ndata);
+		if (res->data) {
+			memcpy(res->data, data, ndata);
+			res->ndata = ndata;
+		} else {
+			res->status = PMIX_ERR_NOMEM;
+		}
+	}
+	if (rel)
+		rel(relcbdata);
+	if (res)
+		hres_post(res);
+}
+
+void pxc_hcb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
+		  void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res && info && ninfo) {
+		res->info = PMIx_Info_create(ninfo);
+		res->ninfo = res->info ? ninfo : 0;
+		for (size_t i = 0; i < res->ninfo; i++)
+			PMIx_Info_xfer(&res->info[i], &info[i]);
+	}
+	if (rel)
+		rel(relcbdata);
+	if (res)
+		hres_post(res);
+}
+
+void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res && data && ndata) {
+		res->pdata = PMIx_Pdata_create(ndata);
+		res->npdata = res->pdata ? ndata : 0;
+		for (size_t i = 0; i < res->npdata; i++) {
+			res->pdata[i].proc = data[i].proc;
+			PMIx_Load_key(res->pdata[i].key, data[i].key);
+			PMIx_Value_xfer(&res->pdata[i].value, &data[i].value);
+		}
+	}
+	if (res)
+		hres_post(res);
+}
+
+void pxc_hcb_spawn(pmix_status_t status, char nspace[], void *cbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res && nspace)
+		PMIx_Load_nspace(res->nspace, nspace);
+	if (res)
+		hres_post(res);
+}
+
+void pxc_hcb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
+{
+	pxc_hres_t *res = hres_new(status, cbdata);
+
+	if (res && proc)
+		res->proc = *proc;
+	if (res)
+		hres_post(res);
+}
+
+/* ---------------------------------------------------- simple forwarders */
+
+/* Reply with the status only. */
+static void done_status(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pmix_status_t st = res->status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : res->status;
+
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
+}
+
+/* After a module call: a synchronous answer completes the request now. */
+static void after_call(pxc_hreq_t *r, pmix_status_t st)
+{
+	if (st == PMIX_SUCCESS)
+		return;
+	pxc_hres_t res = { .id = r->id, .status = st };
+
+	r->done(r, &res);
+	pxc_hreq_free(r);
+}
+
+static int reply_now(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t st)
+{
+	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
+	return 0;
+}
+
+int pxc_do_abort(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_status_t status, st;
+	char *msg = NULL;
+	pmix_proc_t *procs = NULL;
+	size_t nprocs = 0;
+	pxc_hreq_t *r;
+
+	if (pxc_unpack_status(in, &status) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &msg) != PMIX_SUCCESS)
+		return free(msg), -1;
+	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS)
+		return free(msg), -1;
+	if (!pxc_srv.module.abort) {
+		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status))) {
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	} else {
+		st = pxc_srv.module.abort(&p->proc, p->client ? p->client->server_object : NULL,
+					  status, msg, procs, nprocs, pxc_hcb_op, PXC_HCBDATA(r));
+		after_call(r, st);
+	}
+	free(msg);
+	pxc_array_free(procs, nprocs, PMIX_PROC);
+	return 0;
+}
+
+int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	pxc_hreq_t *r;
+
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return -1;
+	if (!pxc_srv.module.publish)
+		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status)))
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	else
+		after_call(r, pxc_srv.module.publish(&p->proc, info, ninfo,
+						     pxc_hcb_op, PXC_HCBDATA(r)));
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	return 0;
+}
+
+static void done_lookup(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pmix_data_buffer_t body;
+	pmix_status_t st = res->status;
+
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(&body, res->pdata, res->npdata, PMIX_PDATA);
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+}
+
+/* Unpacks STRING[] keys into a NULL-terminated argv. */
+static int unpack_keys(pmix_data_buffer_t *in, char ***argv)
+{
+	char **keys = NULL, **out;
+	size_t n = 0;
+
+	if (pxc_unpack_array(in, (void **)&keys, &n, PMIX_STRING) != PMIX_SUCCESS)
+		return -1;
+	out = calloc(n + 1, sizeof(char *));
+	if (!out) {
+		pxc_array_free(keys, n, PMIX_STRING);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = keys[i];
+	free(keys);		/* the strings moved to out */
+	*argv = out;
+	return 0;
+}
+
+static void argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in,
+			bool lookup)
+{
+	char **keys = NULL;
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	pxc_hreq_t *r;
+	bool have = lookup ? pxc_srv.module.lookup != NULL : pxc_srv.module.unpublish != NULL;
+
+	if (unpack_keys(in, &keys) < 0)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return argv_free(keys), -1;
+	if (!have)
+		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, lookup ? done_lookup : done_status)))
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	else if (lookup)
+		after_call(r, pxc_srv.module.lookup(&p->proc, keys, info, ninfo,
+						    pxc_hcb_lookup, PXC_HCBDATA(r)));
+	else
+		after_call(r, pxc_srv.module.unpublish(&p->proc, keys, info, ninfo,
+						       pxc_hcb_op, PXC_HCBDATA(r)));
+	argv_free(keys);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	return 0;
+}
+
+int pxc_do_lookup(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	return keys_request(p, h, in, true);
+}
+
+int pxc_do_unpublish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	return keys_request(p, h, in, false);
+}
+
+static void done_spawn(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pmix_data_buffer_t body;
+	pmix_status_t st = res->status;
+	const char *ns = res->nspace;
+
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_str(&body, ns);
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+}
+
+int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_info_t *info = NULL;
+	pmix_app_t *apps = NULL;
+	size_t ninfo = 0, napps = 0;
+	pxc_hreq_t *r;
+
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&apps, &napps, PMIX_APP) != PMIX_SUCCESS)
+		return pxc_array_free(info, ninfo, PMIX_INFO), -1;
+	if (!pxc_srv.module.spawn)
+		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+	else if (napps == 0)
+		reply_now(p, h, PMIX_ERR_BAD_PARAM);
+	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_spawn)))
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	else
+		after_call(r, pxc_srv.module.spawn(&p->proc, info, ninfo, apps, napps,
+						   pxc_hcb_spawn, PXC_HCBDATA(r)));
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_array_free(apps, napps, PMIX_APP);
+	return 0;
+}
+
+int pxc_do_log(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_info_t *data = NULL, *dirs = NULL;
+	size_t ndata = 0, ndirs = 0;
+	pxc_hreq_t *r;
+
+	if (pxc_unpack_array(in, (void **)&data, &ndata, PMIX_INFO) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&dirs, &ndirs, PMIX_INFO) != PMIX_SUCCESS)
+		return pxc_array_free(data, ndata, PMIX_INFO), -1;
+	if (!pxc_srv.module.log) {
+		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status))) {
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	} else {
+		/* log returns nothing: it always answers through the callback */
+		pxc_srv.module.log(&p->proc, data, ndata, dirs, ndirs,
+				   pxc_hcb_op, PXC_HCBDATA(r));
+	}
+	pxc_array_free(data, ndata, PMIX_INFO);
+	pxc_array_free(dirs, ndirs, PMIX_INFO);
+	return 0;
+}
+
+static void done_info(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pmix_data_buffer_t body;
+	pmix_status_t st = res->status;
+
+	if (st == PMIX_OPERATION_SUCCEEDED)
+		st = PMIX_SUCCESS;
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(&body, res->info, res->ninfo, PMIX_INFO);
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+}
+
+/* Used by jobctl.c and query.c too. */
+void pxc_hreq_done_info(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	done_info(r, res);
+}
+
+int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	uint8_t op;
+	int32_t n = 1;
+	char *grp = NULL;
+	pmix_proc_t *procs = NULL;
+	pmix_info_t *info = NULL;
+	size_t nprocs = 0, ninfo = 0;
+	pxc_hreq_t *r;
+
+	if (pxc_unpack(in, &op, &n, PMIX_UINT8) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &grp) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		free(grp);
+		pxc_array_free(procs, nprocs, PMIX_PROC);
+		return -1;
+	}
+	if (!pxc_srv.module.group || !grp)
+		reply_now(p, h, pxc_srv.module.group ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_SUPPORTED);
+	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_info)))
+		reply_now(p, h, PMIX_ERR_NOMEM);
+	else
+		after_call(r, pxc_srv.module.group((pmix_group_operation_t)op, grp, procs,
+						   nprocs, info, ninfo, pxc_hcb_info,
+						   PXC_HCBDATA(r)));
+	free(grp);
+	pxc_array_free(procs, nprocs, PMIX_PROC);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	return 0;
+}
+
+int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_proc_t *procs = NULL;
+	pmix_info_t *info = NULL;
+	size_t nprocs = 0, ninfo = 0;
+	uint16_t channels;
+	int32_t n = 1;
+
+	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack(in, &channels, &n, PMIX_UINT16) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		pxc_array_free(procs, nprocs, PMIX_PROC);
+		return -1;
+	}
+	pxc_array_free(procs, nprocs, PMIX_PROC);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	/* Reserved for the IOF work. */
+	return reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
+}

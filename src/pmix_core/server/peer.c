@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * peer.c - one connection from a client or a tool: credentials, HELLO,
+ * FINALIZE, dispatch of the other requests, and the end of a connection.
+ *
+ * All in the progress thread. A new connection's credentials are read with
+ * SO_PEERCRED at accept time; the first message must be HELLO, which names
+ * the registered client (or says "tool"). The uid must be the one the
+ * server serves or root, and a client's must match the uid the host
+ * registered it with. Anything else before HELLO, an unknown command or a
+ * payload that does not unpack closes the connection with a log line; the
+ * server carries on.
+ *
+ * When a client's connection ends without FINALIZE, the client is marked
+ * lost: collectives waiting for it fail at once and GETs parked on its
+ * data are answered, so no other client hangs on it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "srv.h"
+#include "proto.h"
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
+		   pmix_data_buffer_t *payload, void *arg);
+static void on_close(pxc_conn_t *c, int err, void *arg);
+
+/* ------------------------------------------------------------ life cycle */
+
+void pxc_peer_accept(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	pxc_peer_t *p;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		pxc_error("server: SO_PEERCRED: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		close(fd);
+		return;
+	}
+	p->id = pxc_srv_new_id();
+	p->uid = cr.uid;
+	p->gid = cr.gid;
+	p->pid = cr.pid;
+	p->kind = -1;
+	p->conn = pxc_conn_new(pxc_srv.base, fd, 0, on_msg, on_close, p);
+	if (!p->conn) {
+		free(p);
+		return;
+	}
+	p->next = pxc_srv.peers;
+	pxc_srv.peers = p;
+}
+
+pxc_peer_t *pxc_peer_find(uint64_t id)
+{
+	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)
+		if (p->id == id)
+			return p;
+	return NULL;
+}
+
+static void unlink_peer(pxc_peer_t *p)
+{
+	for (pxc_peer_t **pp = &pxc_srv.peers; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+}
+
+/* Tells the host a client is gone (the result does not matter). */
+static void tell_host_finalized(pxc_sclient_t *cl)
+{
+	pmix_status_t st;
+
+	if (!pxc_srv.module.client_finalized || !pxc_srv.running)
+		return;
+	st = pxc_srv.module.client_finalized(&cl->proc, cl->server_object,
+					     pxc_hcb_op, NULL);
+	(void)st;
+}
+
+void pxc_peer_drop(pxc_peer_t *p, bool flush)
+{
+	pxc_sclient_t *cl = p->client;
+
+	unlink_peer(p);
+	pxc_conn_close(p->conn, flush);
+	if (cl) {
+		cl->peer = NULL;
+		if (!cl->finalized) {
+			cl->lost = true;
+			pxc_debug("server: %s:%u left without finalizing",
+				  cl->proc.nspace, cl->proc.rank);
+			tell_host_finalized(cl);
+			pxc_coll_proc_gone(&cl->proc);
+			pxc_parked_wake(&cl->proc);
+		}
+	}
+	free(p->ev_codes);
+	free(p);
+}
+
+static void on_close(pxc_conn_t *c, int err, void *arg)
+{
+	pxc_peer_t *p = arg;
+
+	(void)c;
+	if (err)
+		pxc_debug("server: connection ended: %s", strerror(err));
+	pxc_peer_drop(p, false);
+}
+
+/* --------------------------------------------------------------- replies */
+
+pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob)
+{
+	pmix_byte_object_t bo = { .bytes = NULL, .size = 0 };
+
+	if (blob && blob->bytes_used) {
+		bo.bytes = blob->base_ptr;
+		bo.size = blob->bytes_used;
+	}
+	return pxc_pack(out, &bo, 1, PMIX_BYTE_OBJECT);
+}
+
+int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		   const pmix_data_buffer_t *body)
+{
+	pmix_data_buffer_t out;
+	int rc = -1;
+
+	pxc_buf_init(&out);
+	if (pxc_pack_status(&out, status) == PMIX_SUCCESS &&
+	    (!body || !body->bytes_used ||
+	     pxc_buf_append(&out, body->base_ptr, body->bytes_used) == 0))
+		rc = pxc_conn_send(p->conn, cmd, tag, PXC_WIRE_F_REPLY, &out);
+	pxc_buf_clear(&out);
+	if (rc < 0)
+		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
+	return rc;
+}
+
+void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
+		       pmix_status_t status, const pmix_data_buffer_t *body)
+{
+	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
+
+	if (p)
+		pxc_peer_reply(p, cmd, tag, status, body);
+}
+
+/* ----------------------------------------------------------------- HELLO */
+
+typedef struct {
+	uint32_t version;
+	uint8_t kind;
+	char *nspace;
+	pmix_rank_t rank;
+	pid_t pid;
+	pmix_info_t *info;
+	size_t ninfo;
+} hello_t;
+
+static void hello_free(hello_t *m)
+{
+	free(m->nspace);
+	pxc_array_free(m->info, m->ninfo, PMIX_INFO);
+}
+
+static int hello_unpack(pmix_data_buffer_t *in, hello_t *m)
+{
+	int32_t n = 1;
+
+	memset(m, 0, sizeof(*m));
+	if (pxc_unpack_u32(in, &m->version) != PMIX_SUCCESS ||
+	    pxc_unpack(in, &m->kind, &n, PMIX_UINT8) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &m->nspace) != PMIX_SUCCESS ||
+	    (n = 1, pxc_unpack(in, &m->rank, &n, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+	    (n = 1, pxc_unpack(in, &m->pid, &n, PMIX_PID)) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&m->info, &m->ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		hello_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+static bool uid_allowed(uid_t uid)
+{
+	return uid == 0 || uid == pxc_srv.uid || uid == geteuid();
+}
+
+/* Sends the HELLO reply for p (identity known, host agreed). */
+static void hello_accept(pxc_peer_t *p, uint32_t tag)
+{
+	pmix_data_buffer_t body, blob;
+	pmix_status_t st;
+
+	pxc_buf_init(&body);
+	pxc_buf_init(&blob);
+	st = pxc_pack_proc(&body, &p->proc);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_proc(&body, &pxc_srv.me);
+	if (st == PMIX_SUCCESS && p->kind == PXC_PEER_CLIENT &&
+	    pxc_store_pack(pxc_srv.store, p->proc.nspace, -1, PXC_ID_ANY,
+			   PXC_KINDS_INFO, &blob) < 0)
+		st = PMIX_ERR_NOMEM;
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_blob(&body, &blob);
+	p->hello = true;
+	p->pending_hello = false;
+	pxc_peer_reply(p, PXC_CMD_HELLO, tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+	pxc_buf_clear(&blob);
+}
+
+static void hello_refuse(pxc_peer_t *p, uint32_t tag, pmix_status_t st, const char *why)
+{
+	pxc_error("server: refusing connection from pid %d uid %u: %s",
+		  (int)p->pid, (unsigned)p->uid, why);
+	pxc_peer_reply(p, PXC_CMD_HELLO, tag, st, NULL);
+	pxc_peer_drop(p, true);
+}
+
+/* The host answered client_connected / tool_connected. */
+static void hello_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pxc_peer_t *p = pxc_peer_find(r->peer_id);
+
+	if (!p)
+		return;
+	if (res->status != PMIX_SUCCESS && res->status != PMIX_OPERATION_SUCCEEDED) {
+		if (p->client)
+			p->client->peer = NULL;
+		p->client = NULL;
+		hello_refuse(p, r->tag, res->status, "refused by the host");
+		return;
+	}
+	if (p->kind == PXC_PEER_TOOL && res->proc.nspace[0])
+		p->proc = res->proc;
+	hello_accept(p, r->tag);
+}
+
+/* Asks the host about a new client; replies now when there is nothing to ask. */
+static void hello_client_host(pxc_peer_t *p, uint32_t tag, hello_t *m)
+{
+	pmix_server_module_t *mod = &pxc_srv.module;
+	pxc_hreq_t *r;
+	pmix_status_t st;
+
+	if (!mod->client_connected2 && !mod->client_connected) {
+		hello_accept(p, tag);
+		return;
+	}
+	r = pxc_hreq_new(p, tag, PXC_CMD_HELLO, hello_host_done);
+	if (!r) {
+		hello_refuse(p, tag, PMIX_ERR_NOMEM, "out of memory");
+		return;
+	}
+	p->pending_hello = true;
+	if (mod->client_connected2)
+		st = mod->client_connected2(&p->proc, p->client->server_object,
+					    m->info, m->ninfo, pxc_hcb_op, PXC_HCBDATA(r));
+	else
+		st = mod->client_connected(&p->proc, p->client->server_object,
+					   pxc_hcb_op, PXC_HCBDATA(r));
+	if (st != PMIX_SUCCESS) {
+		pxc_hres_t res = { .status = st };
+
+		hello_host_done(r, &res);
+		pxc_hreq_free(r);
+	}
+}
+
+static void hello_client(pxc_peer_t *p, uint32_t tag, hello_t *m)
+{
+	pmix_proc_t proc;
+	pxc_sclient_t *cl;
+
+	PMIx_Load_procid(&proc, m->nspace ? m->nspace : "", m->rank);
+	cl = pxc_client_find(&proc);
+	if (!cl) {
+		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "unregistered client");
+		return;
+	}
+	if (p->uid != 0 && p->uid != cl->uid) {
+		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "uid differs from the registered one");
+		return;
+	}
+	if (cl->peer) {
+		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "client already connected");
+		return;
+	}
+	cl->peer = p;
+	cl->pid = m->pid;
+	cl->lost = false;
+	cl->finalized = false;
+	p->client = cl;
+	p->kind = PXC_PEER_CLIENT;
+	p->proc = proc;
+	hello_client_host(p, tag, m);
+}
+
+static void tool_identity(pxc_peer_t *p, hello_t *m)
+{
+	const pmix_info_t *ns = pxc_info_find(m->info, m->ninfo, PMIX_TOOL_NSPACE);
+	const pmix_info_t *rk = pxc_info_find(m->info, m->ninfo, PMIX_TOOL_RANK);
+
+	if (ns && ns->value.type == PMIX_STRING && ns->value.data.string)
+		PMIx_Load_nspace(p->proc.nspace, ns->value.data.string);
+	else
+		snprintf(p->proc.nspace, sizeof(p->proc.nspace), "slurmix-tool.%d.%u",
+			 (int)m->pid, ++pxc_srv.tool_count);
+	p->proc.rank = 0;
+	if (rk && (rk->value.type == PMIX_UINT32 || rk->value.type == PMIX_PROC_RANK))
+		p->proc.rank = rk->value.data.rank;
+}
+
+static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
+{
+	pxc_hreq_t *r;
+
+	p->kind = PXC_PEER_TOOL;
+	tool_identity(p, m);
+	if (!pxc_srv.module.tool_connected) {
+		hello_accept(p, tag);
+		return;
+	}
+	r = pxc_hreq_new(p, tag, PXC_CMD_HELLO, hello_host_done);
+	if (!r) {
+		hello_refuse(p, tag, PMIX_ERR_NOMEM, "out of memory");
+		return;
+	}
+	p->pending_hello = true;
+	pxc_srv.module.tool_connected(m->info, m->ninfo, pxc_hcb_tool, PXC_HCBDATA(r));
+}
+
+static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	hello_t m;
+
+	if (p->hello || p->pending_hello || hello_unpack(in, &m) < 0)
+		return -1;
+	if (m.version != PXC_PROTO_VERSION)
+		hello_refuse(p, h->tag, PMIX_ERR_NOT_SUPPORTED, "protocol version mismatch");
+	else if (!uid_allowed(p->uid))
+		hello_refuse(p, h->tag, PMIX_ERR_NO_PERMISSIONS, "uid not allowed");
+	else if (m.kind == PXC_PEER_CLIENT)
+		hello_client(p, h->tag, &m);
+	else if (m.kind == PXC_PEER_TOOL && pxc_srv.tool_support)
+		hello_tool(p, h->tag, &m);
+	else
+		hello_refuse(p, h->tag, PMIX_ERR_NOT_SUPPORTED, "peer kind not served");
+	hello_free(&m);
+	return 0;
+}
+
+/* -------------------------------------------------------------- FINALIZE */
+
+static void finalize_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	(void)res;
+	pxc_peer_reply_id(r->peer_id, PXC_CMD_FINALIZE, r->tag, PMIX_SUCCESS, NULL);
+}
+
+static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	pxc_hreq_t *r;
+	pmix_status_t st = PMIX_ERR_NOT_SUPPORTED;
+
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return -1;
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	p->finalized = true;
+	if (!p->client || !pxc_srv.module.client_finalized)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
+	p->client->finalized = true;
+	r = pxc_hreq_new(p, h->tag, h->cmd, finalize_done);
+	if (r)
+		st = pxc_srv.module.client_finalized(&p->client->proc,
+						     p->client->server_object,
+						     pxc_hcb_op, PXC_HCBDATA(r));
+	if (st != PMIX_SUCCESS) {
+		if (r)
+			pxc_hreq_free(r);
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- dispatch */
+
+static const pxc_handler_f handlers[PXC_CMD_MAX] = {
+	[PXC_CMD_HELLO] = do_hello,
+	[PXC_CMD_FINALIZE] = do_finalize,
+	[PXC_CMD_ABORT] = pxc_do_abort,
+	[PXC_CMD_COMMIT] = pxc_do_commit,
+	[PXC_CMD_FENCE] = pxc_do_fence,
+	[PXC_CMD_GET] = pxc_do_get,
+	[PXC_CMD_PUBLISH] = pxc_do_publish,
+	[PXC_CMD_LOOKUP] = pxc_do_lookup,
+	[PXC_CMD_UNPUBLISH] = pxc_do_unpublish,
+	[PXC_CMD_SPAWN] = pxc_do_spawn,
+	[PXC_CMD_CONNECT] = pxc_do_connect,
+	[PXC_CMD_DISCONNECT] = pxc_do_disconnect,
+	[PXC_CMD_REGEVENTS] = pxc_do_regevents,
+	[PXC_CMD_NOTIFY] = pxc_do_notify,
+	[PXC_CMD_QUERY] = pxc_do_query,
+	[PXC_CMD_JOBCTL] = pxc_do_jobctl,
+	[PXC_CMD_LOG] = pxc_do_log,
+	[PXC_CMD_GROUP] = pxc_do_group,
+	[PXC_CMD_IOF_PULL] = pxc_do_iof_pull,
+};
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
+		   pmix_data_buffer_t *payload, void *arg)
+{
+	pxc_peer_t *p = arg;
+	const char *why = NULL;
+
+	(void)c;
+	if (h->cmd >= PXC_CMD_MAX || !handlers[h->cmd])
+		why = "unknown command";
+	else if (h->flags & PXC_WIRE_F_REPLY)
+		why = "unexpected reply";
+	else if (!p->hello && h->cmd != PXC_CMD_HELLO)
+		why = p->pending_hello ? "request during HELLO" : "request before HELLO";
+	else if (handlers[h->cmd](p, h, payload) < 0)
+		why = "malformed payload";
+	if (why) {
+		pxc_error("server: closing connection of pid %d (%s:%u): %s (cmd %u)",
+			  (int)p->pid, p->proc.nspace, p->proc.rank, why, h->cmd);
+		pxc_peer_drop(p, false);
+	}
+}

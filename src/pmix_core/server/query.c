@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * query.c - QUERY: what the server knows itself, the rest from the host.
+ *
+ * Answered here: PMIX_QUERY_NAMESPACES, PMIX_QUERY_NAMESPACE_INFO,
+ * PMIX_JOB_SIZE (PMIX_NSPACE qualifier), PMIX_QUERY_PROC_TABLE and
+ * PMIX_QUERY_LOCAL_PROC_TABLE (pmix_proc_info_t arrays, pids from HELLO),
+ * PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_STABLE_ABI_VERSION,
+ * PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_SERVER_URI,
+ * PMIX_QUERY_SUPPORTED_KEYS. Each answer is one info whose key is the query
+ * key. Other keys go to the host's query in one call; without one, or when
+ * it fails, what was answered comes back with PMIX_QUERY_PARTIAL_SUCCESS
+ * (the reply then carries INFO[] results too), nothing answered gives the
+ * host's error or PMIX_ERR_NOT_SUPPORTED.
+ * Progress thread, except pxc_server_query's entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srv.h"
+#include "server.h"
+#include "proto.h"
+
+typedef struct {
+	pmix_info_t *info;
+	size_t n, cap;
+} results_t;
+
+static pmix_info_t *res_add(results_t *r, const char *key)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 8;
+		pmix_info_t *g = realloc(r->info, cap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		r->info = g;
+		r->cap = cap;
+	}
+	memset(&r->info[r->n], 0, sizeof(pmix_info_t));
+	PMIx_Load_key(r->info[r->n].key, key);
+	return &r->info[r->n++];
+}
+
+static void res_free(results_t *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		PMIx_Info_destruct(&r->info[i]);
+	free(r->info);
+	r->info = NULL;
+	r->n = r->cap = 0;
+}
+
+static bool res_str(results_t *r, const char *key, const char *s)
+{
+	pmix_info_t *i = res_add(r, key);
+
+	return i && PMIx_Info_load(i, key, s, PMIX_STRING) == PMIX_SUCCESS;
+}
+
+static const char *qual_nspace(const pmix_query_t *q)
+{
+	const pmix_info_t *i = pxc_info_find(q->qualifiers, q->nqual, PMIX_NSPACE);
+
+	return i && i->value.type == PMIX_STRING ? i->value.data.string : NULL;
+}
+
+/* Appends s to a comma list. */
+static int append(char **list, const char *s)
+{
+	char *n;
+
+	if (asprintf(&n, "%s%s%s", *list ? *list : "", *list ? "," : "", s) < 0)
+		return -1;
+	free(*list);
+	*list = n;
+	return 0;
+}
+
+static bool ans_namespaces(results_t *r, const char *key)
+{
+	char *list = NULL;
+	bool ok = true;
+
+	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns && ok; ns = ns->next)
+		if (ns->registered)
+			ok = append(&list, ns->name) == 0;
+	ok = ok && res_str(r, key, list ? list : "");
+	free(list);
+	return ok;
+}
+
+static bool ans_nsinfo(results_t *r, const char *key)
+{
+	size_t n = 0, i = 0;
+	pmix_data_array_t da = { .type = PMIX_INFO };
+	pmix_info_t *arr, *out;
+	bool ok;
+
+	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
+		n += ns->registered;
+	arr = n ? PMIx_Info_create(n) : NULL;
+	if (n && !arr)
+		return false;
+	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
+		if (ns->registered)
+			PMIx_Info_load(&arr[i++], PMIX_NSPACE, ns->name, PMIX_STRING);
+	da.size = n;
+	da.array = arr;
+	out = res_add(r, key);
+	ok = out && PMIx_Info_load(out, key, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
+	if (arr)
+		PMIx_Info_free(arr, n);
+	return ok;
+}
+
+static bool ans_job_size(results_t *r, const char *key, const pmix_query_t *q)
+{
+	const char *ns = qual_nspace(q);
+	const pmix_value_t *v = ns ? pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0,
+						   PMIX_JOB_SIZE, NULL) : NULL;
+	pmix_info_t *i;
+
+	if (!v)
+		return false;
+	i = res_add(r, key);
+	return i && PMIx_Value_xfer(&i->value, v) == PMIX_SUCCESS;
+}
+
+static void fill_pinfo(pmix_proc_info_t *pi, const char *ns, pmix_rank_t rank)
+{
+	pmix_proc_t proc;
+	pxc_sclient_t *cl;
+	const pmix_value_t *h;
+
+	PMIx_Load_procid(&proc, ns, rank);
+	cl = pxc_client_find(&proc);
+	pi->proc = proc;
+	h = pxc_store_get(pxc_srv.store, ns, PXC_LVL_PROC, rank, PMIX_HOSTNAME, NULL);
+	if (h && h->type == PMIX_STRING && h->data.string)
+		pi->hostname = strdup(h->data.string);
+	else if (cl)
+		pi->hostname = strdup(pxc_srv.hostname);
+	pi->pid = cl ? cl->pid : 0;
+	pi->state = !cl ? PMIX_PROC_STATE_UNDEF : cl->lost ? PMIX_PROC_STATE_COMM_FAILED :
+		    cl->finalized ? PMIX_PROC_STATE_TERMINATED :
+		    cl->peer ? PMIX_PROC_STATE_CONNECTED : PMIX_PROC_STATE_LAUNCH_UNDERWAY;
+}
+
+static bool ans_ptable(results_t *r, const char *key, const pmix_query_t *q, bool local)
+{
+	const char *nsname = qual_nspace(q);
+	pxc_snspace_t *ns = nsname ? pxc_ns_find(nsname) : NULL;
+	const pmix_value_t *js = nsname ? pxc_store_get(pxc_srv.store, nsname, PXC_LVL_JOB, 0,
+							PMIX_JOB_SIZE, NULL) : NULL;
+	size_t n = 0, i = 0;
+	pmix_data_array_t da = { .type = PMIX_PROC_INFO };
+	pmix_proc_info_t *arr;
+	pmix_info_t *out;
+	bool ok;
+
+	if (!ns)
+		return false;
+	if (!local && js && js->type == PMIX_UINT32 && js->data.uint32 < (1u << 22))
+		n = js->data.uint32;
+	else
+		local = true, n = ns->nclients;
+	arr = n ? PMIx_Proc_info_create(n) : NULL;
+	if (n && !arr)
+		return false;
+	if (local)
+		for (pxc_sclient_t *c = ns->clients; c; c = c->next)
+			fill_pinfo(&arr[i++], ns->name, c->proc.rank);
+	else
+		for (; i < n; i++)
+			fill_pinfo(&arr[i], ns->name, (pmix_rank_t)i);
+	da.size = n;
+	da.array = arr;
+	out = res_add(r, key);
+	ok = out && PMIx_Info_load(out, key, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
+	if (arr)
+		PMIx_Proc_info_free(arr, n);
+	return ok;
+}
+
+static bool ans_psets(results_t *r, const char *key, bool names)
+{
+	size_t n = 0;
+	char *list = NULL;
+	pmix_info_t *i;
+	bool ok = true;
+
+	for (pxc_pset_t *p = pxc_srv.psets; p && ok; p = p->next, n++)
+		ok = !names || append(&list, p->name) == 0;
+	if (names) {
+		ok = ok && res_str(r, key, list ? list : "");
+		free(list);
+		return ok;
+	}
+	i = res_add(r, key);
+	return i && PMIx_Info_load(i, key, &n, PMIX_SIZE) == PMIX_SUCCESS;
+}
+
+#define SUPPORTED_KEYS PMIX_QUERY_NAMESPACES "," PMIX_QUERY_NAMESPACE_INFO "," \
+	PMIX_JOB_SIZE "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," \
+	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_STABLE_ABI_VERSION "," \
+	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
+
+/* Answers one key locally; false when the server cannot. */
+static bool answer_key(results_t *r, const char *key, const pmix_query_t *q)
+{
+	if (strcmp(key, PMIX_QUERY_NAMESPACES) == 0)
+		return ans_namespaces(r, key);
+	if (strcmp(key, PMIX_QUERY_NAMESPACE_INFO) == 0)
+		return ans_nsinfo(r, key);
+	if (strcmp(key, PMIX_JOB_SIZE) == 0)
+		return ans_job_size(r, key, q);
+	if (strcmp(key, PMIX_QUERY_PROC_TABLE) == 0)
+		return ans_ptable(r, key, q, false);
+	if (strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0)
+		return ans_ptable(r, key, q, true);
+	if (strcmp(key, PMIX_QUERY_NUM_PSETS) == 0 || strcmp(key, PMIX_QUERY_PSET_NAMES) == 0)
+		return ans_psets(r, key, strcmp(key, PMIX_QUERY_PSET_NAMES) == 0);
+	if (strcmp(key, PMIX_QUERY_STABLE_ABI_VERSION) == 0 ||
+	    strcmp(key, PMIX_QUERY_PROVISIONAL_ABI_VERSION) == 0)
+		return res_str(r, key, "0.0");
+	if (strcmp(key, PMIX_SERVER_URI) == 0)
+		return res_str(r, key, pxc_srv.uri);
+	if (strcmp(key, PMIX_QUERY_SUPPORTED_KEYS) == 0)
+		return res_str(r, key, SUPPORTED_KEYS);
+	return false;
+}
+
+/* Answers what it can; the rest goes to rest[] (keys borrowed from q). */
+static size_t answer_local(pmix_query_t *q, size_t nq, results_t *r, pmix_query_t *rest)
+{
+	size_t nrest = 0;
+
+	for (size_t i = 0; i < nq; i++) {
+		size_t nk = 0;
+
+		for (size_t k = 0; q[i].keys && q[i].keys[k]; k++)
+			if (!answer_key(r, q[i].keys[k], &q[i]))
+				q[i].keys[nk++] = q[i].keys[k];
+			else
+				free(q[i].keys[k]);
+		for (size_t k = nk; q[i].keys && q[i].keys[k]; k++)
+			q[i].keys[k] = NULL;
+		if (nk)
+			rest[nrest++] = q[i];
+	}
+	return nrest;
+}
+
+/* ---------------------------------------------------------------- QUERY */
+
+typedef struct {
+	results_t local;
+	pmix_query_t *q;
+	size_t nq;
+} qctx_t;
+
+static void qctx_free(void *arg)
+{
+	qctx_t *x = arg;
+
+	if (!x)
+		return;
+	res_free(&x->local);
+	pxc_array_free(x->q, x->nq, PMIX_QUERY);
+	free(x);
+}
+
+static void query_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, results_t *r)
+{
+	pmix_data_buffer_t body;
+
+	pxc_buf_init(&body);
+	if ((st == PMIX_SUCCESS || st == PMIX_QUERY_PARTIAL_SUCCESS) &&
+	    pxc_pack_array(&body, r->info, r->n, PMIX_INFO) != PMIX_SUCCESS)
+		st = PMIX_ERR_NOMEM;
+	pxc_peer_reply_id(peer_id, PXC_CMD_QUERY, tag, st, &body);
+	pxc_buf_clear(&body);
+}
+
+static pmix_status_t combine(pmix_status_t host_st, const results_t *local)
+{
+	if (host_st == PMIX_SUCCESS || host_st == PMIX_OPERATION_SUCCEEDED)
+		return PMIX_SUCCESS;
+	if (host_st == PMIX_QUERY_PARTIAL_SUCCESS || local->n)
+		return PMIX_QUERY_PARTIAL_SUCCESS;
+	return host_st;
+}
+
+static void query_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	qctx_t *x = r->ctx;
+	pmix_status_t st = combine(res->status, &x->local);
+
+	for (size_t i = 0; i < res->ninfo && (st == PMIX_SUCCESS ||
+					     st == PMIX_QUERY_PARTIAL_SUCCESS); i++) {
+		pmix_info_t *o = res_add(&x->local, res->info[i].key);
+
+		if (o)
+			PMIx_Info_xfer(o, &res->info[i]);
+	}
+	query_reply(r->peer_id, r->tag, st, &x->local);
+}
+
+static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x, pmix_query_t *rest,
+		     size_t nrest)
+{
+	pxc_hreq_t *r = pxc_hreq_new(p, h->tag, h->cmd, query_host_done);
+	pmix_status_t st;
+
+	if (!r) {
+		query_reply(p->id, h->tag, PMIX_ERR_NOMEM, &x->local);
+		qctx_free(x);
+		return;
+	}
+	r->ctx = x;
+	r->ctx_free = qctx_free;
+	st = pxc_srv.module.query(&p->proc, rest, nrest, pxc_hcb_info, PXC_HCBDATA(r));
+	if (st != PMIX_SUCCESS) {
+		pxc_hres_t res = { .status = st };
+
+		query_host_done(r, &res);
+		pxc_hreq_free(r);
+	}
+}
+
+int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	qctx_t *x = calloc(1, sizeof(*x));
+	pmix_query_t *rest;
+	size_t nrest;
+
+	if (!x)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
+	if (pxc_unpack_array(in, (void **)&x->q, &x->nq, PMIX_QUERY) != PMIX_SUCCESS) {
+		free(x);
+		return -1;
+	}
+	rest = calloc(x->nq + 1, sizeof(*rest));
+	if (!rest) {
+		qctx_free(x);
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
+	}
+	nrest = answer_local(x->q, x->nq, &x->local, rest);
+	if (nrest && pxc_srv.module.query) {
+		ask_host(p, h, x, rest, nrest);		/* rest borrows x->q */
+	} else {
+		query_reply(p->id, h->tag, nrest == 0 ? PMIX_SUCCESS :
+			    x->local.n ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_ERR_NOT_SUPPORTED,
+			    &x->local);
+		qctx_free(x);
+	}
+	free(rest);
+	return 0;
+}
+
+/* ------------------------------------------------------ pxc_server_query */
+
+typedef struct {
+	pxc_sync_t sync;
+	pmix_query_t *q;
+	size_t nq;
+	results_t r;
+	size_t nrest;
+} sqop_t;
+
+static void server_query_fn(void *arg)
+{
+	sqop_t *o = arg;
+	pmix_query_t *rest = calloc(o->nq + 1, sizeof(*rest));
+
+	if (!rest || !pxc_srv.running) {
+		free(rest);
+		pxc_sync_signal(&o->sync, rest ? PMIX_ERR_INIT : PMIX_ERR_NOMEM);
+		return;
+	}
+	o->nrest = answer_local(o->q, o->nq, &o->r, rest);
+	free(rest);
+	pxc_sync_signal(&o->sync, PMIX_SUCCESS);
+}
+
+pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
+			       pmix_info_t **results, size_t *nresults)
+{
+	sqop_t o = { .nq = nqueries };
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	if (!queries || !nqueries || !results || !nresults)
+		return PMIX_ERR_BAD_PARAM;
+	/* Work on a copy: answer_local consumes keys. */
+	pxc_buf_init(&b);
+	st = pxc_pack_array(&b, queries, nqueries, PMIX_QUERY);
+	if (st == PMIX_SUCCESS)
+		st = pxc_unpack_array(&b, (void **)&o.q, &o.nq, PMIX_QUERY);
+	pxc_buf_clear(&b);
+	if (st != PMIX_SUCCESS)
+		return st;
+	pxc_sync_init(&o.sync);
+	st = pxc_srv_call_wait(server_query_fn, &o, &o.sync);
+	pxc_sync_fini(&o.sync);
+	pxc_array_free(o.q, o.nq, PMIX_QUERY);
+	if (st == PMIX_SUCCESS && o.r.n == 0)
+		st = PMIX_ERR_NOT_SUPPORTED;
+	else if (st == PMIX_SUCCESS && o.nrest)
+		st = PMIX_QUERY_PARTIAL_SUCCESS;
+	if (st != PMIX_SUCCESS && st != PMIX_QUERY_PARTIAL_SUCCESS) {
+		res_free(&o.r);
+		return st;
+	}
+	*results = o.r.info;	/* realloc'ed array of infos: free with PMIx_Info_free */
+	*nresults = o.r.n;
+	return st;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * server.h - what the rest of the core may ask of the PMIx server when the
+ * process is a server (pxc_role == PXC_ROLE_SERVER): PMIx_Notify_event,
+ * PMIx_Get and PMIx_Query_info called inside the host's own process.
+ *
+ * All functions may be called from any thread except the progress thread
+ * where they say so; they return PMIX_ERR_INIT when no server is running.
+ */
+#ifndef PXC_SERVER_H
+#define PXC_SERVER_H
+
+#include <pmix_common.h>
+
+/* Delivers an event raised by the host process (PMIx_Notify_event) to the
+ * local clients in range that registered for code, and to the process's
+ * own handlers (pxc_event_local_deliver). Never sent back to the host.
+ * cbfunc (may be NULL) runs in the progress thread once the event is
+ * queued to every recipient. Returns PMIX_SUCCESS when cbfunc will run, or
+ * an error (cbfunc not called). Any thread. */
+pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, const pmix_info_t info[],
+				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* PMIx_Get inside a server process: looks key up in the server's store
+ * (registered info with rank WILDCARD or the proc's rank, then data posted
+ * by the proc), without waiting. key NULL is not supported here. On success
+ * *val is a malloc'ed copy the caller frees with PMIX_VALUE_RELEASE.
+ * PMIX_ERR_NOT_FOUND when absent. Any thread but the progress thread
+ * (PMIX_ERR_WOULD_BLOCK there). */
+pmix_status_t pxc_server_get_local(const pmix_proc_t *proc, const char *key,
+				   const pmix_info_t *info, size_t ninfo,
+				   pmix_value_t **val);
+
+/* PMIx_Query_info inside a server process: answers from what the server
+ * knows (the same keys as a client's QUERY, without the host's query).
+ * On success (PMIX_SUCCESS or PMIX_QUERY_PARTIAL_SUCCESS) *results is a
+ * malloc'ed array of *nresults infos the caller frees with PMIX_INFO_FREE.
+ * Any thread but the progress thread. */
+pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
+			       pmix_info_t **results, size_t *nresults);
+
+#endif

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * srv.h - private state of the PMIx server, shared by the files of server/.
+ *
+ * Ownership: everything reachable from pxc_srv (namespaces, registered
+ * clients, connected peers, collectives, parked requests, the store) belongs
+ * to the progress thread. Public API functions called by the host in its own
+ * threads copy their arguments and post the work (pxc_srv_post); only the
+ * immutable fields set by PMIx_server_init before the listener starts
+ * (socket path, uri, identity, hostname) are read from other threads.
+ *
+ * Host calls: every request handed to the host module is a pxc_hreq_t kept
+ * in a list and named by a 64-bit id; the cbdata the host receives is that
+ * id, not a pointer. The host's callback (any thread, possibly inside the
+ * module call itself) copies the result into a pxc_hres_t and posts it; the
+ * progress thread looks the id up and completes the request, or drops the
+ * result when the request is gone (timed out, client lost, server
+ * finalized). So a late or duplicate host callback can never touch freed
+ * memory.
+ *
+ * Peers (connections) are named by id as well in anything that outlives a
+ * message (host requests, parked GETs): a reply to a peer that went away is
+ * dropped.
+ */
+#ifndef PXC_SRV_H
+#define PXC_SRV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <pmix_server.h>
+#include "pxc.h"
+#include "pack.h"
+#include "store.h"
+#include "frame.h"
+#include "progress.h"
+
+struct event;
+struct event_base;
+
+typedef struct pxc_snspace pxc_snspace_t;
+typedef struct pxc_sclient pxc_sclient_t;
+typedef struct pxc_peer pxc_peer_t;
+typedef struct pxc_hreq pxc_hreq_t;
+typedef struct pxc_hres pxc_hres_t;
+typedef struct pxc_cleanup pxc_cleanup_t;
+
+/* A namespace known to the server (registered by the host, or created by
+ * register_client before register_nspace). */
+struct pxc_snspace {
+	pxc_snspace_t *next;
+	char name[PMIX_MAX_NSLEN + 1];
+	int nlocalprocs;		/* from register_nspace; -1 unknown */
+	bool registered;		/* register_nspace was called */
+	pxc_sclient_t *clients;		/* local procs registered by the host */
+	size_t nclients;
+	pxc_cleanup_t *cleanups;	/* PMIx_Job_control cleanups to run */
+};
+
+/* A local process registered with PMIx_server_register_client. */
+struct pxc_sclient {
+	pxc_sclient_t *next;
+	pxc_snspace_t *ns;
+	pmix_proc_t proc;
+	uid_t uid;
+	gid_t gid;
+	void *server_object;
+	pxc_peer_t *peer;		/* live connection, or NULL */
+	pid_t pid;			/* from HELLO */
+	unsigned commits;		/* COMMIT messages received */
+	bool finalized;			/* sent FINALIZE */
+	bool lost;			/* connection dropped without FINALIZE */
+};
+
+/* One connection (client or tool). */
+struct pxc_peer {
+	pxc_peer_t *next;
+	uint64_t id;
+	pxc_conn_t *conn;
+	bool hello;			/* HELLO accepted */
+	bool pending_hello;		/* waiting for the host's approval */
+	int kind;			/* PXC_PEER_* after HELLO */
+	pxc_sclient_t *client;		/* clients only */
+	pmix_proc_t proc;		/* identity after HELLO */
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;			/* SO_PEERCRED */
+	bool ev_all;			/* registered for every event code */
+	pmix_status_t *ev_codes;
+	size_t nev_codes;
+	bool finalized;
+};
+
+/* What a host callback returned, carried to the progress thread. */
+struct pxc_hres {
+	uint64_t id;
+	pmix_status_t status;
+	char *data;			/* modex: copied bytes */
+	size_t ndata;
+	pmix_info_t *info;		/* info callbacks: copied */
+	size_t ninfo;
+	pmix_pdata_t *pdata;		/* lookup: copied */
+	size_t npdata;
+	pmix_proc_t proc;		/* tool connection */
+	char nspace[PMIX_MAX_NSLEN + 1];/* spawn */
+};
+
+typedef void (*pxc_hreq_done_f)(pxc_hreq_t *r, pxc_hres_t *res);
+
+/* A pending request to the host (or a parked request waiting for data). */
+struct pxc_hreq {
+	pxc_hreq_t *next;
+	uint64_t id;
+	uint64_t peer_id;		/* requester, 0 = none */
+	uint32_t tag;
+	uint16_t cmd;
+	pxc_hreq_done_f done;		/* runs once, then the request is freed */
+	void *ctx;			/* op-specific; ctx_free releases it */
+	void (*ctx_free)(void *ctx);
+	struct event *timer;		/* optional timeout */
+};
+
+typedef struct pxc_pset {
+	struct pxc_pset *next;
+	char *name;
+	pmix_proc_t *members;
+	size_t nmembers;
+} pxc_pset_t;
+
+struct pxc_coll;
+struct pxc_parked;
+
+/* The server. One per process. */
+typedef struct {
+	bool running;			/* progress-thread view */
+	pxc_progress_t *pg;
+	struct event_base *base;
+	pmix_server_module_t module;
+	pmix_proc_t me;
+	char hostname[256];
+	char *tmpdir;			/* where our directory lives */
+	char *sysdir;			/* system tmpdir (rendezvous) */
+	char *dir;			/* our private directory */
+	char *sockpath;
+	char *uri;			/* "unix:<sockpath>" */
+	uid_t uid;			/* uid the clients run as */
+	gid_t gid;
+	bool tool_support, system_support;
+	char *rdv[3];			/* rendezvous files written */
+	int lfd;
+	struct event *lev;
+	pxc_store_t *store;
+	pxc_snspace_t *nspaces;
+	pxc_peer_t *peers;
+	pxc_hreq_t *hreqs;
+	struct pxc_coll *colls;
+	struct pxc_parked *parked;	/* GETs / dmodex waiting for commits */
+	pxc_pset_t *psets;
+	uint64_t next_id;
+	unsigned tool_count;
+	void *topo;			/* hwloc topology, loaded lazily */
+} pxc_srv_t;
+
+extern pxc_srv_t pxc_srv;
+
+/* ---- server.c ---- */
+/* Runs fn(arg) in the progress thread: directly when already there, else
+ * posted. 0, or -1 with errno (ESHUTDOWN when the server is not running;
+ * the caller still owns arg then). Any thread. */
+int pxc_srv_post(pxc_work_f fn, void *arg);
+/* Like pxc_srv_post and waits (bounded) for fn to signal s. Returns the
+ * signalled status. Any thread. */
+pmix_status_t pxc_srv_call_wait(pxc_work_f fn, void *arg, pxc_sync_t *s);
+/* Common head of the API operations that complete through a pmix_op_cbfunc_t:
+ * with a cbfunc the call returns PMIX_SUCCESS at once and cbfunc runs later
+ * in the progress thread; without one the call blocks until done and
+ * returns the status. */
+typedef struct {
+	pxc_sync_t sync;
+	bool blocking;
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+	void (*free_fn)(void *op);	/* frees the op (async case) */
+} pxc_apiop_t;
+/* Runs fn(op) in the progress thread as described above. On an error
+ * return the caller still owns op. Any thread. */
+pmix_status_t pxc_apiop_run(pxc_apiop_t *op, pxc_work_f fn);
+/* Completes op from fn: signals the blocked caller, or calls cbfunc and
+ * frees op. Progress thread. */
+void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status);
+/* A fresh id (never 0). Progress thread. */
+uint64_t pxc_srv_new_id(void);
+/* Seconds from PMIX_TIMEOUT in info (> 0), else the default. */
+int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
+/* True if info holds key with a true boolean value. */
+bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
+/* The info with key, or NULL. */
+const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+/* Arms a one-shot timer of sec seconds calling fn(arg); NULL on failure. */
+struct event *pxc_srv_timer(int sec, void (*fn)(int, short, void *), void *arg);
+void pxc_srv_timer_free(struct event *ev);
+
+/* ---- peer.c ---- */
+void pxc_peer_accept(int fd);
+pxc_peer_t *pxc_peer_find(uint64_t id);
+/* Closes and frees a peer (state cleanup included). Progress thread. */
+void pxc_peer_drop(pxc_peer_t *p, bool flush);
+/* Sends a reply: STATUS status followed by the bytes of body (may be NULL). */
+int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		   const pmix_data_buffer_t *body);
+/* Same, to a peer named by id; silently dropped when gone. */
+void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
+		       pmix_status_t status, const pmix_data_buffer_t *body);
+/* Packs a byte object holding the bytes of blob (a store blob) into out. */
+pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
+
+/* ---- nspace.c ---- */
+pxc_snspace_t *pxc_ns_find(const char *name);
+pxc_snspace_t *pxc_ns_get(const char *name);	/* find or create */
+pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
+void pxc_ns_free_all(void);
+/* True if the client's proc is on this node (registered here). */
+bool pxc_proc_is_local(const pmix_proc_t *proc);
+
+/* ---- map.c ---- */
+/* Node id of host in ns (from its node records); with create, the next
+ * free id when unknown, else UINT32_MAX. */
+uint32_t pxc_map_node_id(const char *ns, const char *host, bool create);
+/* Derives implicit records after a registration (see map.c). */
+void pxc_map_derive(const char *ns);
+
+/* ---- hostreq.c ---- */
+pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd,
+			 pxc_hreq_done_f done);
+pxc_hreq_t *pxc_hreq_find(uint64_t id);
+/* Unlinks and frees r (timer, ctx). */
+void pxc_hreq_free(pxc_hreq_t *r);
+/* Fails every pending host request (finalize). */
+void pxc_hreq_fail_all(pmix_status_t status);
+/* Callbacks handed to the host; cbdata is (void *)(uintptr_t)id. */
+void pxc_hcb_op(pmix_status_t status, void *cbdata);
+void pxc_hcb_modex(pmix_status_t status, const char *data, size_t ndata,
+		   void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
+void pxc_hcb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
+		  void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
+void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
+		    void *cbdata);
+void pxc_hcb_spawn(pmix_status_t status, char nspace[], void *cbdata);
+void pxc_hcb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata);
+/* done function replying STATUS, INFO[] results (from res->info). */
+void pxc_hreq_done_info(pxc_hreq_t *r, pxc_hres_t *res);
+#define PXC_HCBDATA(r) ((void *)(uintptr_t)(r)->id)
+
+/* Request handlers: each reads the payload and replies or parks.
+ * Returning -1 is a protocol error: the connection is closed. */
+typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h,
+			     pmix_data_buffer_t *in);
+int pxc_do_abort(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_lookup(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_unpublish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_log(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* ---- coll.c ---- */
+int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* A local proc is gone (lost connection or deregistered): fail every
+ * collective that still waits for it. */
+void pxc_coll_proc_gone(const pmix_proc_t *proc);
+void pxc_coll_fail_all(pmix_status_t status);
+/* ---- dmodex.c ---- */
+int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* Answers parked requests about proc (after a commit or its loss). */
+void pxc_parked_wake(const pmix_proc_t *proc);
+void pxc_parked_fail_all(pmix_status_t status);
+/* ---- events.c ---- */
+int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* ---- query.c ---- */
+int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* ---- jobctl.c ---- */
+int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* Runs and frees the cleanups registered for ns. */
+void pxc_cleanup_run(pxc_snspace_t *ns);
+/* ---- rendezvous.c ---- */
+int pxc_rdv_write(void);
+void pxc_rdv_remove(void);
+/* ---- misc.c ---- */
+void pxc_psets_free(void);
+void pxc_topo_free(void);
+
+#endif

@@ -1,0 +1,1663 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_server.c - protocol tests of the PMIx server (src/pmix_core/server).
+ *
+ * Each test (fork mode) starts the real server in the test process with a
+ * fake host module whose callbacks count their calls and can be told to
+ * fail, then talks to it like our client library would: raw clients over
+ * the Unix socket, speaking frame.h/proto.h with pack.h payloads, blocking
+ * reads with a poll timeout. Broken input (garbage, bad magic, absurd
+ * length, unknown command, truncated payloads, requests before HELLO,
+ * unregistered ranks, peers vanishing mid-message or mid-fence) must give
+ * an error or a closed connection, and the server must still serve a good
+ * client afterwards.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <hwloc.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+#include "pxc.h"
+#include "pack.h"
+#include "store.h"
+#include "frame.h"
+#include "proto.h"
+#include "server/srv.h"
+#include "server/server.h"
+
+#define NS "test.ns"
+#define NS2 "test.other"
+#define HOST "testhost"
+#define TMO 5000
+
+/* ------------------------------------------------------------ fake host */
+
+static struct {
+	int fail;			/* PMIX status a failing callback returns */
+	int fail_connected, fail_fence, fail_dmodex, fail_publish, fail_abort;
+	int fail_query, fail_spawn, fail_lookup, fail_notify;
+	int n_connected, n_finalized, n_fence, n_dmodex, n_notify, n_connect, n_abort;
+	int n_query, n_tool;
+	size_t fence_nprocs, fence_ndata;
+	pmix_data_buffer_t dmodex_blob;	/* what direct_modex answers */
+} host;
+
+static pmix_status_t h_connected(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)so;
+	host.n_connected++;
+	if (host.fail_connected)
+		return PMIX_ERR_NO_PERMISSIONS;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)so;
+	host.n_finalized++;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_abort(const pmix_proc_t *p, void *so, int st, const char msg[],
+			     pmix_proc_t procs[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)so; (void)st; (void)msg; (void)procs; (void)n;
+	host.n_abort++;
+	if (host.fail_abort)
+		return PMIX_ERROR;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+			     size_t ninfo, char *data, size_t ndata,
+			     pmix_modex_cbfunc_t cb, void *cbd)
+{
+	(void)procs; (void)info; (void)ninfo;
+	host.n_fence++;
+	host.fence_nprocs = n;
+	host.fence_ndata = ndata;
+	if (host.fail_fence)
+		return PMIX_ERR_UNREACH;
+	cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL);	/* one server: all = ours */
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_dmodex(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
+			      pmix_modex_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)info; (void)ninfo;
+	host.n_dmodex++;
+	if (host.fail_dmodex)
+		return PMIX_ERR_NOT_FOUND;
+	cb(PMIX_SUCCESS, host.dmodex_blob.base_ptr, host.dmodex_blob.bytes_used, cbd, NULL, NULL);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_publish(const pmix_proc_t *p, const pmix_info_t info[], size_t n,
+			       pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)info; (void)n;
+	if (host.fail_publish)
+		return PMIX_ERR_DUPLICATE_KEY;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
+			      size_t n, pmix_lookup_cbfunc_t cb, void *cbd)
+{
+	pmix_pdata_t pd;
+
+	(void)p; (void)info; (void)n;
+	if (host.fail_lookup)
+		return PMIX_ERR_NOT_FOUND;
+	memset(&pd, 0, sizeof(pd));
+	PMIx_Load_key(pd.key, keys[0]);
+	pd.value.type = PMIX_STRING;
+	pd.value.data.string = "port-1";
+	cb(PMIX_SUCCESS, &pd, 1, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_spawn(const pmix_proc_t *p, const pmix_info_t ji[], size_t ni,
+			     const pmix_app_t apps[], size_t na, pmix_spawn_cbfunc_t cb, void *cbd)
+{
+	(void)p; (void)ji; (void)ni; (void)apps; (void)na;
+	if (host.fail_spawn)
+		return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+	cb(PMIX_SUCCESS, "child.ns", cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_connect(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+			       size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)procs; (void)n; (void)info; (void)ninfo;
+	host.n_connect++;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t r,
+			      pmix_info_t info[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	(void)code; (void)src; (void)r; (void)info; (void)n;
+	host.n_notify++;
+	if (host.fail_notify)
+		return PMIX_ERROR;
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
+			     pmix_info_cbfunc_t cb, void *cbd)
+{
+	pmix_info_t res;
+
+	(void)p; (void)nq;
+	host.n_query++;
+	if (host.fail_query)
+		return PMIX_ERR_NOT_SUPPORTED;
+	PMIx_Info_load(&res, q[0].keys[0], "from-host", PMIX_STRING);
+	cb(PMIX_SUCCESS, &res, 1, cbd, NULL, NULL);
+	PMIx_Info_destruct(&res);
+	return PMIX_SUCCESS;
+}
+
+static void h_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb, void *cbd)
+{
+	pmix_proc_t p;
+
+	(void)info; (void)n;
+	host.n_tool++;
+	PMIx_Load_procid(&p, "host.tool", 7);
+	cb(PMIX_SUCCESS, &p, cbd);
+}
+
+static pmix_server_module_t full_module = {
+	.client_connected = h_connected, .client_finalized = h_finalized,
+	.abort = h_abort, .fence_nb = h_fence, .direct_modex = h_dmodex,
+	.publish = h_publish, .lookup = h_lookup, .spawn = h_spawn,
+	.connect = h_connect, .notify_event = h_notify, .query = h_query,
+	.tool_connected = h_tool,
+};
+
+/* ------------------------------------------------------------- fixture */
+
+static char tmpdir[64];
+
+static void op_cb(pmix_status_t st, void *cbdata)
+{
+	pxc_sync_signal(cbdata, st);
+}
+
+static pmix_status_t start_server(pmix_server_module_t *mod, bool tools)
+{
+	pmix_info_t info[3];
+	bool t = true;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/srvtest.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_HOSTNAME, HOST, PMIX_STRING);
+	PMIx_Info_load(&info[2], PMIX_SERVER_TOOL_SUPPORT, &t, PMIX_BOOL);
+	pmix_status_t st = PMIx_server_init(mod, info, tools ? 3 : 2);
+	for (int i = 0; i < 3; i++)
+		PMIx_Info_destruct(&info[i]);
+	return st;
+}
+
+static void stop_server(void)
+{
+	ck_assert_int_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+	rmdir(tmpdir);
+}
+
+static pmix_status_t reg_nspace(const char *name, int nlocal, pmix_info_t *info, size_t n,
+				pmix_op_cbfunc_t cb, void *cbd)
+{
+	pmix_nspace_t ns;
+
+	PMIx_Load_nspace(ns, name);
+	return PMIx_server_register_nspace(ns, nlocal, info, n, cb, cbd);
+}
+
+static void load_u32(pmix_info_t *i, const char *key, uint32_t v)
+{
+	PMIx_Info_load(i, key, &v, PMIX_UINT32);
+}
+
+/* Registers NS (job size 4, ranks 0,1 here) and its local clients. */
+static void register_job(int nlocal)
+{
+	pmix_info_t info[6];
+	pxc_sync_t s;
+	pmix_proc_t p;
+
+	load_u32(&info[0], PMIX_JOB_SIZE, 4);
+	PMIx_Info_load(&info[1], PMIX_NODE_MAP, HOST ",other", PMIX_STRING);
+	PMIx_Info_load(&info[2], PMIX_PROC_MAP, "0,1;2,3", PMIX_STRING);
+	PMIx_Info_load(&info[3], "test.jobkey", "jobval", PMIX_STRING);
+	pxc_sync_init(&s);
+	ck_assert_int_eq(reg_nspace(NS, nlocal, info, 4, op_cb, &s), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_sync_wait(&s, TMO), PMIX_SUCCESS);
+	pxc_sync_fini(&s);
+	for (int r = 0; r < nlocal; r++) {
+		PMIx_Load_procid(&p, NS, (pmix_rank_t)r);
+		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL,
+							     NULL, NULL), PMIX_SUCCESS);
+	}
+	for (int i = 0; i < 4; i++)
+		PMIx_Info_destruct(&info[i]);
+}
+
+/* ----------------------------------------------------------- raw client */
+
+static int rc_connect(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(fd, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", pxc_srv.sockpath);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+static void write_all(int fd, const void *b, size_t n)
+{
+	const char *p = b;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w <= 0)
+			return;		/* peer closed: the test checks later */
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void rc_send(int fd, uint16_t cmd, uint32_t tag, pmix_data_buffer_t *b)
+{
+	unsigned char hdr[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h = { .len = b ? (uint32_t)b->bytes_used : 0, .tag = tag, .cmd = cmd };
+
+	pxc_wire_hdr_encode(&h, hdr);
+	write_all(fd, hdr, sizeof(hdr));
+	if (b && b->bytes_used)
+		write_all(fd, b->base_ptr, b->bytes_used);
+	if (b)
+		pxc_buf_clear(b);
+}
+
+static int read_full(int fd, void *buf, size_t n, int ms)
+{
+	char *p = buf;
+
+	while (n) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&pf, 1, ms) <= 0)
+			return -1;
+		r = read(fd, p, n);
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Reads one frame; -1 on timeout or EOF. */
+static int rc_recv(int fd, pxc_wire_hdr_t *h, pmix_data_buffer_t *b, int ms)
+{
+	unsigned char raw[PXC_WIRE_HDR_LEN];
+	char *bytes = NULL;
+
+	if (read_full(fd, raw, sizeof(raw), ms) < 0)
+		return -1;
+	ck_assert_int_eq(pxc_wire_hdr_decode(raw, PXC_WIRE_MAX_PAYLOAD, h), 0);
+	if (h->len) {
+		bytes = malloc(h->len);
+		if (read_full(fd, bytes, h->len, ms) < 0) {
+			free(bytes);
+			return -1;
+		}
+	}
+	pxc_buf_init(b);
+	pxc_buf_load_take(b, bytes, h->len);
+	return 0;
+}
+
+/* Waits for the reply with tag; returns its status, leaves b after it. */
+static pmix_status_t rc_reply(int fd, uint32_t tag, pmix_data_buffer_t *b)
+{
+	pxc_wire_hdr_t h;
+	pmix_status_t st;
+
+	for (;;) {
+		ck_assert_int_eq(rc_recv(fd, &h, b, TMO), 0);
+		if (h.tag == tag && (h.flags & PXC_WIRE_F_REPLY))
+			break;
+		pxc_buf_clear(b);	/* an event: not what we wait for */
+	}
+	ck_assert_int_eq(pxc_unpack_status(b, &st), PMIX_SUCCESS);
+	return st;
+}
+
+static bool rc_closed(int fd)
+{
+	pxc_wire_hdr_t h;
+	pmix_data_buffer_t b;
+
+	for (int i = 0; i < 4; i++) {
+		if (rc_recv(fd, &h, &b, TMO) < 0)
+			return true;
+		pxc_buf_clear(&b);	/* a refusal reply may come first */
+	}
+	return false;
+}
+
+static void pack_hello(pmix_data_buffer_t *b, uint8_t kind, const char *ns, pmix_rank_t rank)
+{
+	uint32_t v = PXC_PROTO_VERSION;
+	pid_t pid = getpid();
+
+	pxc_buf_init(b);
+	pxc_pack_u32(b, v);
+	pxc_pack(b, &kind, 1, PMIX_UINT8);
+	pxc_pack_str(b, ns);
+	pxc_pack(b, &rank, 1, PMIX_PROC_RANK);
+	pxc_pack(b, &pid, 1, PMIX_PID);
+	pxc_pack_array(b, NULL, 0, PMIX_INFO);
+}
+
+/* Connects and says HELLO as NS:rank; returns the fd, job blob in store. */
+static int rc_hello(pmix_rank_t rank, pmix_status_t want, pxc_store_t *job)
+{
+	pmix_data_buffer_t b, blob;
+	pmix_byte_object_t bo;
+	pmix_proc_t me, srv;
+	int32_t n = 1;
+	int fd = rc_connect();
+
+	pack_hello(&b, PXC_PEER_CLIENT, NS, rank);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), want);
+	if (want == PMIX_SUCCESS) {
+		ck_assert_int_eq(pxc_unpack_proc(&b, &me), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_proc(&b, &srv), PMIX_SUCCESS);
+		ck_assert_str_eq(me.nspace, NS);
+		ck_assert_uint_eq(me.rank, rank);
+		ck_assert_int_eq(pxc_unpack(&b, &bo, &n, PMIX_BYTE_OBJECT), PMIX_SUCCESS);
+		pxc_buf_init(&blob);
+		pxc_buf_load_take(&blob, bo.bytes, bo.size);
+		if (job)
+			ck_assert_int_eq(pxc_store_unpack(job, &blob), PMIX_SUCCESS);
+		pxc_buf_clear(&blob);
+	}
+	pxc_buf_clear(&b);
+	return fd;
+}
+
+/* COMMIT of records (key=val string) with the given scope. */
+static void rc_commit(int fd, pmix_rank_t rank, const char *key, const char *val, uint8_t scope)
+{
+	pxc_store_t *st = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+	pmix_data_buffer_t blob, b;
+
+	v.data.string = (char *)val;
+	ck_assert_int_eq(pxc_store_put(st, NS, PXC_LVL_PROC, rank, key, &v, scope), 0);
+	pxc_buf_init(&blob);
+	ck_assert_int_eq(pxc_store_pack(st, NS, -1, PXC_ID_ANY, PXC_KINDS_ALL, &blob), 0);
+	pxc_buf_init(&b);
+	pxc_pack_blob(&b, &blob);
+	rc_send(fd, PXC_CMD_COMMIT, 0, &b);
+	pxc_buf_clear(&blob);
+	pxc_store_destroy(st);
+}
+
+static void pack_procs_info(pmix_data_buffer_t *b, const pmix_proc_t *procs, size_t n,
+			    const pmix_info_t *info, size_t ninfo)
+{
+	pxc_buf_init(b);
+	pxc_pack_array(b, procs, n, PMIX_PROC);
+	pxc_pack_array(b, info, ninfo, PMIX_INFO);
+}
+
+static void rc_fence_send(int fd, uint32_t tag, bool collect, int timeout)
+{
+	pmix_info_t info[2];
+	pmix_data_buffer_t b;
+	size_t n = 0;
+
+	if (collect)
+		PMIx_Info_load(&info[n++], PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
+	if (timeout)
+		PMIx_Info_load(&info[n++], PMIX_TIMEOUT, &timeout, PMIX_INT);
+	pack_procs_info(&b, NULL, 0, info, n);
+	rc_send(fd, PXC_CMD_FENCE, tag, &b);
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
+}
+
+/* Reads a BLOB field into a new store. */
+static pxc_store_t *blob_store(pmix_data_buffer_t *b)
+{
+	pmix_byte_object_t bo;
+	pmix_data_buffer_t blob;
+	int32_t n = 1;
+	pxc_store_t *st = pxc_store_create();
+
+	ck_assert_int_eq(pxc_unpack(b, &bo, &n, PMIX_BYTE_OBJECT), PMIX_SUCCESS);
+	pxc_buf_init(&blob);
+	pxc_buf_load_take(&blob, bo.bytes, bo.size);
+	ck_assert_int_eq(pxc_store_unpack(st, &blob), PMIX_SUCCESS);
+	pxc_buf_clear(&blob);
+	return st;
+}
+
+static pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
+			    const char *key, pxc_store_t **out)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+	pmix_status_t st;
+
+	PMIx_Load_procid(&p, ns, rank);
+	pxc_buf_init(&b);
+	pxc_pack_proc(&b, &p);
+	pxc_pack_str(&b, key);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_GET, tag, &b);
+	st = rc_reply(fd, tag, &b);
+	if (out)
+		*out = st == PMIX_SUCCESS ? blob_store(&b) : NULL;
+	pxc_buf_clear(&b);
+	return st;
+}
+
+static const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id,
+			const char *key)
+{
+	const pmix_value_t *v = pxc_store_get(st, ns, l, id, key, NULL);
+
+	return v && v->type == PMIX_STRING ? v->data.string : NULL;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* ================================================================ tests */
+
+START_TEST(init_finalize_leaves_nothing)
+{
+	int before = count_fds();
+	char dir[256];
+	struct stat st;
+
+	ck_assert_int_eq(start_server(&full_module, true), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_role, PXC_ROLE_SERVER);
+	snprintf(dir, sizeof(dir), "%s", pxc_srv.dir);
+	ck_assert_int_eq(stat(pxc_srv.sockpath, &st), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(stat(dir, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0700);
+	ck_assert_ptr_nonnull(pxc_srv.rdv[0]);
+	ck_assert_int_eq(access(pxc_srv.rdv[0], R_OK), 0);
+	register_job(2);
+	int fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	stop_server();
+	ck_assert(rc_closed(fd));
+	close(fd);
+	ck_assert_int_ne(stat(dir, &st), 0);
+	ck_assert_int_eq(count_fds(), before);
+	ck_assert_int_eq(pxc_role, PXC_ROLE_NONE);
+	/* and again: a second init in the same process works */
+	ck_assert_int_eq(start_server(NULL, false), PMIX_SUCCESS);
+	stop_server();
+	ck_assert_int_eq(count_fds(), before);
+}
+END_TEST
+
+START_TEST(init_long_tmpdir_fails_cleanly)
+{
+	char longdir[200];
+	pmix_info_t info;
+
+	memset(longdir, 'x', sizeof(longdir) - 1);
+	longdir[0] = '/';
+	longdir[sizeof(longdir) - 1] = '\0';
+	PMIx_Info_load(&info, PMIX_SERVER_TMPDIR, longdir, PMIX_STRING);
+	ck_assert_int_ne(PMIx_server_init(NULL, &info, 1), PMIX_SUCCESS);
+	PMIx_Info_destruct(&info);
+	ck_assert_int_eq(start_server(NULL, false), PMIX_SUCCESS);
+	stop_server();
+}
+END_TEST
+
+START_TEST(userid_chowns_dir)
+{
+	pmix_info_t info[3];
+	uint32_t uid = 65534;
+	struct stat st;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/srvtest.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
+	PMIx_Info_load(&info[2], PMIX_GRPID, &uid, PMIX_UINT32);
+	ck_assert_int_eq(PMIx_server_init(NULL, info, 3), PMIX_SUCCESS);
+	ck_assert_int_eq(stat(pxc_srv.dir, &st), 0);
+	if (geteuid() == 0) {
+		ck_assert_uint_eq(st.st_uid, 65534);
+		ck_assert_int_eq(stat(pxc_srv.sockpath, &st), 0);
+		ck_assert_uint_eq(st.st_uid, 65534);
+		ck_assert_int_eq(st.st_mode & 0777, 0600);
+	}
+	stop_server();
+	for (int i = 0; i < 3; i++)
+		PMIx_Info_destruct(&info[i]);
+}
+END_TEST
+
+START_TEST(setup_fork_env)
+{
+	char **env = NULL;
+	pmix_proc_t p;
+	bool uri = false, ns = false, prefix = false;
+
+	ck_assert_int_eq(start_server(NULL, false), PMIX_SUCCESS);
+	PMIx_Load_procid(&p, NS, 3);
+	ck_assert_int_eq(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+	for (int i = 0; env[i]; i++) {
+		uri |= strncmp(env[i], PXC_ENV_URI "=unix:/", strlen(PXC_ENV_URI) + 7) == 0;
+		ns |= strcmp(env[i], "PMIX_NAMESPACE=" NS) == 0;
+		prefix |= strncmp(env[i], "PMIX_INSTALL_PREFIX", 19) == 0;
+		ck_assert(strcmp(env[i], "PMIX_RANK=3") == 0 || strncmp(env[i], "PMIX_RANK=", 10));
+		free(env[i]);
+	}
+	free(env);
+	ck_assert(uri && ns && !prefix);
+	stop_server();
+}
+END_TEST
+
+START_TEST(register_and_hello_blob)
+{
+	pxc_store_t *job = pxc_store_create();
+	pmix_info_t node[3], pdata[3], info[2];
+	pmix_data_array_t nda = { .type = PMIX_INFO, .size = 3, .array = node };
+	pmix_data_array_t pda = { .type = PMIX_INFO, .size = 3, .array = pdata };
+	pmix_rank_t r1 = 1;
+	uint16_t lr = 1;
+	const pmix_value_t *v;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	/* a second registration merges: node array by hostname, proc data */
+	PMIx_Info_load(&node[0], PMIX_HOSTNAME, HOST, PMIX_STRING);
+	PMIx_Info_load(&node[1], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
+	load_u32(&node[2], PMIX_NODE_SIZE, 2);
+	PMIx_Info_load(&pdata[0], PMIX_RANK, &r1, PMIX_PROC_RANK);
+	PMIx_Info_load(&pdata[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
+	PMIx_Info_load(&pdata[2], PMIX_LOCALITY_STRING, "NM0:SK0", PMIX_STRING);
+	PMIx_Info_load(&info[0], PMIX_NODE_INFO_ARRAY, &nda, PMIX_DATA_ARRAY);
+	PMIx_Info_load(&info[1], PMIX_PROC_DATA, &pda, PMIX_DATA_ARRAY);
+	ck_assert_int_eq(reg_nspace(NS, -1, info, 2, NULL, NULL), PMIX_SUCCESS);
+	for (int i = 0; i < 3; i++) {
+		PMIx_Info_destruct(&node[i]);
+		PMIx_Info_destruct(&pdata[i]);
+	}
+	PMIx_Info_destruct(&info[0]);	/* Info_load deep-copied the arrays */
+	PMIx_Info_destruct(&info[1]);
+	fd = rc_hello(1, PMIX_SUCCESS, job);
+	ck_assert_int_eq(host.n_connected, 1);
+	ck_assert_str_eq(sval(job, NS, PXC_LVL_JOB, 0, "test.jobkey"), "jobval");
+	ck_assert_str_eq(sval(job, NS, PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS), "0,1");
+	v = pxc_store_get(job, NS, PXC_LVL_JOB, 0, PMIX_NODE_SIZE, NULL);
+	ck_assert(v && v->type == PMIX_UINT32 && v->data.uint32 == 2);
+	v = pxc_store_get(job, NS, PXC_LVL_PROC, 1, PMIX_LOCAL_RANK, NULL);
+	ck_assert(v && v->type == PMIX_UINT16 && v->data.uint16 == 1);
+	/* derived from the maps */
+	ck_assert_str_eq(sval(job, NS, PXC_LVL_PROC, 2, PMIX_HOSTNAME), "other");
+	ck_assert_str_eq(sval(job, NS, PXC_LVL_PROC, 0, PMIX_HOSTNAME), HOST);
+	v = pxc_store_get(job, NS, PXC_LVL_PROC, 3, PMIX_NODEID, NULL);
+	ck_assert(v && v->type == PMIX_UINT32 && v->data.uint32 == 1);
+	v = pxc_store_get(job, NS, PXC_LVL_JOB, 0, PMIX_LOCAL_SIZE, NULL);
+	ck_assert(v && v->data.uint32 == 2);
+	close(fd);
+	pxc_store_destroy(job);
+	stop_server();
+}
+END_TEST
+
+static void two_client_fence(bool collect, int *fd0, int *fd1)
+{
+	pmix_data_buffer_t b;
+	pxc_store_t *st;
+
+	*fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	*fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_commit(*fd0, 0, "k.remote", "r0", PMIX_REMOTE);
+	rc_commit(*fd0, 0, "k.local", "l0", PMIX_LOCAL);
+	rc_commit(*fd1, 1, "k.global", "g1", PMIX_GLOBAL);
+	rc_fence_send(*fd0, 7, collect, 0);
+	rc_fence_send(*fd1, 9, collect, 0);
+	ck_assert_int_eq(rc_reply(*fd0, 7, &b), PMIX_SUCCESS);
+	st = blob_store(&b);
+	pxc_buf_clear(&b);
+	if (collect) {
+		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.remote"), "r0");
+		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.global"), "g1");
+		ck_assert_ptr_null(sval(st, NS, PXC_LVL_PROC, 0, "k.local"));
+	} else {
+		ck_assert_ptr_null(sval(st, NS, PXC_LVL_PROC, 1, "k.global"));
+	}
+	pxc_store_destroy(st);
+	ck_assert_int_eq(rc_reply(*fd1, 9, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+}
+
+START_TEST(fence_collect_one_host_call)
+{
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	two_client_fence(true, &fd0, &fd1);
+	ck_assert_int_eq(host.n_fence, 1);
+	ck_assert_uint_eq(host.fence_nprocs, 1);
+	ck_assert_uint_gt(host.fence_ndata, 0);
+	close(fd0);
+	close(fd1);
+	usleep(20000);
+	two_client_fence(false, &fd0, &fd1);	/* new connections, no data */
+	ck_assert_int_eq(host.n_fence, 2);
+	ck_assert_uint_eq(host.fence_ndata, 0);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(fence_twice_and_without_host)
+{
+	pmix_server_module_t none = { 0 };
+	pmix_data_buffer_t b;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&none, false), PMIX_SUCCESS);
+	register_job(2);
+	two_client_fence(true, &fd0, &fd1);
+	/* a second fence on the same connections, no data */
+	rc_fence_send(fd1, 21, false, 0);
+	rc_fence_send(fd0, 20, false, 0);
+	ck_assert_int_eq(rc_reply(fd0, 20, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd1, 21, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(fence_timeout)
+{
+	pmix_data_buffer_t b;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_fence_send(fd0, 3, false, 1);
+	ck_assert_int_eq(rc_reply(fd0, 3, &b), PMIX_ERR_TIMEOUT);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_fence, 0);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(fence_peer_drops)
+{
+	pmix_data_buffer_t b;
+	int fd0, fd1, fd2;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(3);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	fd2 = rc_hello(2, PMIX_SUCCESS, NULL);
+	rc_fence_send(fd0, 3, false, 0);
+	/* rank 2 vanishes in the middle of a message */
+	write_all(fd2, "SLMX\0\0\0\x20", 8);
+	close(fd2);
+	ck_assert_int_ne(rc_reply(fd0, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	/* later requests naming it fail fast */
+	rc_fence_send(fd1, 4, false, 0);
+	ck_assert_int_ne(rc_reply(fd1, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_fence, 0);
+	ck_assert_int_eq(host.n_finalized, 1);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(fence_host_fails)
+{
+	pmix_data_buffer_t b;
+	int fd0;
+
+	host.fail_fence = 1;
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc_fence_send(fd0, 3, true, 0);
+	ck_assert_int_eq(rc_reply(fd0, 3, &b), PMIX_ERR_UNREACH);
+	pxc_buf_clear(&b);
+	/* the server carries on */
+	host.fail_fence = 0;
+	rc_fence_send(fd0, 4, true, 0);
+	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+START_TEST(get_local_and_parked)
+{
+	pxc_store_t *st;
+	int fd0, fd1;
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	/* rank 0 asks for rank 1's key before rank 1 committed: parked */
+	PMIx_Load_procid(&p, NS, 1);
+	pxc_buf_init(&b);
+	pxc_pack_proc(&b, &p);
+	pxc_pack_str(&b, "k.local");
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd0, PXC_CMD_GET, 11, &b);
+	usleep(100000);
+	rc_commit(fd1, 1, "k.local", "l1", PMIX_LOCAL);
+	ck_assert_int_eq(rc_reply(fd0, 11, &b), PMIX_SUCCESS);
+	st = blob_store(&b);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.local"), "l1");
+	pxc_store_destroy(st);
+	pxc_buf_clear(&b);
+	/* committed without the key: not found */
+	ck_assert_int_eq(rc_get(fd0, 12, NS, 1, "k.none", NULL), PMIX_ERR_NOT_FOUND);
+	/* registered info of the namespace */
+	ck_assert_int_eq(rc_get(fd0, 13, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &st), PMIX_SUCCESS);
+	ck_assert_ptr_nonnull(pxc_store_get(st, NS, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL));
+	pxc_store_destroy(st);
+	/* unknown namespace: host direct_modex, which fails */
+	host.fail_dmodex = 1;
+	ck_assert_int_eq(rc_get(fd0, 14, "nobody", PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
+			 PMIX_ERR_NOT_FOUND);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(get_remote_dmodex_cached)
+{
+	pxc_store_t *st = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+	int fd0;
+
+	v.data.string = "remote-val";
+	pxc_store_put(st, NS, PXC_LVL_PROC, 3, "k.r", &v, PMIX_REMOTE);
+	pxc_buf_init(&host.dmodex_blob);
+	pxc_store_pack(st, NS, -1, PXC_ID_ANY, PXC_KINDS_ALL, &host.dmodex_blob);
+	pxc_store_destroy(st);
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	ck_assert_int_eq(rc_get(fd0, 5, NS, 3, "k.r", &st), PMIX_SUCCESS);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
+	pxc_store_destroy(st);
+	ck_assert_int_eq(host.n_dmodex, 1);
+	ck_assert_int_eq(rc_get(fd0, 6, NS, 3, "k.r", &st), PMIX_SUCCESS);
+	pxc_store_destroy(st);
+	ck_assert_int_eq(host.n_dmodex, 1);	/* cached */
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+static pxc_sync_t dm_sync;
+static size_t dm_size;
+static pxc_store_t *dm_store;
+
+static void dm_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+	pmix_data_buffer_t b;
+
+	(void)cbdata;
+	dm_size = sz;
+	if (status == PMIX_SUCCESS) {
+		pxc_buf_init(&b);
+		pxc_buf_load_copy(&b, data, sz);
+		dm_store = pxc_store_create();
+		pxc_store_unpack(dm_store, &b);
+		pxc_buf_clear(&b);
+	}
+	pxc_sync_signal(&dm_sync, status);
+}
+
+START_TEST(dmodex_request_waits_for_commit)
+{
+	pmix_proc_t p;
+	int fd0;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	pxc_sync_init(&dm_sync);
+	PMIx_Load_procid(&p, NS, 0);
+	ck_assert_int_eq(PMIx_server_dmodex_request(&p, dm_cb, NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_sync_wait(&dm_sync, 200), PMIX_ERR_TIMEOUT);	/* waits */
+	rc_commit(fd0, 0, "k.remote", "r0", PMIX_REMOTE);
+	rc_commit(fd0, 0, "k.local", "l0", PMIX_LOCAL);
+	ck_assert_int_eq(pxc_sync_wait(&dm_sync, TMO), PMIX_SUCCESS);
+	ck_assert_str_eq(sval(dm_store, NS, PXC_LVL_PROC, 0, "k.remote"), "r0");
+	ck_assert_ptr_null(sval(dm_store, NS, PXC_LVL_PROC, 0, "k.local"));
+	pxc_store_destroy(dm_store);
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+/* After a broken peer, a good client still works. */
+static void good_client_works(void)
+{
+	int fd = rc_hello(1, PMIX_SUCCESS, NULL);
+	pxc_store_t *st;
+
+	ck_assert_int_eq(rc_get(fd, 99, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &st), PMIX_SUCCESS);
+	pxc_store_destroy(st);
+	close(fd);
+	usleep(20000);	/* let the server see the close before the next HELLO */
+}
+
+START_TEST(robust_broken_input)
+{
+	unsigned char hdr[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h;
+	pmix_data_buffer_t b;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	/* garbage */
+	fd = rc_connect();
+	write_all(fd, "hello, this is not a frame at all....", 36);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* bad magic */
+	fd = rc_connect();
+	h = (pxc_wire_hdr_t){ .len = 0, .tag = 1, .cmd = PXC_CMD_HELLO };
+	pxc_wire_hdr_encode(&h, hdr);
+	hdr[0] ^= 0xff;
+	write_all(fd, hdr, sizeof(hdr));
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* absurd length */
+	fd = rc_connect();
+	h = (pxc_wire_hdr_t){ .len = 0xfffffff0u, .tag = 1, .cmd = PXC_CMD_HELLO };
+	pxc_wire_hdr_encode(&h, hdr);
+	write_all(fd, hdr, sizeof(hdr));
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* request before HELLO */
+	fd = rc_connect();
+	rc_fence_send(fd, 2, false, 0);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* truncated HELLO payload */
+	fd = rc_connect();
+	pxc_buf_init(&b);
+	pxc_pack_u32(&b, PXC_PROTO_VERSION);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* HELLO for an unregistered rank */
+	fd = rc_connect();
+	pack_hello(&b, PXC_PEER_CLIENT, NS, 7);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_ERR_NO_PERMISSIONS);
+	pxc_buf_clear(&b);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	good_client_works();
+	/* unknown command and truncated payload after a good HELLO */
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc_send(fd, 999, 5, NULL);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	usleep(20000);
+	good_client_works();
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	pxc_buf_init(&b);
+	pxc_pack_u32(&b, 1);		/* GET wants a PROC first */
+	rc_send(fd, PXC_CMD_GET, 5, &b);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	usleep(20000);
+	good_client_works();
+	/* a COMMIT that writes another proc's data */
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc_commit(fd, 1, "k.forged", "x", PMIX_GLOBAL);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	usleep(20000);
+	good_client_works();
+	/* disconnect in the middle of a message */
+	fd = rc_connect();
+	pack_hello(&b, PXC_PEER_CLIENT, NS, 0);
+	h = (pxc_wire_hdr_t){ .len = (uint32_t)b.bytes_used, .tag = 1, .cmd = PXC_CMD_HELLO };
+	pxc_wire_hdr_encode(&h, hdr);
+	write_all(fd, hdr, sizeof(hdr));
+	write_all(fd, b.base_ptr, b.bytes_used / 2);
+	pxc_buf_clear(&b);
+	close(fd);
+	usleep(20000);
+	good_client_works();
+	stop_server();
+}
+END_TEST
+
+START_TEST(host_failures_propagate)
+{
+	pmix_server_module_t none = { 0 };
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	int fd;
+
+	host.fail_connected = 1;
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd = rc_hello(0, PMIX_ERR_NO_PERMISSIONS, NULL);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	host.fail_connected = 0;
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	/* publish */
+	PMIx_Info_load(&info, "svc", "port", PMIX_STRING);
+	host.fail_publish = 1;
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_PUBLISH, 2, &b);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_ERR_DUPLICATE_KEY);
+	pxc_buf_clear(&b);
+	host.fail_publish = 0;
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_PUBLISH, 3, &b);
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info);
+	/* lookup */
+	{
+		char *keys[1] = { "svc" };
+		pmix_pdata_t *pd = NULL;
+		size_t n = 0;
+
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, keys, 1, PMIX_STRING);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(fd, PXC_CMD_LOOKUP, 4, &b);
+		ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&pd, &n, PMIX_PDATA), PMIX_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_str_eq(pd[0].value.data.string, "port-1");
+		pxc_array_free(pd, n, PMIX_PDATA);
+		pxc_buf_clear(&b);
+	}
+	/* spawn fails */
+	{
+		pmix_app_t app;
+
+		memset(&app, 0, sizeof(app));
+		app.cmd = "true";
+		app.maxprocs = 1;
+		host.fail_spawn = 1;
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		pxc_pack_array(&b, &app, 1, PMIX_APP);
+		rc_send(fd, PXC_CMD_SPAWN, 5, &b);
+		ck_assert_int_eq(rc_reply(fd, 5, &b), PMIX_ERR_JOB_FAILED_TO_LAUNCH);
+		pxc_buf_clear(&b);
+		host.fail_spawn = 0;
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		pxc_pack_array(&b, &app, 1, PMIX_APP);
+		rc_send(fd, PXC_CMD_SPAWN, 6, &b);
+		ck_assert_int_eq(rc_reply(fd, 6, &b), PMIX_SUCCESS);
+		char *ns = NULL;
+		ck_assert_int_eq(pxc_unpack_str(&b, &ns), PMIX_SUCCESS);
+		ck_assert_str_eq(ns, "child.ns");
+		free(ns);
+		pxc_buf_clear(&b);
+	}
+	/* abort fails */
+	host.fail_abort = 1;
+	pxc_buf_init(&b);
+	pxc_pack_status(&b, 3);
+	pxc_pack_str(&b, "bye");
+	pxc_pack_array(&b, NULL, 0, PMIX_PROC);
+	rc_send(fd, PXC_CMD_ABORT, 7, &b);
+	ck_assert_int_eq(rc_reply(fd, 7, &b), PMIX_ERROR);
+	pxc_buf_clear(&b);
+	/* log: no host log -> not supported */
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_LOG, 8, &b);
+	ck_assert_int_eq(rc_reply(fd, 8, &b), PMIX_ERR_NOT_SUPPORTED);
+	pxc_buf_clear(&b);
+	close(fd);
+	stop_server();
+	(void)none;
+}
+END_TEST
+
+START_TEST(null_module_not_supported)
+{
+	pmix_server_module_t none = { 0 };
+	pmix_data_buffer_t b;
+	int fd;
+
+	ck_assert_int_eq(start_server(&none, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_PUBLISH, 2, &b);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_ERR_NOT_SUPPORTED);
+	pxc_buf_clear(&b);
+	/* group */
+	{
+		uint8_t op = 0;
+
+		pxc_buf_init(&b);
+		pxc_pack(&b, &op, 1, PMIX_UINT8);
+		pxc_pack_str(&b, "grp");
+		pxc_pack_array(&b, NULL, 0, PMIX_PROC);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(fd, PXC_CMD_GROUP, 3, &b);
+		ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_ERR_NOT_SUPPORTED);
+		pxc_buf_clear(&b);
+	}
+	/* remote GET without direct_modex: not found */
+	ck_assert_int_eq(rc_get(fd, 4, NS, 3, "k", NULL), PMIX_ERR_NOT_FOUND);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+START_TEST(events_delivery)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t code = -12345, got;
+	pmix_data_range_t range = PMIX_RANGE_LOCAL;
+	pmix_proc_t src;
+	pxc_wire_hdr_t h;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	/* rank 1 notifies, local range: rank 0 gets it, the host does not */
+	PMIx_Load_procid(&src, NS, 1);
+	for (int round = 0; round < 2; round++) {
+		pxc_buf_init(&b);
+		pxc_pack_status(&b, code);
+		pxc_pack_proc(&b, &src);
+		pxc_pack(&b, &range, 1, PMIX_DATA_RANGE);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(fd1, PXC_CMD_NOTIFY, 3, &b);
+		ck_assert_int_eq(rc_reply(fd1, 3, &b), PMIX_SUCCESS);
+		pxc_buf_clear(&b);
+		ck_assert_int_eq(rc_recv(fd0, &h, &b, TMO), 0);
+		ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+		ck_assert_int_eq(pxc_unpack_status(&b, &got), PMIX_SUCCESS);
+		ck_assert_int_eq(got, code);
+		pxc_buf_clear(&b);
+		ck_assert_int_eq(host.n_notify, round);
+		range = PMIX_RANGE_SESSION;
+	}
+	/* raised in the server process: delivered, never sent to the host */
+	ck_assert_int_eq(pxc_server_notify(code, NULL, PMIX_RANGE_SESSION, NULL, 0, NULL, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_recv(fd0, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_notify, 1);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+static void send_query(int fd, uint32_t tag, const char *key, const char *nsq)
+{
+	pmix_query_t q;
+	char *keys[2] = { (char *)key, NULL };
+	pmix_info_t qual;
+	pmix_data_buffer_t b;
+
+	memset(&q, 0, sizeof(q));
+	q.keys = keys;
+	if (nsq) {
+		PMIx_Info_load(&qual, PMIX_NSPACE, nsq, PMIX_STRING);
+		q.qualifiers = &qual;
+		q.nqual = 1;
+	}
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &q, 1, PMIX_QUERY);
+	rc_send(fd, PXC_CMD_QUERY, tag, &b);
+	if (nsq)
+		PMIx_Info_destruct(&qual);
+}
+
+START_TEST(query_answers)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t *res = NULL;
+	size_t n = 0;
+	int fd;
+	pmix_proc_t m = { .nspace = NS, .rank = 0 };
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	ck_assert_int_eq(PMIx_server_define_process_set(&m, 1, "ps1"), PMIX_SUCCESS);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	send_query(fd, 2, PMIX_QUERY_NAMESPACES, NULL);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(res[0].value.data.string, NS);
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+	send_query(fd, 3, PMIX_QUERY_LOCAL_PROC_TABLE, NS);
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(res[0].value.type, PMIX_DATA_ARRAY);
+	ck_assert_uint_eq(res[0].value.data.darray->size, 2);
+	{
+		pmix_proc_info_t *pi = res[0].value.data.darray->array;
+		bool found = false;
+
+		for (int i = 0; i < 2; i++)
+			found |= pi[i].proc.rank == 0 && pi[i].pid == getpid();
+		ck_assert(found);
+	}
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+	send_query(fd, 4, PMIX_QUERY_PSET_NAMES, NULL);
+	ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_str_eq(res[0].value.data.string, "ps1");
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+	/* unknown key: the host answers */
+	send_query(fd, 5, "test.unknown", NULL);
+	ck_assert_int_eq(rc_reply(fd, 5, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_str_eq(res[0].value.data.string, "from-host");
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+	/* host fails: not supported */
+	host.fail_query = 1;
+	send_query(fd, 6, "test.unknown", NULL);
+	ck_assert_int_eq(rc_reply(fd, 6, &b), PMIX_ERR_NOT_SUPPORTED);
+	pxc_buf_clear(&b);
+	/* in-process query */
+	{
+		pmix_query_t q;
+		char *keys[3] = { PMIX_QUERY_STABLE_ABI_VERSION, "test.unknown", NULL };
+
+		memset(&q, 0, sizeof(q));
+		q.keys = keys;
+		ck_assert_int_eq(pxc_server_query(&q, 1, &res, &n), PMIX_QUERY_PARTIAL_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		PMIx_Info_free(res, n);
+	}
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+START_TEST(connect_gives_other_nspace)
+{
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	pxc_store_t *st;
+	int fd0;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	PMIx_Info_load(&info, PMIX_LOCAL_PEERS, "5,6", PMIX_STRING);
+	ck_assert_int_eq(reg_nspace(NS2, 0, &info, 1, NULL, NULL), PMIX_SUCCESS);
+	PMIx_Info_destruct(&info);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS2, 0);
+	PMIx_Load_procid(&procs[1], NS, 0);
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fd0, PXC_CMD_CONNECT, 4, &b);
+	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
+	st = blob_store(&b);
+	ck_assert_str_eq(sval(st, NS2, PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS), "5,6");
+	ck_assert_ptr_null(sval(st, NS, PXC_LVL_JOB, 0, "test.jobkey"));
+	pxc_store_destroy(st);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_connect, 1);
+	/* the in-process Get sees it too */
+	{
+		pmix_value_t *v = NULL;
+		pmix_proc_t w;
+
+		PMIx_Load_procid(&w, NS2, PMIX_RANK_WILDCARD);
+		ck_assert_int_eq(pxc_server_get_local(&w, PMIX_LOCAL_PEERS, NULL, 0, &v),
+				 PMIX_SUCCESS);
+		ck_assert_str_eq(v->data.string, "5,6");
+		PMIx_Value_free(v, 1);
+	}
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+START_TEST(tool_gets_identity)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t me;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, true), PMIX_SUCCESS);
+	fd = rc_connect();
+	pack_hello(&b, PXC_PEER_TOOL, NULL, PMIX_RANK_UNDEF);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &me), PMIX_SUCCESS);
+	ck_assert_str_eq(me.nspace, "host.tool");
+	ck_assert_uint_eq(me.rank, 7);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_tool, 1);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+START_TEST(cleanup_is_safe)
+{
+	char top[128], path[256], outside[128];
+	pmix_info_t info[2];
+	pmix_data_buffer_t b;
+	struct stat st;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	snprintf(top, sizeof(top), "%s/sess", tmpdir);
+	snprintf(outside, sizeof(outside), "%s/outside", tmpdir);
+	ck_assert_int_eq(mkdir(top, 0700), 0);
+	ck_assert_int_eq(mkdir(outside, 0700), 0);
+	snprintf(path, sizeof(path), "%s/victim", outside);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	snprintf(path, sizeof(path), "%s/sub", top);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sub/f", top);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	snprintf(path, sizeof(path), "%s/link", top);
+	ck_assert_int_eq(symlink(outside, path), 0);
+	snprintf(path, sizeof(path), "%s/keep.me", top);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	if (geteuid() == 0) {	/* a file of another user stays */
+		snprintf(path, sizeof(path), "%s/theirs", top);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+		ck_assert_int_eq(chown(path, 4242, 4242), 0);
+	}
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Info_load(&info[0], PMIX_REGISTER_CLEANUP_DIR, top, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_CLEANUP_RECURSIVE, NULL, PMIX_BOOL);
+	pack_procs_info(&b, NULL, 0, info, 2);
+	rc_send(fd, PXC_CMD_JOBCTL, 2, &b);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_CLEANUP_IGNORE, "keep.*", PMIX_STRING);
+	pack_procs_info(&b, NULL, 0, info, 1);
+	rc_send(fd, PXC_CMD_JOBCTL, 3, &b);
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	/* relative and ".." paths are refused */
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_REGISTER_CLEANUP, "/tmp/../etc/passwd", PMIX_STRING);
+	pack_procs_info(&b, NULL, 0, info, 1);
+	rc_send(fd, PXC_CMD_JOBCTL, 4, &b);
+	ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_ERR_BAD_PARAM);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+	close(fd);
+	usleep(20000);
+	{ pmix_nspace_t n; PMIx_Load_nspace(n, NS); PMIx_server_deregister_nspace(n, NULL, NULL); }
+	snprintf(path, sizeof(path), "%s/sub", top);
+	ck_assert_int_ne(lstat(path, &st), 0);		/* removed */
+	snprintf(path, sizeof(path), "%s/link", top);
+	ck_assert_int_ne(lstat(path, &st), 0);		/* link removed */
+	snprintf(path, sizeof(path), "%s/victim", outside);
+	ck_assert_int_eq(lstat(path, &st), 0);		/* target untouched */
+	snprintf(path, sizeof(path), "%s/keep.me", top);
+	ck_assert_int_eq(lstat(path, &st), 0);		/* ignored */
+	if (geteuid() == 0) {
+		snprintf(path, sizeof(path), "%s/theirs", top);
+		ck_assert_int_eq(lstat(path, &st), 0);
+	}
+	stop_server();
+	ck_assert_int_eq(system("rm -rf /tmp/srvtest.*"), 0);
+}
+END_TEST
+
+START_TEST(locality_strings)
+{
+	hwloc_topology_t t;
+	pmix_cpuset_t cs = { .source = "hwloc" };
+	char *loc = NULL, *str = NULL;
+
+	ck_assert_int_eq(start_server(NULL, false), PMIX_SUCCESS);
+	ck_assert_int_eq(hwloc_topology_init(&t), 0);
+	ck_assert_int_eq(hwloc_topology_load(t), 0);
+	cs.bitmap = hwloc_bitmap_alloc();
+	hwloc_bitmap_set(cs.bitmap, hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0)->os_index);
+	ck_assert_int_eq(PMIx_server_generate_locality_string(&cs, &loc), PMIX_SUCCESS);
+	ck_assert_int_eq(strncmp(loc, "NM", 2), 0);
+	ck_assert_ptr_nonnull(strstr(loc, ":HT0"));
+	ck_assert_int_eq(PMIx_server_generate_cpuset_string(&cs, &str), PMIX_SUCCESS);
+	ck_assert_int_eq(strncmp(str, "hwloc:", 6), 0);
+	free(loc);
+	free(str);
+	hwloc_bitmap_free(cs.bitmap);
+	hwloc_topology_destroy(t);
+	cs.source = "other";
+	ck_assert_int_eq(PMIx_server_generate_locality_string(&cs, &loc), PMIX_ERR_BAD_PARAM);
+	stop_server();
+}
+END_TEST
+
+/* Memory: server store bytes per registered process and per posted key. */
+START_TEST(memory_figures)
+{
+	const int nprocs = 1000, nkeys = 200;
+	pmix_info_t *info = PMIx_Info_create(nprocs);
+	size_t b0, b1, b2;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	b0 = pxc_store_bytes(pxc_srv.store);
+	for (int r = 0; r < nprocs; r++) {
+		pmix_info_t *pd = PMIx_Info_create(6);
+		pmix_data_array_t da = { .type = PMIX_INFO, .size = 6, .array = pd };
+		pmix_rank_t rank = (pmix_rank_t)r;
+		uint16_t lr = (uint16_t)r;
+		uint32_t nid = 0;
+
+		PMIx_Info_load(&pd[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+		PMIx_Info_load(&pd[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
+		PMIx_Info_load(&pd[2], PMIX_NODE_RANK, &lr, PMIX_UINT16);
+		PMIx_Info_load(&pd[3], PMIX_NODEID, &nid, PMIX_UINT32);
+		PMIx_Info_load(&pd[4], PMIX_HOSTNAME, "node0001", PMIX_STRING);
+		PMIx_Info_load(&pd[5], PMIX_LOCALITY_STRING, "NM0:SK0:L30:L20:L10:CR0:HT0", PMIX_STRING);
+		PMIx_Info_load(&info[r], PMIX_PROC_DATA, &da, PMIX_DATA_ARRAY);
+		PMIx_Info_free(pd, 6);
+	}
+	ck_assert_int_eq(reg_nspace("mem.ns", nprocs, info, nprocs, NULL, NULL),
+			 PMIX_SUCCESS);
+	PMIx_Info_free(info, nprocs);
+	b1 = pxc_store_bytes(pxc_srv.store);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	{
+		pxc_store_t *st = pxc_store_create();
+		pmix_data_buffer_t blob, b;
+		pmix_byte_object_t bo;
+		char key[32], val[64];
+
+		for (int k = 0; k < nkeys; k++) {
+			snprintf(key, sizeof(key), "btl.tcp.4.1.%d", k);
+			memset(val, 'a' + k % 26, sizeof(val));
+			bo.bytes = val;
+			bo.size = sizeof(val);
+			pmix_value_t v = { .type = PMIX_BYTE_OBJECT };
+			v.data.bo = bo;
+			pxc_store_put(st, NS, PXC_LVL_PROC, 0, key, &v, PMIX_GLOBAL);
+		}
+		pxc_buf_init(&blob);
+		pxc_store_pack(st, NS, -1, PXC_ID_ANY, PXC_KINDS_ALL, &blob);
+		pxc_buf_init(&b);
+		pxc_pack_blob(&b, &blob);
+		rc_send(fd, PXC_CMD_COMMIT, 0, &b);
+		pxc_buf_clear(&blob);
+		pxc_store_destroy(st);
+	}
+	/* a GET after the COMMIT is answered after it: the store is then updated */
+	ck_assert_int_eq(rc_get(fd, 9, NS, 0, "btl.tcp.4.1.0", NULL), PMIX_SUCCESS);
+	b2 = pxc_store_bytes(pxc_srv.store);
+	fprintf(stderr, "server memory: %.1f bytes per registered process (6 keys), "
+		"%.1f bytes per posted key (64-byte value)\n",
+		(double)(b1 - b0) / nprocs, (double)(b2 - b1) / nkeys);
+	ck_assert_uint_gt(b1, b0);
+	ck_assert_uint_gt(b2, b1);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+/* The real client library against the real server: children forked
+ * before the server starts (so they hold no threads), handed their
+ * environment through a pipe. */
+static int real_client_main(int rfd)
+{
+	char envbuf[4096], *save = NULL;
+	ssize_t n = read(rfd, envbuf, sizeof(envbuf) - 1);
+	pmix_proc_t me, peer, wild;
+	pmix_value_t v, *got = NULL;
+	pmix_info_t coll;
+	int rc = 0;
+
+	if (n <= 0)
+		return 10;
+	envbuf[n] = '\0';
+	for (char *e = strtok_r(envbuf, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
+	{
+		char *eq = strchr(e, '=');
+
+		if (eq) {
+			*eq = '\0';
+			setenv(e, eq + 1, 1);
+		}
+	}
+	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+		return 11;
+	v.type = PMIX_UINT32;
+	v.data.uint32 = 100 + me.rank;
+	if (PMIx_Put(PMIX_GLOBAL, "test.k", &v) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS)
+		rc = 12;
+	PMIx_Info_load(&coll, PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
+	if (!rc && PMIx_Fence(NULL, 0, &coll, 1) != PMIX_SUCCESS)
+		rc = 13;
+	PMIx_Load_procid(&peer, me.nspace, 1 - me.rank);
+	if (!rc && (PMIx_Get(&peer, "test.k", NULL, 0, &got) != PMIX_SUCCESS ||
+		    got->data.uint32 != 101 - me.rank))
+		rc = 14;
+	if (got)
+		PMIx_Value_free(got, 1);
+	got = NULL;
+	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	if (!rc && (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &got) != PMIX_SUCCESS ||
+		    got->data.uint32 != 4))
+		rc = 15;
+	if (got)
+		PMIx_Value_free(got, 1);
+	if (!rc && PMIx_Fence(NULL, 0, NULL, 0) != PMIX_SUCCESS)
+		rc = 16;
+	if (PMIx_Finalize(NULL, 0) != PMIX_SUCCESS && !rc)
+		rc = 17;
+	return rc;
+}
+
+START_TEST(real_clients)
+{
+	int pipes[2][2], status;
+	pid_t kids[2];
+
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(pipe(pipes[i]), 0);
+		kids[i] = fork();
+		ck_assert_int_ge(kids[i], 0);
+		if (kids[i] == 0) {
+			close(pipes[i][1]);
+			alarm(20);
+			_exit(real_client_main(pipes[i][0]));
+		}
+		close(pipes[i][0]);
+	}
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	for (int i = 0; i < 2; i++) {
+		char **env = NULL, buf[4096] = "";
+		pmix_proc_t p;
+
+		PMIx_Load_procid(&p, NS, (pmix_rank_t)i);
+		ck_assert_int_eq(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+		for (int k = 0; env[k]; k++) {
+			strncat(buf, env[k], sizeof(buf) - strlen(buf) - 2);
+			strcat(buf, "\n");
+			free(env[k]);
+		}
+		free(env);
+		write_all(pipes[i][1], buf, strlen(buf));
+		close(pipes[i][1]);
+	}
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(waitpid(kids[i], &status, 0), kids[i]);
+		ck_assert(WIFEXITED(status));
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	}
+	ck_assert_int_eq(host.n_fence, 2);
+	ck_assert_int_eq(host.n_finalized, 2);
+	stop_server();
+}
+END_TEST
+
+static Suite *server_suite(void)
+{
+	Suite *s = suite_create("server");
+	struct { const char *name; const TTest *t; } tests[] = {
+		{ "init", init_finalize_leaves_nothing },
+		{ "longtmp", init_long_tmpdir_fails_cleanly },
+		{ "userid", userid_chowns_dir },
+		{ "setup_fork", setup_fork_env },
+		{ "register", register_and_hello_blob },
+		{ "fence_host", fence_collect_one_host_call },
+		{ "fence_local", fence_twice_and_without_host },
+		{ "fence_timeout", fence_timeout },
+		{ "fence_drop", fence_peer_drops },
+		{ "fence_fail", fence_host_fails },
+		{ "get_local", get_local_and_parked },
+		{ "get_remote", get_remote_dmodex_cached },
+		{ "dmodex", dmodex_request_waits_for_commit },
+		{ "robust", robust_broken_input },
+		{ "host_fail", host_failures_propagate },
+		{ "null_module", null_module_not_supported },
+		{ "events", events_delivery },
+		{ "query", query_answers },
+		{ "connect", connect_gives_other_nspace },
+		{ "tool", tool_gets_identity },
+		{ "cleanup", cleanup_is_safe },
+		{ "locality", locality_strings },
+		{ "memory", memory_figures },
+		{ "real_clients", real_clients },
+	};
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		TCase *tc = tcase_create(tests[i].name);
+
+		tcase_set_timeout(tc, 30);
+		tcase_add_test(tc, tests[i].t);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(server_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
