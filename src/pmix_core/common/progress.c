@@ -20,6 +20,7 @@
 #include "pxc.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,12 +87,26 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 		event_base_loopbreak(pg->base);
 }
 
+/* libevent writes with writev(): a peer that went away would raise
+ * SIGPIPE, whose default action kills the process (slurmstepd included).
+ * Blocked in this thread, the write fails with EPIPE instead. The signal
+ * is thread-directed, so other threads keep their own disposition. */
+static void block_sigpipe(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 static void *thread_main(void *arg)
 {
 	pxc_progress_t *pg = arg;
 	bool exit_loop = false;
 
 	pthread_setname_np(pthread_self(), pg->name);
+	block_sigpipe();
 	while (!exit_loop) {
 		event_base_loop(pg->base, EVLOOP_NO_EXIT_ON_EMPTY);
 		pthread_mutex_lock(&pg->lock);
