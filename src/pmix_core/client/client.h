@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * client.h - internals shared by the files of the client and tool module.
+ *
+ * One pxc_client_t per process (pxc_cl) describes the connection of a
+ * client or tool to its server. It has three kinds of fields:
+ *   - set up under `lock` by init/finalize (refs, pg, me, server, mode);
+ *   - owned by the progress thread (conn, pending requests, next tag):
+ *     no other thread touches them, they post work instead;
+ *   - the key-value store and the not-yet-committed puts, guarded by
+ *     store_lock (a rwlock) so that PMIx_Get's fast path runs in the
+ *     caller's thread without a hand-off to the progress thread.
+ * `state` is read without a lock (atomic) by API calls that want to fail
+ * fast once the server is gone.
+ *
+ * The request engine (client.c): pxc_client_send() queues a request to the
+ * progress thread, which tags it, sends it and later completes it through
+ * its reply callback, exactly once: with the server's reply, with
+ * PMIX_ERR_TIMEOUT when its own timer fires, or with
+ * PMIX_ERR_LOST_CONNECTION_TO_SERVER when the connection ends.
+ * pxc_client_call() is the blocking form; it refuses to run in the
+ * progress thread (PMIX_ERR_WOULD_BLOCK) rather than deadlock.
+ */
+#ifndef PXC_CLIENT_H
+#define PXC_CLIENT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmix.h>
+
+#include "pxc.h"
+#include "progress.h"
+#include "store.h"
+#include "pack.h"
+#include "frame.h"
+#include "proto.h"
+
+enum {
+	PXC_CONN_NONE = 0,	/* not initialised */
+	PXC_CONN_UP,		/* connected to a server */
+	PXC_CONN_LOST,		/* the server went away: calls fail fast */
+	PXC_CONN_ALONE,		/* singleton or unconnected tool: no server */
+};
+
+/* Reply callback: runs once in the progress thread. reply is positioned
+ * after the status (NULL when the status did not come from the server). */
+typedef void (*pxc_reply_f)(pmix_status_t status, pmix_data_buffer_t *reply,
+			    void *arg);
+/* Reply parser of a blocking call: runs in the progress thread on a
+ * successful reply, returns the call's status. */
+typedef pmix_status_t (*pxc_parse_f)(pmix_data_buffer_t *reply, void *arg);
+
+struct pxc_req;
+
+typedef struct {
+	pthread_mutex_t lock;
+	int refs;		/* PMIx_Init / PMIx_tool_init count */
+	bool is_tool;
+	pxc_progress_t *pg;
+	atomic_int state;
+	pmix_proc_t me;
+	pmix_proc_t server;
+	char hostname[256];
+	char *uri;		/* the server's address, "unix:<path>" */
+	/* progress thread only */
+	pxc_conn_t *conn;
+	struct pxc_req *pending;
+	uint32_t next_tag;
+	/* guarded by store_lock */
+	pthread_rwlock_t store_lock;
+	pxc_store_t *store;
+	pxc_store_t *uncommitted;
+} pxc_client_t;
+
+extern pxc_client_t pxc_cl;
+
+/* PMIX_SUCCESS when the client/tool is initialised and connected;
+ * PMIX_ERR_INIT before init, PMIX_ERR_UNREACH after the server was lost
+ * or when running without a server. Any thread. */
+pmix_status_t pxc_client_ready(void);
+/* True between init and finalize (connected or not). */
+bool pxc_client_initialized(void);
+
+/* Queues a request (see the file comment). payload's bytes are taken
+ * (payload is left empty). cb NULL: fire and forget (tag 0, no reply).
+ * timeout_ms > 0 arms a timer in the progress thread. Returns
+ * PMIX_SUCCESS (cb will run) or an error (cb will not run). Any thread. */
+pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
+			      int timeout_ms, pxc_reply_f cb, void *arg);
+/* Sends and waits for the reply; parse (may be NULL) reads a successful
+ * reply into arg. Any thread but the progress thread. */
+pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload,
+			      int timeout_ms, pxc_parse_f parse, void *arg);
+
+/* Connects to uri ("unix:<path>"), says HELLO as kind with the given
+ * identity and info, merges the returned job blob, attaches the socket
+ * to the progress thread. Fills pxc_cl.me/server. Caller holds pxc_cl.lock,
+ * has started pxc_cl.pg and created the store. */
+pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
+				 const pmix_proc_t *claim,
+				 const pmix_info_t *info, size_t ninfo);
+/* Common set-up/tear-down of the process state for client and tool:
+ * start the progress engine and the stores / drop the connection, fail
+ * pending requests, stop the engine, free the stores. Caller holds lock. */
+pmix_status_t pxc_client_setup(void);
+void pxc_client_teardown(void);
+/* Drops the connection (tools): pending requests fail, state becomes
+ * PXC_CONN_ALONE. Any thread but the progress thread. */
+void pxc_client_disconnect(void);
+
+/* Reads a BLOB (byte object holding a store blob) from reply and merges
+ * it into the client store. Progress thread (or any thread: takes the
+ * write lock). */
+pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply);
+
+/* Helpers to pack the common payload shapes into a fresh buffer. */
+pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
+				   size_t nprocs, const pmix_info_t *info, size_t ninfo);
+/* PMIX_TIMEOUT (seconds) in info converted to ms, 0 when absent. */
+int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo);
+/* True when info holds key with a true boolean (or non-zero int). */
+bool pxc_cli_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
+/* The first info with this key, or NULL. */
+const pmix_info_t *pxc_cli_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+
+/* Fills a proc id (nspace truncated to PMIX_MAX_NSLEN). */
+static inline void pxc_proc_load(pmix_proc_t *p, const char *ns, pmix_rank_t r)
+{
+	size_t n = ns ? strnlen(ns, PMIX_MAX_NSLEN) : 0;
+
+	memset(p->nspace, 0, sizeof(p->nspace));
+	memcpy(p->nspace, ns ? ns : "", n);
+	p->rank = r;
+}
+
+/* Last-reference finalize shared by PMIx_Finalize and PMIx_tool_finalize. */
+pmix_status_t pxc_client_finalize_common(const pmix_info_t *info, size_t ninfo);
+
+/* Destructs and frees one malloc'ed value. NULL-tolerant. */
+static inline void pxc_value_release(pmix_value_t *v)
+{
+	if (v) {
+		PMIx_Value_destruct(v);
+		free(v);
+	}
+}
+
+/* Completion helpers (fence.c): an operation whose reply carries only a
+ * status (merge false) or a status and a BLOB to merge (merge true),
+ * reported through a pmix_op_cbfunc_t in the progress thread (cb may be
+ * NULL). pxc_client_op_later reports st asynchronously without a server. */
+pmix_status_t pxc_client_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
+			       bool merge, pmix_op_cbfunc_t cb, void *cbdata);
+pmix_status_t pxc_client_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata);
+/* Reply parser that merges a BLOB. */
+pmix_status_t pxc_cli_parse_merge(pmix_data_buffer_t *reply, void *arg);
+
+/* True for PMIx reserved keys ("pmix" prefix). */
+static inline bool pxc_key_reserved(const char *key)
+{
+	return key && key[0] == 'p' && key[1] == 'm' && key[2] == 'i' && key[3] == 'x';
+}
+
+/* Event support used by the engine (event.c). */
+void pxc_event_handle_msg(pmix_data_buffer_t *payload);
+void pxc_event_lost_connection(void);
+void pxc_event_release_all(void);
+/* Joins the event thread (running queued chains first). Any thread. */
+void pxc_event_thread_stop(void);
+
+/* Topology cache release (topo.c), called at the last finalize. */
+void pxc_topology_release(void);
+
+#endif

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * conn.c - the client's connection to its server and the request engine.
+ *
+ * Connection set-up runs in the caller of PMIx_Init/PMIx_tool_init: a
+ * non-blocking connect on the Unix socket, then the HELLO exchange done
+ * synchronously on the still-blocking socket with poll() deadlines, so a
+ * dead or silent server costs at most the connect timeout. Only then is
+ * the socket handed to the progress thread (pxc_conn_new), which owns it
+ * from then on. Bytes the server sends after the HELLO reply simply wait
+ * in the socket until the bufferevent reads them.
+ *
+ * Requests: every API call builds its payload in the caller's thread and
+ * posts a pxc_req to the progress thread, which gives it a tag, links it
+ * into the pending list and sends it. A reply is matched by tag. Each
+ * request completes exactly once: reply, its own timer, or the end of the
+ * connection (every pending request then gets
+ * PMIX_ERR_LOST_CONNECTION_TO_SERVER and the event handlers are told).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+
+#include "client.h"
+
+#define CONNECT_TIMEOUT_MS 10000
+#define TIMEOUT_GRACE_MS 250
+
+pxc_client_t pxc_cl = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.store_lock = PTHREAD_RWLOCK_INITIALIZER,
+};
+
+struct pxc_req {
+	struct pxc_req *next;
+	uint32_t tag;
+	uint16_t cmd;
+	int timeout_ms;
+	pmix_data_buffer_t payload;
+	struct event *timer;
+	pxc_reply_f cb;
+	void *arg;
+};
+
+pmix_status_t pxc_client_ready(void)
+{
+	switch (atomic_load(&pxc_cl.state)) {
+	case PXC_CONN_UP:
+		return PMIX_SUCCESS;
+	case PXC_CONN_NONE:
+		return PMIX_ERR_INIT;
+	default:
+		return PMIX_ERR_UNREACH;
+	}
+}
+
+bool pxc_client_initialized(void)
+{
+	return atomic_load(&pxc_cl.state) != PXC_CONN_NONE;
+}
+
+/* ---- progress-thread side of requests ---- */
+
+static void req_finish(struct pxc_req *r, pmix_status_t st, pmix_data_buffer_t *reply)
+{
+	if (r->timer)
+		event_free(r->timer);
+	if (r->cb)
+		r->cb(st, reply, r->arg);
+	pxc_buf_clear(&r->payload);
+	free(r);
+}
+
+static struct pxc_req *req_unlink(uint32_t tag)
+{
+	struct pxc_req **pp, *r;
+
+	for (pp = &pxc_cl.pending; (r = *pp); pp = &r->next) {
+		if (r->tag == tag) {
+			*pp = r->next;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static void req_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct pxc_req *r = arg;
+
+	(void)fd;
+	(void)what;
+	if (req_unlink(r->tag) == r)
+		req_finish(r, PMIX_ERR_TIMEOUT, NULL);
+}
+
+static void fail_pending(pmix_status_t st)
+{
+	struct pxc_req *r;
+
+	while ((r = pxc_cl.pending)) {
+		pxc_cl.pending = r->next;
+		req_finish(r, st, NULL);
+	}
+}
+
+static void conn_lost(void)
+{
+	pxc_conn_close(pxc_cl.conn, 0);
+	pxc_cl.conn = NULL;
+	atomic_store(&pxc_cl.state, PXC_CONN_LOST);
+	fail_pending(PMIX_ERR_LOST_CONNECTION_TO_SERVER);
+	pxc_event_lost_connection();
+}
+
+static void on_close(pxc_conn_t *c, int err, void *arg)
+{
+	(void)c;
+	(void)arg;
+	pxc_error("client: lost the connection to the PMIx server (%s)",
+		  err ? strerror(err) : "closed by peer");
+	conn_lost();
+}
+
+static void on_reply(const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload)
+{
+	struct pxc_req *r = req_unlink(h->tag);
+	pmix_status_t st;
+
+	if (!r || r->cmd != h->cmd) {
+		/* normal after a request timed out on our side */
+		pxc_debug("client: reply with unknown tag %u cmd %u dropped",
+			  h->tag, h->cmd);
+		if (r)
+			req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
+		return;
+	}
+	if (pxc_unpack_status(payload, &st) != PMIX_SUCCESS) {
+		pxc_error("client: malformed reply to cmd %u", h->cmd);
+		req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
+		return;
+	}
+	req_finish(r, st, payload);
+}
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
+		   pmix_data_buffer_t *payload, void *arg)
+{
+	(void)c;
+	(void)arg;
+	if (h->flags & PXC_WIRE_F_REPLY)
+		on_reply(h, payload);
+	else if (h->cmd == PXC_CMD_EVENT)
+		pxc_event_handle_msg(payload);
+	else
+		pxc_error("client: unexpected message cmd %u from server", h->cmd);
+}
+
+static void req_start(void *arg)
+{
+	struct pxc_req *r = arg;
+	struct event_base *base = pxc_progress_base(pxc_cl.pg);
+
+	if (!pxc_cl.conn) {
+		req_finish(r, atomic_load(&pxc_cl.state) == PXC_CONN_LOST ?
+			   PMIX_ERR_LOST_CONNECTION_TO_SERVER : PMIX_ERR_UNREACH, NULL);
+		return;
+	}
+	if (r->cb) {
+		if (++pxc_cl.next_tag == 0)
+			pxc_cl.next_tag = 1;
+		r->tag = pxc_cl.next_tag;
+		r->next = pxc_cl.pending;
+		pxc_cl.pending = r;
+	}
+	if (r->cb && r->timeout_ms > 0 && (r->timer = evtimer_new(base, req_timeout_cb, r))) {
+		/* a little grace so that the server's own timeout answer,
+		 * which says more, normally arrives first */
+		int ms = r->timeout_ms + TIMEOUT_GRACE_MS;
+		struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+		evtimer_add(r->timer, &tv);
+	}
+	if (pxc_conn_send(pxc_cl.conn, r->cmd, r->tag, 0, &r->payload) != 0) {
+		if (r->cb)
+			req_unlink(r->tag);
+		req_finish(r, PMIX_ERR_LOST_CONNECTION_TO_SERVER, NULL);
+		return;
+	}
+	pxc_buf_clear(&r->payload);
+	if (!r->cb)
+		free(r);
+}
+
+/* ---- caller side ---- */
+
+pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
+			      int timeout_ms, pxc_reply_f cb, void *arg)
+{
+	struct pxc_req *r;
+	pmix_status_t st = pxc_client_ready();
+
+	if (st != PMIX_SUCCESS || !(r = calloc(1, sizeof(*r)))) {
+		pxc_buf_clear(payload);
+		return st != PMIX_SUCCESS ? st : PMIX_ERR_NOMEM;
+	}
+	r->cmd = cmd;
+	r->timeout_ms = timeout_ms;
+	r->cb = cb;
+	r->arg = arg;
+	r->payload = *payload;
+	pxc_buf_init(payload);
+	if (!pxc_cl.pg || pxc_progress_post(pxc_cl.pg, req_start, r) != 0) {
+		pxc_buf_clear(&r->payload);
+		free(r);
+		return PMIX_ERR_UNREACH;
+	}
+	return PMIX_SUCCESS;
+}
+
+struct call {
+	pxc_sync_t sync;
+	pxc_parse_f parse;
+	void *arg;
+};
+
+static void call_done(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
+{
+	struct call *c = arg;
+
+	if (st == PMIX_SUCCESS && c->parse && reply)
+		st = c->parse(reply, c->arg);
+	pxc_sync_signal(&c->sync, st);
+}
+
+pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload,
+			      int timeout_ms, pxc_parse_f parse, void *arg)
+{
+	struct call c = { .parse = parse, .arg = arg };
+	pmix_status_t st;
+
+	if (pxc_progress_in_thread(pxc_cl.pg)) {
+		pxc_error("client: blocking PMIx call from the progress thread "
+			  "(inside a completion callback) refused");
+		pxc_buf_clear(payload);
+		return PMIX_ERR_WOULD_BLOCK;
+	}
+	pxc_sync_init(&c.sync);
+	st = pxc_client_send(cmd, payload, timeout_ms, call_done, &c);
+	/* The progress thread always completes a queued request (reply,
+	 * timer, lost connection or teardown), so this wait ends. */
+	if (st == PMIX_SUCCESS)
+		st = pxc_sync_wait(&c.sync, -1);
+	pxc_sync_fini(&c.sync);
+	return st;
+}
+
+/* ---- blob merge ---- */
+
+pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply)
+{
+	pmix_byte_object_t bo = { NULL, 0 };
+	pmix_data_buffer_t blob;
+	int32_t n = 1;
+	pmix_status_t st;
+
+	st = pxc_unpack(reply, &bo, &n, PMIX_BYTE_OBJECT);
+	if (st != PMIX_SUCCESS || bo.size == 0) {
+		free(bo.bytes);
+		return st;
+	}
+	pxc_buf_init(&blob);
+	pxc_buf_load_take(&blob, bo.bytes, bo.size);
+	pthread_rwlock_wrlock(&pxc_cl.store_lock);
+	st = pxc_store_unpack(pxc_cl.store, &blob);
+	pthread_rwlock_unlock(&pxc_cl.store_lock);
+	pxc_buf_clear(&blob);
+	if (st != PMIX_SUCCESS)
+		pxc_error("client: malformed data blob from server (%d)", st);
+	return st;
+}
+
+/* ---- synchronous connect + HELLO ---- */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int wait_fd(int fd, short ev, long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+	long left;
+	int rc;
+
+	do {
+		left = deadline - now_ms();
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		rc = poll(&p, 1, (int)left);
+	} while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		errno = ETIMEDOUT;
+	return rc > 0 ? 0 : -1;
+}
+
+static int unix_connect(const char *path, long deadline)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	while ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+		close(fd);
+		/* EAGAIN: the listen backlog is full; retry until the deadline */
+		if ((errno != EAGAIN && errno != EINTR) || now_ms() >= deadline)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static int io_all(int fd, void *buf, size_t len, bool rd, long deadline)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if (wait_fd(fd, rd ? POLLIN : POLLOUT, deadline) != 0)
+			return -1;
+		n = rd ? recv(fd, p, len, MSG_DONTWAIT)
+		       : send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n == 0) {
+			errno = ECONNRESET;
+			return -1;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -1;
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int send_frame(int fd, uint16_t cmd, const pmix_data_buffer_t *pl, long deadline)
+{
+	pxc_wire_hdr_t h = { .len = (uint32_t)pl->bytes_used, .tag = 1, .cmd = cmd };
+	unsigned char hb[PXC_WIRE_HDR_LEN];
+
+	pxc_wire_hdr_encode(&h, hb);
+	if (io_all(fd, hb, sizeof(hb), false, deadline) != 0)
+		return -1;
+	return io_all(fd, pl->base_ptr, pl->bytes_used, false, deadline);
+}
+
+static int recv_frame(int fd, uint16_t cmd, pmix_data_buffer_t *out, long deadline)
+{
+	unsigned char hb[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h;
+	char *bytes;
+
+	if (io_all(fd, hb, sizeof(hb), true, deadline) != 0 ||
+	    pxc_wire_hdr_decode(hb, PXC_WIRE_MAX_PAYLOAD, &h) != 0)
+		return -1;
+	if (h.cmd != cmd || !(h.flags & PXC_WIRE_F_REPLY) || h.tag != 1) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (!(bytes = malloc(h.len ? h.len : 1)))
+		return -1;
+	if (io_all(fd, bytes, h.len, true, deadline) != 0) {
+		free(bytes);
+		return -1;
+	}
+	pxc_buf_load_take(out, bytes, h.len);
+	return 0;
+}
+
+static pmix_status_t pack_hello(pmix_data_buffer_t *b, uint8_t kind,
+				const pmix_proc_t *claim,
+				const pmix_info_t *info, size_t ninfo)
+{
+	uint32_t ver = PXC_PROTO_VERSION;
+	const char *ns = claim ? claim->nspace : NULL;
+	pmix_rank_t rank = claim ? claim->rank : PMIX_RANK_UNDEF;
+	pid_t pid = getpid();
+	pmix_status_t st;
+
+	if ((st = pxc_pack(b, &ver, 1, PMIX_UINT32)) ||
+	    (st = pxc_pack(b, &kind, 1, PMIX_UINT8)) ||
+	    (st = pxc_pack(b, &ns, 1, PMIX_STRING)) ||
+	    (st = pxc_pack(b, &rank, 1, PMIX_PROC_RANK)) ||
+	    (st = pxc_pack(b, &pid, 1, PMIX_PID)))
+		return st;
+	return pxc_pack_array(b, info, ninfo, PMIX_INFO);
+}
+
+static pmix_status_t hello_exchange(int fd, uint8_t kind, const pmix_proc_t *claim,
+				    const pmix_info_t *info, size_t ninfo, long deadline)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	pxc_buf_init(&b);
+	st = pack_hello(&b, kind, claim, info, ninfo);
+	if (st == PMIX_SUCCESS && send_frame(fd, PXC_CMD_HELLO, &b, deadline) != 0)
+		st = pxc_errno_status(errno);
+	pxc_buf_clear(&b);
+	if (st == PMIX_SUCCESS && recv_frame(fd, PXC_CMD_HELLO, &b, deadline) != 0)
+		st = errno == ETIMEDOUT ? PMIX_ERR_TIMEOUT : PMIX_ERR_UNREACH;
+	if (st == PMIX_SUCCESS && (pxc_unpack_status(&b, &st) != PMIX_SUCCESS))
+		st = PMIX_ERR_UNPACK_FAILURE;
+	if (st == PMIX_SUCCESS &&
+	    (pxc_unpack_proc(&b, &pxc_cl.me) != PMIX_SUCCESS ||
+	     pxc_unpack_proc(&b, &pxc_cl.server) != PMIX_SUCCESS))
+		st = PMIX_ERR_UNPACK_FAILURE;
+	if (st == PMIX_SUCCESS)
+		st = pxc_client_merge_blob(&b);
+	pxc_buf_clear(&b);
+	return st;
+}
+
+struct attach {
+	pxc_sync_t sync;
+	int fd;
+};
+
+static void attach_fn(void *arg)
+{
+	struct attach *a = arg;
+	struct event_base *base = pxc_progress_base(pxc_cl.pg);
+
+	pxc_cl.conn = pxc_conn_new(base, a->fd, PXC_WIRE_MAX_PAYLOAD, on_msg,
+				   on_close, NULL);
+	if (pxc_cl.conn)
+		atomic_store(&pxc_cl.state, PXC_CONN_UP);
+	pxc_sync_signal(&a->sync, pxc_cl.conn ? PMIX_SUCCESS : PMIX_ERR_NOMEM);
+}
+
+static pmix_status_t attach(int fd)
+{
+	struct attach a = { .fd = fd };
+	pmix_status_t st;
+
+	pxc_sync_init(&a.sync);
+	if (pxc_progress_post(pxc_cl.pg, attach_fn, &a) != 0) {
+		close(fd);
+		st = PMIX_ERR_UNREACH;
+	} else {
+		st = pxc_sync_wait(&a.sync, -1);
+	}
+	pxc_sync_fini(&a.sync);
+	return st;
+}
+
+pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
+				 const pmix_proc_t *claim,
+				 const pmix_info_t *info, size_t ninfo)
+{
+	long deadline = now_ms() + CONNECT_TIMEOUT_MS;
+	pmix_status_t st;
+	int fd;
+
+	if (!uri || strncmp(uri, "unix:", 5) != 0) {
+		pxc_error("client: unsupported server address '%s'", uri ? uri : "(null)");
+		return PMIX_ERR_BAD_PARAM;
+	}
+	if ((fd = unix_connect(uri + 5, deadline)) < 0) {
+		pxc_debug("client: cannot connect to %s: %s", uri, strerror(errno));
+		return PMIX_ERR_UNREACH;
+	}
+	st = hello_exchange(fd, kind, claim, info, ninfo, deadline);
+	if (st != PMIX_SUCCESS) {
+		pxc_error("client: HELLO to %s failed: %s", uri, PMIx_Error_string(st));
+		close(fd);
+		return st;
+	}
+	free(pxc_cl.uri);
+	pxc_cl.uri = strdup(uri);
+	return attach(fd);
+}
+
+/* ---- set-up and tear-down ---- */
+
+/* libevent writes with writev(), which raises SIGPIPE when the server is
+ * gone. Blocking it in the progress thread (only) turns that into EPIPE
+ * without touching the application's own handling of the signal. */
+static void block_sigpipe(void *arg)
+{
+	sigset_t set;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+pmix_status_t pxc_client_setup(void)
+{
+	if (gethostname(pxc_cl.hostname, sizeof(pxc_cl.hostname) - 1) != 0)
+		strcpy(pxc_cl.hostname, "localhost");
+	if (!(pxc_cl.pg = pxc_progress_acquire()))
+		return PMIX_ERR_OUT_OF_RESOURCE;
+	pxc_progress_post(pxc_cl.pg, block_sigpipe, NULL);
+	pthread_rwlock_wrlock(&pxc_cl.store_lock);
+	pxc_cl.store = pxc_store_create();
+	pxc_cl.uncommitted = pxc_store_create();
+	pthread_rwlock_unlock(&pxc_cl.store_lock);
+	if (!pxc_cl.store || !pxc_cl.uncommitted) {
+		pxc_client_teardown();
+		return PMIX_ERR_NOMEM;
+	}
+	return PMIX_SUCCESS;
+}
+
+static void detach_fn(void *arg)
+{
+	pxc_sync_t *s = arg;
+
+	pxc_conn_close(pxc_cl.conn, 0);
+	pxc_cl.conn = NULL;
+	atomic_store(&pxc_cl.state, PXC_CONN_NONE);
+	fail_pending(PMIX_ERR_LOST_CONNECTION_TO_SERVER);
+	pxc_sync_signal(s, PMIX_SUCCESS);
+}
+
+static void drop_fn(void *arg)
+{
+	pxc_sync_t *s = arg;
+
+	pxc_conn_close(pxc_cl.conn, 0);
+	pxc_cl.conn = NULL;
+	atomic_store(&pxc_cl.state, PXC_CONN_ALONE);
+	fail_pending(PMIX_ERR_LOST_CONNECTION_TO_SERVER);
+	pxc_sync_signal(s, PMIX_SUCCESS);
+}
+
+void pxc_client_disconnect(void)
+{
+	pxc_sync_t s;
+
+	if (!pxc_cl.pg || pxc_progress_in_thread(pxc_cl.pg))
+		return;
+	pxc_sync_init(&s);
+	if (pxc_progress_post(pxc_cl.pg, drop_fn, &s) == 0)
+		pxc_sync_wait(&s, -1);
+	pxc_sync_fini(&s);
+}
+
+void pxc_client_teardown(void)
+{
+	pxc_sync_t s;
+
+	if (pxc_cl.pg) {
+		pxc_sync_init(&s);
+		if (pxc_progress_post(pxc_cl.pg, detach_fn, &s) == 0)
+			pxc_sync_wait(&s, -1);
+		pxc_sync_fini(&s);
+		pxc_event_thread_stop();
+		pxc_event_release_all();
+		pxc_progress_release();
+		pxc_cl.pg = NULL;
+	}
+	atomic_store(&pxc_cl.state, PXC_CONN_NONE);
+	pxc_topology_release();
+	pthread_rwlock_wrlock(&pxc_cl.store_lock);
+	pxc_store_destroy(pxc_cl.store);
+	pxc_store_destroy(pxc_cl.uncommitted);
+	pxc_cl.store = pxc_cl.uncommitted = NULL;
+	pthread_rwlock_unlock(&pxc_cl.store_lock);
+	free(pxc_cl.uri);
+	pxc_cl.uri = NULL;
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * unsupported.c - client API calls that slurmix does not support yet. They are
+ * exported so that no binary built against OpenPMIx headers meets a
+ * missing symbol, clear their output arguments and return
+ * PMIX_ERR_NOT_SUPPORTED: allocation requests, process monitoring,
+ * credentials, fabric, device distances, attribute registration, group
+ * invite/join/leave, session control and, until the IOF work lands,
+ * PMIx_IOF_*.
+ */
+#include <pmix_server.h>
+
+#include "client.h"
+
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
+				      size_t ninfo, pmix_info_t **results, size_t *nresults)
+{
+	(void)directive, (void)info, (void)ninfo;
+	if (results)
+		*results = NULL;
+	if (nresults)
+		*nresults = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t *info,
+					 size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)directive, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t error,
+				   const pmix_info_t directives[], size_t ndirs,
+				   pmix_info_t **results, size_t *nresults)
+{
+	(void)monitor, (void)error, (void)directives, (void)ndirs;
+	if (results)
+		*results = NULL;
+	if (nresults)
+		*nresults = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
+				      const pmix_info_t directives[], size_t ndirs,
+				      pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)monitor, (void)error, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo,
+				  pmix_byte_object_t *credential)
+{
+	(void)info, (void)ninfo, (void)credential;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
+				     pmix_credential_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
+				       const pmix_info_t info[], size_t ninfo,
+				       pmix_info_t **results, size_t *nresults)
+{
+	(void)cred, (void)info, (void)ninfo;
+	if (results)
+		*results = NULL;
+	if (nresults)
+		*nresults = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
+					  const pmix_info_t info[], size_t ninfo,
+					  pmix_validation_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)cred, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
+				const pmix_info_t info[], size_t ninfo,
+				pmix_info_t **results, size_t *nresult)
+{
+	(void)grp, (void)procs, (void)nprocs, (void)info, (void)ninfo;
+	if (results)
+		*results = NULL;
+	if (nresult)
+		*nresult = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
+				   const pmix_info_t info[], size_t ninfo,
+				   pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)grp, (void)procs, (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
+			      const pmix_info_t info[], size_t ninfo,
+			      pmix_info_t **results, size_t *nresult)
+{
+	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo;
+	if (results)
+		*results = NULL;
+	if (nresult)
+		*nresult = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader,
+				 pmix_group_opt_t opt, const pmix_info_t info[], size_t ninfo,
+				 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+	(void)grp, (void)info, (void)ninfo;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+				  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)grp, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric, const pmix_info_t directives[],
+				   size_t ndirs)
+{
+	(void)fabric, (void)directives, (void)ndirs;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric, const pmix_info_t directives[],
+				      size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)fabric, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric)
+{
+	(void)fabric;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)fabric, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric)
+{
+	(void)fabric;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric, pmix_op_cbfunc_t cbfunc,
+					void *cbdata)
+{
+	(void)fabric, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset,
+				     pmix_info_t info[], size_t ninfo,
+				     pmix_device_distance_t *distances[], size_t *ndist)
+{
+	(void)topo, (void)cpuset, (void)info, (void)ninfo;
+	if (distances)
+		*distances = NULL;
+	if (ndist)
+		*ndist = 0;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cpuset,
+					pmix_info_t info[], size_t ninfo,
+					pmix_device_dist_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)topo, (void)cpuset, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Register_attributes(char *function, char *attrs[])
+{
+	(void)function, (void)attrs;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs,
+			    const pmix_info_t directives[], size_t ndirs,
+			    pmix_iof_channel_t channel, pmix_iof_cbfunc_t cbfunc,
+			    pmix_hdlr_reg_cbfunc_t regcbfunc, void *regcbdata)
+{
+	(void)procs, (void)nprocs, (void)directives, (void)ndirs, (void)channel;
+	(void)cbfunc, (void)regcbfunc, (void)regcbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs,
+				  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)iofhdlr, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo,
+			    const pmix_info_t directives[], size_t ndirs,
+			    pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)targets, (void)ntargets, (void)bo, (void)directives, (void)ndirs;
+	(void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Session_control(uint32_t sessionID, const pmix_info_t directives[],
+				   size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)sessionID, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
+}

@@ -1,0 +1,1329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_client.c - check suite for the client and tool library
+ * (src/pmix_core/client, src/pmix_core/tool) against the real server.
+ *
+ * Each test case (forked by check) is a PMIx server: it calls
+ * PMIx_server_init with a small host module, registers one or two
+ * namespaces and starts its clients by re-executing this binary
+ * ("test_client child <scenario>") with the environment from
+ * PMIx_server_setup_fork: a forked copy of a server process cannot be a
+ * client (its progress thread does not survive fork), exec gives each
+ * client a clean process. A scenario returns 0 on success and prints the
+ * failing check otherwise; the parent asserts every client's exit status
+ * and kills any that outlive the test's deadline.
+ *
+ * The "server dies mid-fence" case runs the server in a child process whose
+ * host fence_nb kills it; the test process is a child subreaper so that it
+ * collects the orphaned clients.
+ *
+ * Tests without a server: singleton init, local-only calls (locality,
+ * cpuset strings, ABI query before init) and broken servers (a fake one
+ * that closes or answers HELLO with garbage).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <check.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <pmix.h>
+#include <pmix_server.h>
+#include <pmix_tool.h>
+
+extern char **environ;
+
+/* This binary, for re-executing it as a client ("/proc/self/exe" would
+ * be valgrind's tool under valgrind). */
+static char self_exe[4096];
+
+#define EV_CLIENT_CODE (PMIX_EXTERNAL_ERR_BASE - 11)
+#define EV_SERVER_CODE (PMIX_EXTERNAL_ERR_BASE - 12)
+#define EV_LOCAL_CODE  (PMIX_EXTERNAL_ERR_BASE - 13)
+
+/* ================================================================ helpers */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int count_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* Removes what a killed server left behind. */
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static void info_u32(pmix_info_t *i, const char *k, uint32_t v)
+{
+	PMIX_INFO_LOAD(i, k, &v, PMIX_UINT32);
+}
+
+static void info_str(pmix_info_t *i, const char *k, const char *v)
+{
+	PMIX_INFO_LOAD(i, k, v, PMIX_STRING);
+}
+
+static void info_bool(pmix_info_t *i, const char *k, bool v)
+{
+	PMIX_INFO_LOAD(i, k, &v, PMIX_BOOL);
+}
+
+static void info_int(pmix_info_t *i, const char *k, int v)
+{
+	PMIX_INFO_LOAD(i, k, &v, PMIX_INT);
+}
+
+/* ================================================================ host */
+
+#define MAXPUB 16
+static struct {
+	pmix_pdata_t pub[MAXPUB];
+	size_t npub;
+	bool notify_on_fence;
+	bool die_in_fence;
+} host;
+
+static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs,
+			     const pmix_info_t info[], size_t ninfo, char *data,
+			     size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)procs, (void)nprocs, (void)info, (void)ninfo;
+	if (host.die_in_fence)
+		kill(getpid(), SIGKILL);
+	if (host.notify_on_fence)
+		PMIx_Notify_event(EV_SERVER_CODE, NULL, PMIX_RANGE_LOCAL, NULL, 0, NULL, NULL);
+	cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_publish(const pmix_proc_t *proc, const pmix_info_t info[],
+			       size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	for (size_t i = 0; i < ninfo && host.npub < MAXPUB; i++) {
+		if (strncmp(info[i].key, "pmix.", 5) == 0)
+			continue;
+		pmix_pdata_t *p = &host.pub[host.npub++];
+
+		p->proc = *proc;
+		PMIX_LOAD_KEY(p->key, info[i].key);
+		PMIx_Value_xfer(&p->value, &info[i].value);
+	}
+	cbfunc(PMIX_SUCCESS, cbdata);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+			      size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+	pmix_pdata_t out[MAXPUB];
+	size_t n = 0;
+
+	(void)proc, (void)info, (void)ninfo;
+	for (char **k = keys; k && *k; k++)
+		for (size_t i = 0; i < host.npub; i++)
+			if (strcmp(host.pub[i].key, *k) == 0)
+				out[n++] = host.pub[i];
+	cbfunc(n ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, out, n, cbdata);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+				 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)proc, (void)keys, (void)info, (void)ninfo;
+	cbfunc(PMIX_SUCCESS, cbdata);
+	return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t module = {
+	.fence_nb = h_fence,
+	.publish = h_publish,
+	.lookup = h_lookup,
+	.unpublish = h_unpublish,
+};
+
+static char tmpdir[256];
+
+static void server_start(bool tools)
+{
+	pmix_info_t info[2];
+
+	/* the server's progress thread writes with writev(): a client that is
+	 * gone must not kill the test process (reported to the wire owner) */
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/slurmix-tc.%d", (int)getpid());
+	ck_assert_int_eq(mkdir(tmpdir, 0700) == 0 || errno == EEXIST, 1);
+	info_str(&info[0], PMIX_SERVER_TMPDIR, tmpdir);
+	info_bool(&info[1], PMIX_SERVER_TOOL_SUPPORT, tools);
+	ck_assert_int_eq(PMIx_server_init(&module, info, 2), PMIX_SUCCESS);
+	PMIX_INFO_DESTRUCT(&info[0]);
+}
+
+static void server_stop(void)
+{
+	ck_assert_int_eq(PMIx_server_finalize(), PMIX_SUCCESS);
+	rmdir(tmpdir);
+}
+
+static pmix_info_t *proc_data(const char *host_name, uint32_t rank, uint32_t nprocs)
+{
+	pmix_info_t *a;
+	uint16_t lr = (uint16_t)rank;
+
+	PMIX_INFO_CREATE(a, 5);
+	PMIX_INFO_LOAD(&a[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+	PMIX_INFO_LOAD(&a[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
+	PMIX_INFO_LOAD(&a[2], PMIX_NODE_RANK, &lr, PMIX_UINT16);
+	info_str(&a[3], PMIX_HOSTNAME, host_name);
+	info_u32(&a[4], PMIX_NODEID, 0);
+	(void)nprocs;
+	return a;
+}
+
+static void register_ns(const char *ns, uint32_t nprocs)
+{
+	size_t ni = 6 + nprocs;
+	pmix_info_t *info;
+	char host_name[256], peers[256] = "";
+	pmix_data_array_t *da;
+
+	gethostname(host_name, sizeof(host_name));
+	for (uint32_t r = 0; r < nprocs; r++)
+		snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), "%s%u",
+			 r ? "," : "", r);
+	PMIX_INFO_CREATE(info, ni);
+	info_u32(&info[0], PMIX_JOB_SIZE, nprocs);
+	info_u32(&info[1], PMIX_UNIV_SIZE, nprocs);
+	info_u32(&info[2], PMIX_MAX_PROCS, nprocs);
+	info_u32(&info[3], PMIX_LOCAL_SIZE, nprocs);
+	info_str(&info[4], PMIX_LOCAL_PEERS, peers);
+	info_str(&info[5], "test.joblevel", "hello");
+	for (uint32_t r = 0; r < nprocs; r++) {
+		da = malloc(sizeof(*da));
+		da->type = PMIX_INFO;
+		da->size = 5;
+		da->array = proc_data(host_name, r, nprocs);
+		PMIX_INFO_LOAD(&info[6 + r], PMIX_PROC_DATA, da, PMIX_DATA_ARRAY);
+		PMIx_Data_array_destruct(da);
+		free(da);
+	}
+	ck_assert_int_eq(PMIx_server_register_nspace(ns, (int)nprocs, info, ni, NULL, NULL),
+			 PMIX_SUCCESS);
+	PMIX_INFO_FREE(info, ni);
+}
+
+static char **env_copy(void)
+{
+	size_t n = 0;
+	char **e;
+
+	while (environ[n])
+		n++;
+	e = calloc(n + 1, sizeof(*e));
+	for (size_t i = 0; i < n; i++)
+		e[i] = strdup(environ[i]);
+	return e;
+}
+
+static void env_add(char ***env, const char *kv)
+{
+	size_t n = 0;
+
+	while ((*env)[n])
+		n++;
+	*env = realloc(*env, (n + 2) * sizeof(char *));
+	(*env)[n] = strdup(kv);
+	(*env)[n + 1] = NULL;
+}
+
+static pid_t start_client(const char *ns, uint32_t rank, const char *scenario)
+{
+	pmix_proc_t proc;
+	char **env = env_copy();
+	char extra[512];
+	pid_t pid;
+
+	PMIX_LOAD_PROCID(&proc, ns, rank);
+	ck_assert_int_eq(PMIx_server_register_client(&proc, getuid(), getgid(), NULL, NULL, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_server_setup_fork(&proc, &env), PMIX_SUCCESS);
+	snprintf(extra, sizeof(extra), "TEST_SERVER_PID=%d", (int)getpid());
+	env_add(&env, extra);
+	snprintf(extra, sizeof(extra), "TEST_TMPDIR=%s", tmpdir);
+	env_add(&env, extra);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "test_client", "child", (char *)scenario, NULL };
+
+		execve(self_exe, argv, env);
+		_exit(127);
+	}
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+	return pid;
+}
+
+/* Waits for n children (pid -1 entries: any child); returns how many did
+ * not exit 0. Kills stragglers at the deadline. */
+static int wait_clients(pid_t *pids, int n, double timeout_s)
+{
+	double deadline = now_s() + timeout_s;
+	int failed = 0, left = n, status;
+	pid_t p;
+
+	while (left > 0) {
+		p = waitpid(-1, &status, WNOHANG);
+		if (p > 0) {
+			left--;
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failed++;
+			continue;
+		}
+		if (now_s() > deadline) {
+			for (int i = 0; i < n; i++)
+				if (pids[i] > 0)
+					kill(pids[i], SIGKILL);
+			while (waitpid(-1, &status, 0) > 0)
+				;
+			return failed + left;
+		}
+		usleep(10000);
+	}
+	return failed;
+}
+
+static int run_job(const char *ns, uint32_t nprocs, const char *scenario, double timeout_s)
+{
+	pid_t pids[16];
+
+	register_ns(ns, nprocs);
+	for (uint32_t r = 0; r < nprocs; r++)
+		pids[r] = start_client(ns, r, scenario);
+	return wait_clients(pids, (int)nprocs, timeout_s);
+}
+
+/* ================================================================ clients */
+
+#define CK(c) do { if (!(c)) { fprintf(stderr, "client %s:%u: %s:%d: %s\n", me.nspace, \
+	me.rank, __FILE__, __LINE__, #c); return 1; } } while (0)
+#define CKS(expr, want) do { pmix_status_t _s = (expr); if (_s != (want)) { \
+	fprintf(stderr, "client %s:%u: %s:%d: %s = %d (%s), want %d\n", me.nspace, me.rank, \
+		__FILE__, __LINE__, #expr, _s, PMIx_Error_string(_s), (int)(want)); return 1; } } while (0)
+
+static pmix_proc_t me;
+
+static uint32_t get_u32(const pmix_proc_t *p, const char *key, pmix_status_t *st)
+{
+	pmix_value_t *v = NULL;
+	uint32_t out = 0;
+
+	*st = PMIx_Get(p, key, NULL, 0, &v);
+	if (*st == PMIX_SUCCESS && v->type == PMIX_UINT32)
+		out = v->data.uint32;
+	else if (*st == PMIX_SUCCESS)
+		*st = PMIX_ERR_TYPE_MISMATCH;
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	return out;
+}
+
+/* Threads of this process; a joined thread can linger in /proc/self/task
+ * for a moment after pthread_join returns, so wait (up to 2 s) for the
+ * count to come down to `want` (pass -1 to just count). */
+static int count_threads_settled(int want)
+{
+	double end = now_s() + 2;
+	int n;
+
+	while ((n = count_dir("/proc/self/task")) != want && want >= 0 && now_s() < end)
+		usleep(5000);
+	return n;
+}
+
+static int count_threads(void)
+{
+	return count_threads_settled(-1);
+}
+
+static int count_fds(void)
+{
+	return count_dir("/proc/self/fd");
+}
+
+static int c_initfin(void)
+{
+	int fds0 = count_fds(), thr0 = count_threads();
+	pmix_proc_t wild, again;
+	pmix_status_t st;
+	pmix_value_t *v;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CK(strcmp(me.nspace, getenv("PMIX_NAMESPACE")) == 0);
+	CK(me.rank == (uint32_t)atoi(getenv("PMIX_RANK")));
+	CK(PMIx_Initialized());
+	CKS(PMIx_Init(&again, NULL, 0), PMIX_SUCCESS);
+	CK(again.rank == me.rank);
+	PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	CK(get_u32(&wild, PMIX_JOB_SIZE, &st) == 3 && st == PMIX_SUCCESS);
+	CKS(PMIx_Get(&me, PMIX_LOCAL_RANK, NULL, 0, &v), PMIX_SUCCESS);
+	CK(v->type == PMIX_UINT16 && v->data.uint16 == me.rank);
+	PMIX_VALUE_RELEASE(v);
+	CKS(PMIx_Get(&wild, "test.joblevel", NULL, 0, &v), PMIX_SUCCESS);
+	CK(v->type == PMIX_STRING && strcmp(v->data.string, "hello") == 0);
+	PMIX_VALUE_RELEASE(v);
+	CK(PMIx_Get_version()[0] >= '3');
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	CK(PMIx_Initialized());
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	CK(!PMIx_Initialized());
+	CK(count_fds() == fds0);
+	CK(count_threads_settled(thr0) == thr0);
+	CKS(PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v), PMIX_ERR_INIT);
+	/* and again: init works after a full finalize */
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	CK(count_fds() == fds0 && count_threads_settled(thr0) == thr0);
+	return 0;
+}
+
+static int put_keys(void)
+{
+	char val[64];
+	pmix_value_t v = { .type = PMIX_STRING };
+
+	v.data.string = val;
+	snprintf(val, sizeof(val), "local-%u", me.rank);
+	CKS(PMIx_Put(PMIX_LOCAL, "t.local", &v), PMIX_SUCCESS);
+	snprintf(val, sizeof(val), "remote-%u", me.rank);
+	CKS(PMIx_Put(PMIX_REMOTE, "t.remote", &v), PMIX_SUCCESS);
+	snprintf(val, sizeof(val), "global-%u", me.rank);
+	CKS(PMIx_Put(PMIX_GLOBAL, "t.global", &v), PMIX_SUCCESS);
+	v.data.string = "not-my-host";
+	CKS(PMIx_Put(PMIX_GLOBAL, PMIX_HOSTNAME, &v), PMIX_SUCCESS);
+	CKS(PMIx_Put(PMIX_INTERNAL, "t.internal", &v), PMIX_SUCCESS);
+	CKS(PMIx_Put(PMIX_GLOBAL, NULL, &v), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Commit(), PMIX_SUCCESS);
+	return 0;
+}
+
+static int check_str(const pmix_proc_t *p, const char *key, const char *want,
+		     const pmix_info_t *info, size_t ninfo)
+{
+	pmix_value_t *v = NULL;
+	pmix_status_t st = PMIx_Get(p, key, info, ninfo, &v);
+	int ok = st == PMIX_SUCCESS && v->type == PMIX_STRING && strcmp(v->data.string, want) == 0;
+
+	if (!ok)
+		fprintf(stderr, "get %s:%u %s -> %d (%s) want %s\n", p->nspace, p->rank, key, st,
+			st == PMIX_SUCCESS && v->type == PMIX_STRING ? v->data.string : "?", want);
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	return ok;
+}
+
+static volatile int nb_done;
+static volatile pmix_status_t nb_status;
+static char nb_str[64];
+
+static void value_cb(pmix_status_t st, pmix_value_t *kv, void *cbdata)
+{
+	(void)cbdata;
+	nb_status = st;
+	if (st == PMIX_SUCCESS && kv->type == PMIX_STRING)
+		snprintf(nb_str, sizeof(nb_str), "%s", kv->data.string);
+	nb_done = 1;
+}
+
+static void op_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	nb_status = st;
+	nb_done = 1;
+}
+
+static volatile pmix_status_t cb_fence_st = -9999, cb_get_st = -9999;
+
+/* Runs in the progress thread: a blocking call needing the server must
+ * fail at once, a Get answered locally must work. */
+static void op_cb_blocking(pmix_status_t st, void *cbdata)
+{
+	pmix_proc_t wild;
+	pmix_value_t *v = NULL;
+
+	(void)cbdata;
+	PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	cb_fence_st = PMIx_Fence(NULL, 0, NULL, 0);
+	cb_get_st = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	nb_status = st;
+	nb_done = 1;
+}
+
+static bool wait_flag(volatile int *f, int want, double s);
+
+static int c_putget(void)
+{
+	pmix_proc_t peer;
+	char want[64], host_name[256];
+	pmix_info_t opt;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	if (put_keys())
+		return 1;
+	gethostname(host_name, sizeof(host_name));
+	/* own data is local at once; the reserved key is not shadowed */
+	snprintf(want, sizeof(want), "global-%u", me.rank);
+	CK(check_str(&me, "t.global", want, NULL, 0));
+	CK(check_str(&me, "t.internal", "not-my-host", NULL, 0));
+	CK(check_str(&me, PMIX_HOSTNAME, host_name, NULL, 0));
+	/* barrier without data, then fetch peers' data through the server */
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % 3);
+	info_bool(&opt, PMIX_OPTIONAL, true);
+	CKS(PMIx_Get(&peer, "t.global", &opt, 1, &(pmix_value_t *){ NULL }), PMIX_ERR_NOT_FOUND);
+	snprintf(want, sizeof(want), "global-%u", peer.rank);
+	CK(check_str(&peer, "t.global", want, NULL, 0));
+	snprintf(want, sizeof(want), "local-%u", peer.rank);
+	CK(check_str(&peer, "t.local", want, NULL, 0));
+	/* REMOTE scope is not for processes on the same node */
+	{
+		pmix_info_t imm;
+		pmix_value_t *v = NULL;
+
+		info_bool(&imm, PMIX_IMMEDIATE, true);
+		CK(PMIx_Get(&peer, "t.remote", &imm, 1, &v) != PMIX_SUCCESS);
+	}
+	/* now cached: OPTIONAL finds it */
+	snprintf(want, sizeof(want), "global-%u", peer.rank);
+	CK(check_str(&peer, "t.global", want, &opt, 1));
+	/* non-blocking forms */
+	PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 2) % 3);
+	CKS(PMIx_Get_nb(&peer, "t.global", NULL, 0, value_cb, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_done, 1, 5));
+	snprintf(want, sizeof(want), "global-%u", peer.rank);
+	CK(nb_status == PMIX_SUCCESS && strcmp(nb_str, want) == 0);
+	nb_done = 0;
+	CKS(PMIx_Fence_nb(NULL, 0, NULL, 0, op_cb, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_done, 1, 5));
+	CK(nb_status == PMIX_SUCCESS);
+	nb_done = 0;
+	CKS(PMIx_Fence_nb(NULL, 0, NULL, 0, op_cb_blocking, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_done, 1, 5));
+	CKS(cb_fence_st, PMIX_ERR_WOULD_BLOCK);
+	CKS(cb_get_st, PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_fence(void)
+{
+	pmix_proc_t peer, sub[2];
+	pmix_info_t coll;
+	char want[64];
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	if (put_keys())
+		return 1;
+	info_bool(&coll, PMIX_COLLECT_DATA, true);
+	CKS(PMIx_Fence(NULL, 0, &coll, 1), PMIX_SUCCESS);
+	{
+		char host_name[256];
+
+		/* the reserved key put by every rank shadowed nothing */
+		gethostname(host_name, sizeof(host_name));
+		PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % 3);
+		CK(check_str(&me, PMIX_HOSTNAME, host_name, NULL, 0));
+		CK(check_str(&peer, PMIX_HOSTNAME, host_name, NULL, 0));
+	}
+	/* after a data fence, peers' GLOBAL data is local (OPTIONAL works) */
+	info_bool(&coll, PMIX_OPTIONAL, true);
+	for (uint32_t r = 0; r < 3; r++) {
+		PMIX_LOAD_PROCID(&peer, me.nspace, r);
+		snprintf(want, sizeof(want), "global-%u", r);
+		CK(check_str(&peer, "t.global", want, &coll, 1));
+	}
+	/* a fence over a subset: ranks 0 and 1 only */
+	if (me.rank < 2) {
+		PMIX_LOAD_PROCID(&sub[0], me.nspace, 0);
+		PMIX_LOAD_PROCID(&sub[1], me.nspace, 1);
+		CKS(PMIx_Fence(sub, 2, NULL, 0), PMIX_SUCCESS);
+	}
+	/* explicit wildcard */
+	PMIX_LOAD_PROCID(&peer, me.nspace, PMIX_RANK_WILDCARD);
+	CKS(PMIx_Fence(&peer, 1, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_twons(void)
+{
+	pmix_proc_t both[2], other;
+	pmix_info_t coll;
+	char want[64];
+	pmix_status_t st;
+	bool is_a;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	is_a = strcmp(me.nspace, "nsA") == 0;
+	if (put_keys())
+		return 1;
+	PMIX_LOAD_PROCID(&both[0], "nsA", PMIX_RANK_WILDCARD);
+	PMIX_LOAD_PROCID(&both[1], "nsB", PMIX_RANK_WILDCARD);
+	info_bool(&coll, PMIX_COLLECT_DATA, true);
+	CKS(PMIx_Fence(both, 2, &coll, 1), PMIX_SUCCESS);
+	PMIX_LOAD_PROCID(&other, is_a ? "nsB" : "nsA", 1);
+	snprintf(want, sizeof(want), "global-%u", 1);
+	CK(check_str(&other, "t.global", want, NULL, 0));
+	/* the other namespace's job info, through the server */
+	PMIX_LOAD_PROCID(&other, is_a ? "nsB" : "nsA", PMIX_RANK_WILDCARD);
+	CK(get_u32(&other, PMIX_JOB_SIZE, &st) == 2 && st == PMIX_SUCCESS);
+	CKS(PMIx_Fence(both, 2, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Connect(both, 2, NULL, 0), PMIX_SUCCESS);
+	/* after connect the other job's info is local (OPTIONAL) */
+	info_bool(&coll, PMIX_OPTIONAL, true);
+	{
+		pmix_value_t *v = NULL;
+
+		CKS(PMIx_Get(&other, PMIX_LOCAL_PEERS, &coll, 1, &v), PMIX_SUCCESS);
+		CK(v->type == PMIX_STRING && strcmp(v->data.string, "0,1") == 0);
+		PMIX_VALUE_RELEASE(v);
+	}
+	CKS(PMIx_Disconnect(both, 2, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_getsem(void)
+{
+	pmix_proc_t wild, peer;
+	pmix_info_t info[3];
+	pmix_value_t *v = NULL;
+	pmix_status_t st;
+	double t0;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	PMIX_LOAD_PROCID(&peer, me.nspace, 1 - me.rank);
+	/* OPTIONAL on a missing key: not found, without waiting */
+	info_bool(&info[0], PMIX_OPTIONAL, true);
+	t0 = now_s();
+	CKS(PMIx_Get(&peer, "nobody.posts", info, 1, &v), PMIX_ERR_NOT_FOUND);
+	CK(now_s() - t0 < 0.5);
+	/* reserved key of our own namespace missing: not found, no server trip */
+	CKS(PMIx_Get(&wild, "pmix.nonexistent", NULL, 0, &v), PMIX_ERR_NOT_FOUND);
+	/* IMMEDIATE: the server answers at once */
+	info_bool(&info[0], PMIX_IMMEDIATE, true);
+	t0 = now_s();
+	st = PMIx_Get(&peer, "nobody.posts", info, 1, &v);
+	CK(st != PMIX_SUCCESS && now_s() - t0 < 3.0);
+	/* TIMEOUT on a key nobody posts: an error within the timeout */
+	info_int(&info[0], PMIX_TIMEOUT, 1);
+	t0 = now_s();
+	st = PMIx_Get(&peer, "nobody.posts", info, 1, &v);
+	CK(st != PMIX_SUCCESS && now_s() - t0 < 2.5);
+	/* REFRESH_CACHE goes to the server and still finds job data */
+	info_bool(&info[0], PMIX_GET_REFRESH_CACHE, true);
+	CKS(PMIx_Get(&wild, PMIX_JOB_SIZE, info, 1, &v), PMIX_SUCCESS);
+	CK(v->type == PMIX_UINT32 && v->data.uint32 == 2);
+	PMIX_VALUE_RELEASE(v);
+	/* proc-level miss falls back to job level */
+	CK(get_u32(&me, PMIX_JOB_SIZE, &st) == 2 && st == PMIX_SUCCESS);
+	/* NULL key: all of a proc's data */
+	CKS(PMIx_Get(&me, NULL, NULL, 0, &v), PMIX_SUCCESS);
+	CK(v->type == PMIX_DATA_ARRAY && v->data.darray->type == PMIX_INFO &&
+	   v->data.darray->size >= 3);
+	PMIX_VALUE_RELEASE(v);
+	/* node-level qualifier */
+	info_bool(&info[0], PMIX_NODE_INFO, true);
+	st = PMIx_Get(&wild, PMIX_HOSTNAME, info, 1, &v);
+	CK(st == PMIX_SUCCESS || st == PMIX_ERR_NOT_FOUND);
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	CKS(PMIx_Get(NULL, NULL, NULL, 0, &v), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+/* ---- events ---- */
+
+static volatile int ev_order[8];
+static volatile int ev_n;
+static volatile int ev_client_seen, ev_server_seen, ev_reg_done, ev_get_done;
+static volatile pmix_status_t ev_get_status = -9999;
+static volatile uint32_t ev_client_src;
+
+static void hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	int tag = -1;
+
+	(void)id, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (strcmp(info[i].key, PMIX_EVENT_RETURN_OBJECT) == 0)
+			tag = (int)(intptr_t)info[i].value.data.ptr;
+	if (status == EV_LOCAL_CODE && ev_n < 8)
+		ev_order[ev_n++] = tag;
+	if (status == EV_CLIENT_CODE) {
+		ev_client_src = source->rank;
+		ev_client_seen = 1;
+	}
+	if (status == EV_SERVER_CODE) {
+		/* a blocking call that needs the server, from inside a handler */
+		pmix_info_t refresh;
+		pmix_value_t *v = NULL;
+		pmix_proc_t wild;
+
+		PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+		info_bool(&refresh, PMIX_GET_REFRESH_CACHE, true);
+		ev_get_status = PMIx_Get(&wild, PMIX_JOB_SIZE, &refresh, 1, &v);
+		if (v)
+			PMIX_VALUE_RELEASE(v);
+		ev_server_seen = 1;
+	}
+	cbfunc(tag == 3 ? PMIX_EVENT_ACTION_COMPLETE : PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void reg_cb(pmix_status_t st, size_t ref, void *cbdata)
+{
+	(void)cbdata;
+	if (st == PMIX_SUCCESS && ref > 0)
+		ev_reg_done++;
+}
+
+static int reg(pmix_status_t code, int tag, const char *where)
+{
+	pmix_info_t info[2];
+	size_t n = 1;
+
+	PMIX_INFO_LOAD(&info[0], PMIX_EVENT_RETURN_OBJECT, (void *)(intptr_t)tag, PMIX_POINTER);
+	if (where)
+		info_bool(&info[n++], where, true);
+	return PMIx_Register_event_handler(code ? &code : NULL, code ? 1 : 0, info, n, hdl,
+					   reg_cb, NULL);
+}
+
+static bool wait_flag(volatile int *f, int want, double s)
+{
+	double end = now_s() + s;
+
+	while (*f < want && now_s() < end)
+		usleep(2000);
+	return *f >= want;
+}
+
+static int c_events(void)
+{
+	pmix_status_t code = EV_CLIENT_CODE, scode = EV_SERVER_CODE;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	/* ordering: plain(1), LAST(2), FIRST(0); default handler(4) comes after */
+	CKS(reg(EV_LOCAL_CODE, 1, NULL), PMIX_SUCCESS);
+	CKS(reg(EV_LOCAL_CODE, 2, PMIX_EVENT_HDLR_LAST), PMIX_SUCCESS);
+	CKS(reg(EV_LOCAL_CODE, 0, PMIX_EVENT_HDLR_FIRST), PMIX_SUCCESS);
+	CKS(reg(0, 4, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&ev_reg_done, 4, 5));
+	CKS(PMIx_Register_event_handler(&code, 1, NULL, 0, hdl, NULL, NULL) > 0, 1);
+	CKS(PMIx_Register_event_handler(&scode, 1, NULL, 0, hdl, NULL, NULL) > 0, 1);
+	CKS(PMIx_Notify_event(EV_LOCAL_CODE, NULL, PMIX_RANGE_PROC_LOCAL, NULL, 0, NULL, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&ev_n, 4, 5));
+	CK(ev_order[0] == 0 && ev_order[1] == 1 && ev_order[2] == 2 && ev_order[3] == 4);
+	/* a handler returning ACTION_COMPLETE stops the chain */
+	ev_n = 0;
+	CKS(reg(EV_LOCAL_CODE, 3, PMIX_EVENT_HDLR_PREPEND), PMIX_SUCCESS);
+	CK(wait_flag(&ev_reg_done, 5, 5));
+	CKS(PMIx_Notify_event(EV_LOCAL_CODE, NULL, PMIX_RANGE_PROC_LOCAL, NULL, 0, NULL, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&ev_n, 2, 5));
+	usleep(100000);
+	CK(ev_n == 2 && ev_order[0] == 0 && ev_order[1] == 3);
+	/* between clients, and from the server (raised in the host's fence) */
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	if (me.rank == 1)
+		CKS(PMIx_Notify_event(EV_CLIENT_CODE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0,
+				      NULL, NULL), PMIX_SUCCESS);
+	if (me.rank == 0) {
+		CK(wait_flag(&ev_client_seen, 1, 5));
+		CK(ev_client_src == 1);
+	}
+	CK(wait_flag(&ev_server_seen, 1, 5));
+	CKS(ev_get_status, PMIX_SUCCESS);
+	CKS(PMIx_Deregister_event_handler(9999, NULL, NULL), PMIX_ERR_NOT_FOUND);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static volatile int lost_seen;
+
+static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+	if (status == PMIX_ERR_LOST_CONNECTION_TO_SERVER)
+		lost_seen = 1;
+	cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int c_death(void)
+{
+	pmix_proc_t wild;
+	pmix_value_t *v;
+	pmix_status_t st;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CK(PMIx_Register_event_handler(NULL, 0, NULL, 0, lost_hdl, NULL, NULL) > 0);
+	st = PMIx_Fence(NULL, 0, NULL, 0);
+	CK(st == PMIX_ERR_LOST_CONNECTION_TO_SERVER);
+	CK(wait_flag(&lost_seen, 1, 5));
+	/* later calls fail fast; local data still answers */
+	PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_ERR_UNREACH);
+	CKS(PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v), PMIX_SUCCESS);
+	PMIX_VALUE_RELEASE(v);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_pubsub(void)
+{
+	pmix_info_t info[2];
+	pmix_pdata_t pd;
+	char *keys[] = { "svc.port", NULL };
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	if (me.rank == 0) {
+		info_str(&info[0], "svc.port", "tcp://x:1");
+		CKS(PMIx_Publish(info, 1), PMIX_SUCCESS);
+		PMIX_INFO_DESTRUCT(&info[0]);
+	}
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	PMIX_PDATA_CONSTRUCT(&pd);
+	PMIX_LOAD_KEY(pd.key, "svc.port");
+	info_bool(&info[0], PMIX_WAIT, true);
+	info_int(&info[1], PMIX_TIMEOUT, 5);
+	CKS(PMIx_Lookup(&pd, 1, info, 2), PMIX_SUCCESS);
+	CK(pd.value.type == PMIX_STRING && strcmp(pd.value.data.string, "tcp://x:1") == 0);
+	CK(pd.proc.rank == 0);
+	PMIX_PDATA_DESTRUCT(&pd);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	if (me.rank == 0)
+		CKS(PMIx_Unpublish(keys, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_resolve(void)
+{
+	pmix_proc_t *procs;
+	size_t n;
+	char *nodes, host_name[256];
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	gethostname(host_name, sizeof(host_name));
+	CKS(PMIx_Resolve_peers(host_name, me.nspace, &procs, &n), PMIX_SUCCESS);
+	CK(n == 3 && procs[0].rank == 0 && procs[2].rank == 2);
+	free(procs);
+	CKS(PMIx_Resolve_peers("no-such-node", NULL, &procs, &n), PMIX_ERR_NOT_FOUND);
+	CKS(PMIx_Resolve_nodes(me.nspace, &nodes), PMIX_SUCCESS);
+	CK(strstr(nodes, host_name) != NULL);
+	free(nodes);
+	CKS(PMIx_Job_control_nb(NULL, 0, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+	{
+		/* the host has no spawn/log: clean errors, no hang */
+		pmix_app_t app;
+		pmix_nspace_t ns;
+		pmix_info_t d;
+
+		PMIX_APP_CONSTRUCT(&app);
+		app.cmd = strdup("/bin/true");
+		app.maxprocs = 1;
+		CK(PMIx_Spawn(NULL, 0, &app, 1, ns) != PMIX_SUCCESS);
+		PMIX_APP_DESTRUCT(&app);
+		info_str(&d, PMIX_LOG_STDERR, "hello");
+		CK(PMIx_Log(&d, 1, NULL, 0) != PMIX_ERR_WOULD_BLOCK);
+		PMIX_INFO_DESTRUCT(&d);
+	}
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
+static int c_tool(void)
+{
+	pmix_info_t info[2];
+	pmix_query_t q;
+	pmix_info_t *res = NULL;
+	size_t nres = 0;
+	pid_t spid = atoi(getenv("TEST_SERVER_PID"));
+
+	unsetenv("PMIX_NAMESPACE");
+	unsetenv("SLURMIX_PMIX_SERVER_URI");
+	PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &spid, PMIX_PID);
+	info_str(&info[1], PMIX_SERVER_TMPDIR, getenv("TEST_TMPDIR"));
+	CKS(PMIx_tool_init(&me, info, 2), PMIX_SUCCESS);
+	PMIX_INFO_DESTRUCT(&info[1]);
+	CK(PMIx_tool_is_connected());
+	PMIX_QUERY_CONSTRUCT(&q);
+	PMIx_Argv_append_nosize(&q.keys, PMIX_QUERY_NAMESPACES);
+	CKS(PMIx_Query_info(&q, 1, &res, &nres), PMIX_SUCCESS);
+	CK(nres >= 1 && res[0].value.type == PMIX_STRING && strstr(res[0].value.data.string, "nsT"));
+	PMIX_INFO_FREE(res, nres);
+	PMIX_QUERY_DESTRUCT(&q);
+	CKS(PMIx_tool_finalize(), PMIX_SUCCESS);
+	CK(!PMIx_tool_is_connected());
+	/* with nothing given: find the server's rendezvous file in TMPDIR */
+	setenv("TMPDIR", getenv("TEST_TMPDIR"), 1);
+	CKS(PMIx_tool_init(&me, NULL, 0), PMIX_SUCCESS);
+	CK(PMIx_tool_is_connected());
+	CKS(PMIx_tool_finalize(), PMIX_SUCCESS);
+	/* not connected on request */
+	info_bool(&info[0], PMIX_TOOL_DO_NOT_CONNECT, true);
+	CKS(PMIx_tool_init(&me, info, 1), PMIX_SUCCESS);
+	CK(!PMIx_tool_is_connected());
+	CKS(PMIx_tool_finalize(), PMIX_SUCCESS);
+	return 0;
+}
+
+static volatile int fin_done;
+static volatile pmix_status_t fin_status = -9999;
+
+static void fin_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results;
+	(void)nresults;
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+	fin_status = PMIx_Finalize(NULL, 0);
+	fin_done = 1;
+}
+
+/* PMIx_Finalize from inside an event handler neither deadlocks nor fails */
+static int c_finhdl(void)
+{
+	pmix_status_t code = EV_LOCAL_CODE;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CK(PMIx_Register_event_handler(&code, 1, NULL, 0, fin_hdl, NULL, NULL) > 0);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Notify_event(EV_LOCAL_CODE, NULL, PMIX_RANGE_PROC_LOCAL, NULL, 0, NULL, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&fin_done, 1, 5));
+	CKS(fin_status, PMIX_SUCCESS);
+	CK(!PMIx_Initialized());
+	return 0;
+}
+
+static int run_scenario(const char *name)
+{
+	static const struct { const char *name; int (*fn)(void); } t[] = {
+		{ "initfin", c_initfin }, { "putget", c_putget }, { "fence", c_fence },
+		{ "twons", c_twons }, { "getsem", c_getsem }, { "events", c_events },
+		{ "death", c_death }, { "pubsub", c_pubsub }, { "resolve", c_resolve },
+		{ "tool", c_tool }, { "finhdl", c_finhdl },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(name, t[i].name) == 0)
+			return t[i].fn();
+	return 2;
+}
+
+/* ================================================================ tests */
+
+START_TEST(init_finalize)
+{
+	pmix_proc_t wild;
+	pmix_value_t *v;
+	pmix_query_t q;
+	pmix_info_t *res;
+	size_t nres;
+
+	server_start(false);
+	ck_assert_int_eq(run_job("nsI", 3, "initfin", 20), 0);
+	/* inside the server process, the client API dispatches to the server */
+	PMIX_LOAD_PROCID(&wild, "nsI", PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v), PMIX_SUCCESS);
+	ck_assert_uint_eq(v->data.uint32, 3);
+	PMIX_VALUE_RELEASE(v);
+	ck_assert_int_eq(PMIx_Init(NULL, NULL, 0), PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(PMIx_Fence(NULL, 0, NULL, 0), PMIX_ERR_NOT_SUPPORTED);
+	PMIX_QUERY_CONSTRUCT(&q);
+	PMIx_Argv_append_nosize(&q.keys, PMIX_QUERY_NAMESPACES);
+	ck_assert_int_eq(PMIx_Query_info(&q, 1, &res, &nres), PMIX_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(res[0].value.data.string, "nsI"));
+	PMIX_INFO_FREE(res, nres);
+	PMIX_QUERY_DESTRUCT(&q);
+	server_stop();
+}
+END_TEST
+
+START_TEST(put_commit_get)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsP", 3, "putget", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(fences)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsF", 3, "fence", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(two_namespaces)
+{
+	pid_t pids[4];
+
+	server_start(false);
+	register_ns("nsA", 2);
+	register_ns("nsB", 2);
+	pids[0] = start_client("nsA", 0, "twons");
+	pids[1] = start_client("nsA", 1, "twons");
+	pids[2] = start_client("nsB", 0, "twons");
+	pids[3] = start_client("nsB", 1, "twons");
+	ck_assert_int_eq(wait_clients(pids, 4, 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(get_semantics)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsG", 2, "getsem", 20), 0);
+	server_stop();
+}
+END_TEST
+
+static volatile int srv_hdl_seen;
+
+static void srv_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+	if (status == EV_SERVER_CODE)
+		srv_hdl_seen++;
+	cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+START_TEST(events)
+{
+	pmix_status_t code = EV_SERVER_CODE;
+
+	server_start(false);
+	host.notify_on_fence = true;
+	/* the server process's own handler sees the events it raises */
+	ck_assert_int_gt(PMIx_Register_event_handler(&code, 1, NULL, 0, srv_hdl, NULL, NULL), 0);
+	ck_assert_int_eq(run_job("nsE", 2, "events", 20), 0);
+	ck_assert_int_ge(srv_hdl_seen, 1);
+	server_stop();
+}
+END_TEST
+
+START_TEST(finalize_in_handler)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsH", 2, "finhdl", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(pubsub)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsU", 2, "pubsub", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(resolve)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsR", 3, "resolve", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(tool_connect_query)
+{
+	pid_t pid;
+
+	server_start(true);
+	register_ns("nsT", 1);
+	{
+		char **env = env_copy();
+		char kv[512];
+
+		snprintf(kv, sizeof(kv), "TEST_SERVER_PID=%d", (int)getpid());
+		env_add(&env, kv);
+		snprintf(kv, sizeof(kv), "TEST_TMPDIR=%s", tmpdir);
+		env_add(&env, kv);
+		pid = fork();
+		if (pid == 0) {
+			char *argv[] = { "test_client", "child", "tool", NULL };
+
+			execve(self_exe, argv, env);
+			_exit(127);
+		}
+		for (char **e = env; *e; e++)
+			free(*e);
+		free(env);
+	}
+	ck_assert_int_eq(wait_clients(&pid, 1, 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(server_dies_mid_fence)
+{
+	pid_t srv, pids[2] = { -1, -1 };
+
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	srv = fork();
+	if (srv == 0) {
+		host.die_in_fence = true;
+		server_start(false);
+		register_ns("nsD", 2);
+		start_client("nsD", 0, "death");
+		start_client("nsD", 1, "death");
+		pause();
+		_exit(0);
+	}
+	/* the server is killed (SIGKILL) in its fence: one failure; the two
+	 * orphaned clients must each report a clean error */
+	ck_assert_int_eq(wait_clients(pids, 3, 20), 1);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/slurmix-tc.%d", (int)srv);
+	rm_tree(tmpdir);
+}
+END_TEST
+
+/* ---- without a server ---- */
+
+START_TEST(singleton)
+{
+	pmix_proc_t p, wild;
+	pmix_value_t *v;
+
+	unsetenv("PMIX_NAMESPACE");
+	ck_assert_int_eq(PMIx_Init(&p, NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_eq(strncmp(p.nspace, "singleton.", 10), 0);
+	ck_assert_uint_eq(p.rank, 0);
+	PMIX_LOAD_PROCID(&wild, p.nspace, PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v), PMIX_SUCCESS);
+	ck_assert_uint_eq(v->data.uint32, 1);
+	PMIX_VALUE_RELEASE(v);
+	ck_assert_int_eq(PMIx_Get(&p, "not.there", NULL, 0, &v), PMIX_ERR_NOT_FOUND);
+	ck_assert_int_eq(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Commit(), PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Publish(&(pmix_info_t){ .key = "x" }, 1), PMIX_ERR_UNREACH);
+	ck_assert_int_eq(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+}
+END_TEST
+
+START_TEST(local_only_calls)
+{
+	pmix_locality_t loc;
+	pmix_cpuset_t cs = { 0 };
+	pmix_query_t q;
+	pmix_info_t *res;
+	size_t nres;
+
+	ck_assert_int_eq(PMIx_Get_relative_locality("NM0:SK0:L30-3:L20:L10:CR0:HT0",
+						    "NM0:SK0:L30-3:L21:L11:CR1:HT1", &loc),
+			 PMIX_SUCCESS);
+	ck_assert_uint_eq(loc, PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_NUMA |
+			  PMIX_LOCALITY_SHARE_PACKAGE | PMIX_LOCALITY_SHARE_L3CACHE);
+	ck_assert_int_eq(PMIx_Get_relative_locality(NULL, "NM0", &loc), PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(PMIx_Parse_cpuset_string("hwloc:0-3,8", &cs), PMIX_SUCCESS);
+	ck_assert_str_eq(cs.source, "hwloc");
+	PMIx_Cpuset_destruct(&cs);
+	ck_assert_int_eq(PMIx_Parse_cpuset_string("other:0-3", &cs), PMIX_ERR_NOT_SUPPORTED);
+	{
+		pmix_topology_t topo = { 0 };
+
+		ck_assert_int_eq(PMIx_Load_topology(&topo), PMIX_SUCCESS);
+		ck_assert_str_eq(topo.source, "hwloc");
+		ck_assert_ptr_nonnull(topo.topology);
+		PMIx_Topology_destruct(&topo);
+		ck_assert_int_eq(PMIx_Get_cpuset(&cs, PMIX_CPUBIND_PROCESS), PMIX_SUCCESS);
+		ck_assert_ptr_nonnull(cs.bitmap);
+		PMIx_Cpuset_destruct(&cs);
+		ck_assert_int_eq(PMIx_Get_cpuset(&cs, 7), PMIX_ERR_BAD_PARAM);
+	}
+	ck_assert_int_eq(PMIx_Parse_cpuset_string("hwloc:zz", &cs), PMIX_ERR_BAD_PARAM);
+	/* the ABI version query works before init */
+	PMIX_QUERY_CONSTRUCT(&q);
+	PMIx_Argv_append_nosize(&q.keys, PMIX_QUERY_STABLE_ABI_VERSION);
+	ck_assert_int_eq(PMIx_Query_info(&q, 1, &res, &nres), PMIX_SUCCESS);
+	ck_assert_uint_eq(nres, 1);
+	ck_assert_str_eq(res[0].value.data.string, "0.0");
+	PMIX_INFO_FREE(res, nres);
+	PMIX_QUERY_DESTRUCT(&q);
+	ck_assert_int_eq(PMIx_Fence(NULL, 0, NULL, 0), PMIX_ERR_INIT);
+	ck_assert_int_eq(PMIx_Get(NULL, "x", NULL, 0, &(pmix_value_t *){ NULL }), PMIX_ERR_INIT);
+	ck_assert_int_eq(PMIx_Put(PMIX_GLOBAL, "x", &(pmix_value_t){ .type = PMIX_BOOL }),
+			 PMIX_ERR_INIT);
+}
+END_TEST
+
+/* A fake server: accepts one connection, reads the HELLO header, answers
+ * with `reply` bytes (or closes), then closes. */
+struct fake {
+	int lfd;
+	const char *reply;
+	size_t len;
+};
+
+static void *fake_server(void *arg)
+{
+	struct fake *f = arg;
+	char buf[4096];
+	int fd = accept(f->lfd, NULL, NULL);
+
+	if (fd >= 0) {
+		(void)!read(fd, buf, sizeof(buf));
+		if (f->len)
+			(void)!write(fd, f->reply, f->len);
+		close(fd);
+	}
+	return NULL;
+}
+
+static pmix_status_t init_against_fake(const char *reply, size_t len)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct fake f = { .reply = reply, .len = len };
+	char uri[200];
+	pthread_t t;
+	pmix_status_t st;
+	pmix_proc_t p;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/slurmix-fake.%d", (int)getpid());
+	unlink(sa.sun_path);
+	f.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_eq(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(f.lfd, 4), 0);
+	snprintf(uri, sizeof(uri), "unix:%s", sa.sun_path);
+	setenv("PMIX_NAMESPACE", "fake", 1);
+	setenv("PMIX_RANK", "0", 1);
+	setenv("SLURMIX_PMIX_SERVER_URI", uri, 1);
+	pthread_create(&t, NULL, fake_server, &f);
+	st = PMIx_Init(&p, NULL, 0);
+	pthread_join(t, NULL);
+	close(f.lfd);
+	unlink(sa.sun_path);
+	return st;
+}
+
+START_TEST(broken_server)
+{
+	static const char garbage[] = "this is not a slurmix frame header!!";
+	static const unsigned char huge[16] = { 0x53, 0x4c, 0x4d, 0x58, 0xff, 0xff, 0xff, 0xff,
+						0, 0, 0, 1, 0, 1, 0, 1 };
+	double t0 = now_s();
+
+	ck_assert_int_ne(init_against_fake(NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_ne(init_against_fake(garbage, sizeof(garbage)), PMIX_SUCCESS);
+	ck_assert_int_ne(init_against_fake((const char *)huge, sizeof(huge)), PMIX_SUCCESS);
+	ck_assert(now_s() - t0 < 5);
+	ck_assert(!PMIx_Initialized());
+	/* no server listening at all */
+	setenv("SLURMIX_PMIX_SERVER_URI", "unix:/nonexistent/sock", 1);
+	ck_assert_int_eq(PMIx_Init(NULL, NULL, 0), PMIX_ERR_UNREACH);
+	setenv("SLURMIX_PMIX_SERVER_URI", "tcp://1.2.3.4:5", 1);
+	ck_assert_int_ne(PMIx_Init(NULL, NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_eq(count_threads_settled(1), 1);
+}
+END_TEST
+
+static Suite *client_suite(void)
+{
+	Suite *s = suite_create("client");
+	TCase *tc = tcase_create("with-server");
+	TCase *tl = tcase_create("local");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, init_finalize);
+	tcase_add_test(tc, put_commit_get);
+	tcase_add_test(tc, fences);
+	tcase_add_test(tc, two_namespaces);
+	tcase_add_test(tc, get_semantics);
+	tcase_add_test(tc, events);
+	tcase_add_test(tc, finalize_in_handler);
+	tcase_add_test(tc, pubsub);
+	tcase_add_test(tc, resolve);
+	tcase_add_test(tc, tool_connect_query);
+	tcase_add_test(tc, server_dies_mid_fence);
+	suite_add_tcase(s, tc);
+	tcase_set_timeout(tl, 30);
+	tcase_add_test(tl, singleton);
+	tcase_add_test(tl, local_only_calls);
+	tcase_add_test(tl, broken_server);
+	suite_add_tcase(s, tl);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr;
+	int failed;
+
+	if (argc == 3 && strcmp(argv[1], "child") == 0)
+		return run_scenario(argv[2]);
+	if (!realpath(argv[0], self_exe))
+		return EXIT_FAILURE;
+	sr = srunner_create(client_suite());
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
