@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "plug_conf.h"
+#include "plug_net.h"
 #include "plug_srun.h"
 #include "plug_step.h"
 #include "slurm_adapter.h"
@@ -59,6 +60,7 @@ mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
 PLUG_EXPORT int mpi_p_client_fini(plug_client_state_t *state)
 {
 	(void)state;
+	plug_rdv_stop();
 	return SLURM_SUCCESS;
 }
 

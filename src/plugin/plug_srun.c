@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plug_map.h"
+#include "plug_net.h"
 #include "plug_srun.h"
 #include "plug_step.h"
 
@@ -31,6 +32,10 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 				  "nodes: %m", l->task_cnt, l->node_cnt), NULL;
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
+	if (rc == 0 && l->node_cnt > 1 && plug_rdv_start(l->node_cnt, env) < 0) {
+		free(map);
+		return plug_error("cannot start the rendezvous of the step daemons"), NULL;
+	}
 	plug_flag("step %s: %s=%s", id, PLUG_MAP_ENV, map);
 	free(map);
 	if (rc)

@@ -15,8 +15,9 @@
  *   4. prepare every local task's environment (PMIx_server_setup_fork and
  *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
  *      the forked child, only copies.
- * Collectives across nodes are not here yet: fence_nb completes a
- * single-node step locally and refuses a multi-node one.
+ * Collectives across nodes: fence_nb and direct_modex are plug_coll.c and
+ * plug_dmdx.c over plug_net.c, started at the end of prefork when the step
+ * spans several nodes (see src/plugin/README-dev.md).
  * Fini (stepd_cleanup -> plugin fini): finalize the server, remove the
  * directory tree without following links, free everything.
  */
@@ -38,7 +39,9 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "plug_coll.h"
 #include "plug_conf.h"
+#include "plug_net.h"
 #include "plug_step.h"
 #include "pxc.h"
 
@@ -148,28 +151,12 @@ static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-static pmix_status_t cb_fence_nb(const pmix_proc_t procs[], size_t nprocs,
-				 const pmix_info_t info[], size_t ninfo,
-				 char *data, size_t ndata,
-				 pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)procs, (void)nprocs, (void)info, (void)ninfo;
-	if (step.map->nnodes > 1) {
-		plug_error("fence across %u nodes is not implemented yet",
-			   step.map->nnodes);
-		return PMIX_ERR_NOT_SUPPORTED;
-	}
-	/* One node: this server's data is everybody's data. The library
-	 * copies it inside the callback, so no release function. */
-	cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
-	return PMIX_SUCCESS;
-}
-
 static pmix_server_module_t module = {
 	.client_connected = cb_client_connected,
 	.client_finalized = cb_client_finalized,
 	.abort = cb_abort,
-	.fence_nb = cb_fence_nb,
+	.fence_nb = plug_coll_fence,
+	.direct_modex = plug_dmdx_request,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
@@ -408,6 +395,25 @@ static int prepare_tasks(plug_step_t *st, char **env)
 	return 0;
 }
 
+/* ---- collectives across nodes ------------------------------------------- */
+
+static int start_net(plug_step_t *st, char **env)
+{
+	plug_coll_ctx_t *c = &plug_coll_ctx;
+
+	snprintf(c->nspace, sizeof(c->nspace), "%s", st->nspace);
+	c->map = st->map;
+	c->me = st->si.nodeid;
+	c->width = plug_slurm_tree_width();
+	c->timeout = plug_conf.timeout;
+	if (st->map->nnodes < 2)
+		return 0;
+	if (plug_net_start(st->si.nodeid, st->map->nnodes, env) < 0)
+		return plug_error("cannot open the network between step daemons"), -1;
+	st->net_up = true;
+	return 0;
+}
+
 /* ---- hooks -------------------------------------------------------------- */
 
 int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
@@ -419,7 +425,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		goto fail;
 	load_topology(&step);
 	if (start_server(&step) < 0 || register_nspace(&step) < 0 ||
-	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0)
+	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
+	    start_net(&step, *env) < 0)
 		goto fail;
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
 		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
@@ -455,6 +462,8 @@ static void free_list(char **list)
 
 void plug_step_fini(void)
 {
+	if (step.net_up)
+		plug_net_stop();
 	if (step.server_up)
 		PMIx_server_finalize();
 	if (step.dir_made)

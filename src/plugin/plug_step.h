@@ -31,6 +31,7 @@ typedef struct {
 	char *ld_path;		/* LD_LIBRARY_PATH for the tasks, or NULL */
 	bool dir_made;		/* dir is ours to remove */
 	bool server_up;
+	bool net_up;		/* plug_net started (multi-node steps) */
 } plug_step_t;
 
 /* slurmstepd hooks; Slurm return codes (0 / -1). */

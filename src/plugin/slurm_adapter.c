@@ -136,6 +136,11 @@ const char *plug_slurm_tmpfs(void)
 	return slurm_conf.tmp_fs;
 }
 
+uint32_t plug_slurm_tree_width(void)
+{
+	return slurm_conf.tree_width ? slurm_conf.tree_width : 50;
+}
+
 /* ---- step record -------------------------------------------------------- */
 
 int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)

@@ -101,6 +101,8 @@ void plug_log(int level, const char *fmt, ...)
 bool plug_debug_flag_mpi(void);
 /* Slurm's TmpFS, or NULL when unset. Borrowed pointer. */
 const char *plug_slurm_tmpfs(void);
+/* Slurm's TreeWidth (50 when unset). */
+uint32_t plug_slurm_tree_width(void);
 
 #define plug_error(...) plug_log(PLUG_LOG_ERROR, "mpi/slurmix: " __VA_ARGS__)
 #define plug_info(...) plug_log(PLUG_LOG_INFO, "mpi/slurmix: " __VA_ARGS__)

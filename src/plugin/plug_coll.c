@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_coll.c - fence across nodes (the server module's fence_nb).
+ *
+ * The server aggregates its local participants and calls fence_nb once
+ * per fence with its node's blob (store.h: blobs concatenate). Here:
+ *   1. participants' nodes = the nodes of the listed ranks (a WILDCARD
+ *      rank: every node of the step), sorted; a tree of TreeWidth over
+ *      them (plug_tree.c), index 0 = root;
+ *   2. fan-in: once the local blob and every child's FANIN are in, the
+ *      concatenation goes to the parent in a FANIN;
+ *   3. the root sends the whole concatenation down in a FANOUT; each node
+ *      forwards it to its children and hands it to the server's cbfunc.
+ * A fence instance is identified by (signature of its proc set, sequence
+ * number of fences with that signature on this node): every participant
+ * sees the fences of one proc set in the same order, so several fences
+ * can be in flight. A child's FANIN may arrive before the local fence_nb:
+ * the instance is created by whichever comes first.
+ *
+ * Failures: a timeout (SlurmixTimeout), a lost parent or missing child, or
+ * an error status from a neighbour fail the instance: the error is sent
+ * up and down the tree (except to whom it came from) and the server's
+ * cbfunc gets the status - never a hang. An instance that failed before
+ * its local fence_nb stays as a tombstone until that call or its timer.
+ *
+ * Progress thread only (fence_nb is called there, and plug_net's upcalls).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "pack.h"
+#include "plug_coll.h"
+#include "plug_net.h"
+#include "plug_tree.h"
+#include "slurm_adapter.h"
+
+plug_coll_ctx_t plug_coll_ctx;
+
+typedef struct inst {
+	struct inst *next;
+	uint64_t sig;
+	uint32_t seq;
+	int local;		/* the local fence_nb arrived */
+	int sent_up;
+	pmix_status_t failed;
+	uint32_t parent;	/* node id or PLUG_TREE_NONE */
+	uint32_t *kids, nkids;	/* node ids; NULL until local */
+	uint32_t *from, nfrom;	/* children whose FANIN arrived */
+	pmix_data_buffer_t data;
+	pmix_modex_cbfunc_t cbfunc;
+	void *cbdata;
+	struct event *timer;
+} inst_t;
+
+typedef struct sigseq {
+	struct sigseq *next;
+	uint64_t sig;
+	uint32_t next_seq;
+} sigseq_t;
+
+static inst_t *insts;
+static sigseq_t *sigs;
+
+/* ---- identity ----------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Order-independent: the sum of one hash per proc. */
+static uint64_t signature(const pmix_proc_t *procs, size_t n)
+{
+	uint64_t sig = n;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h = 1469598103934665603ull;
+
+		for (const char *c = procs[i].nspace; *c && c < procs[i].nspace + PMIX_MAX_NSLEN; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		sig += mix(h ^ procs[i].rank);
+	}
+	return sig;
+}
+
+static uint32_t next_seq(uint64_t sig)
+{
+	sigseq_t *s;
+
+	for (s = sigs; s; s = s->next)
+		if (s->sig == sig)
+			return s->next_seq++;
+	if (!(s = calloc(1, sizeof(*s))))
+		return UINT32_MAX;
+	s->sig = sig;
+	s->next_seq = 1;
+	s->next = sigs;
+	sigs = s;
+	return 0;
+}
+
+/* ---- instances ---------------------------------------------------------- */
+
+static void inst_free(inst_t *x)
+{
+	for (inst_t **p = &insts; *p; p = &(*p)->next)
+		if (*p == x) {
+			*p = x->next;
+			break;
+		}
+	if (x->timer)
+		event_free(x->timer);
+	pxc_buf_clear(&x->data);
+	free(x->kids);
+	free(x->from);
+	free(x);
+}
+
+static void on_timeout(int fd, short what, void *arg);
+
+static inst_t *inst_get(uint64_t sig, uint32_t seq)
+{
+	struct timeval tv = { plug_coll_ctx.timeout, 0 };
+	inst_t *x;
+
+	for (x = insts; x; x = x->next)
+		if (x->sig == sig && x->seq == seq)
+			return x;
+	if (!(x = calloc(1, sizeof(*x))))
+		return NULL;
+	x->sig = sig;
+	x->seq = seq;
+	x->parent = PLUG_TREE_NONE;
+	pxc_buf_init(&x->data);
+	x->timer = evtimer_new(plug_net_base(), on_timeout, x);
+	if (!x->timer || evtimer_add(x->timer, &tv) < 0) {
+		if (x->timer)
+			event_free(x->timer);
+		free(x);
+		return NULL;
+	}
+	x->next = insts;
+	insts = x;
+	return x;
+}
+
+static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st)
+{
+	pmix_data_buffer_t b;
+	int rc;
+
+	pxc_buf_init(&b);
+	rc = pxc_pack(&b, &x->sig, 1, PMIX_UINT64) != PMIX_SUCCESS ||
+	     pxc_pack_u32(&b, x->seq) != PMIX_SUCCESS ||
+	     pxc_pack_status(&b, st) != PMIX_SUCCESS ||
+	     (st == PMIX_SUCCESS && x->data.bytes_used &&
+	      pxc_buf_append(&b, x->data.base_ptr, x->data.bytes_used) < 0) ? -1 : 0;
+	if (rc == 0)
+		rc = plug_net_send(to, cmd, 0, &b);
+	pxc_buf_clear(&b);
+	return rc;
+}
+
+/* Hands the result to the server and forgets the instance. */
+static void deliver(inst_t *x, pmix_status_t st)
+{
+	x->cbfunc(st, st == PMIX_SUCCESS ? x->data.base_ptr : NULL,
+		  st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
+	inst_free(x);
+}
+
+/* Fails x everywhere but towards `except`. */
+static void fail(inst_t *x, pmix_status_t st, uint32_t except)
+{
+	if (x->failed)
+		return;
+	x->failed = st;
+	if (x->kids) {
+		if (x->parent != PLUG_TREE_NONE && x->parent != except)
+			send_one(x->parent, PLUG_NET_FANIN, x, st);
+		for (uint32_t i = 0; i < x->nkids; i++)
+			if (x->kids[i] != except)
+				send_one(x->kids[i], PLUG_NET_FANOUT, x, st);
+	}
+	if (x->local)
+		deliver(x, st);
+}
+
+static void on_timeout(int fd, short what, void *arg)
+{
+	inst_t *x = arg;
+
+	(void)fd, (void)what;
+	if (x->failed) {		/* tombstone */
+		inst_free(x);
+		return;
+	}
+	plug_error("fence %016llx/%u timed out after %u s (local %s, %u of %u children)",
+		   (unsigned long long)x->sig, x->seq, plug_coll_ctx.timeout,
+		   x->local ? "in" : "missing", x->nfrom, x->nkids);
+	if (x->local) {
+		fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);	/* delivers, frees */
+	} else {
+		fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);
+		inst_free(x);
+	}
+}
+
+static void fan_out(inst_t *x)
+{
+	plug_flag("fence %016llx/%u: %zu bytes out to %u children",
+		  (unsigned long long)x->sig, x->seq, x->data.bytes_used, x->nkids);
+	for (uint32_t i = 0; i < x->nkids; i++)
+		if (send_one(x->kids[i], PLUG_NET_FANOUT, x, PMIX_SUCCESS) < 0)
+			plug_error("fence %016llx/%u: cannot reach node %u",
+				   (unsigned long long)x->sig, x->seq, x->kids[i]);
+	deliver(x, PMIX_SUCCESS);
+}
+
+static void advance(inst_t *x)
+{
+	if (!x->local || x->failed || x->sent_up || x->nfrom < x->nkids)
+		return;
+	if (x->parent == PLUG_TREE_NONE) {
+		fan_out(x);
+		return;
+	}
+	x->sent_up = 1;
+	if (send_one(x->parent, PLUG_NET_FANIN, x, PMIX_SUCCESS) < 0)
+		fail(x, PMIX_ERR_UNREACH, PLUG_TREE_NONE);
+}
+
+static int is_kid(const inst_t *x, uint32_t node)
+{
+	for (uint32_t i = 0; i < x->nkids; i++)
+		if (x->kids[i] == node)
+			return 1;
+	return 0;
+}
+
+static int arrived(const inst_t *x, uint32_t node)
+{
+	for (uint32_t i = 0; i < x->nfrom; i++)
+		if (x->from[i] == node)
+			return 1;
+	return 0;
+}
+
+/* ---- fence_nb ----------------------------------------------------------- */
+
+/* Sorted participant nodes; my index in *mine. NULL with *st set. */
+static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
+			    uint32_t *mine, pmix_status_t *st)
+{
+	const plug_map_t *m = plug_coll_ctx.map;
+	unsigned char *in = calloc(m->nnodes, 1);
+	uint32_t *list = calloc(m->nnodes, sizeof(*list)), k = 0;
+
+	*st = PMIX_ERR_NOMEM;
+	for (size_t i = 0; in && list && i < n; i++) {
+		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace)) {
+			*st = PMIX_ERR_NOT_SUPPORTED;
+			plug_error("fence with namespace %s is not supported yet",
+				   procs[i].nspace);
+			goto fail;
+		}
+		if (procs[i].rank == PMIX_RANK_WILDCARD)
+			memset(in, 1, m->nnodes);
+		else if (procs[i].rank < m->ntasks)
+			in[m->node_of[procs[i].rank]] = 1;
+		else
+			goto bad;
+	}
+	for (uint32_t i = 0; in && list && i < m->nnodes; i++)
+		if (in[i]) {
+			if (i == plug_coll_ctx.me)
+				*mine = k;
+			list[k++] = i;
+		}
+	if (!in || !list || !in[plug_coll_ctx.me])
+		goto bad;
+	free(in);
+	*count = k;
+	return list;
+bad:
+	*st = in && list ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
+fail:
+	free(in);
+	free(list);
+	return NULL;
+}
+
+/* Tree neighbours of this node among the participants. */
+static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
+{
+	uint32_t w = plug_coll_ctx.width, p;
+
+	x->kids = calloc(w, sizeof(*x->kids));
+	if (!x->kids || plug_tree_node(mine, n, w, &p, x->kids, &x->nkids) < 0)
+		return -1;
+	x->parent = p == PLUG_TREE_NONE ? p : nodes[p];
+	for (uint32_t i = 0; i < x->nkids; i++)
+		x->kids[i] = nodes[x->kids[i]];
+	for (uint32_t i = 0; i < x->nfrom; i++)
+		if (!is_kid(x, x->from[i]))
+			return plug_error("fence %016llx/%u: FANIN from node %u, not a child",
+					  (unsigned long long)x->sig, x->seq, x->from[i]), -1;
+	return 0;
+}
+
+pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
+			      const pmix_info_t info[], size_t ninfo,
+			      char *data, size_t ndata,
+			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	uint32_t n = 0, mine = 0, *nodes;
+	pmix_status_t st;
+	inst_t *x;
+	uint64_t sig;
+
+	(void)info, (void)ninfo;
+	if (!(nodes = part_nodes(procs, nprocs, &n, &mine, &st)))
+		return st;
+	if (n == 1) {		/* only this node: its data is everybody's */
+		free(nodes);
+		cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+		return PMIX_SUCCESS;
+	}
+	sig = signature(procs, nprocs);
+	x = inst_get(sig, next_seq(sig));
+	if (!x || x->local) {	/* local twice: a sequence clash */
+		free(nodes);
+		return x ? PMIX_ERR_DUPLICATE_KEY : PMIX_ERR_NOMEM;
+	}
+	x->local = 1;
+	x->cbfunc = cbfunc;
+	x->cbdata = cbdata;
+	if (x->failed) {
+		free(nodes);
+		deliver(x, x->failed);
+		return PMIX_SUCCESS;
+	}
+	if (set_tree(x, nodes, n, mine) < 0 ||
+	    (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
+		fail(x, PMIX_ERR_BAD_PARAM, PLUG_TREE_NONE);
+	else
+		advance(x);
+	free(nodes);
+	return PMIX_SUCCESS;
+}
+
+/* ---- messages from the tree --------------------------------------------- */
+
+static void got_fanin(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
+{
+	uint32_t *grown;
+
+	if ((x->kids && !is_kid(x, from)) || x->sent_up) {
+		plug_error("fence %016llx/%u: unexpected FANIN from node %u",
+			   (unsigned long long)x->sig, x->seq, from);
+		return;
+	}
+	if (arrived(x, from))
+		return (void)plug_error("fence %016llx/%u: second FANIN from node %u",
+					(unsigned long long)x->sig, x->seq, from);
+	grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
+	if (!grown || pxc_buf_append(&x->data, pxc_buf_read_ptr(in),
+				     pxc_buf_remaining(in)) < 0) {
+		x->from = grown ? grown : x->from;
+		fail(x, PMIX_ERR_NOMEM, PLUG_TREE_NONE);
+		return;
+	}
+	x->from = grown;
+	x->from[x->nfrom++] = from;
+	advance(x);
+}
+
+static void got_fanout(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
+{
+	if (!x->sent_up || from != x->parent) {
+		plug_error("fence %016llx/%u: unexpected FANOUT from node %u",
+			   (unsigned long long)x->sig, x->seq, from);
+		return;
+	}
+	pxc_buf_clear(&x->data);
+	if (pxc_buf_load_copy(&x->data, pxc_buf_read_ptr(in), pxc_buf_remaining(in)) < 0) {
+		fail(x, PMIX_ERR_NOMEM, PLUG_TREE_NONE);
+		return;
+	}
+	fan_out(x);
+}
+
+void plug_coll_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	uint64_t sig;
+	uint32_t seq;
+	int32_t one = 1;
+	pmix_status_t st;
+	inst_t *x;
+
+	if (pxc_unpack(in, &sig, &one, PMIX_UINT64) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &seq) != PMIX_SUCCESS ||
+	    pxc_unpack_status(in, &st) != PMIX_SUCCESS) {
+		plug_error("malformed fence message from node %u", from);
+		return;
+	}
+	if (!(x = inst_get(sig, seq)) || x->failed)
+		return;
+	if (st != PMIX_SUCCESS)
+		fail(x, st, from);
+	else if (h->cmd == PLUG_NET_FANIN)
+		got_fanin(x, from, in);
+	else
+		got_fanout(x, from, in);
+}
+
+void plug_coll_peer_lost(uint32_t node)
+{
+	inst_t *x, *next;
+
+	for (x = insts; x; x = next) {
+		next = x->next;
+		if (x->failed || !x->kids)
+			continue;
+		if ((node == x->parent && x->sent_up) ||
+		    (is_kid(x, node) && !arrived(x, node))) {
+			plug_error("fence %016llx/%u: node %u lost", (unsigned long long)x->sig,
+				   x->seq, node);
+			fail(x, PMIX_ERR_UNREACH, node);
+		}
+	}
+}
+
+void plug_coll_stop(void)
+{
+	while (insts) {
+		inst_t *x = insts;
+
+		if (x->local && !x->failed)
+			deliver(x, PMIX_ERR_UNREACH);
+		else
+			inst_free(x);
+	}
+	while (sigs) {
+		sigseq_t *s = sigs;
+
+		sigs = s->next;
+		free(s);
+	}
+}

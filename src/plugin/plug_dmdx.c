@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_dmdx.c - direct modex across nodes (the server module's
+ * direct_modex): the server asks for a remote rank's posted data; the
+ * request goes straight to the node owning the rank (from the process
+ * map) as DMDX_REQ with a request id in the frame tag; that node calls
+ * PMIx_server_dmodex_request and answers DMDX_RESP (status + raw blob)
+ * with the same tag. Pending requests fail on their timer (SlurmixTimeout)
+ * or when the owner's connection is lost - never a hang.
+ *
+ * Progress thread only. The owner side's answer comes back from the
+ * server through a callback that may, in principle, run in any thread: it
+ * copies the blob and posts the reply to the progress thread, where it is
+ * dropped if the network has stopped meanwhile.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "pack.h"
+#include "plug_coll.h"
+#include "plug_net.h"
+#include "progress.h"
+#include "slurm_adapter.h"
+
+typedef struct req {
+	struct req *next;
+	uint32_t id, node;
+	pmix_rank_t rank;
+	pmix_modex_cbfunc_t cbfunc;
+	void *cbdata;
+	struct event *timer;
+} req_t;
+
+typedef struct {
+	uint32_t node, id;
+	pmix_status_t status;
+	pmix_data_buffer_t blob;
+} answer_t;
+
+static req_t *reqs;
+static uint32_t last_id;
+static int stopped;
+
+static void req_done(req_t *r, pmix_status_t st, const char *data, size_t n)
+{
+	for (req_t **p = &reqs; *p; p = &(*p)->next)
+		if (*p == r) {
+			*p = r->next;
+			break;
+		}
+	event_free(r->timer);
+	r->cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? n : 0,
+		  r->cbdata, NULL, NULL);
+	free(r);
+}
+
+static void on_timeout(int fd, short what, void *arg)
+{
+	req_t *r = arg;
+
+	(void)fd, (void)what;
+	plug_error("direct modex for rank %u (node %u) timed out", r->rank, r->node);
+	req_done(r, PMIX_ERR_TIMEOUT, NULL, 0);
+}
+
+pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
+				const pmix_info_t info[], size_t ninfo,
+				pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	const plug_map_t *m = plug_coll_ctx.map;
+	struct timeval tv = { plug_coll_ctx.timeout, 0 };
+	pmix_data_buffer_t b;
+	req_t *r;
+
+	(void)info, (void)ninfo;
+	if (!PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace) ||
+	    proc->rank >= m->ntasks || m->node_of[proc->rank] == plug_coll_ctx.me)
+		return PMIX_ERR_NOT_FOUND;
+	if (!(r = calloc(1, sizeof(*r))))
+		return PMIX_ERR_NOMEM;
+	r->id = ++last_id ? last_id : ++last_id;
+	r->node = m->node_of[proc->rank];
+	r->rank = proc->rank;
+	r->cbfunc = cbfunc;
+	r->cbdata = cbdata;
+	r->timer = evtimer_new(plug_net_base(), on_timeout, r);
+	pxc_buf_init(&b);
+	if (!r->timer || evtimer_add(r->timer, &tv) < 0 ||
+	    pxc_pack_u32(&b, proc->rank) != PMIX_SUCCESS ||
+	    plug_net_send(r->node, PLUG_NET_DMDX_REQ, r->id, &b) < 0) {
+		pxc_buf_clear(&b);
+		if (r->timer)
+			event_free(r->timer);
+		free(r);
+		return PMIX_ERR_UNREACH;
+	}
+	pxc_buf_clear(&b);
+	r->next = reqs;
+	reqs = r;
+	return PMIX_SUCCESS;
+}
+
+/* ---- owner side --------------------------------------------------------- */
+
+static void answer_fn(void *arg)
+{
+	answer_t *a = arg;
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (!stopped && pxc_pack_status(&b, a->status) == PMIX_SUCCESS &&
+	    (!a->blob.bytes_used ||
+	     pxc_buf_append(&b, a->blob.base_ptr, a->blob.bytes_used) == 0))
+		plug_net_send(a->node, PLUG_NET_DMDX_RESP, a->id, &b);
+	pxc_buf_clear(&b);
+	pxc_buf_clear(&a->blob);
+	free(a);
+}
+
+static void server_answer(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+	answer_t *a = cbdata;
+
+	a->status = status;
+	if (status == PMIX_SUCCESS && sz && pxc_buf_load_copy(&a->blob, data, sz) < 0)
+		a->status = PMIX_ERR_NOMEM;
+	if (pxc_progress_post(pxc_progress_global(), answer_fn, a) < 0) {
+		pxc_buf_clear(&a->blob);
+		free(a);
+	}
+}
+
+static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
+{
+	answer_t *a;
+	pmix_proc_t proc;
+	uint32_t rank;
+
+	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
+	    rank >= plug_coll_ctx.map->ntasks ||
+	    plug_coll_ctx.map->node_of[rank] != plug_coll_ctx.me) {
+		plug_error("bad direct modex request from node %u", from);
+		return;		/* the requester's timer answers it */
+	}
+	if (!(a = calloc(1, sizeof(*a))))
+		return;
+	plug_flag("direct modex: node %u asks for rank %u", from, rank);
+	a->node = from;
+	a->id = id;
+	pxc_buf_init(&a->blob);
+	PMIx_Load_procid(&proc, plug_coll_ctx.nspace, rank);
+	if (PMIx_server_dmodex_request(&proc, server_answer, a) != PMIX_SUCCESS) {
+		a->status = PMIX_ERR_NOT_FOUND;
+		answer_fn(a);
+	}
+}
+
+static void response(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
+{
+	pmix_status_t st;
+	req_t *r;
+
+	for (r = reqs; r && !(r->id == id && r->node == from); r = r->next)
+		;
+	if (!r)
+		return;		/* late: already timed out */
+	if (pxc_unpack_status(in, &st) != PMIX_SUCCESS) {
+		plug_error("malformed direct modex answer from node %u", from);
+		st = PMIX_ERR_UNPACK_FAILURE;
+	}
+	req_done(r, st, pxc_buf_read_ptr(in), pxc_buf_remaining(in));
+}
+
+void plug_dmdx_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	if (h->cmd == PLUG_NET_DMDX_REQ)
+		serve(from, h->tag, in);
+	else
+		response(from, h->tag, in);
+}
+
+void plug_dmdx_peer_lost(uint32_t node)
+{
+	req_t *r, *next;
+
+	for (r = reqs; r; r = next) {
+		next = r->next;
+		if (r->node == node) {
+			plug_error("direct modex for rank %u: node %u lost", r->rank, node);
+			req_done(r, PMIX_ERR_UNREACH, NULL, 0);
+		}
+	}
+}
+
+void plug_dmdx_stop(void)
+{
+	stopped = 1;
+	while (reqs)
+		req_done(reqs, PMIX_ERR_UNREACH, NULL, 0);
+}

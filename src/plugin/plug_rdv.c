@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_rdv.c - the rendezvous agent in srun (see plug_net.h): srun listens
+ * on an ephemeral TCP port, every stepd of the step connects and sends
+ * REGISTER (step key, node id, address, port); once all nodes have
+ * registered, srun sends each the TABLE of every node's endpoint and
+ * closes. A registration with a bad key, a bad or repeated node id, or
+ * anything else than REGISTER is dropped with a log line.
+ *
+ * Threads: mpi_p_client_prelaunch (srun's main thread) starts a progress
+ * engine of the core in srun and posts the listener to it; all state below
+ * is then owned by that thread; client_fini posts the stop and releases
+ * the engine.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <event2/event.h>
+
+#include "pack.h"
+#include "plug_net.h"
+#include "progress.h"
+#include "slurm_adapter.h"
+
+typedef struct {
+	pxc_conn_t *conn;
+	char *addr;
+	uint32_t port;
+} reg_t;
+
+static struct {
+	pxc_progress_t *pg;
+	struct event_base *base;
+	int lfd;
+	struct event *lev;
+	uint32_t nnodes, nreg;
+	reg_t *regs;
+	char key[PLUG_KEY_LEN + 1];
+} rdv = { .lfd = -1 };
+
+static void send_table(void)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	pxc_pack_u32(&b, rdv.nnodes);
+	for (uint32_t i = 0; i < rdv.nnodes; i++) {
+		pxc_pack_str(&b, rdv.regs[i].addr);
+		pxc_pack_u32(&b, rdv.regs[i].port);
+	}
+	for (uint32_t i = 0; i < rdv.nnodes; i++) {
+		if (!rdv.regs[i].conn)
+			continue;	/* left early: its peers will notice */
+		pxc_conn_send(rdv.regs[i].conn, PLUG_NET_TABLE, 0, 0, &b);
+		pxc_conn_close(rdv.regs[i].conn, 1);
+		rdv.regs[i].conn = NULL;
+	}
+	pxc_buf_clear(&b);
+}
+
+/* 0, or -1 to drop the connection. */
+static int take(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	char *key = NULL, *addr = NULL;
+	uint32_t node = UINT32_MAX, port = 0;
+	int ok;
+
+	if (h->cmd != PLUG_NET_REGISTER || pxc_unpack_str(in, &key) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &node) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &addr) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !addr || !port || port > 65535)
+		ok = 0;
+	else
+		ok = plug_key_ok(key, rdv.key) && node < rdv.nnodes &&
+		     !rdv.regs[node].addr;
+	free(key);
+	if (!ok) {
+		free(addr);
+		return plug_error("bad registration from a step daemon (node %u)", node), -1;
+	}
+	rdv.regs[node] = (reg_t){ .conn = c, .addr = addr, .port = port };
+	pxc_conn_set_arg(c, &rdv.regs[node]);
+	if (++rdv.nreg == rdv.nnodes)
+		send_table();
+	return 0;
+}
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
+		   pmix_data_buffer_t *in, void *arg)
+{
+	if (arg || take(c, h, in) < 0) {	/* one message per connection */
+		reg_t *r = arg;
+
+		if (r)
+			r->conn = NULL;
+		pxc_conn_close(c, 0);
+	}
+}
+
+static void on_close(pxc_conn_t *c, int err, void *arg)
+{
+	reg_t *r = arg;
+
+	(void)err;
+	if (r) {
+		plug_error("a step daemon left before the endpoint table was complete");
+		r->conn = NULL;
+	}
+	pxc_conn_close(c, 0);
+}
+
+static void on_accept(int lfd, short what, void *arg)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	(void)what, (void)arg;
+	if (fd >= 0 && !pxc_conn_new(rdv.base, fd, 1u << 16, on_msg, on_close, NULL))
+		plug_error("rendezvous: cannot take a connection: %m");
+}
+
+static void start_fn(void *arg)
+{
+	(void)arg;
+	rdv.base = pxc_progress_base(rdv.pg);
+	rdv.lev = event_new(rdv.base, rdv.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
+	if (!rdv.lev || event_add(rdv.lev, NULL) < 0)
+		plug_error("rendezvous: cannot listen");
+}
+
+static int make_key(void)
+{
+	unsigned char raw[PLUG_KEY_LEN / 2];
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -1;
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(rdv.key + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+static int listen_any(uint16_t *port)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+	socklen_t len = sizeof(sa);
+	int off = 0;
+
+	rdv.lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (rdv.lfd >= 0)	/* dual stack: IPv4 stepds too */
+		setsockopt(rdv.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	if (rdv.lfd < 0) {	/* no IPv6 at all */
+		struct sockaddr_in s4 = { .sin_family = AF_INET };
+
+		rdv.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (rdv.lfd < 0 || bind(rdv.lfd, (struct sockaddr *)&s4, sizeof(s4)) < 0 ||
+		    listen(rdv.lfd, 1024) < 0 || getsockname(rdv.lfd, (struct sockaddr *)&s4, &len) < 0)
+			return -1;
+		*port = ntohs(s4.sin_port);
+		return 0;
+	}
+	if (bind(rdv.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(rdv.lfd, 1024) < 0 || getsockname(rdv.lfd, (struct sockaddr *)&sa, &len) < 0)
+		return -1;
+	*port = ntohs(sa.sin6_port);
+	return 0;
+}
+
+int plug_rdv_start(uint32_t nnodes, char ***env)
+{
+	uint16_t port = 0;
+	char sport[8];
+
+	rdv.nnodes = nnodes;
+	if (!(rdv.regs = calloc(nnodes, sizeof(reg_t))) || make_key() < 0 ||
+	    listen_any(&port) < 0)
+		return plug_error("rendezvous: cannot listen: %m"), -1;
+	if (!(rdv.pg = pxc_progress_acquire()))
+		return plug_error("rendezvous: no progress thread: %m"), -1;
+	if (pxc_progress_post(rdv.pg, start_fn, NULL) < 0)
+		return -1;
+	snprintf(sport, sizeof(sport), "%u", port);
+	if (plug_env_set(env, PLUG_KEY_ENV, rdv.key) < 0 ||
+	    plug_env_set(env, PLUG_SRUN_PORT_ENV, sport) < 0)
+		return -1;
+	plug_flag("rendezvous for %u nodes on port %u", nnodes, port);
+	return 0;
+}
+
+static void stop_fn(void *arg)
+{
+	pxc_sync_t *s = arg;
+
+	for (uint32_t i = 0; i < rdv.nnodes; i++) {
+		pxc_conn_close(rdv.regs[i].conn, 0);
+		free(rdv.regs[i].addr);
+	}
+	if (rdv.lev)
+		event_free(rdv.lev);
+	rdv.lev = NULL;
+	pxc_sync_signal(s, PMIX_SUCCESS);
+}
+
+void plug_rdv_stop(void)
+{
+	pxc_sync_t *s = rdv.pg ? calloc(1, sizeof(*s)) : NULL;
+
+	if (s) {
+		pxc_sync_init(s);
+		if (pxc_progress_post(rdv.pg, stop_fn, s) == 0 &&
+		    pxc_sync_wait(s, 10000) != PMIX_SUCCESS)
+			return;		/* stuck: leak rather than free under it */
+		pxc_sync_fini(s);
+		free(s);
+	}
+	if (rdv.pg)
+		pxc_progress_release();
+	if (rdv.lfd >= 0)
+		close(rdv.lfd);
+	free(rdv.regs);
+	memset(&rdv, 0, sizeof(rdv));
+	rdv.lfd = -1;
+}
