@@ -57,11 +57,11 @@ mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
 	return plug_srun_prelaunch(job, env);
 }
 
+/* The status of a PMIx_Abort, if any, becomes srun's exit code. */
 PLUG_EXPORT int mpi_p_client_fini(plug_client_state_t *state)
 {
 	(void)state;
-	plug_rdv_stop();
-	return SLURM_SUCCESS;
+	return plug_rdv_stop();
 }
 
 PLUG_EXPORT void mpi_p_conf_options(s_p_options_t **full_options, int *full_opt_cnt)

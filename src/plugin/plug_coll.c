@@ -17,11 +17,14 @@
  * can be in flight. A child's FANIN may arrive before the local fence_nb:
  * the instance is created by whichever comes first.
  *
- * Failures: a timeout (SlurmixTimeout), a lost parent or missing child, or
- * an error status from a neighbour fail the instance: the error is sent
- * up and down the tree (except to whom it came from) and the server's
- * cbfunc gets the status - never a hang. An instance that failed before
- * its local fence_nb stays as a tombstone until that call or its timer.
+ * Failures: a timeout (SlurmixTimeout, or the fence's PMIX_TIMEOUT when
+ * shorter), a lost parent or missing child, an error status from a
+ * neighbour, or a participating task that ended without finalizing
+ * (plug_lost.c) fail the instance: the error is sent up and down the tree
+ * (except to whom it came from) and the server's cbfunc gets the status -
+ * never a hang. A failed instance stays as a tombstone until its timer, so
+ * that late messages of that fence find it failed instead of starting it
+ * anew.
  *
  * Progress thread only (fence_nb is called there, and plug_net's upcalls).
  */
@@ -34,6 +37,7 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "plug_abort.h"
 #include "plug_coll.h"
 #include "plug_net.h"
 #include "plug_tree.h"
@@ -55,6 +59,8 @@ typedef struct inst {
 	pmix_modex_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
+	pmix_proc_t *procs;	/* the fence's proc set, once local */
+	size_t nprocs;
 } inst_t;
 
 typedef struct sigseq {
@@ -121,6 +127,7 @@ static void inst_free(inst_t *x)
 	pxc_buf_clear(&x->data);
 	free(x->kids);
 	free(x->from);
+	free(x->procs);
 	free(x);
 }
 
@@ -169,12 +176,18 @@ static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st
 	return rc;
 }
 
-/* Hands the result to the server and forgets the instance. */
+/* Hands the result to the server; forgets a completed instance, keeps a
+ * failed one as a tombstone until its timer. */
 static void deliver(inst_t *x, pmix_status_t st)
 {
-	x->cbfunc(st, st == PMIX_SUCCESS ? x->data.base_ptr : NULL,
-		  st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
-	inst_free(x);
+	pmix_modex_cbfunc_t cb = x->cbfunc;
+
+	x->cbfunc = NULL;
+	if (cb)
+		cb(st, st == PMIX_SUCCESS ? x->data.base_ptr : NULL,
+		   st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
+	if (st == PMIX_SUCCESS)
+		inst_free(x);
 }
 
 /* Fails x everywhere but towards `except`. */
@@ -206,12 +219,8 @@ static void on_timeout(int fd, short what, void *arg)
 	plug_error("fence %016llx/%u timed out after %u s (local %s, %u of %u children)",
 		   (unsigned long long)x->sig, x->seq, plug_coll_ctx.timeout,
 		   x->local ? "in" : "missing", x->nfrom, x->nkids);
-	if (x->local) {
-		fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);	/* delivers, frees */
-	} else {
-		fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);
-		inst_free(x);
-	}
+	fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);	/* delivers if local */
+	inst_free(x);
 }
 
 static void fan_out(inst_t *x)
@@ -316,6 +325,39 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 	return 0;
 }
 
+/* The fence's own PMIX_TIMEOUT (seconds), or 0. */
+static int info_timeout(const pmix_info_t *info, size_t ninfo)
+{
+	for (size_t i = 0; info && i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PMIX_TIMEOUT) &&
+		    info[i].value.type == PMIX_INT && info[i].value.data.integer > 0)
+			return info[i].value.data.integer;
+	return 0;
+}
+
+/* Records the local call: proc set, callback, a shorter timer. 0/-1. */
+static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n,
+		      const pmix_info_t *info, size_t ninfo,
+		      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	int tmo = info_timeout(info, ninfo);
+
+	x->local = 1;
+	x->cbfunc = cbfunc;
+	x->cbdata = cbdata;
+	if (tmo > 0 && (uint32_t)tmo < plug_coll_ctx.timeout) {
+		struct timeval tv = { tmo, 0 };
+
+		evtimer_del(x->timer);
+		evtimer_add(x->timer, &tv);
+	}
+	if (!(x->procs = malloc(n * sizeof(*procs))))
+		return -1;
+	memcpy(x->procs, procs, n * sizeof(*procs));
+	x->nprocs = n;
+	return 0;
+}
+
 pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
 			      const pmix_info_t info[], size_t ninfo,
 			      char *data, size_t ndata,
@@ -326,12 +368,13 @@ pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
 	inst_t *x;
 	uint64_t sig;
 
-	(void)info, (void)ninfo;
 	if (!(nodes = part_nodes(procs, nprocs, &n, &mine, &st)))
 		return st;
 	if (n == 1) {		/* only this node: its data is everybody's */
 		free(nodes);
-		cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+		st = plug_lost_any(procs, nprocs) ? PMIX_ERR_PROC_TERM_WO_SYNC : PMIX_SUCCESS;
+		cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? ndata : 0,
+		       cbdata, NULL, NULL);
 		return PMIX_SUCCESS;
 	}
 	sig = signature(procs, nprocs);
@@ -340,17 +383,18 @@ pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
 		free(nodes);
 		return x ? PMIX_ERR_DUPLICATE_KEY : PMIX_ERR_NOMEM;
 	}
-	x->local = 1;
-	x->cbfunc = cbfunc;
-	x->cbdata = cbdata;
-	if (x->failed) {
+	if (take_local(x, procs, nprocs, info, ninfo, cbfunc, cbdata) < 0 || x->failed) {
 		free(nodes);
+		if (!x->failed)
+			x->failed = PMIX_ERR_NOMEM;
 		deliver(x, x->failed);
 		return PMIX_SUCCESS;
 	}
 	if (set_tree(x, nodes, n, mine) < 0 ||
 	    (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
 		fail(x, PMIX_ERR_BAD_PARAM, PLUG_TREE_NONE);
+	else if (plug_lost_any(procs, nprocs))
+		fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 	else
 		advance(x);
 	free(nodes);
@@ -439,15 +483,38 @@ void plug_coll_peer_lost(uint32_t node)
 	}
 }
 
+/* True when the fence's proc set includes rank (of our namespace). */
+static int involves(const inst_t *x, pmix_rank_t rank)
+{
+	for (size_t i = 0; i < x->nprocs; i++)
+		if (PMIx_Check_nspace(x->procs[i].nspace, plug_coll_ctx.nspace) &&
+		    (x->procs[i].rank == rank || x->procs[i].rank == PMIX_RANK_WILDCARD))
+			return 1;
+	return 0;
+}
+
+void plug_coll_rank_lost(pmix_rank_t rank)
+{
+	inst_t *x, *next;
+
+	for (x = insts; x; x = next) {
+		next = x->next;
+		if (x->local && !x->failed && involves(x, rank)) {
+			plug_error("fence %016llx/%u: rank %u is gone",
+				   (unsigned long long)x->sig, x->seq, rank);
+			fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
+		}
+	}
+}
+
 void plug_coll_stop(void)
 {
 	while (insts) {
 		inst_t *x = insts;
 
-		if (x->local && !x->failed)
+		if (x->cbfunc)
 			deliver(x, PMIX_ERR_UNREACH);
-		else
-			inst_free(x);
+		inst_free(x);
 	}
 	while (sigs) {
 		sigseq_t *s = sigs;

@@ -329,6 +329,23 @@ int plug_net_send(uint32_t to, uint16_t cmd, uint32_t tag,
 	return 0;
 }
 
+void plug_net_flood(uint16_t cmd, uint32_t except, const pmix_data_buffer_t *payload)
+{
+	uint32_t w = plug_coll_ctx.width, parent, n = 0;
+	uint32_t *kids;
+
+	if (!net.up || !(kids = calloc(w, sizeof(*kids))))
+		return;
+	if (plug_tree_node(net.me, net.nnodes, w, &parent, kids, &n) == 0) {
+		if (parent != PLUG_TREE_NONE && parent != except)
+			plug_net_send(parent, cmd, 0, payload);
+		for (uint32_t i = 0; i < n; i++)
+			if (kids[i] != except)
+				plug_net_send(kids[i], cmd, 0, payload);
+	}
+	free(kids);
+}
+
 /* ---- incoming ----------------------------------------------------------- */
 
 static int take_table(pmix_data_buffer_t *in)
@@ -412,6 +429,8 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		plug_coll_msg((uint32_t)l->node, h, in);
 	else if (h->cmd == PLUG_NET_DMDX_REQ || h->cmd == PLUG_NET_DMDX_RESP)
 		plug_dmdx_msg((uint32_t)l->node, h, in);
+	else if (h->cmd == PLUG_NET_LOST)
+		plug_lost_msg((uint32_t)l->node, h, in);
 	else
 		plug_error("unknown message %u from node %u", h->cmd, (unsigned)l->node);
 }

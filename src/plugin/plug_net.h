@@ -45,10 +45,15 @@ enum {
 	PLUG_NET_HELLO = 1,	/* key, node id */
 	PLUG_NET_REGISTER = 2,	/* stepd -> srun: key, node id, addr, port */
 	PLUG_NET_TABLE = 3,	/* srun -> stepd: n, n x (addr, port) */
+	PLUG_NET_ABORT = 4,	/* stepd -> srun, own connection: key, node id,
+				 * rank, status (int32), host, message */
+	PLUG_NET_ABORT_ACK = 5,	/* srun -> stepd: empty; srun kills the step */
 	PLUG_NET_FANIN = 10,	/* coll: sig, seq, status, raw blob */
 	PLUG_NET_FANOUT = 11,	/* coll: sig, seq, status, raw blob */
 	PLUG_NET_DMDX_REQ = 20,	/* tag = request id: rank */
 	PLUG_NET_DMDX_RESP = 21,	/* tag = request id: status, raw blob */
+	PLUG_NET_LOST = 30,	/* a task left without finalizing: rank, status;
+				 * flooded over the tree of all nodes */
 };
 
 /* Starts the stepd side: listener, registration with srun. env: the
@@ -66,6 +71,10 @@ int plug_net_send(uint32_t to, uint16_t cmd, uint32_t tag,
 		  const pmix_data_buffer_t *payload);
 /* The event base (progress thread). */
 struct event_base *plug_net_base(void);
+/* Sends to every neighbour of this node in the tree of all nodes but
+ * `except` (PLUG_TREE_NONE: none); a no-op when the network is down.
+ * Progress thread. */
+void plug_net_flood(uint16_t cmd, uint32_t except, const pmix_data_buffer_t *payload);
 
 /* Upcalls from plug_net into plug_coll.c / plug_dmdx.c (progress thread). */
 void plug_coll_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
@@ -74,12 +83,18 @@ void plug_coll_stop(void);
 void plug_dmdx_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 void plug_dmdx_peer_lost(uint32_t node);
 void plug_dmdx_stop(void);
+void plug_lost_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
-/* srun side (plug_rdv.c): starts the rendezvous for nnodes stepds and
- * sets the two variables in env. 0/-1. */
-int plug_rdv_start(uint32_t nnodes, char ***env);
-/* Stops it (srun's client_fini). Idempotent. */
-void plug_rdv_stop(void);
+/* srun side (plug_rdv.c): starts the rendezvous for nnodes stepds of
+ * step job.step and sets the two variables in env. The listener stays
+ * open until plug_rdv_stop for ABORT reports: srun prints the first one
+ * ("srun: slurmix: rank R (host) called PMIx_Abort: msg"), acknowledges
+ * it and kills the step. 0/-1. */
+int plug_rdv_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env);
+/* Stops it (srun's client_fini). Returns the exit code srun must use: the
+ * status of the first PMIx_Abort (1 when it does not fit 1..255), or 0
+ * when nothing aborted. Idempotent. */
+int plug_rdv_stop(void);
 
 /* Constant-time comparison of two keys of PLUG_KEY_LEN characters. */
 int plug_key_ok(const char *a, const char *b);

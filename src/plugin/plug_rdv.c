@@ -7,6 +7,16 @@
  * closes. A registration with a bad key, a bad or repeated node id, or
  * anything else than REGISTER is dropped with a log line.
  *
+ * Abort agent: the listener stays open until client_fini. A stepd whose
+ * client called PMIx_Abort opens a new connection and sends ABORT (key,
+ * node, rank, status, host, message); srun prints the first one on its
+ * stderr through Slurm's log (later ones only with srun -v), keeps its
+ * status for client_fini (srun's
+ * exit code), answers ABORT_ACK and kills the step with SIGKILL through
+ * slurmctld (a blocking RPC, in this thread, which serves nothing else).
+ * Later reports are logged and acknowledged only. Used for one-node steps
+ * too (no endpoint table then).
+ *
  * Threads: mpi_p_client_prelaunch (srun's main thread) starts a progress
  * engine of the core in srun and posts the listener to it; all state below
  * is then owned by that thread; client_fini posts the stop and releases
@@ -21,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <event2/event.h>
@@ -44,7 +55,11 @@ static struct {
 	uint32_t nnodes, nreg;
 	reg_t *regs;
 	char key[PLUG_KEY_LEN + 1];
+	uint32_t job, step;
+	int aborted, abort_rc;
 } rdv = { .lfd = -1 };
+
+#define RDV_MSG_MAX 4000	/* bytes of an abort message we print */
 
 static void send_table(void)
 {
@@ -93,9 +108,71 @@ static int take(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	return 0;
 }
 
+/* Printable copy of a client's message: bounded, no control characters
+ * but newline and tab. */
+static void clean(char *msg)
+{
+	if (strlen(msg) > RDV_MSG_MAX)
+		strcpy(msg + RDV_MSG_MAX - 4, "...");
+	for (unsigned char *p = (unsigned char *)msg; *p; p++)
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			*p = '?';
+}
+
+static int exit_code(int32_t status)
+{
+	int rc = (int)((uint32_t)status & 0xff);
+
+	return status && !rc ? 1 : rc;
+}
+
+/* ABORT on a fresh connection. 0, or -1 to drop the connection. */
+static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
+{
+	char *key = NULL, *host = NULL, *msg = NULL;
+	uint32_t node = UINT32_MAX, rank = 0;
+	int32_t status = 0, one = 1;
+	int ok, first = !rdv.aborted;
+
+	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS &&
+	     pxc_unpack_u32(in, &node) == PMIX_SUCCESS &&
+	     pxc_unpack_u32(in, &rank) == PMIX_SUCCESS &&
+	     pxc_unpack(in, &status, &one, PMIX_INT32) == PMIX_SUCCESS &&
+	     pxc_unpack_str(in, &host) == PMIX_SUCCESS &&
+	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS &&
+	     plug_key_ok(key, rdv.key) && node < rdv.nnodes;
+	free(key);
+	if (ok) {
+		if (host)
+			clean(host);
+		if (msg)
+			clean(msg);
+		/* the first report is the one users need; the rest on -v */
+		plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
+			 "slurmix: rank %u (%s) called PMIx_Abort: %s",
+			 rank, host ? host : "?", msg ? msg : "");
+		rdv.aborted = 1;
+		if (first)
+			rdv.abort_rc = exit_code(status);
+		pxc_conn_send(c, PLUG_NET_ABORT_ACK, 0, 0, NULL);
+		pxc_conn_close(c, 1);
+		if (first)
+			slurm_kill_job_step(rdv.job, rdv.step, SIGKILL);
+	}
+	free(host);
+	free(msg);
+	return ok ? 0 : (plug_error("bad abort report from a step daemon (node %u)",
+				    node), -1);
+}
+
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		   pmix_data_buffer_t *in, void *arg)
 {
+	if (!arg && h->cmd == PLUG_NET_ABORT) {
+		if (take_abort(c, in) < 0)
+			pxc_conn_close(c, 0);
+		return;
+	}
 	if (arg || take(c, h, in) < 0) {	/* one message per connection */
 		reg_t *r = arg;
 
@@ -172,12 +249,14 @@ static int listen_any(uint16_t *port)
 	return 0;
 }
 
-int plug_rdv_start(uint32_t nnodes, char ***env)
+int plug_rdv_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
 {
 	uint16_t port = 0;
 	char sport[8];
 
 	rdv.nnodes = nnodes;
+	rdv.job = job;
+	rdv.step = step;
 	if (!(rdv.regs = calloc(nnodes, sizeof(reg_t))) || make_key() < 0 ||
 	    listen_any(&port) < 0)
 		return plug_error("rendezvous: cannot listen: %m"), -1;
@@ -207,18 +286,20 @@ static void stop_fn(void *arg)
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
-void plug_rdv_stop(void)
+int plug_rdv_stop(void)
 {
 	pxc_sync_t *s = rdv.pg ? calloc(1, sizeof(*s)) : NULL;
+	int rc;
 
 	if (s) {
 		pxc_sync_init(s);
 		if (pxc_progress_post(rdv.pg, stop_fn, s) == 0 &&
 		    pxc_sync_wait(s, 10000) != PMIX_SUCCESS)
-			return;		/* stuck: leak rather than free under it */
+			return rdv.abort_rc;	/* stuck: leak rather than free under it */
 		pxc_sync_fini(s);
 		free(s);
 	}
+	rc = rdv.abort_rc;
 	if (rdv.pg)
 		pxc_progress_release();
 	if (rdv.lfd >= 0)
@@ -226,4 +307,5 @@ void plug_rdv_stop(void)
 	free(rdv.regs);
 	memset(&rdv, 0, sizeof(rdv));
 	rdv.lfd = -1;
+	return rc;
 }

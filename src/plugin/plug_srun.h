@@ -3,7 +3,8 @@
  * plug_srun.h - the srun side of the plugin: before the launch, compute the
  * step's full process map from srun's step layout and put it, with the
  * step id, into the launch environment every slurmstepd receives
- * (SLURMIX_PROC_MAP, SLURMIX_STEP). srun's main thread.
+ * (SLURMIX_PROC_MAP, SLURMIX_STEP), and start the rendezvous and abort
+ * agent (plug_rdv.c). srun's main thread.
  */
 #ifndef PLUG_SRUN_H
 #define PLUG_SRUN_H

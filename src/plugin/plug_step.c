@@ -18,6 +18,9 @@
  * Collectives across nodes: fence_nb and direct_modex are plug_coll.c and
  * plug_dmdx.c over plug_net.c, started at the end of prefork when the step
  * spans several nodes (see src/plugin/README-dev.md).
+ * Abort and lost tasks: the abort upcall reports to srun's agent
+ * (plug_abort.c); client_finalized for a client whose connection dropped
+ * without FINALIZE marks the task lost for the whole step (plug_lost.c).
  * Fini (stepd_cleanup -> plugin fini): finalize the server, remove the
  * directory tree without following links, free everything.
  */
@@ -39,11 +42,13 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "plug_abort.h"
 #include "plug_coll.h"
 #include "plug_conf.h"
 #include "plug_net.h"
 #include "plug_step.h"
 #include "pxc.h"
+#include "server/server.h"
 
 static plug_step_t step;
 
@@ -132,23 +137,30 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Also called by the server for a client whose connection ended without
+ * PMIx_Finalize: that task is lost for the whole step (plug_lost.c). */
 static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 					 pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)srv, (void)cbfunc, (void)cbdata;
-	plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
+	if (pxc_server_client_lost(proc)) {
+		plug_flag("client %s:%u left without finalizing", proc->nspace, proc->rank);
+		plug_lost_local(proc->rank);
+	} else {
+		plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
+	}
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* The whole step ends whatever procs says (as with Slurm's own plugins). */
 static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status,
 			      const char msg[], pmix_proc_t procs[], size_t nprocs,
 			      pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)srv, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
-	plug_error("rank %u called PMIx_Abort(%d): %s", proc->rank, status,
-		   msg ? msg : "");
-	slurm_kill_job_step(step.si.step_id.job_id, step.si.step_id.step_id, SIGKILL);
-	return PMIX_OPERATION_SUCCEEDED;
+	(void)srv, (void)procs, (void)nprocs;
+	plug_lost_aborted(proc->rank);
+	return plug_abort_report(proc->rank, status, step.hosts[step.si.nodeid],
+				 msg, cbfunc, cbdata);
 }
 
 static pmix_server_module_t module = {
@@ -421,8 +433,11 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
 		return 0;
 	plug_conf_env(*env);
-	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0)
+	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
+	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
+	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
+			step.si.nodeid);
 	load_topology(&step);
 	if (start_server(&step) < 0 || register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
@@ -464,8 +479,11 @@ void plug_step_fini(void)
 {
 	if (step.net_up)
 		plug_net_stop();
-	if (step.server_up)
+	if (step.server_up) {
+		plug_abort_stop();
 		PMIx_server_finalize();
+	}
+	plug_lost_stop();
 	if (step.dir_made)
 		remove_tree(step.dir);
 	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)

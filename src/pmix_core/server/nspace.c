@@ -25,6 +25,7 @@
 
 #include "srv.h"
 #include "proto.h"
+#include "server.h"
 
 /* ----------------------------------------------------------------- lists */
 
@@ -60,6 +61,13 @@ pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc)
 		if (c->proc.rank == proc->rank)
 			return c;
 	return NULL;
+}
+
+bool pxc_server_client_lost(const pmix_proc_t *proc)
+{
+	pxc_sclient_t *cl = proc ? pxc_client_find(proc) : NULL;
+
+	return cl && cl->lost;
 }
 
 bool pxc_proc_is_local(const pmix_proc_t *proc)

@@ -10,6 +10,7 @@
 #ifndef PXC_SERVER_H
 #define PXC_SERVER_H
 
+#include <stdbool.h>
 #include <pmix_common.h>
 
 /* Delivers an event raised by the host process (PMIx_Notify_event) to the
@@ -39,5 +40,12 @@ pmix_status_t pxc_server_get_local(const pmix_proc_t *proc, const char *key,
  * Any thread but the progress thread. */
 pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
 			       pmix_info_t **results, size_t *nresults);
+
+/* True when proc is a local client of this server whose connection ended
+ * without PMIx_Finalize: lets a host tell, inside its client_finalized
+ * upcall (which the server also makes for such a client), a task that
+ * died from one that finalized. Progress thread only (where the server
+ * calls the host's module). */
+bool pxc_server_client_lost(const pmix_proc_t *proc);
 
 #endif

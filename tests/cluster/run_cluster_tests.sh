@@ -1,0 +1,415 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# run_cluster_tests.sh - srun --mpi=slurmix on the virtual cluster
+# (contrib/vcluster.sh): the plugin and the client library of a build
+# directory, real Slurm, real Open MPI, python3-pmix and our own PMIx
+# programs. Part of `make check`.
+#
+#   tests/cluster/run_cluster_tests.sh [CASE-REGEX]
+#
+# Environment: SLURMIX_BUILDDIR (default .: holds .libs/mpi_slurmix.so and
+# .libs/libpmix.so.2), SLURMIX_CTEST_STATE (state dir, default
+# /var/lib/slurmix-ctest), SLURMIX_CTEST_PORT (port base, default 23917),
+# CI (when "true", missing prerequisites fail instead of skipping).
+#
+# Starts its own cluster once (4 nodes, TreeWidth 4), restarts it once
+# with 8 nodes and TreeWidth 2 (a deep tree), and stops it on any exit
+# (trap). Prints "PASS name (time)" / "FAIL name" per case and
+# "N passed, M failed"; exits 0, 1 on failures, 77 (skip) when not root
+# or srun/mpicc/the build are missing and CI is not "true".
+# A CASE-REGEX runs only the cases whose name matches it.
+set -uo pipefail
+export LC_ALL=C
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
+state=${SLURMIX_CTEST_STATE:-/var/lib/slurmix-ctest}
+port=${SLURMIX_CTEST_PORT:-23917}
+only=${1:-}
+vc=$repo/contrib/vcluster.sh
+bin=$state/bin
+pass=0
+failn=0
+failed_names=()
+
+skip() {	# missing prerequisite: skip, or fail under CI
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL prerequisites: $* (CI=true: not skipping)"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+command -v srun >/dev/null || skip "no srun (apt-get install slurm-client slurmd slurmctld)"
+command -v mpicc >/dev/null || skip "no mpicc (apt-get install libopenmpi-dev)"
+[ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
+	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"
+
+ok()  { echo "PASS $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; failn=$((failn + 1)); failed_names+=("$1"); }
+want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
+now() { date +%s.%N; }
+since() { printf '%.2f' "$(echo "$(now) - $1" | bc)"; }
+
+stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
+
+cluster() {	# cluster NODES WIDTH
+	"$vc" restart -n "$1" -w "$2" --plugin-dir "$build/.libs" \
+		--state-dir "$state" --port-base "$port" --mpi-conf "$state/mpi.conf" >/dev/null
+}
+
+# slurmstepd processes of this cluster (in our nodes' UTS namespaces).
+my_stepds() {
+	local f uts=() p u
+	for f in "$state"/run/slurmd.*.pid; do
+		[ -e "$f" ] && uts+=("$(readlink "/proc/$(cat "$f")/ns/uts" 2>/dev/null)")
+	done
+	for p in $(pgrep -x slurmstepd); do
+		u=$(readlink "/proc/$p/ns/uts" 2>/dev/null) || continue
+		for f in "${uts[@]}"; do [ "$u" = "$f" ] && echo "$p"; done
+	done
+}
+
+# run NAME WANT-REGEX SRUN-ARGS...: srun must succeed and print WANT.
+run() {
+	local name=$1 want=$2 out rc t0
+	shift 2
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 120 srun --mpi=slurmix "$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && echo "$out" | grep -qE "$want"; then
+		ok "$name ($(since "$t0") s)"
+	else
+		echo "$out" | tail -20
+		bad "$name" "(rc $rc)"
+	fi
+}
+
+# ---- failure cases -------------------------------------------------------
+
+# MPI_Abort(7) in one rank: srun prints the message and exits 7 at once.
+abort_case() {	# abort_case NAME SRUN-ARGS...
+	local name=$1 out rc t0 t
+	shift
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix "$@" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	if [ $rc -eq 7 ] && echo "$out" | grep -qE '^srun: slurmix: rank [0-9]+ \(vn[0-9]+\) called PMIx_Abort' &&
+	   [ "$(echo "$t < 15" | bc)" = 1 ]; then
+		ok "$name: exit 7 and the message ($t s)"
+	else
+		echo "$out" | tail -20
+		bad "$name" "(rc $rc, $t s)"
+	fi
+}
+
+# Rank 3 kills itself while the others fence: every survivor's fence fails
+# and every survivor gets the event naming rank 3, long before the timeout.
+killed_pmix() {	# killed_pmix NAME NODES TASKS SRUN-ARGS...
+	local name=$1 nn=$2 nt=$3 out rc t0 t fe ev
+	shift 3
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N"$nn" -n"$nt" "$@" \
+		./pmix_killed 3 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	fe=$(echo "$out" | grep -c '^FENCE_ERROR')
+	ev=$(echo "$out" | grep -c '^EVENT PROC TERMINATED WITHOUT SYNC affected 3$')
+	if [ "$fe" -eq $((nt - 1)) ] && [ "$ev" -eq $((nt - 1)) ] && [ $rc -ne 124 ] &&
+	   [ "$(echo "$t < 20" | bc)" = 1 ]; then
+		ok "$name: $fe fences failed, $ev events, step ended rc $rc ($t s)"
+	else
+		echo "$out" | sort | uniq -c | tail -20
+		bad "$name" "($fe fence errors, $ev events, rc $rc, $t s)"
+	fi
+}
+
+# The same with Open MPI: the step must end quickly, with an error.
+killed_ompi() {
+	local name="ompi rank 3 SIGKILL -N4 -n8" out rc t0 t
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./ompi_killed 3 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(echo "$t < 20" | bc)" = 1 ]; then
+		ok "$name: step ended rc $rc ($t s)"
+	else
+		echo "$out" | tail -20
+		bad "$name" "(rc $rc, $t s)"
+	fi
+}
+
+# A fence that one rank never joins (it finalizes): the others fail after
+# SLURMIX_TIMEOUT.
+fence_timeout() {
+	local name="unjoinable fence times out" out cnt t0
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=5 timeout 90 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./pmix_fail 2>&1)
+	cnt=$(echo "$out" | grep -c "^FENCE_ERROR")
+	if [ "$cnt" -eq 7 ]; then
+		ok "$name: 7 ranks failed ($(since "$t0") s, SLURMIX_TIMEOUT=5)"
+	else
+		echo "$out" | tail
+		bad "$name" "($cnt errors)"
+	fi
+}
+
+# Kill the step daemon of the last node while the others wait in a fence.
+stepd_killed() {
+	local name="killed step daemon" pid uts p cnt
+	want_case "$name" || return 0
+	(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./pmix_fail >"$state/killed.out" 2>&1) &
+	pid=$!
+	sleep 3
+	uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn4.pid")/ns/uts")
+	for p in $(pgrep -x slurmstepd); do
+		[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] && kill -9 "$p"
+	done
+	sleep 5
+	cnt=$(grep -c "^FENCE_ERROR" "$state/killed.out")
+	if [ "$cnt" -ge 6 ]; then
+		ok "$name: $cnt ranks failed within 5 s"
+	else
+		cat "$state/killed.out"
+		bad "$name" "($cnt errors after 5 s)"
+	fi
+	scancel --state=running -u root >/dev/null 2>&1
+	wait "$pid" 2>/dev/null
+	sleep 1
+}
+
+# Rank 0 of the strangers' job pokes srun's rendezvous/abort port: garbage,
+# malformed ABORT and REGISTER frames. srun must log and drop them and keep
+# its exit code.
+poke_srun='import os, socket, struct
+def frame(cmd, body):
+    return struct.pack(">IIIHH", 0x534c4d58, len(body), 0, cmd, 0) + body
+for data in (b"junk" * 9, frame(4, b""), frame(4, b"\x07" * 30), frame(2, b"\xff" * 8)):
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.sendall(data)
+    s.close()'
+
+# Strangers poke the step daemons' listeners while a job runs: garbage, a
+# frame that is not a hello, a HELLO with a malformed body, a FANIN without
+# a hello, a LOST without a hello, a connection that says nothing. The job
+# must still succeed.
+strangers() {
+	local name="strangers on the step daemons' ports" pid py rc ports="" np dropped p srun_bad
+	want_case "$name" || return 0
+	(cd "$bin" && timeout 90 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		bash -c '[ "$SLURM_PROCID" = 0 ] && python3 -c "$0"; sleep 3; exec ./pmix_modex 5' \
+		"$poke_srun" >"$state/strangers.out" 2>&1) &
+	pid=$!
+	sleep 1.5
+	for p in $(my_stepds); do
+		ports="$ports $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
+			grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2)"
+	done
+	python3 - $ports <<'PY' &
+import socket, struct, sys, time
+def frame(cmd, body):
+    return struct.pack(">IIIHH", 0x534c4d58, len(body), 0, cmd, 0) + body
+idle = []
+for port in sys.argv[1:]:
+    for data in (b"garbage" * 10, frame(10, b"\x01\x02"), frame(1, b"\xff" * 40),
+                 frame(1, b""), frame(11, b""), frame(30, b"\x00\x00\x00\x03")):
+        s = socket.create_connection(("127.0.0.1", int(port)))
+        s.sendall(data)
+        s.close()
+    idle.append(socket.create_connection(("127.0.0.1", int(port))))
+time.sleep(4)
+PY
+	py=$!
+	wait "$pid"
+	rc=$?
+	wait "$py"
+	np=$(echo $ports | wc -w)
+	dropped=$(cat "$state"/log/slurmd.*.log | grep -c "mpi/slurmix: peer .*dropped")
+	srun_bad=$(grep -c "mpi/slurmix: bad abort report" "$state/strangers.out")
+	if [ $rc -eq 0 ] && grep -qx OK "$state/strangers.out" && [ "$np" -gt 0 ] &&
+	   [ "$dropped" -ge $((5 * np)) ] && [ "$srun_bad" -ge 2 ]; then
+		ok "$name: $np ports, $dropped dropped with a log line, srun dropped $srun_bad, job OK"
+	else
+		cat "$state/strangers.out"
+		bad "$name" "(rc $rc, ports '$ports', $dropped dropped)"
+	fi
+}
+
+# The server of a step accepts only the step's user (and root): a root job
+# refuses slurmixtest, a slurmixtest job refuses nobody - at the socket
+# (its directory is the user's, 0700) and at PMIx_Init with the step's
+# environment copied into the node's mount namespace. The job of the
+# unprivileged user itself runs.
+security() {
+	local name="other users cannot connect" ns env uri r1 r2 r3 r4 out
+	want_case "$name" || return 0
+	"$vc" adduser --state-dir "$state" >/dev/null || { bad "$name" "(adduser)"; return; }
+	mkdir -p "$state/sec" && chmod 1777 "$state/sec" && rm -f "$state"/sec/*
+	ns=/proc/$(cat "$state/run/slurmd.vn1.pid")/ns/mnt
+	env="env | grep -E '^(PMIX_|SLURMIX_|LD_LIBRARY_PATH=)' > $state/sec/\$(id -un).env; sleep 4"
+	probe() {	# probe USER ENVFILE: PMIx_Init as USER with that env on vn1
+		nsenter --mount="$ns" runuser -u "$1" -- env -i $(cat "$2") \
+			timeout 20 "$bin/pmix_probe" 2>&1
+	}
+	raw() {		# raw USER ENVFILE: plain connect() to the socket
+		uri=$(sed -n 's/^SLURMIX_PMIX_SERVER_URI=unix:\/tmp//p' "$2")
+		runuser -u "$1" -- python3 -c "
+import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect('$state/nodes/vn1/tmp$uri'); print('CONNECTED')
+except OSError as e:
+    print('REFUSED', e.strerror)"
+	}
+	(cd "$bin" && timeout 30 srun --mpi=slurmix -N1 -n1 -w vn1 bash -c "$env") &
+	sleep 2.5
+	r1=$(raw slurmixtest "$state/sec/root.env")
+	r2=$(probe slurmixtest "$state/sec/root.env")
+	wait
+	(runuser -u slurmixtest -- bash -c "eval \"\$('$vc' env --state-dir '$state')\"; cd '$bin';
+		timeout 30 srun --mpi=slurmix -N1 -n1 -w vn1 bash -c \"$env\"") &
+	sleep 2.5
+	r3=$(raw nobody "$state/sec/slurmixtest.env")
+	r4=$(probe nobody "$state/sec/slurmixtest.env")
+	wait
+	out=$(runuser -u slurmixtest -- bash -c "eval \"\$('$vc' env --state-dir '$state')\"; cd '$bin';
+		timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 ./pmix_modex 3" 2>&1)
+	if [[ $r1 == REFUSED* && $r2 == INIT_FAILED* && $r3 == REFUSED* &&
+	      $r4 == INIT_FAILED* && $out == *OK* ]]; then
+		ok "$name: socket '$r1', PMIx_Init '$r2'; user's own job OK"
+	else
+		echo "root job, slurmixtest: raw '$r1' probe '$r2'"
+		echo "slurmixtest job, nobody: raw '$r3' probe '$r4'"
+		echo "$out" | tail -5
+		bad "$name"
+	fi
+}
+
+# Nothing of the plugin outlives its steps: no step directory in the
+# nodes' /tmp, nothing in the spool directories, no slurmstepd left.
+no_leftovers() {	# no_leftovers LABEL
+	local name="nothing left after the steps ($1)" left procs i
+	want_case "$name" || return 0
+	for i in $(seq 20); do
+		procs=$(my_stepds)
+		[ -z "$procs" ] && break
+		sleep 0.25
+	done
+	left=$(ls -d "$state"/nodes/*/tmp/slurmix.* "$state"/nodes/*/spool/*slurmix* 2>/dev/null)
+	if [ -z "$left" ] && [ -z "$procs" ]; then
+		ok "$name"
+	else
+		bad "$name" "(files: $left; slurmstepd: $procs)"
+	fi
+}
+
+declare -A log_size
+log_mark() {	# remember the size of every node log
+	local f
+	for f in "$state"/log/slurmd.vn*.log; do log_size[$f]=$(stat -c %s "$f"); done
+}
+log_new() {	# what the node logs got since log_mark
+	local f
+	for f in "$state"/log/slurmd.vn*.log; do tail -c +$((${log_size[$f]:-0} + 1)) "$f"; done
+}
+
+# Quiet by default (no plugin line in the node logs for a good job), and
+# detailed with DebugFlags=MPI (Slurm logs debug flags at level verbose).
+logging() {
+	local name="logging: quiet by default, detailed with DebugFlags=MPI" before after n1 n2
+	want_case "$name" || return 0
+	log_mark
+	(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4 >/dev/null 2>&1)
+	sleep 0.5
+	n1=$(log_new | grep -c slurmix)
+	sed -i -e 's/^SlurmdDebug=.*/SlurmdDebug=verbose/' -e '/^DebugFlags=/d' "$state/etc/slurm.conf"
+	echo "DebugFlags=MPI" >>"$state/etc/slurm.conf"
+	scontrol reconfigure >/dev/null && sleep 1
+	log_mark
+	(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4 >/dev/null 2>&1)
+	sleep 0.5
+	n2=$(log_new | grep -c "MPI: slurmix: ")
+	if [ "$n1" -eq 0 ] && [ "$n2" -ge 8 ]; then
+		ok "$name ($n1 lines by default, $n2 with the flag)"
+	else
+		bad "$name" "($n1 lines by default, $n2 with the flag)"
+	fi
+}
+
+build_programs() {
+	local p
+	for p in ompi_hello ompi_allreduce ompi_ring ompi_abort ompi_killed; do
+		mpicc -O2 -o "$bin/$p" "$here/$p.c" || return 1
+	done
+	for p in pmix_modex pmix_fail pmix_killed pmix_probe; do
+		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
+			-L"$build/.libs" -lpmix || return 1
+	done
+	cp "$here/py_basic.py" "$bin/"
+}
+
+# ---- main ----------------------------------------------------------------
+t_all=$(now)
+mkdir -p "$bin"
+chmod 755 "$state" "$bin"
+printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$build/.libs" >"$state/mpi.conf"
+cluster 4 4 || { echo "FAIL cannot start the virtual cluster"; exit 1; }
+eval "$("$vc" env --state-dir "$state")"
+build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
+
+run "ompi_hello -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4
+run "ompi_hello -N4 -n8 cyclic" '^OK$' -N4 -n8 -m cyclic ./ompi_hello 8 4
+run "ompi_hello -N3 -n7 uneven" '^OK$' -N3 -n7 ./ompi_hello 7 3
+run "ompi_hello -N1 -n4 one node" '^OK$' -N1 -n4 ./ompi_hello 4 1
+run "ompi_allreduce -N4 -n8" '^OK$' -N4 -n8 --ntasks-per-node=2 ./ompi_allreduce 20
+run "ompi_ring -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./ompi_ring 10
+run "ompi_ring -N3 -n7 cyclic uneven" '^OK$' -N3 -n7 -m cyclic ./ompi_ring 10
+run "pmix_modex -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./pmix_modex 10
+run "pmix_modex -N4 -n8 cyclic" '^OK$' -N4 -n8 -m cyclic ./pmix_modex 10
+run "pmix_modex -N3 -n7 uneven" '^OK$' -N3 -n7 ./pmix_modex 4
+run "python3-pmix -N4 -n8" '^python ok: size 8$' -N4 -n8 --ntasks-per-node=2 \
+	/usr/bin/python3 ./py_basic.py 8
+run "python3-pmix -N3 -n7 cyclic" '^python ok: size 7$' -N3 -n7 -m cyclic \
+	/usr/bin/python3 ./py_basic.py 7
+abort_case "MPI_Abort(7) -N4 -n8" -N4 -n8 --ntasks-per-node=2 ./ompi_abort
+abort_case "MPI_Abort(7) -N1 -n2 one node" -N1 -n2 ./ompi_abort 0
+killed_pmix "pmix rank 3 SIGKILL in a fence -N4 -n8" 4 8 --ntasks-per-node=2
+killed_ompi
+fence_timeout
+strangers
+security
+no_leftovers "4 nodes"
+logging
+stepd_killed
+
+if want_case "TreeWidth=2|8 nodes"; then
+	cluster 8 2 || { echo "FAIL cannot start 8 nodes"; exit 1; }
+	run "ompi_hello -N8 -n16 TreeWidth=2" '^OK$' -N8 -n16 --ntasks-per-node=2 ./ompi_hello 16 8
+	run "ompi_allreduce -N8 -n16 TreeWidth=2" '^OK$' -N8 -n16 --ntasks-per-node=2 ./ompi_allreduce 20
+	run "ompi_ring -N8 -n15 cyclic TreeWidth=2" '^OK$' -N8 -n15 -m cyclic ./ompi_ring 5
+	run "pmix_modex -N8 -n16 cyclic TreeWidth=2" '^OK$' -N8 -n16 -m cyclic ./pmix_modex 10
+	run "pmix_modex -N5 -n5 TreeWidth=2" '^OK$' -N5 -n5 ./pmix_modex 10
+	run "python3-pmix -N8 -n16 TreeWidth=2" '^python ok: size 16$' -N8 -n16 \
+		--ntasks-per-node=2 /usr/bin/python3 ./py_basic.py 16
+	killed_pmix "pmix rank 3 SIGKILL -N8 -n16 TreeWidth=2" 8 16 --ntasks-per-node=2
+	abort_case "MPI_Abort(7) -N8 -n16 TreeWidth=2" -N8 -n16 --ntasks-per-node=2 ./ompi_abort 5
+	no_leftovers "8 nodes"
+fi
+
+echo "$pass passed, $failn failed ($(since "$t_all") s)"
+[ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }
+exit 0
