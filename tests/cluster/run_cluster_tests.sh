@@ -352,14 +352,15 @@ logging() {
 
 build_programs() {
 	local p
-	for p in ompi_hello ompi_allreduce ompi_ring ompi_abort ompi_killed; do
+	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
 		mpicc -O2 -o "$bin/$p" "$here/$p.c" || return 1
 	done
+	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
 	for p in pmix_modex pmix_fail pmix_killed pmix_probe; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
-	cp "$here/py_basic.py" "$bin/"
+	cp "$repo/tests/clients/py_basic.py" "$bin/"
 }
 
 # ---- main ----------------------------------------------------------------
