@@ -11,6 +11,13 @@
  * unregistered ranks, peers vanishing mid-message or mid-fence) must give
  * an error or a closed connection, and the server must still serve a good
  * client afterwards.
+ *
+ * A second fake host (keep_module) keeps the pointers every module
+ * function is handed and checks them from its own thread long after the
+ * upcall returned, then calls back from there, as the Standard allows
+ * hosts to do; bad_module calls back twice, late, and after finalize.
+ * main() runs the tests with malloc filling freed memory, so that a use
+ * after free fails a test without valgrind too.
  */
 #include <check.h>
 #include <dirent.h>
@@ -26,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <hwloc.h>
 
@@ -52,6 +60,10 @@ static struct {
 	int fail_query, fail_spawn, fail_lookup, fail_notify;
 	int n_connected, n_finalized, n_fence, n_dmodex, n_notify, n_connect, n_abort;
 	int n_query, n_tool;
+	int hold;			/* bad_module: answer later only */
+	pmix_status_t hold_status;
+	int dereg_ns;			/* d_finalized: drop the namespace */
+	int abort_msg_null;		/* h_abort got msg NULL */
 	size_t fence_nprocs, fence_ndata;
 	pmix_data_buffer_t dmodex_blob;	/* what direct_modex answers */
 } host;
@@ -77,8 +89,9 @@ static pmix_status_t h_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_
 static pmix_status_t h_abort(const pmix_proc_t *p, void *so, int st, const char msg[],
 			     pmix_proc_t procs[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)so; (void)st; (void)msg; (void)procs; (void)n;
+	(void)p; (void)so; (void)st; (void)procs; (void)n;
 	host.n_abort++;
+	host.abort_msg_null += msg == NULL;
 	if (host.fail_abort)
 		return PMIX_ERROR;
 	cb(PMIX_SUCCESS, cbd);
@@ -197,6 +210,475 @@ static pmix_server_module_t full_module = {
 	.publish = h_publish, .lookup = h_lookup, .spawn = h_spawn,
 	.connect = h_connect, .notify_event = h_notify, .query = h_query,
 	.tool_connected = h_tool,
+};
+
+/* ------------------------------------------- a host that keeps pointers */
+
+/* The Standard lets a host keep what a module function was handed until
+ * it calls the function's callback (PRRTE and Slurm's plugin do). This
+ * host keeps the pointers it gets, with a fingerprint (the arguments
+ * packed at upcall time), and a keeper thread checks them against the
+ * fingerprint keep_ms later, long after the upcall returned, then calls
+ * back from its own thread. Freed memory is filled by malloc's perturb
+ * (see main), so a use after free shows as a mismatch or a crash. */
+enum { K_OP, K_MODEX, K_LOOKUP, K_SPAWN, K_INFO, K_TOOL };
+
+typedef struct kept {
+	struct kept *next;
+	char what[24];
+	/* what the host was handed (borrowed pointers) */
+	const pmix_proc_t *proc;
+	const char *str;
+	const pmix_proc_t *procs;
+	size_t nprocs;
+	const pmix_info_t *info, *info2;
+	size_t ninfo, ninfo2;
+	char **keys;
+	const pmix_app_t *apps;
+	size_t napps;
+	const pmix_status_t *codes;
+	size_t ncodes;
+	const pmix_query_t *queries;
+	size_t nq;
+	const char *data;
+	size_t ndata;
+	pmix_data_buffer_t fp;		/* fingerprint at upcall time */
+	bool nocheck;			/* the server may be gone by then */
+	/* the answer */
+	int kind;
+	union {
+		pmix_op_cbfunc_t op;
+		pmix_modex_cbfunc_t modex;
+		pmix_lookup_cbfunc_t lookup;
+		pmix_spawn_cbfunc_t spawn;
+		pmix_info_cbfunc_t info;
+		pmix_tool_connection_cbfunc_t tool;
+	} cb;
+	void *cbdata;
+	pmix_status_t status;
+	const char *rdata;		/* modex answer */
+	size_t nrdata;
+	struct timespec due;		/* when to check and answer */
+} kept_t;
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	kept_t *head, *tail;
+	pthread_t thr;
+	bool started;
+	int keep_ms;
+	int nkept, ndone, bad;
+	char bad_what[256];
+	char seen[512];
+} keeper = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+static void fingerprint(const kept_t *k, pmix_data_buffer_t *b)
+{
+	pxc_buf_init(b);
+	if (k->proc)
+		pxc_pack_proc(b, k->proc);
+	pxc_pack_str(b, k->str);
+	pxc_pack_array(b, k->procs, k->nprocs, PMIX_PROC);
+	pxc_pack_array(b, k->info, k->ninfo, PMIX_INFO);
+	pxc_pack_array(b, k->info2, k->ninfo2, PMIX_INFO);
+	for (size_t i = 0; k->keys && k->keys[i]; i++)
+		pxc_pack_str(b, k->keys[i]);
+	pxc_pack_array(b, k->apps, k->napps, PMIX_APP);
+	pxc_pack_array(b, k->codes, k->ncodes, PMIX_STATUS);
+	pxc_pack_array(b, k->queries, k->nq, PMIX_QUERY);
+	if (k->ndata)
+		pxc_buf_append(b, k->data, k->ndata);
+}
+
+static void kept_answer(kept_t *k)
+{
+	pmix_pdata_t pd;
+	pmix_proc_t tool;
+
+	switch (k->kind) {
+	case K_OP:
+		k->cb.op(k->status, k->cbdata);
+		break;
+	case K_MODEX:
+		k->cb.modex(k->status, k->rdata, k->nrdata, k->cbdata, NULL, NULL);
+		break;
+	case K_LOOKUP:
+		memset(&pd, 0, sizeof(pd));
+		PMIx_Load_key(pd.key, "life.key");
+		pd.value.type = PMIX_STRING;
+		pd.value.data.string = "port-1";
+		k->cb.lookup(k->status, &pd, 1, k->cbdata);
+		break;
+	case K_SPAWN:
+		k->cb.spawn(k->status, "child.ns", k->cbdata);
+		break;
+	case K_INFO:
+		k->cb.info(k->status, NULL, 0, k->cbdata, NULL, NULL);
+		break;
+	default:
+		PMIx_Load_procid(&tool, "host.tool", 7);
+		k->cb.tool(k->status, &tool, k->cbdata);
+	}
+}
+
+static void kept_check(kept_t *k)
+{
+	pmix_data_buffer_t now;
+
+	fingerprint(k, &now);
+	if (now.bytes_used != k->fp.bytes_used ||
+	    memcmp(now.base_ptr, k->fp.base_ptr, now.bytes_used) != 0) {
+		pthread_mutex_lock(&keeper.lock);
+		keeper.bad++;
+		strncat(keeper.bad_what, k->what, sizeof(keeper.bad_what) - strlen(keeper.bad_what) - 2);
+		strcat(keeper.bad_what, " ");
+		pthread_mutex_unlock(&keeper.lock);
+	}
+	pxc_buf_clear(&now);
+}
+
+static void *keeper_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		kept_t *k;
+
+		pthread_mutex_lock(&keeper.lock);
+		while (!keeper.head)
+			pthread_cond_wait(&keeper.cond, &keeper.lock);
+		k = keeper.head;
+		keeper.head = k->next;
+		if (!keeper.head)
+			keeper.tail = NULL;
+		pthread_mutex_unlock(&keeper.lock);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &k->due, NULL) == EINTR)
+			;
+		if (!k->nocheck)
+			kept_check(k);
+		kept_answer(k);
+		pxc_buf_clear(&k->fp);
+		free(k);
+		pthread_mutex_lock(&keeper.lock);
+		keeper.ndone++;
+		pthread_cond_broadcast(&keeper.cond);
+		pthread_mutex_unlock(&keeper.lock);
+	}
+	return NULL;
+}
+
+static kept_t *kept_new(const char *what, int kind, void *cbdata)
+{
+	kept_t *k = calloc(1, sizeof(*k));
+
+	snprintf(k->what, sizeof(k->what), "%s", what);
+	k->kind = kind;
+	k->cbdata = cbdata;
+	clock_gettime(CLOCK_MONOTONIC, &k->due);
+	k->due.tv_sec += keeper.keep_ms / 1000;
+	k->due.tv_nsec += (keeper.keep_ms % 1000) * 1000000L;
+	if (k->due.tv_nsec >= 1000000000L) {
+		k->due.tv_sec++;
+		k->due.tv_nsec -= 1000000000L;
+	}
+	return k;
+}
+
+/* Called in the upcall (the server's progress thread). */
+static pmix_status_t kept_push(kept_t *k)
+{
+	fingerprint(k, &k->fp);
+	pthread_mutex_lock(&keeper.lock);
+	if (!keeper.started) {
+		pthread_create(&keeper.thr, NULL, keeper_main, NULL);
+		pthread_detach(keeper.thr);
+		keeper.started = true;
+	}
+	if (keeper.tail)
+		keeper.tail->next = k;
+	else
+		keeper.head = k;
+	keeper.tail = k;
+	keeper.nkept++;
+	strncat(keeper.seen, k->what, sizeof(keeper.seen) - strlen(keeper.seen) - 2);
+	strcat(keeper.seen, ",");
+	pthread_cond_broadcast(&keeper.cond);
+	pthread_mutex_unlock(&keeper.lock);
+	return PMIX_SUCCESS;
+}
+
+/* Waits until n kept requests were answered. */
+static void keeper_drain(int n)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	pthread_mutex_lock(&keeper.lock);
+	while (keeper.ndone < n &&
+	       pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&keeper.lock);
+	ck_assert_int_ge(keeper.ndone, n);
+}
+
+static bool keeper_saw(const char *what)
+{
+	char pat[32];
+
+	snprintf(pat, sizeof(pat), "%s,", what);
+	return strstr(keeper.seen, pat) != NULL;
+}
+
+static pmix_status_t k_connected2(const pmix_proc_t *p, void *so, pmix_info_t info[],
+				  size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("connected", K_OP, cbd);
+
+	(void)so;
+	k->proc = p;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("finalized", K_OP, cbd);
+
+	(void)so;
+	k->proc = p;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_abort(const pmix_proc_t *p, void *so, int st, const char msg[],
+			     pmix_proc_t procs[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("abort", K_OP, cbd);
+
+	(void)so; (void)st;
+	k->proc = p;
+	k->str = msg;
+	k->procs = procs;
+	k->nprocs = n;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_publish(const pmix_proc_t *p, const pmix_info_t info[], size_t n,
+			       pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("publish", K_OP, cbd);
+
+	k->proc = p;
+	k->info = info;
+	k->ninfo = n;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
+			      size_t n, pmix_lookup_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("lookup", K_LOOKUP, cbd);
+
+	k->proc = p;
+	k->keys = keys;
+	k->info = info;
+	k->ninfo = n;
+	k->cb.lookup = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_unpublish(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
+				 size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("unpublish", K_OP, cbd);
+
+	k->proc = p;
+	k->keys = keys;
+	k->info = info;
+	k->ninfo = n;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_spawn(const pmix_proc_t *p, const pmix_info_t ji[], size_t ni,
+			     const pmix_app_t apps[], size_t na, pmix_spawn_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("spawn", K_SPAWN, cbd);
+
+	k->proc = p;
+	k->info = ji;
+	k->ninfo = ni;
+	k->apps = apps;
+	k->napps = na;
+	k->cb.spawn = cb;
+	return kept_push(k);
+}
+
+static void k_log(const pmix_proc_t *p, const pmix_info_t data[], size_t nd,
+		  const pmix_info_t dirs[], size_t ndirs, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("log", K_OP, cbd);
+
+	k->proc = p;
+	k->info = data;
+	k->ninfo = nd;
+	k->info2 = dirs;
+	k->ninfo2 = ndirs;
+	k->cb.op = cb;
+	kept_push(k);
+}
+
+static pmix_status_t k_group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+			     size_t n, const pmix_info_t info[], size_t ninfo,
+			     pmix_info_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("group", K_INFO, cbd);
+
+	(void)op;
+	k->str = grp;
+	k->procs = procs;
+	k->nprocs = n;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->cb.info = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
+			     pmix_info_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("query", K_INFO, cbd);
+
+	k->proc = p;
+	k->queries = q;
+	k->nq = nq;
+	k->cb.info = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_jobctl(const pmix_proc_t *p, const pmix_proc_t targets[], size_t nt,
+			      const pmix_info_t dirs[], size_t nd, pmix_info_cbfunc_t cb,
+			      void *cbd)
+{
+	kept_t *k = kept_new("jobctl", K_INFO, cbd);
+
+	k->proc = p;
+	k->procs = targets;
+	k->nprocs = nt;
+	k->info = dirs;
+	k->ninfo = nd;
+	k->cb.info = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_notify(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t r,
+			      pmix_info_t info[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("notify", K_OP, cbd);
+
+	(void)code; (void)r;
+	k->proc = src;
+	k->info = info;
+	k->ninfo = n;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_regevents(pmix_status_t *codes, size_t nc, const pmix_info_t info[],
+				 size_t n, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("regevents", K_OP, cbd);
+
+	k->codes = codes;
+	k->ncodes = nc;
+	k->info = info;
+	k->ninfo = n;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_dmodex(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
+			      pmix_modex_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("dmodex", K_MODEX, cbd);
+
+	host.n_dmodex++;
+	k->proc = p;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->cb.modex = cb;
+	k->rdata = host.dmodex_blob.base_ptr;
+	k->nrdata = host.dmodex_blob.bytes_used;
+	return kept_push(k);
+}
+
+static pmix_status_t k_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+			     size_t ninfo, char *data, size_t ndata,
+			     pmix_modex_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("fence", K_MODEX, cbd);
+
+	k->procs = procs;
+	k->nprocs = n;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->data = data;
+	k->ndata = ndata;
+	k->cb.modex = cb;
+	k->rdata = data;
+	k->nrdata = ndata;
+	return kept_push(k);
+}
+
+static pmix_status_t k_connect(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+			       size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("connect", K_OP, cbd);
+
+	k->procs = procs;
+	k->nprocs = n;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_disconnect(const pmix_proc_t procs[], size_t n,
+				  const pmix_info_t info[], size_t ninfo,
+				  pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("disconnect", K_OP, cbd);
+
+	k->procs = procs;
+	k->nprocs = n;
+	k->info = info;
+	k->ninfo = ninfo;
+	k->cb.op = cb;
+	return kept_push(k);
+}
+
+static void k_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("tool", K_TOOL, cbd);
+
+	k->info = info;
+	k->ninfo = n;
+	k->cb.tool = cb;
+	kept_push(k);
+}
+
+static pmix_server_module_t keep_module = {
+	.client_connected2 = k_connected2, .client_finalized = k_finalized,
+	.abort = k_abort, .fence_nb = k_fence, .direct_modex = k_dmodex,
+	.publish = k_publish, .lookup = k_lookup, .unpublish = k_unpublish,
+	.spawn = k_spawn, .connect = k_connect, .disconnect = k_disconnect,
+	.register_events = k_regevents, .notify_event = k_notify, .query = k_query,
+	.tool_connected = k_tool, .log = k_log, .job_control = k_jobctl, .group = k_group,
 };
 
 /* ------------------------------------------------------------- fixture */
@@ -1327,6 +1809,64 @@ START_TEST(connect_gives_other_nspace)
 }
 END_TEST
 
+/* A namespace this server does not hold: after the host's connect, its
+ * registered info is fetched through direct_modex (rank WILDCARD) before
+ * the reply, so a PMIX_OPTIONAL Get finds it; a failed fetch still
+ * completes the connect. */
+static void connect_unknown(int fail)
+{
+	pxc_store_t *st = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	int fd0;
+
+	v.data.string = "7,8";
+	pxc_store_put(st, "far.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS, &v, PMIX_SCOPE_UNDEF);
+	pxc_buf_init(&host.dmodex_blob);
+	pxc_store_pack(st, "far.ns", -1, PXC_ID_ANY, PXC_KINDS_INFO, &host.dmodex_blob);
+	pxc_store_destroy(st);
+	host.fail_dmodex = fail;
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], "far.ns", PMIX_RANK_WILDCARD);
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fd0, PXC_CMD_CONNECT, 4, &b);
+	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(host.n_connect, 1);
+	ck_assert_int_eq(host.n_dmodex, 1);
+	st = blob_store(&b);
+	if (fail) {
+		ck_assert_ptr_null(sval(st, "far.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS));
+	} else {
+		pmix_value_t *got = NULL;
+
+		ck_assert_str_eq(sval(st, "far.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS), "7,8");
+		ck_assert_int_eq(pxc_server_get_local(&procs[1], PMIX_LOCAL_PEERS, NULL, 0, &got),
+				 PMIX_SUCCESS);
+		ck_assert_str_eq(got->data.string, "7,8");
+		PMIx_Value_free(got, 1);
+	}
+	pxc_store_destroy(st);
+	pxc_buf_clear(&b);
+	close(fd0);
+	stop_server();
+}
+
+START_TEST(connect_fetches_unknown_nspace)
+{
+	connect_unknown(0);
+}
+END_TEST
+
+START_TEST(connect_fetch_fails_softly)
+{
+	connect_unknown(1);
+}
+END_TEST
+
 START_TEST(tool_gets_identity)
 {
 	pmix_data_buffer_t b;
@@ -1553,6 +2093,17 @@ static int real_client_main(int rfd)
 	if (got)
 		PMIx_Value_free(got, 1);
 	got = NULL;
+	/* a key posted after the peer's data was fetched: asked alone */
+	v.data.uint32 = 200 + me.rank;
+	if (!rc && (PMIx_Put(PMIX_LOCAL, "test.k2", &v) != PMIX_SUCCESS ||
+		    PMIx_Commit() != PMIX_SUCCESS || PMIx_Fence(NULL, 0, NULL, 0) != PMIX_SUCCESS))
+		rc = 18;
+	if (!rc && (PMIx_Get(&peer, "test.k2", NULL, 0, &got) != PMIX_SUCCESS ||
+		    got->data.uint32 != 201 - me.rank))
+		rc = 19;
+	if (got)
+		PMIx_Value_free(got, 1);
+	got = NULL;
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
 	if (!rc && (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &got) != PMIX_SUCCESS ||
 		    got->data.uint32 != 4))
@@ -1604,8 +2155,578 @@ START_TEST(real_clients)
 		ck_assert(WIFEXITED(status));
 		ck_assert_int_eq(WEXITSTATUS(status), 0);
 	}
-	ck_assert_int_eq(host.n_fence, 2);
+	ck_assert_int_eq(host.n_fence, 3);
 	ck_assert_int_eq(host.n_finalized, 2);
+	stop_server();
+}
+END_TEST
+
+/* ------------------------------------------- lifetime of what the host gets */
+
+#define LIFE_KEY "life.key"
+#define LIFE_VAL "life-value-0123456789abcdef"
+
+static void life_info(pmix_info_t *i)
+{
+	PMIx_Info_load(i, LIFE_KEY, LIFE_VAL, PMIX_STRING);
+}
+
+static void pack_hello_info(pmix_data_buffer_t *b, uint8_t kind, const char *ns,
+			    pmix_rank_t rank, const pmix_info_t *info, size_t ninfo)
+{
+	uint32_t v = PXC_PROTO_VERSION;
+	pid_t pid = getpid();
+
+	pxc_buf_init(b);
+	pxc_pack_u32(b, v);
+	pxc_pack(b, &kind, 1, PMIX_UINT8);
+	pxc_pack_str(b, ns);
+	pxc_pack(b, &rank, 1, PMIX_PROC_RANK);
+	pxc_pack(b, &pid, 1, PMIX_PID);
+	pxc_pack_array(b, info, ninfo, PMIX_INFO);
+}
+
+/* Waits until the host was handed n requests. */
+static void keeper_wait_kept(int n)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	pthread_mutex_lock(&keeper.lock);
+	while (keeper.nkept < n &&
+	       pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&keeper.lock);
+	ck_assert_int_ge(keeper.nkept, n);
+}
+
+static void send_two_infos(int fd, uint16_t cmd, uint32_t tag, const pmix_info_t *info)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, info, 1, PMIX_INFO);
+	pxc_pack_array(&b, info, 1, PMIX_INFO);
+	rc_send(fd, cmd, tag, &b);
+}
+
+/* Sends, without waiting for the replies, every client request that a
+ * server hands to a host module function, each carrying data the host
+ * may keep. Returns how many. */
+static int send_all_upcalls(int fd)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	pmix_proc_t proc;
+	char *keys[1] = { LIFE_KEY };
+	pmix_app_t app;
+	pmix_status_t code = -12345;
+	pmix_data_range_t range = PMIX_RANGE_SESSION;
+	uint8_t op = 0;
+
+	life_info(&info);
+	PMIx_Load_procid(&proc, NS, 1);
+	pxc_buf_init(&b);
+	pxc_pack_status(&b, 3);
+	pxc_pack_str(&b, LIFE_VAL);
+	pxc_pack_array(&b, &proc, 1, PMIX_PROC);
+	rc_send(fd, PXC_CMD_ABORT, 10, &b);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_PUBLISH, 11, &b);
+	for (int i = 0; i < 2; i++) {
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, keys, 1, PMIX_STRING);
+		pxc_pack_array(&b, &info, 1, PMIX_INFO);
+		rc_send(fd, i ? PXC_CMD_UNPUBLISH : PXC_CMD_LOOKUP, 12 + (uint32_t)i, &b);
+	}
+	memset(&app, 0, sizeof(app));
+	app.cmd = LIFE_VAL;
+	app.maxprocs = 1;
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	pxc_pack_array(&b, &app, 1, PMIX_APP);
+	rc_send(fd, PXC_CMD_SPAWN, 14, &b);
+	send_two_infos(fd, PXC_CMD_LOG, 15, &info);
+	pxc_buf_init(&b);
+	pxc_pack(&b, &op, 1, PMIX_UINT8);
+	pxc_pack_str(&b, LIFE_VAL);
+	pxc_pack_array(&b, &proc, 1, PMIX_PROC);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_GROUP, 16, &b);
+	send_query(fd, 17, "life.query", NS);	/* a key left to the host */
+	pack_procs_info(&b, &proc, 1, &info, 1);
+	rc_send(fd, PXC_CMD_JOBCTL, 18, &b);
+	pxc_buf_init(&b);
+	pxc_pack_status(&b, code);
+	pxc_pack_proc(&b, &proc);
+	pxc_pack(&b, &range, 1, PMIX_DATA_RANGE);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_NOTIFY, 19, &b);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_REGEVENTS, 20, &b);
+	PMIx_Load_procid(&proc, NS, 3);		/* remote: direct modex */
+	pxc_buf_init(&b);
+	pxc_pack_proc(&b, &proc);
+	pxc_pack_str(&b, "k.r");
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_GET, 21, &b);
+	PMIx_Info_destruct(&info);
+	return 12;
+}
+
+/* Every upcall's arguments stay valid until the host calls back, even
+ * when the requester is gone by then. */
+START_TEST(host_keeps_args)
+{
+	static const char *const all[] = {
+		"tool", "connected", "abort", "publish", "lookup", "unpublish", "spawn",
+		"log", "group", "query", "jobctl", "notify", "regevents", "dmodex",
+		"finalized",
+	};
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	int fd, n = 0;
+
+	keeper.keep_ms = 150;
+	ck_assert_int_eq(start_server(&keep_module, true), PMIX_SUCCESS);
+	register_job(2);
+	life_info(&info);
+	fd = rc_connect();
+	pack_hello_info(&b, PXC_PEER_TOOL, NULL, PMIX_RANK_UNDEF, &info, 1);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	close(fd);
+	n++;
+	fd = rc_connect();
+	pack_hello_info(&b, PXC_PEER_CLIENT, NS, 0, &info, 1);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info);
+	n++;
+	n += send_all_upcalls(fd);
+	keeper_wait_kept(n);
+	/* the requester vanishes while the host still holds everything */
+	close(fd);
+	n++;			/* client_finalized for the lost client */
+	keeper_drain(n);
+	ck_assert_msg(keeper.bad == 0, "the host saw changed arguments: %s", keeper.bad_what);
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		ck_assert_msg(keeper_saw(all[i]), "no %s upcall (saw %s)", all[i], keeper.seen);
+	stop_server();
+}
+END_TEST
+
+static void send_coll(int fd, uint16_t cmd, uint32_t tag, bool collect)
+{
+	pmix_info_t info[3];
+	pmix_data_buffer_t b;
+	pmix_proc_t proc;
+	int t = 1;
+	size_t n = 0;
+
+	PMIx_Load_procid(&proc, NS, 0);
+	life_info(&info[n++]);
+	PMIx_Info_load(&info[n++], PMIX_TIMEOUT, &t, PMIX_INT);
+	if (collect)
+		PMIx_Info_load(&info[n++], PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
+	pack_procs_info(&b, &proc, 1, info, n);
+	rc_send(fd, cmd, tag, &b);
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
+}
+
+/* A collective that times out while the host still holds its procs and
+ * info (the host calls back later). */
+START_TEST(host_keeps_coll_args)
+{
+	pmix_data_buffer_t b;
+	int fd;
+
+	keeper.keep_ms = 1;
+	ck_assert_int_eq(start_server(&keep_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc_commit(fd, 0, "k.g", "g0", PMIX_GLOBAL);
+	keeper.keep_ms = 1500;
+	send_coll(fd, PXC_CMD_FENCE, 2, true);
+	send_coll(fd, PXC_CMD_CONNECT, 3, false);
+	send_coll(fd, PXC_CMD_DISCONNECT, 4, false);
+	for (int i = 0; i < 3; i++) {		/* in any order */
+		pxc_wire_hdr_t h;
+		pmix_status_t st;
+
+		ck_assert_int_eq(rc_recv(fd, &h, &b, TMO), 0);
+		ck_assert(h.tag >= 2 && h.tag <= 4 && (h.flags & PXC_WIRE_F_REPLY));
+		ck_assert_int_eq(pxc_unpack_status(&b, &st), PMIX_SUCCESS);
+		ck_assert_int_eq(st, PMIX_ERR_TIMEOUT);
+		pxc_buf_clear(&b);
+	}
+	keeper_drain(4);
+	ck_assert_msg(keeper.bad == 0, "the host saw changed arguments: %s", keeper.bad_what);
+	ck_assert(keeper_saw("fence") && keeper_saw("connect") && keeper_saw("disconnect"));
+	keeper.keep_ms = 1;
+	close(fd);
+	keeper_drain(5);
+	stop_server();
+}
+END_TEST
+
+/* ---------------------------------------------- hosts that call back badly */
+
+/* Calls back inside the upcall and again later from another thread (a
+ * double callback), or, with host.hold, only later. */
+static pmix_status_t b_publish(const pmix_proc_t *p, const pmix_info_t info[], size_t n,
+			       pmix_op_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("publish", K_OP, cbd);
+
+	(void)p; (void)info; (void)n;
+	k->nocheck = true;
+	k->cb.op = cb;
+	k->status = host.hold ? host.hold_status : PMIX_ERR_DUPLICATE_KEY;
+	if (!host.hold)
+		cb(PMIX_SUCCESS, cbd);
+	return kept_push(k);
+}
+
+static pmix_status_t b_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+			     size_t ninfo, char *data, size_t ndata,
+			     pmix_modex_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("fence", K_MODEX, cbd);
+
+	(void)procs; (void)n; (void)info; (void)ninfo;
+	k->nocheck = true;
+	k->cb.modex = cb;
+	k->status = PMIX_ERROR;
+	cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL);
+	return kept_push(k);
+}
+
+static pmix_status_t b_dmodex(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
+			      pmix_modex_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("dmodex", K_MODEX, cbd);
+
+	(void)p; (void)info; (void)ninfo;
+	host.n_dmodex++;
+	k->nocheck = true;
+	k->cb.modex = cb;
+	k->status = PMIX_ERROR;
+	cb(PMIX_SUCCESS, host.dmodex_blob.base_ptr, host.dmodex_blob.bytes_used, cbd, NULL, NULL);
+	return kept_push(k);
+}
+
+static pmix_server_module_t bad_module = {
+	.publish = b_publish, .fence_nb = b_fence, .direct_modex = b_dmodex,
+};
+
+static void send_publish(int fd, uint32_t tag)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+
+	life_info(&info);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	rc_send(fd, PXC_CMD_PUBLISH, tag, &b);
+	PMIx_Info_destruct(&info);
+}
+
+static void remote_blob(void)
+{
+	pxc_store_t *st = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+
+	v.data.string = "remote-val";
+	pxc_store_put(st, NS, PXC_LVL_PROC, 3, "k.r", &v, PMIX_REMOTE);
+	v.data.string = "global-val";
+	pxc_store_put(st, NS, PXC_LVL_PROC, 3, "k.g", &v, PMIX_GLOBAL);
+	pxc_buf_init(&host.dmodex_blob);
+	pxc_store_pack(st, NS, -1, PXC_ID_ANY, PXC_KINDS_ALL, &host.dmodex_blob);
+	pxc_store_destroy(st);
+}
+
+START_TEST(host_calls_back_badly)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	pxc_store_t *st;
+	int fd;
+
+	remote_blob();
+	keeper.keep_ms = 100;
+	ck_assert_int_eq(start_server(&bad_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	/* twice each: the first answer counts, the second is dropped */
+	send_publish(fd, 2);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	rc_fence_send(fd, 3, true, 0);
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_get(fd, 4, NS, 3, "k.r", &st), PMIX_SUCCESS);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
+	pxc_store_destroy(st);
+	keeper_drain(3);
+	ck_assert_int_eq(rc_recv(fd, &h, &b, 300), -1);	/* no second reply */
+	ck_assert_int_eq(rc_get(fd, 5, NS, 3, "k.g", NULL), PMIX_SUCCESS);
+	/* a callback held across finalize and a new server */
+	host.hold = 1;
+	host.hold_status = PMIX_ERR_DUPLICATE_KEY;
+	keeper.keep_ms = 400;
+	send_publish(fd, 6);
+	keeper_wait_kept(4);
+	close(fd);
+	stop_server();
+	ck_assert_int_eq(start_server(&bad_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	host.hold_status = PMIX_SUCCESS;
+	keeper.keep_ms = 600;
+	send_publish(fd, 7);	/* the stale answer (DUPLICATE) comes first */
+	ck_assert_int_eq(rc_reply(fd, 7, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	keeper_drain(5);
+	/* and one that comes after the last finalize */
+	keeper.keep_ms = 200;
+	send_publish(fd, 8);
+	keeper_wait_kept(6);
+	close(fd);
+	stop_server();
+	keeper_drain(6);
+}
+END_TEST
+
+/* A host that deregisters a client from inside client_finalized (a
+ * finalizing one and a lost one), and one that deregisters the whole
+ * namespace there. */
+static pmix_status_t d_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
+{
+	pmix_nspace_t ns;
+
+	(void)so; (void)cb; (void)cbd;
+	host.n_finalized++;
+	if (host.dereg_ns) {
+		PMIx_Load_nspace(ns, p->nspace);
+		PMIx_server_deregister_nspace(ns, NULL, NULL);
+	} else {
+		PMIx_server_deregister_client(p, NULL, NULL);
+	}
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+static void dm_cb_count(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+	(void)data; (void)sz;
+	*(pmix_status_t *)cbdata = status;
+}
+
+START_TEST(host_deregisters_in_upcall)
+{
+	pmix_server_module_t mod = { .client_finalized = d_finalized };
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+	pmix_status_t dst = 1;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	/* rank 1 waits for rank 0's data, which never comes */
+	PMIx_Load_procid(&p, NS, 0);
+	pxc_buf_init(&b);
+	pxc_pack_proc(&b, &p);
+	pxc_pack_str(&b, "k.never");
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd1, PXC_CMD_GET, 3, &b);
+	/* and the host waits for a proc nobody registered */
+	PMIx_Load_procid(&p, "nobody.yet", 0);
+	ck_assert_int_eq(PMIx_server_dmodex_request(&p, dm_cb_count, &dst), PMIX_SUCCESS);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd0, PXC_CMD_FINALIZE, 5, &b);
+	ck_assert_int_eq(rc_reply(fd0, 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert(rc_closed(fd0));
+	close(fd0);
+	/* its parked GET is answered: rank 0 is gone */
+	ck_assert_int_eq(rc_reply(fd1, 3, &b), PMIX_ERR_NOT_FOUND);
+	pxc_buf_clear(&b);
+	/* rank 1 vanishes; the host drops the namespace in the upcall */
+	host.dereg_ns = 1;
+	close(fd1);
+	usleep(100000);
+	ck_assert_int_eq(host.n_finalized, 2);
+	/* the server carries on */
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	ck_assert_int_eq(rc_get(fd0, 7, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
+			 PMIX_SUCCESS);
+	close(fd0);
+	stop_server();
+	ck_assert_int_eq(dst, PMIX_ERR_INIT);	/* failed at finalize */
+}
+END_TEST
+
+/* --------------------------------------------------------- direct modex */
+
+static pmix_status_t rc_get_info(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
+				 const char *key, bool key_only, pxc_store_t **out)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+	pmix_info_t info;
+	pmix_status_t st;
+	bool yes = true;
+
+	PMIx_Load_procid(&p, ns, rank);
+	PMIx_Info_load(&info, PXC_GET_KEY_ONLY, &yes, PMIX_BOOL);
+	pxc_buf_init(&b);
+	pxc_pack_proc(&b, &p);
+	pxc_pack_str(&b, key);
+	pxc_pack_array(&b, &info, key_only ? 1 : 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_GET, tag, &b);
+	st = rc_reply(fd, tag, &b);
+	*out = st == PMIX_SUCCESS ? blob_store(&b) : NULL;
+	pxc_buf_clear(&b);
+	return st;
+}
+
+static size_t nrecs(pxc_store_t *st, pmix_rank_t rank)
+{
+	return pxc_store_count(st, NS, PXC_LVL_PROC, rank, PXC_KINDS_ALL);
+}
+
+/* Concurrent GETs of one remote proc make one direct_modex; later GETs of
+ * its other keys are answered from the server's cache; a GET marked
+ * PXC_GET_KEY_ONLY gets that record only. */
+START_TEST(get_dmodex_merged)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+	pxc_store_t *st;
+	int fd0, fd1, n;
+
+	remote_blob();
+	keeper.keep_ms = 1;
+	ck_assert_int_eq(start_server(&keep_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	keeper.keep_ms = 200;
+	PMIx_Load_procid(&p, NS, 3);
+	for (int i = 0; i < 3; i++) {
+		pxc_buf_init(&b);
+		pxc_pack_proc(&b, &p);
+		pxc_pack_str(&b, i == 2 ? "k.g" : "k.r");
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(i == 1 ? fd1 : fd0, PXC_CMD_GET, 5 + (uint32_t)i, &b);
+	}
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(rc_reply(i == 1 ? fd1 : fd0, 5 + (uint32_t)i, &b), PMIX_SUCCESS);
+		st = blob_store(&b);
+		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
+		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.g"), "global-val");
+		pxc_store_destroy(st);
+		pxc_buf_clear(&b);
+	}
+	ck_assert_int_eq(host.n_dmodex, 1);
+	/* cached now */
+	ck_assert_int_eq(rc_get(fd1, 8, NS, 3, "k.g", NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(host.n_dmodex, 1);
+	/* the whole proc, or the one record */
+	ck_assert_int_eq(rc_get_info(fd1, 9, NS, 3, "k.g", false, &st), PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 3), 2);
+	pxc_store_destroy(st);
+	ck_assert_int_eq(rc_get_info(fd1, 10, NS, 3, "k.g", true, &st), PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 3), 1);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.g"), "global-val");
+	pxc_store_destroy(st);
+	/* a local proc's data: the same, and its LOCAL records (no fence
+	 * brings them) come along */
+	rc_commit(fd1, 1, "k.a", "a1", PMIX_GLOBAL);
+	rc_commit(fd1, 1, "k.b", "b1", PMIX_LOCAL);
+	rc_commit(fd1, 1, "k.c", "c1", PMIX_REMOTE);
+	/* a round trip on fd1: its COMMITs are in before fd0 asks */
+	ck_assert_int_eq(rc_get(fd1, 16, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_get_info(fd0, 11, NS, 1, "k.b", false, &st), PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 1), 2);	/* k.c is not for local peers */
+	pxc_store_destroy(st);
+	ck_assert_int_eq(rc_get_info(fd0, 12, NS, 1, "k.b", true, &st), PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 1), 1);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.b"), "b1");
+	pxc_store_destroy(st);
+	rc_commit(fd1, 1, "k.d", "d1", PMIX_GLOBAL);
+	ck_assert_int_eq(rc_get(fd1, 17, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_get_info(fd0, 15, NS, 1, "k.d", true, &st), PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 1), 2);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.d"), "d1");
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.b"), "b1");
+	pxc_store_destroy(st);
+	ck_assert_int_eq(rc_get_info(fd0, 13, NS, 1, "k.none", true, &st), PMIX_ERR_NOT_FOUND);
+	/* a new GET after the cache was refreshed: the host is asked again */
+	keeper.keep_ms = 1;
+	ck_assert_int_eq(rc_get(fd0, 14, NS, 3, "k.missing", NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(host.n_dmodex, 2);
+	n = keeper.nkept;
+	close(fd0);
+	close(fd1);
+	keeper_wait_kept(n + 2);	/* client_finalized of both */
+	keeper_drain(n + 2);
+	stop_server();
+}
+END_TEST
+
+/* Requests a host cannot sensibly get, and requests repeated. */
+START_TEST(robust_host_requests)
+{
+	pmix_data_buffer_t b;
+	char *keys[2] = { "a", NULL };
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	/* lookup of no key, of a NULL key */
+	for (uint32_t n = 0; n < 2; n++) {
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, n ? keys + 1 : keys, n ? 1 : 0, PMIX_STRING);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(fd, PXC_CMD_LOOKUP, 2 + n, &b);
+		ck_assert_int_eq(rc_reply(fd, 2 + n, &b), PMIX_ERR_BAD_PARAM);
+		pxc_buf_clear(&b);
+	}
+	/* abort without a message: the host gets "" */
+	pxc_buf_init(&b);
+	pxc_pack_status(&b, 3);
+	pxc_pack_str(&b, NULL);
+	pxc_pack_array(&b, NULL, 0, PMIX_PROC);
+	rc_send(fd, PXC_CMD_ABORT, 4, &b);
+	ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_abort, 1);
+	ck_assert_int_eq(host.abort_msg_null, 0);
+	/* FINALIZE twice: the host hears of it once */
+	for (uint32_t t = 5; t < 7; t++) {
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		rc_send(fd, PXC_CMD_FINALIZE, t, &b);
+		ck_assert_int_eq(rc_reply(fd, t, &b), PMIX_SUCCESS);
+		pxc_buf_clear(&b);
+	}
+	ck_assert_int_eq(host.n_finalized, 1);
+	close(fd);
 	stop_server();
 }
 END_TEST
@@ -1633,11 +2754,19 @@ static Suite *server_suite(void)
 		{ "events", events_delivery },
 		{ "query", query_answers },
 		{ "connect", connect_gives_other_nspace },
+		{ "connect_fetch", connect_fetches_unknown_nspace },
+		{ "connect_fetch_fail", connect_fetch_fails_softly },
 		{ "tool", tool_gets_identity },
 		{ "cleanup", cleanup_is_safe },
 		{ "locality", locality_strings },
 		{ "memory", memory_figures },
 		{ "real_clients", real_clients },
+		{ "host_keeps_args", host_keeps_args },
+		{ "host_keeps_coll_args", host_keeps_coll_args },
+		{ "host_calls_back_badly", host_calls_back_badly },
+		{ "host_deregisters", host_deregisters_in_upcall },
+		{ "get_dmodex_merged", get_dmodex_merged },
+		{ "robust_host_requests", robust_host_requests },
 	};
 
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
@@ -1650,10 +2779,33 @@ static Suite *server_suite(void)
 	return s;
 }
 
-int main(void)
+/* Freed memory is filled by malloc (glibc's perturb, with the per-thread
+ * cache off so that every free goes through it): a use after free then
+ * reads garbage and fails a test even without valgrind. The process runs
+ * itself again with those settings; not under valgrind, which has its
+ * own malloc and checks. */
+static void perturb_frees(char **argv)
 {
-	SRunner *sr = srunner_create(server_suite());
+	const char *pre = getenv("LD_PRELOAD"), *old = getenv("GLIBC_TUNABLES");
+	char tun[512];
+
+	if (getenv("SRVTEST_PERTURB") || (pre && strstr(pre, "vgpreload")))
+		return;
+	snprintf(tun, sizeof(tun), "%s%sglibc.malloc.tcache_count=0:glibc.malloc.perturb=165",
+		 old ? old : "", old ? ":" : "");
+	setenv("SRVTEST_PERTURB", "1", 1);
+	setenv("GLIBC_TUNABLES", tun, 1);
+	execv("/proc/self/exe", argv);
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr;
 	int failed;
+
+	(void)argc;
+	perturb_frees(argv);
+	sr = srunner_create(server_suite());
 
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);

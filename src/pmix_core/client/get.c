@@ -10,6 +10,10 @@
  * be satisfied by the server (another process's posted data, another
  * namespace's job data, PMIX_GET_REFRESH_CACHE) becomes a GET request,
  * whose reply blob is merged into the store before the lookup is repeated.
+ * The first GET of another process's posted data brings all of it; a
+ * later miss on that process (a key posted since) asks for the key alone
+ * (PXC_GET_KEY_ONLY), so a Get never costs the size of everything the
+ * peer posted more than once.
  *
  * Lookup rules (reference: pmix-abi.md 2.7):
  *   rank WILDCARD   job level, then the node level of this host's node in
@@ -357,14 +361,49 @@ static bool want_server(const pmix_proc_t *p, const char *key, const struct geto
 	return true;
 }
 
+static int any_record(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
+		      const pmix_value_t *val, uint8_t kind, void *arg)
+{
+	(void)ns, (void)lvl, (void)id, (void)key, (void)val, (void)kind, (void)arg;
+	return 1;
+}
+
+/* True when the store already holds data that p posted (an earlier GET
+ * reply merged the whole of it, or a fence brought it): the server then
+ * needs to send the key asked for only (PXC_GET_KEY_ONLY), not p's whole
+ * posted data again. */
+static bool have_posted(const pmix_proc_t *p, const char *key)
+{
+	bool have = false;
+
+	if (!key || !PMIX_RANK_IS_VALID(p->rank))
+		return false;
+	pthread_rwlock_rdlock(&pxc_cl.store_lock);
+	if (pxc_cl.store)
+		have = pxc_store_foreach(pxc_cl.store, p->nspace, PXC_LVL_PROC, p->rank,
+					 PXC_KINDS_POSTED, any_record, NULL) != 0;
+	pthread_rwlock_unlock(&pxc_cl.store_lock);
+	return have;
+}
+
 static pmix_status_t pack_get(pmix_data_buffer_t *b, const pmix_proc_t *p, const char *key,
 			      const pmix_info_t *info, size_t ninfo)
 {
+	pmix_info_t *all = have_posted(p, key) ? calloc(ninfo + 1, sizeof(*all)) : NULL;
 	pmix_status_t st;
+	bool yes = true;
 
+	if (all) {		/* shallow copies of the caller's infos + the flag */
+		if (ninfo)
+			memcpy(all, info, ninfo * sizeof(*info));
+		PMIx_Info_load(&all[ninfo], PXC_GET_KEY_ONLY, &yes, PMIX_BOOL);
+		info = all;
+		ninfo++;
+	}
 	if ((st = pxc_pack_proc(b, p)) == PMIX_SUCCESS &&
 	    (st = pxc_pack_str(b, key)) == PMIX_SUCCESS)
 		st = pxc_pack_array(b, info, ninfo, PMIX_INFO);
+	free(all);
 	return st;
 }
 

@@ -16,7 +16,14 @@
  * host returns the concatenation of every server's blob, which is merged
  * into the server store and sent to each participant.
  * CONNECT replies with the registered info of the other namespaces among
- * the participants and the posted data held for them.
+ * the participants and the posted data held for them. Once the host's
+ * connect succeeded, the registered info of every participating namespace
+ * this server does not hold is fetched first through the host's
+ * direct_modex with rank WILDCARD (the host asks a server of that
+ * namespace, whose PMIx_server_dmodex_request answers with it) and merged
+ * into the store, so that the clients can PMIx_Get the other job's info
+ * at once, even with PMIX_OPTIONAL. A fetch that fails is logged and
+ * skipped (later Gets still go through direct modex).
  *
  * Failure: the timer (PMIX_TIMEOUT or the default) answers every waiting
  * participant PMIX_ERR_TIMEOUT; a participant that goes away before
@@ -53,6 +60,7 @@ typedef struct pxc_coll {
 	member_t *members;
 	size_t nmembers;
 	bool in_host;
+	size_t fetching;		/* CONNECT: job info fetches pending */
 	struct event *timer;
 } pxc_coll_t;
 
@@ -266,12 +274,73 @@ static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size
 	pxc_buf_clear(&blob);
 }
 
+static void fetch_done(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	pxc_coll_t *c = coll_by_id(*(uint64_t *)r->ctx);
+	pmix_data_buffer_t blob;
+	pmix_status_t st = res->status;
+
+	pxc_buf_init(&blob);
+	if (st == PMIX_SUCCESS && res->ndata) {
+		pxc_buf_load_take(&blob, res->data, res->ndata);
+		res->data = NULL;
+		st = pxc_store_unpack(pxc_srv.store, &blob);
+	}
+	pxc_buf_clear(&blob);
+	if (st != PMIX_SUCCESS)
+		pxc_error("server: connect: no job info for another namespace (%d)", st);
+	if (c && c->fetching && --c->fetching == 0)
+		connect_finish(c, PMIX_SUCCESS);
+}
+
+/* Starts a fetch for ns unless held. True when one was started. */
+static bool fetch_one(pxc_coll_t *c, const char *ns)
+{
+	pmix_server_module_t *m = &pxc_srv.module;
+	uint64_t *id;
+	pxc_hreq_t *r;
+
+	if (!m->direct_modex || pxc_store_has_nspace(pxc_srv.store, ns) || pxc_ns_find(ns))
+		return false;
+	id = malloc(sizeof(*id));
+	r = id ? pxc_hreq_new(NULL, 0, PXC_CMD_CONNECT, fetch_done) : NULL;
+	if (!r) {
+		free(id);
+		return false;
+	}
+	*id = c->id;
+	r->ctx = id;
+	r->ctx_free = free;
+	/* the request owns the proc: the host may keep it until it calls back */
+	PMIx_Load_procid(&r->a.proc, ns, PMIX_RANK_WILDCARD);
+	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_hcb_modex, PXC_HCBDATA(r)) != PMIX_SUCCESS) {
+		pxc_hreq_free(r);
+		return false;
+	}
+	return true;
+}
+
+/* The connect succeeded at the host: fetch the other namespaces' job
+ * info, then reply. */
+static void connect_fetch(pxc_coll_t *c)
+{
+	for (size_t i = 0; i < c->nprocs; i++)
+		if ((i == 0 || strncmp(c->procs[i].nspace, c->procs[i - 1].nspace,
+				       PMIX_MAX_NSLEN) != 0) &&
+		    fetch_one(c, c->procs[i].nspace))
+			c->fetching++;
+	if (!c->fetching)
+		connect_finish(c, PMIX_SUCCESS);
+}
+
 static void complete(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
 {
 	if (st == PMIX_OPERATION_SUCCEEDED)
 		st = PMIX_SUCCESS;
 	if (c->cmd == PXC_CMD_FENCE)
 		fence_finish(c, st, data, ndata);
+	else if (c->cmd == PXC_CMD_CONNECT && st == PMIX_SUCCESS)
+		connect_fetch(c);
 	else if (c->cmd == PXC_CMD_CONNECT)
 		connect_finish(c, st);
 	else
@@ -317,18 +386,28 @@ static int collect_local(const pxc_coll_t *c, pmix_data_buffer_t *out)
 	return 0;
 }
 
+/* The host gets copies of procs and info owned by the request r (with the
+ * blob in x): the collective itself may time out and be freed while the
+ * host still holds them. */
 static pmix_status_t call_host(pxc_coll_t *c, pxc_hreq_t *r, hctx_t *x)
 {
 	pmix_server_module_t *m = &pxc_srv.module;
+	pxc_hargs_t *a = &r->a;
 
+	a->procs = malloc(c->nprocs * sizeof(*c->procs));
+	if (!a->procs || pxc_info_dup(c->info, c->ninfo, &a->info) != PMIX_SUCCESS)
+		return PMIX_ERR_NOMEM;
+	memcpy(a->procs, c->procs, c->nprocs * sizeof(*c->procs));
+	a->nprocs = c->nprocs;
+	a->ninfo = a->info ? c->ninfo : 0;
 	if (c->cmd == PXC_CMD_FENCE)
-		return m->fence_nb(c->procs, c->nprocs, c->info, c->ninfo,
+		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo,
 				   x->blob.base_ptr, x->blob.bytes_used,
 				   pxc_hcb_modex, PXC_HCBDATA(r));
 	if (c->cmd == PXC_CMD_CONNECT)
-		return m->connect(c->procs, c->nprocs, c->info, c->ninfo,
+		return m->connect(a->procs, a->nprocs, a->info, a->ninfo,
 				  pxc_hcb_op, PXC_HCBDATA(r));
-	return m->disconnect(c->procs, c->nprocs, c->info, c->ninfo,
+	return m->disconnect(a->procs, a->nprocs, a->info, a->ninfo,
 			     pxc_hcb_op, PXC_HCBDATA(r));
 }
 

@@ -14,6 +14,15 @@
  * a local proc's posted data at once when it has committed, else parked
  * until its commit (or its loss, or PMIX_TIMEOUT); a remote proc's from
  * the cache or through direct_modex, whose blob is merged (cached) first.
+ * GETs for a target whose direct_modex is pending join it (one host call
+ * per target, every requester answered from its result). The reply holds
+ * every record of the target, or with PXC_GET_KEY_ONLY (proto.h: the
+ * client holds the rest already) the record of the key asked for (plus
+ * the target's PMIX_LOCAL records for a client on its node, which no fence
+ * brings).
+ * A direct_modex that times out answers its requesters PMIX_ERR_TIMEOUT
+ * but stays (with the target and info the host holds) until the host
+ * calls back.
  * Scopes: LOCAL records go only to clients on this node, REMOTE only to
  * other servers, GLOBAL to all.
  *
@@ -39,6 +48,7 @@ typedef struct pxc_parked {
 	uint64_t id;
 	pmix_proc_t target;
 	char *key;			/* GET: NULL = everything */
+	bool key_only;			/* GET: reply with key's record only */
 	uint64_t peer_id;		/* GET requester */
 	uint32_t tag;
 	pmix_dmodex_response_fn_t dcb;	/* dmodex_request */
@@ -167,17 +177,49 @@ static bool has_key(const pmix_proc_t *proc, const char *key, unsigned kinds)
 			     key, &kind) && (kinds & PXC_KIND_BIT(kind));
 }
 
-/* Replies to a GET with the target's records (or an error). */
+/* Packs key's record of proc, when it is visible through kinds, and, for
+ * a requester on this node, the proc's PMIX_LOCAL records: a fence never
+ * carries those, so a client that holds the proc's data from a fence
+ * gets them all with its first GET (they are few; Open MPI posts its
+ * shared-memory addresses that way). */
+static int pack_key(const pmix_proc_t *proc, const char *key, unsigned kinds,
+		    pmix_data_buffer_t *blob)
+{
+	uint8_t kind;
+	const pmix_value_t *v = pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC,
+					      proc->rank, key, &kind);
+	unsigned local = kinds & PXC_KIND_BIT(PMIX_LOCAL);
+	pxc_store_t *one;
+	int rc = -1;
+
+	if (local && pack_posted(proc, local, blob) < 0)
+		return -1;
+	if (!v || !(kinds & PXC_KIND_BIT(kind)) || (local & PXC_KIND_BIT(kind)))
+		return 0;
+	one = pxc_store_create();
+	if (one && pxc_store_put(one, proc->nspace, PXC_LVL_PROC, proc->rank, key, v, kind) == 0)
+		rc = pxc_store_pack(one, proc->nspace, PXC_LVL_PROC, proc->rank,
+				    PXC_KINDS_ALL, blob);
+	pxc_store_destroy(one);
+	return rc;
+}
+
+/* Replies to a GET with the target's records visible through kinds (or an
+ * error): all of them, or with key (PXC_GET_KEY_ONLY: the requester holds
+ * the others already) key's record and the LOCAL ones (pack_key). */
 static void get_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st,
-		      const pmix_proc_t *target, unsigned kinds)
+		      const pmix_proc_t *target, const char *key, unsigned kinds)
 {
 	pmix_data_buffer_t body, blob;
+	int rc;
 
 	pxc_buf_init(&body);
 	pxc_buf_init(&blob);
-	if (st == PMIX_SUCCESS && (pack_posted(target, kinds, &blob) < 0 ||
-				   pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
-		st = PMIX_ERR_NOMEM;
+	if (st == PMIX_SUCCESS) {
+		rc = key ? pack_key(target, key, kinds, &blob) : pack_posted(target, kinds, &blob);
+		if (rc < 0 || pxc_pack_blob(&body, &blob) != PMIX_SUCCESS)
+			st = PMIX_ERR_NOMEM;
+	}
 	pxc_peer_reply_id(peer_id, PXC_CMD_GET, tag, st, &body);
 	pxc_buf_clear(&body);
 	pxc_buf_clear(&blob);
@@ -211,7 +253,8 @@ static bool try_answer(pxc_parked_t *pk)
 	}
 	if (!cl || (pk->key && !has_key(&pk->target, pk->key, KINDS_LOCAL_VIEW)))
 		st = PMIX_ERR_NOT_FOUND;
-	get_reply(pk->peer_id, pk->tag, st, &pk->target, KINDS_LOCAL_VIEW);
+	get_reply(pk->peer_id, pk->tag, st, &pk->target, pk->key_only ? pk->key : NULL,
+		  KINDS_LOCAL_VIEW);
 	return true;
 }
 
@@ -287,81 +330,167 @@ void pxc_parked_fail_all(pmix_status_t status)
 
 /* ------------------------------------------------------------------ GET */
 
+/* A GET waiting for the host's direct_modex. */
 typedef struct {
-	pmix_proc_t target;
+	uint64_t peer_id;
+	uint32_t tag;
+	char *key;			/* key-only reply: the key; else NULL */
+} waiter_t;
+
+/* One direct_modex request, shared by every GET for the same target that
+ * arrives while it is pending. */
+typedef struct {
+	pmix_proc_t target;		/* handed to the host */
 	bool job;			/* registered info wanted */
+	bool expired;			/* timed out: waiters answered */
+	waiter_t *w;
+	size_t nw;
 } gctx_t;
+
+static void waiters_clear(gctx_t *g)
+{
+	for (size_t i = 0; i < g->nw; i++)
+		free(g->w[i].key);
+	free(g->w);
+	g->w = NULL;
+	g->nw = 0;
+}
+
+static void gctx_free(void *arg)
+{
+	gctx_t *g = arg;
+
+	if (g)
+		waiters_clear(g);
+	free(g);
+}
+
+static int waiter_add(gctx_t *g, uint64_t peer_id, uint32_t tag, const char *key)
+{
+	waiter_t *w = realloc(g->w, (g->nw + 1) * sizeof(*w));
+
+	if (!w)
+		return -1;
+	g->w = w;
+	w[g->nw] = (waiter_t){ .peer_id = peer_id, .tag = tag };
+	if (key && !(w[g->nw].key = strdup(key)))
+		return -1;
+	g->nw++;
+	return 0;
+}
+
+/* Replies to every waiter of a job (registered info) request. */
+static void job_replies(gctx_t *g, pmix_status_t st)
+{
+	pmix_data_buffer_t blob, body;
+
+	pxc_buf_init(&blob);
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS &&
+	    (pxc_store_pack(pxc_srv.store, g->target.nspace, -1, PXC_ID_ANY,
+			    PXC_KINDS_INFO, &blob) < 0 ||
+	     pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
+		st = PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < g->nw; i++)
+		pxc_peer_reply_id(g->w[i].peer_id, PXC_CMD_GET, g->w[i].tag, st, &body);
+	pxc_buf_clear(&blob);
+	pxc_buf_clear(&body);
+}
 
 static void get_host_done(pxc_hreq_t *r, pxc_hres_t *res)
 {
 	gctx_t *g = r->ctx;
-	pmix_data_buffer_t blob, body;
+	pmix_data_buffer_t blob;
 	pmix_status_t st = res->status;
 
-	pxc_buf_init(&blob);
-	pxc_buf_init(&body);
+	if (st == PMIX_OPERATION_SUCCEEDED)
+		st = PMIX_SUCCESS;
 	if (st == PMIX_SUCCESS && res->ndata) {
+		pxc_buf_init(&blob);
 		pxc_buf_load_take(&blob, res->data, res->ndata);
 		res->data = NULL;
 		st = pxc_store_unpack(pxc_srv.store, &blob);
 		pxc_buf_clear(&blob);
 	}
-	if (st == PMIX_SUCCESS && !g->job) {
-		get_reply(r->peer_id, r->tag, PMIX_SUCCESS, &g->target, KINDS_REMOTE_VIEW);
-	} else {
-		if (st == PMIX_SUCCESS &&
-		    (pxc_store_pack(pxc_srv.store, g->target.nspace, -1, PXC_ID_ANY,
-				    PXC_KINDS_INFO, &blob) < 0 ||
-		     pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
-			st = PMIX_ERR_NOMEM;
-		pxc_peer_reply_id(r->peer_id, PXC_CMD_GET, r->tag, st, &body);
+	if (g->job) {
+		job_replies(g, st);
+		return;
 	}
-	pxc_buf_clear(&blob);
-	pxc_buf_clear(&body);
+	for (size_t i = 0; i < g->nw; i++)
+		get_reply(g->w[i].peer_id, g->w[i].tag, st, &g->target, g->w[i].key,
+			  KINDS_REMOTE_VIEW);
 }
 
+/* The requesters get PMIX_ERR_TIMEOUT; the request itself stays until the
+ * host calls back (it may still read what it was handed). */
 static void get_host_timeout(int fd, short what, void *arg)
 {
 	pxc_hreq_t *r = pxc_hreq_find((uint64_t)(uintptr_t)arg);
+	gctx_t *g = r ? r->ctx : NULL;
 
 	(void)fd; (void)what;
-	if (!r)
+	if (!g)
 		return;
-	pxc_peer_reply_id(r->peer_id, PXC_CMD_GET, r->tag, PMIX_ERR_TIMEOUT, NULL);
-	pxc_hreq_free(r);
+	for (size_t i = 0; i < g->nw; i++)
+		pxc_peer_reply_id(g->w[i].peer_id, PXC_CMD_GET, g->w[i].tag, PMIX_ERR_TIMEOUT, NULL);
+	waiters_clear(g);
+	g->expired = true;
 }
 
-/* Asks the host's direct_modex; replies itself. */
-static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
-			  bool job, const pmix_info_t *info, size_t ninfo)
+/* The pending direct_modex for target that a new GET may join, or NULL. */
+static pxc_hreq_t *pending_for(const pmix_proc_t *target, bool job)
 {
-	gctx_t *g;
-	pxc_hreq_t *r;
-	pmix_status_t st;
+	for (pxc_hreq_t *r = pxc_srv.hreqs; r; r = r->next) {
+		gctx_t *g = r->done == get_host_done ? r->ctx : NULL;
 
+		if (g && !g->expired && g->job == job &&
+		    strncmp(g->target.nspace, target->nspace, PMIX_MAX_NSLEN) == 0 &&
+		    (job || g->target.rank == target->rank))
+			return r;
+	}
+	return NULL;
+}
+
+/* Asks the host's direct_modex (once for concurrent GETs of one target);
+ * replies itself. key: reply with that record only. */
+static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
+			  bool job, const char *key, const pmix_info_t *info, size_t ninfo)
+{
+	pxc_hreq_t *r = pending_for(target, job);
+	gctx_t *g;
+
+	if (r) {
+		if (waiter_add(r->ctx, p->id, h->tag, key) < 0)
+			pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		return;
+	}
 	if (!pxc_srv.module.direct_modex) {
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOT_FOUND, NULL);
 		return;
 	}
 	g = calloc(1, sizeof(*g));
 	r = g ? pxc_hreq_new(p, h->tag, h->cmd, get_host_done) : NULL;
-	if (!r) {
-		free(g);
+	if (r) {
+		r->ctx = g;
+		r->ctx_free = gctx_free;
+		g->target = *target;
+		g->job = job;
+	}
+	if (!r || waiter_add(g, p->id, h->tag, key) < 0 ||
+	    pxc_info_dup(info, ninfo, &r->a.info) != PMIX_SUCCESS) {
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		if (r)
+			pxc_hreq_free(r);	/* frees g */
+		else
+			free(g);
 		return;
 	}
-	g->target = *target;
-	g->job = job;
-	r->ctx = g;
-	r->ctx_free = free;
+	r->a.ninfo = r->a.info ? ninfo : 0;
 	r->timer = pxc_srv_timer(pxc_srv_timeout(info, ninfo), get_host_timeout,
 				 (void *)(uintptr_t)r->id);
-	st = pxc_srv.module.direct_modex(target, info, ninfo, pxc_hcb_modex, PXC_HCBDATA(r));
-	if (st != PMIX_SUCCESS) {
-		pxc_peer_reply(p, h->cmd, h->tag,
-			       st == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : st, NULL);
-		pxc_hreq_free(r);
-	}
+	pmix_status_t st = pxc_srv.module.direct_modex(&g->target, r->a.info, r->a.ninfo,
+						       pxc_hcb_modex, PXC_HCBDATA(r));
+	pxc_hreq_after_call(r, st == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : st);
 }
 
 static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
@@ -372,7 +501,7 @@ static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *t
 
 	if (!pxc_store_has_nspace(pxc_srv.store, target->nspace) &&
 	    !pxc_ns_find(target->nspace)) {
-		get_from_host(p, h, target, true, info, ninfo);
+		get_from_host(p, h, target, true, NULL, info, ninfo);
 		return;
 	}
 	pxc_buf_init(&blob);
@@ -385,39 +514,69 @@ static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *t
 	pxc_buf_clear(&body);
 }
 
+/* What a GET asks for besides its target. */
+typedef struct {
+	const char *key;		/* NULL = everything */
+	bool key_only;			/* reply with key's record only */
+	const pmix_info_t *info;
+	size_t ninfo;
+} getq_t;
+
 static void get_local(pxc_peer_t *p, const pxc_wire_hdr_t *h, pxc_sclient_t *cl,
-		      const char *key, const pmix_info_t *info, size_t ninfo)
+		      const getq_t *q)
 {
 	pxc_parked_t *pk;
 
-	if (cl->commits > 0 || cl->lost || pxc_info_flag(info, ninfo, PMIX_IMMEDIATE)) {
+	if (cl->commits > 0 || cl->lost || pxc_info_flag(q->info, q->ninfo, PMIX_IMMEDIATE)) {
 		pmix_status_t st = PMIX_SUCCESS;
 
-		if (key && !has_key(&cl->proc, key, KINDS_LOCAL_VIEW))
+		if (q->key && !has_key(&cl->proc, q->key, KINDS_LOCAL_VIEW))
 			st = PMIX_ERR_NOT_FOUND;
-		get_reply(p->id, h->tag, st, &cl->proc, KINDS_LOCAL_VIEW);
+		get_reply(p->id, h->tag, st, &cl->proc, q->key_only ? q->key : NULL,
+			  KINDS_LOCAL_VIEW);
 		return;
 	}
-	pk = park(&cl->proc, key, pxc_srv_timeout(info, ninfo));
+	pk = park(&cl->proc, q->key, pxc_srv_timeout(q->info, q->ninfo));
 	if (!pk) {
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
 		return;
 	}
+	pk->key_only = q->key_only;
 	pk->peer_id = p->id;
 	pk->tag = h->tag;
 }
 
 static void get_remote(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
-		       const char *key, const pmix_info_t *info, size_t ninfo)
+		       const getq_t *q)
 {
-	bool cached = key ? has_key(target, key, KINDS_REMOTE_VIEW) :
+	bool cached = q->key ? has_key(target, q->key, KINDS_REMOTE_VIEW) :
 		      pxc_store_count(pxc_srv.store, target->nspace, PXC_LVL_PROC,
 				      target->rank, KINDS_REMOTE_VIEW) > 0;
+	const char *only = q->key_only ? q->key : NULL;
 
-	if (cached && !pxc_info_flag(info, ninfo, PMIX_GET_REFRESH_CACHE))
-		get_reply(p->id, h->tag, PMIX_SUCCESS, target, KINDS_REMOTE_VIEW);
+	if (cached && !pxc_info_flag(q->info, q->ninfo, PMIX_GET_REFRESH_CACHE))
+		get_reply(p->id, h->tag, PMIX_SUCCESS, target, only, KINDS_REMOTE_VIEW);
 	else
-		get_from_host(p, h, target, false, info, ninfo);
+		get_from_host(p, h, target, false, only, q->info, q->ninfo);
+}
+
+/* Removes PXC_GET_KEY_ONLY from info (the host never sees it); true when
+ * it was set. */
+static bool take_key_only(pmix_info_t *info, size_t *ninfo)
+{
+	bool on = false;
+	size_t out = 0;
+
+	for (size_t i = 0; i < *ninfo; i++) {
+		if (strncmp(info[i].key, PXC_GET_KEY_ONLY, PMIX_MAX_KEYLEN) != 0) {
+			info[out++] = info[i];
+			continue;
+		}
+		on |= pxc_info_flag(&info[i], 1, PXC_GET_KEY_ONLY);
+		PMIx_Info_destruct(&info[i]);
+	}
+	*ninfo = out;
+	return on;
 }
 
 int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
@@ -427,6 +586,7 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	pmix_info_t *info = NULL;
 	size_t ninfo = 0;
 	pxc_sclient_t *cl;
+	getq_t q;
 
 	if (pxc_unpack_proc(in, &target) != PMIX_SUCCESS ||
 	    pxc_unpack_str(in, &key) != PMIX_SUCCESS)
@@ -434,15 +594,18 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return free(key), -1;
 	target.nspace[PMIX_MAX_NSLEN] = '\0';
+	q = (getq_t){ .key = key, .info = info };
+	q.key_only = take_key_only(info, &ninfo) && key;
+	q.ninfo = ninfo;
 	if (!target.nspace[0])
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_BAD_PARAM, NULL);
 	else if (target.rank == PMIX_RANK_WILDCARD || is_reserved(key) ||
 		 !PMIX_RANK_IS_VALID(target.rank))
 		get_job(p, h, &target, info, ninfo);
 	else if ((cl = pxc_client_find(&target)))
-		get_local(p, h, cl, key, info, ninfo);
+		get_local(p, h, cl, &q);
 	else
-		get_remote(p, h, &target, key, info, ninfo);
+		get_remote(p, h, &target, &q);
 	free(key);
 	pxc_array_free(info, ninfo, PMIX_INFO);
 	return 0;
@@ -503,6 +666,7 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
 	if (!o)
 		return PMIX_ERR_NOMEM;
 	o->proc = *proc;
+	o->proc.nspace[PMIX_MAX_NSLEN] = '\0';
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
 	if (pxc_srv_post(dmodex_fn, o) < 0) {

@@ -29,6 +29,27 @@
 
 /* ------------------------------------------------------------ REGEVENTS */
 
+/* Tells the host (its answer does not change ours). The request takes
+ * *codes and *info, which the host may keep until it calls back. */
+static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n,
+				pmix_info_t **info, size_t ninfo)
+{
+	pxc_hreq_t *r = pxc_hreq_new(p, 0, PXC_CMD_REGEVENTS, pxc_hreq_done_none);
+
+	if (!r)
+		return;
+	r->peer_id = 0;		/* nobody waits for it */
+	r->a.codes = *codes;
+	r->a.ncodes = n;
+	r->a.info = *info;
+	r->a.ninfo = ninfo;
+	*codes = NULL;
+	*info = NULL;
+	pxc_hreq_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
+							      r->a.info, r->a.ninfo,
+							      pxc_hcb_op, PXC_HCBDATA(r)));
+}
+
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_status_t *codes = NULL, *grown;
@@ -54,7 +75,7 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	}
 	if (pxc_srv.module.register_events && n)
-		pxc_srv.module.register_events(codes, n, info, ninfo, pxc_hcb_op, NULL);
+		tell_host_regevents(p, &codes, n, &info, ninfo);
 	free(codes);
 	pxc_array_free(info, ninfo, PMIX_INFO);
 	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
@@ -145,6 +166,28 @@ static bool beyond_node(pmix_data_range_t range)
 	return range != PMIX_RANGE_LOCAL && range != PMIX_RANGE_PROC_LOCAL;
 }
 
+/* Hands the event to the host's notify_event; the request takes *info
+ * and a copy of src. Returns the status the client gets. */
+static pmix_status_t tell_host_notify(pmix_status_t code, const pmix_proc_t *src,
+				      pmix_data_range_t range, pmix_info_t **info, size_t ninfo)
+{
+	pxc_hreq_t *r = pxc_hreq_new(NULL, 0, PXC_CMD_NOTIFY, pxc_hreq_done_none);
+	pmix_status_t st;
+
+	if (!r)
+		return PMIX_ERR_NOMEM;
+	r->a.proc = *src;
+	r->a.info = *info;
+	r->a.ninfo = ninfo;
+	*info = NULL;
+	st = pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info, r->a.ninfo,
+					 pxc_hcb_op, PXC_HCBDATA(r));
+	pxc_hreq_after_call(r, st);
+	if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
+		st = PMIX_SUCCESS;
+	return st;
+}
+
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_status_t code, st = PMIX_SUCCESS;
@@ -164,12 +207,8 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		src = p->proc;
 	deliver(code, &src, range, info, ninfo, p);
 	deliver_self(code, &src, range, info, ninfo);
-	if (beyond_node(range) && pxc_srv.module.notify_event) {
-		st = pxc_srv.module.notify_event(code, &src, range, info, ninfo,
-						 pxc_hcb_op, NULL);
-		if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
-			st = PMIX_SUCCESS;
-	}
+	if (beyond_node(range) && pxc_srv.module.notify_event)
+		st = tell_host_notify(code, &src, range, &info, ninfo);
 	pxc_array_free(info, ninfo, PMIX_INFO);
 	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
 	return 0;

@@ -9,9 +9,18 @@
  * the result to the progress thread, which finds the request by id and
  * runs its done function, or drops the result when the request is gone.
  *
+ * A late, duplicate or post-finalize callback finds no request and is
+ * dropped; a callback from inside the module call is posted like any other
+ * (the request completes after the call returned).
+ *
+ * What the host is handed lives in the request (pxc_hargs_t, srv.h) until
+ * the request is freed, so a host may keep the pointers until it calls
+ * back, as the Standard allows.
+ *
  * The simple forwarding requests (abort, publish, lookup, unpublish, spawn,
- * log, group, iof_pull) are here too: unpack, call the host (NULL callback
- * -> PMIX_ERR_NOT_SUPPORTED), reply from the done function.
+ * log, group, iof_pull) are here too: unpack into the request's arguments,
+ * call the host (NULL callback -> PMIX_ERR_NOT_SUPPORTED), reply from the
+ * done function.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +41,7 @@ pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_hreq_don
 		return NULL;
 	r->id = pxc_srv_new_id();
 	r->peer_id = p ? p->id : 0;
+	r->a.proc = p ? p->proc : pxc_srv.me;
 	r->tag = tag;
 	r->cmd = cmd;
 	r->done = done;
@@ -48,6 +58,35 @@ pxc_hreq_t *pxc_hreq_find(uint64_t id)
 	return NULL;
 }
 
+static void argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static void hargs_free(pxc_hargs_t *a)
+{
+	free(a->str);
+	pxc_array_free(a->procs, a->nprocs, PMIX_PROC);
+	pxc_array_free(a->info, a->ninfo, PMIX_INFO);
+	pxc_array_free(a->info2, a->ninfo2, PMIX_INFO);
+	argv_free(a->keys);
+	pxc_array_free(a->apps, a->napps, PMIX_APP);
+	free(a->codes);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Frees an unlinked request. */
+static void hreq_release(pxc_hreq_t *r)
+{
+	pxc_srv_timer_free(r->timer);
+	if (r->ctx_free)
+		r->ctx_free(r->ctx);
+	hargs_free(&r->a);
+	free(r);
+}
+
 void pxc_hreq_free(pxc_hreq_t *r)
 {
 	for (pxc_hreq_t **pp = &pxc_srv.hreqs; *pp; pp = &(*pp)->next)
@@ -55,10 +94,7 @@ void pxc_hreq_free(pxc_hreq_t *r)
 			*pp = r->next;
 			break;
 		}
-	pxc_srv_timer_free(r->timer);
-	if (r->ctx_free)
-		r->ctx_free(r->ctx);
-	free(r);
+	hreq_release(r);
 }
 
 void pxc_hreq_fail_all(pmix_status_t status)
@@ -70,11 +106,41 @@ void pxc_hreq_fail_all(pmix_status_t status)
 		pxc_srv.hreqs = r->next;
 		r->next = NULL;
 		r->done(r, &res);
-		pxc_srv_timer_free(r->timer);
-		if (r->ctx_free)
-			r->ctx_free(r->ctx);
-		free(r);
+		hreq_release(r);
 	}
+}
+
+void pxc_hreq_done_none(pxc_hreq_t *r, pxc_hres_t *res)
+{
+	(void)r;
+	(void)res;
+}
+
+void pxc_hreq_after_call(pxc_hreq_t *r, pmix_status_t st)
+{
+	pxc_hres_t res = { .id = r->id, .status = st };
+
+	if (st == PMIX_SUCCESS)
+		return;
+	r->done(r, &res);
+	pxc_hreq_free(r);
+}
+
+pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
+{
+	*out = NULL;
+	if (!in || n == 0)
+		return PMIX_SUCCESS;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Info_xfer(&(*out)[i], &in[i]) != PMIX_SUCCESS) {
+			pxc_array_free(*out, n, PMIX_INFO);
+			*out = NULL;
+			return PMIX_ERR_NOMEM;
+		}
+	return PMIX_SUCCESS;
 }
 
 static void hres_free(pxc_hres_t *res)
@@ -175,6 +241,7 @@ void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, voi
 		res->npdata = res->pdata ? ndata : 0;
 		for (size_t i = 0; i < res->npdata; i++) {
 			res->pdata[i].proc = data[i].proc;
+			res->pdata[i].proc.nspace[PMIX_MAX_NSLEN] = '\0';
 			PMIx_Load_key(res->pdata[i].key, data[i].key);
 			PMIx_Value_xfer(&res->pdata[i].value, &data[i].value);
 		}
@@ -197,8 +264,10 @@ void pxc_hcb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
 {
 	pxc_hres_t *res = hres_new(status, cbdata);
 
-	if (res && proc)
+	if (res && proc) {
 		res->proc = *proc;
+		res->proc.nspace[PMIX_MAX_NSLEN] = '\0';
+	}
 	if (res)
 		hres_post(res);
 }
@@ -213,66 +282,70 @@ static void done_status(pxc_hreq_t *r, pxc_hres_t *res)
 	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
 }
 
-/* After a module call: a synchronous answer completes the request now. */
-static void after_call(pxc_hreq_t *r, pmix_status_t st)
-{
-	if (st == PMIX_SUCCESS)
-		return;
-	pxc_hres_t res = { .id = r->id, .status = st };
-
-	r->done(r, &res);
-	pxc_hreq_free(r);
-}
-
 static int reply_now(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t st)
 {
 	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
 	return 0;
 }
 
+/* Hands the unpacked arguments a to a new request for p, or answers p
+ * (err when err != PMIX_SUCCESS, NOT_SUPPORTED without the module function
+ * have, NOMEM) and frees a. NULL when answered. */
+static pxc_hreq_t *start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
+			 pmix_status_t err, pxc_hreq_done_f done, pxc_hargs_t *a)
+{
+	pxc_hreq_t *r = NULL;
+
+	if (!have)
+		err = PMIX_ERR_NOT_SUPPORTED;
+	else if (err == PMIX_SUCCESS && !(r = pxc_hreq_new(p, h->tag, h->cmd, done)))
+		err = PMIX_ERR_NOMEM;
+	if (!r) {
+		reply_now(p, h, err);
+		hargs_free(a);
+		return NULL;
+	}
+	a->proc = r->a.proc;
+	r->a = *a;		/* the request owns the arguments from now on */
+	return r;
+}
+
+static void *server_object(const pxc_peer_t *p)
+{
+	return p->client ? p->client->server_object : NULL;
+}
+
 int pxc_do_abort(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_status_t status, st;
-	char *msg = NULL;
-	pmix_proc_t *procs = NULL;
-	size_t nprocs = 0;
+	pxc_hargs_t a = { 0 };
+	pmix_status_t status, st = PMIX_SUCCESS;
 	pxc_hreq_t *r;
 
 	if (pxc_unpack_status(in, &status) != PMIX_SUCCESS ||
-	    pxc_unpack_str(in, &msg) != PMIX_SUCCESS)
-		return free(msg), -1;
-	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS)
-		return free(msg), -1;
-	if (!pxc_srv.module.abort) {
-		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
-	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status))) {
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	} else {
-		st = pxc_srv.module.abort(&p->proc, p->client ? p->client->server_object : NULL,
-					  status, msg, procs, nprocs, pxc_hcb_op, PXC_HCBDATA(r));
-		after_call(r, st);
-	}
-	free(msg);
-	pxc_array_free(procs, nprocs, PMIX_PROC);
+	    pxc_unpack_str(in, &a.str) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.procs, &a.nprocs, PMIX_PROC) != PMIX_SUCCESS)
+		return hargs_free(&a), -1;
+	if (!a.str && !(a.str = strdup("")))	/* hosts print it */
+		st = PMIX_ERR_NOMEM;
+	r = start(p, h, pxc_srv.module.abort != NULL, st, done_status, &a);
+	if (r)
+		pxc_hreq_after_call(r, pxc_srv.module.abort(&r->a.proc, server_object(p), status,
+							    r->a.str, r->a.procs, r->a.nprocs,
+							    pxc_hcb_op, PXC_HCBDATA(r)));
 	return 0;
 }
 
 int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
+	pxc_hargs_t a = { 0 };
 	pxc_hreq_t *r;
 
-	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
-	if (!pxc_srv.module.publish)
-		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
-	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status)))
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	else
-		after_call(r, pxc_srv.module.publish(&p->proc, info, ninfo,
-						     pxc_hcb_op, PXC_HCBDATA(r)));
-	pxc_array_free(info, ninfo, PMIX_INFO);
+	r = start(p, h, pxc_srv.module.publish != NULL, PMIX_SUCCESS, done_status, &a);
+	if (r)
+		pxc_hreq_after_call(r, pxc_srv.module.publish(&r->a.proc, r->a.info, r->a.ninfo,
+							      pxc_hcb_op, PXC_HCBDATA(r)));
 	return 0;
 }
 
@@ -288,58 +361,48 @@ static void done_lookup(pxc_hreq_t *r, pxc_hres_t *res)
 	pxc_buf_clear(&body);
 }
 
-/* Unpacks STRING[] keys into a NULL-terminated argv. */
+/* Unpacks STRING[] keys into a NULL-terminated argv; *argv stays NULL when
+ * there is no key or a NULL one (a bad request, not a decode error). */
 static int unpack_keys(pmix_data_buffer_t *in, char ***argv)
 {
-	char **keys = NULL, **out;
+	char **keys = NULL;
 	size_t n = 0;
+	bool null_key = false;
 
 	if (pxc_unpack_array(in, (void **)&keys, &n, PMIX_STRING) != PMIX_SUCCESS)
 		return -1;
-	out = calloc(n + 1, sizeof(char *));
-	if (!out) {
-		pxc_array_free(keys, n, PMIX_STRING);
-		return -1;
-	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = keys[i];
-	free(keys);		/* the strings moved to out */
-	*argv = out;
+		null_key |= keys[i] == NULL;
+	if (n && !null_key)
+		*argv = calloc(n + 1, sizeof(char *));
+	if (!*argv) {
+		pxc_array_free(keys, n, PMIX_STRING);
+		return 0;
+	}
+	memcpy(*argv, keys, n * sizeof(char *));
+	free(keys);		/* the strings moved to *argv */
 	return 0;
-}
-
-static void argv_free(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in,
 			bool lookup)
 {
-	char **keys = NULL;
-	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
+	pxc_hargs_t a = { 0 };
 	pxc_hreq_t *r;
-	bool have = lookup ? pxc_srv.module.lookup != NULL : pxc_srv.module.unpublish != NULL;
+	pmix_server_module_t *m = &pxc_srv.module;
+	bool have = lookup ? m->lookup != NULL : m->unpublish != NULL;
 
-	if (unpack_keys(in, &keys) < 0)
-		return -1;
-	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
-		return argv_free(keys), -1;
-	if (!have)
-		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
-	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, lookup ? done_lookup : done_status)))
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	else if (lookup)
-		after_call(r, pxc_srv.module.lookup(&p->proc, keys, info, ninfo,
-						    pxc_hcb_lookup, PXC_HCBDATA(r)));
-	else
-		after_call(r, pxc_srv.module.unpublish(&p->proc, keys, info, ninfo,
-						       pxc_hcb_op, PXC_HCBDATA(r)));
-	argv_free(keys);
-	pxc_array_free(info, ninfo, PMIX_INFO);
+	if (unpack_keys(in, &a.keys) < 0 ||
+	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return hargs_free(&a), -1;
+	r = start(p, h, have, a.keys ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM,
+		  lookup ? done_lookup : done_status, &a);
+	if (r && lookup)
+		pxc_hreq_after_call(r, m->lookup(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
+						 pxc_hcb_lookup, PXC_HCBDATA(r)));
+	else if (r)
+		pxc_hreq_after_call(r, m->unpublish(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
+						    pxc_hcb_op, PXC_HCBDATA(r)));
 	return 0;
 }
 
@@ -368,50 +431,34 @@ static void done_spawn(pxc_hreq_t *r, pxc_hres_t *res)
 
 int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_info_t *info = NULL;
-	pmix_app_t *apps = NULL;
-	size_t ninfo = 0, napps = 0;
+	pxc_hargs_t a = { 0 };
 	pxc_hreq_t *r;
 
-	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
-		return -1;
-	if (pxc_unpack_array(in, (void **)&apps, &napps, PMIX_APP) != PMIX_SUCCESS)
-		return pxc_array_free(info, ninfo, PMIX_INFO), -1;
-	if (!pxc_srv.module.spawn)
-		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
-	else if (napps == 0)
-		reply_now(p, h, PMIX_ERR_BAD_PARAM);
-	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_spawn)))
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	else
-		after_call(r, pxc_srv.module.spawn(&p->proc, info, ninfo, apps, napps,
-						   pxc_hcb_spawn, PXC_HCBDATA(r)));
-	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_array_free(apps, napps, PMIX_APP);
+	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.apps, &a.napps, PMIX_APP) != PMIX_SUCCESS)
+		return hargs_free(&a), -1;
+	r = start(p, h, pxc_srv.module.spawn != NULL,
+		  a.napps ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, done_spawn, &a);
+	if (r)
+		pxc_hreq_after_call(r, pxc_srv.module.spawn(&r->a.proc, r->a.info, r->a.ninfo,
+							    r->a.apps, r->a.napps,
+							    pxc_hcb_spawn, PXC_HCBDATA(r)));
 	return 0;
 }
 
 int pxc_do_log(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_info_t *data = NULL, *dirs = NULL;
-	size_t ndata = 0, ndirs = 0;
+	pxc_hargs_t a = { 0 };
 	pxc_hreq_t *r;
 
-	if (pxc_unpack_array(in, (void **)&data, &ndata, PMIX_INFO) != PMIX_SUCCESS)
-		return -1;
-	if (pxc_unpack_array(in, (void **)&dirs, &ndirs, PMIX_INFO) != PMIX_SUCCESS)
-		return pxc_array_free(data, ndata, PMIX_INFO), -1;
-	if (!pxc_srv.module.log) {
-		reply_now(p, h, PMIX_ERR_NOT_SUPPORTED);
-	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_status))) {
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	} else {
-		/* log returns nothing: it always answers through the callback */
-		pxc_srv.module.log(&p->proc, data, ndata, dirs, ndirs,
+	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.info2, &a.ninfo2, PMIX_INFO) != PMIX_SUCCESS)
+		return hargs_free(&a), -1;
+	r = start(p, h, pxc_srv.module.log != NULL, PMIX_SUCCESS, done_status, &a);
+	/* log returns nothing: it always answers through the callback */
+	if (r)
+		pxc_srv.module.log(&r->a.proc, r->a.info, r->a.ninfo, r->a.info2, r->a.ninfo2,
 				   pxc_hcb_op, PXC_HCBDATA(r));
-	}
-	pxc_array_free(data, ndata, PMIX_INFO);
-	pxc_array_free(dirs, ndirs, PMIX_INFO);
 	return 0;
 }
 
@@ -437,34 +484,23 @@ void pxc_hreq_done_info(pxc_hreq_t *r, pxc_hres_t *res)
 
 int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
+	pxc_hargs_t a = { 0 };
 	uint8_t op;
 	int32_t n = 1;
-	char *grp = NULL;
-	pmix_proc_t *procs = NULL;
-	pmix_info_t *info = NULL;
-	size_t nprocs = 0, ninfo = 0;
 	pxc_hreq_t *r;
 
 	if (pxc_unpack(in, &op, &n, PMIX_UINT8) != PMIX_SUCCESS ||
-	    pxc_unpack_str(in, &grp) != PMIX_SUCCESS)
-		return -1;
-	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS ||
-	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
-		free(grp);
-		pxc_array_free(procs, nprocs, PMIX_PROC);
-		return -1;
-	}
-	if (!pxc_srv.module.group || !grp)
-		reply_now(p, h, pxc_srv.module.group ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_SUPPORTED);
-	else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, done_info)))
-		reply_now(p, h, PMIX_ERR_NOMEM);
-	else
-		after_call(r, pxc_srv.module.group((pmix_group_operation_t)op, grp, procs,
-						   nprocs, info, ninfo, pxc_hcb_info,
-						   PXC_HCBDATA(r)));
-	free(grp);
-	pxc_array_free(procs, nprocs, PMIX_PROC);
-	pxc_array_free(info, ninfo, PMIX_INFO);
+	    pxc_unpack_str(in, &a.str) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.procs, &a.nprocs, PMIX_PROC) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return hargs_free(&a), -1;
+	r = start(p, h, pxc_srv.module.group != NULL,
+		  a.str ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, done_info, &a);
+	if (r)
+		pxc_hreq_after_call(r, pxc_srv.module.group((pmix_group_operation_t)op, r->a.str,
+							    r->a.procs, r->a.nprocs,
+							    r->a.info, r->a.ninfo,
+							    pxc_hcb_info, PXC_HCBDATA(r)));
 	return 0;
 }
 

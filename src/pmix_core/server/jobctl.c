@@ -338,14 +338,17 @@ int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, pxc_hreq_done_info))) {
 		reply_results(p, h, PMIX_ERR_NOMEM);
 	} else {
-		pmix_status_t st = pxc_srv.module.job_control(&p->proc, targets, nt, info, ninfo,
-							      pxc_hcb_info, PXC_HCBDATA(r));
-		if (st != PMIX_SUCCESS) {
-			pxc_hres_t res = { .status = st };
-
-			pxc_hreq_done_info(r, &res);
-			pxc_hreq_free(r);
-		}
+		/* the request owns what the host is handed */
+		r->a.procs = targets;
+		r->a.nprocs = nt;
+		r->a.info = info;
+		r->a.ninfo = ninfo;
+		targets = NULL;
+		info = NULL;
+		pxc_hreq_after_call(r, pxc_srv.module.job_control(&r->a.proc, r->a.procs,
+								  r->a.nprocs, r->a.info,
+								  r->a.ninfo, pxc_hcb_info,
+								  PXC_HCBDATA(r)));
 	}
 	pxc_array_free(targets, nt, PMIX_PROC);
 	pxc_array_free(info, ninfo, PMIX_INFO);

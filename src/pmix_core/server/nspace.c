@@ -80,6 +80,7 @@ bool pxc_proc_is_local(const pmix_proc_t *proc)
 static void client_remove(pxc_sclient_t *cl)
 {
 	pxc_snspace_t *ns = cl->ns;
+	pmix_proc_t proc = cl->proc;
 
 	if (cl->peer) {
 		pxc_peer_drop(cl->peer, true);	/* marks lost if not finalized */
@@ -95,6 +96,9 @@ static void client_remove(pxc_sclient_t *cl)
 		}
 	ns->nclients--;
 	free(cl);
+	/* GETs still parked on it (it finalized without committing the key)
+	 * learn that it is gone */
+	pxc_parked_wake(&proc);
 }
 
 static void ns_free(pxc_snspace_t *ns)
@@ -306,6 +310,21 @@ pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocal
 
 /* ---------------------------------------------------- deregister_nspace */
 
+/* Runs a deregistration. From the progress thread (a host calling from
+ * inside an upcall) it is posted, never run in the caller's stack: the
+ * server may be in the middle of dropping that very client. Sets
+ * *posted_async when op is then freed by fn (free_fn), cbfunc or not. */
+static pmix_status_t run_deregister(pxc_apiop_t *op, pxc_work_f fn, bool *posted_async)
+{
+	*posted_async = false;
+	if (!pxc_srv.pg || !pxc_progress_in_thread(pxc_srv.pg))
+		return pxc_apiop_run(op, fn);
+	if (pxc_srv_post(fn, op) < 0)
+		return PMIX_ERR_INIT;
+	*posted_async = true;
+	return PMIX_SUCCESS;
+}
+
 static void deregister_nspace_fn(void *arg)
 {
 	nsop_t *o = arg;
@@ -329,14 +348,15 @@ void PMIx_server_deregister_nspace(const pmix_nspace_t nspace,
 {
 	nsop_t *o = calloc(1, sizeof(*o));
 	pmix_status_t st = PMIX_ERR_NOMEM;
+	bool async;
 
 	if (o && nspace) {
 		PMIx_Load_nspace(o->nspace, nspace);
 		o->op.cbfunc = cbfunc;
 		o->op.cbdata = cbdata;
 		o->op.free_fn = nsop_free;
-		st = pxc_apiop_run(&o->op, deregister_nspace_fn);
-		if (!cbfunc || st != PMIX_SUCCESS)
+		st = run_deregister(&o->op, deregister_nspace_fn, &async);
+		if (st != PMIX_SUCCESS || (!cbfunc && !async))
 			free(o);
 	} else {
 		free(o);
@@ -418,14 +438,16 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc,
 {
 	clop_t *o = proc ? calloc(1, sizeof(*o)) : NULL;
 	pmix_status_t st = proc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
+	bool async;
 
 	if (o) {
 		o->proc = *proc;
+		o->proc.nspace[PMIX_MAX_NSLEN] = '\0';
 		o->op.cbfunc = cbfunc;
 		o->op.cbdata = cbdata;
 		o->op.free_fn = free;
-		st = pxc_apiop_run(&o->op, deregister_client_fn);
-		if (!cbfunc || st != PMIX_SUCCESS)
+		st = run_deregister(&o->op, deregister_client_fn, &async);
+		if (st != PMIX_SUCCESS || (!cbfunc && !async))
 			free(o);
 	}
 	if (st != PMIX_SUCCESS && cbfunc)

@@ -78,37 +78,43 @@ static void unlink_peer(pxc_peer_t *p)
 		}
 }
 
-/* Tells the host a client is gone (the result does not matter). */
-static void tell_host_finalized(pxc_sclient_t *cl)
+/* Tells the host a client is gone (the result does not matter). The host
+ * gets a copy of the proc that lives until it calls back. */
+static void tell_host_finalized(const pmix_proc_t *proc, void *server_object)
 {
-	pmix_status_t st;
+	pxc_hreq_t *r;
 
 	if (!pxc_srv.module.client_finalized || !pxc_srv.running)
 		return;
-	st = pxc_srv.module.client_finalized(&cl->proc, cl->server_object,
-					     pxc_hcb_op, NULL);
-	(void)st;
+	r = pxc_hreq_new(NULL, 0, PXC_CMD_FINALIZE, pxc_hreq_done_none);
+	if (!r)
+		return;
+	r->a.proc = *proc;
+	pxc_hreq_after_call(r, pxc_srv.module.client_finalized(&r->a.proc, server_object,
+							       pxc_hcb_op, PXC_HCBDATA(r)));
 }
 
 void pxc_peer_drop(pxc_peer_t *p, bool flush)
 {
 	pxc_sclient_t *cl = p->client;
+	pmix_proc_t proc;
 
 	unlink_peer(p);
 	pxc_conn_close(p->conn, flush);
-	if (cl) {
-		cl->peer = NULL;
-		if (!cl->finalized) {
-			cl->lost = true;
-			pxc_debug("server: %s:%u left without finalizing",
-				  cl->proc.nspace, cl->proc.rank);
-			tell_host_finalized(cl);
-			pxc_coll_proc_gone(&cl->proc);
-			pxc_parked_wake(&cl->proc);
-		}
-	}
 	free(p->ev_codes);
 	free(p);
+	if (!cl)
+		return;
+	cl->peer = NULL;
+	if (cl->finalized)
+		return;
+	cl->lost = true;
+	proc = cl->proc;
+	pxc_debug("server: %s:%u left without finalizing", proc.nspace, proc.rank);
+	pxc_coll_proc_gone(&proc);
+	pxc_parked_wake(&proc);
+	/* Last: the host may deregister the client from inside its upcall. */
+	tell_host_finalized(&proc, cl->server_object);
 }
 
 static void on_close(pxc_conn_t *c, int err, void *arg)
@@ -268,18 +274,17 @@ static void hello_client_host(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		return;
 	}
 	p->pending_hello = true;
+	r->a.info = m->info;		/* the request owns what the host gets */
+	r->a.ninfo = m->ninfo;
+	m->info = NULL;
+	m->ninfo = 0;
 	if (mod->client_connected2)
-		st = mod->client_connected2(&p->proc, p->client->server_object,
-					    m->info, m->ninfo, pxc_hcb_op, PXC_HCBDATA(r));
+		st = mod->client_connected2(&r->a.proc, p->client->server_object,
+					    r->a.info, r->a.ninfo, pxc_hcb_op, PXC_HCBDATA(r));
 	else
-		st = mod->client_connected(&p->proc, p->client->server_object,
+		st = mod->client_connected(&r->a.proc, p->client->server_object,
 					   pxc_hcb_op, PXC_HCBDATA(r));
-	if (st != PMIX_SUCCESS) {
-		pxc_hres_t res = { .status = st };
-
-		hello_host_done(r, &res);
-		pxc_hreq_free(r);
-	}
+	pxc_hreq_after_call(r, st);
 }
 
 static void hello_client(pxc_peer_t *p, uint32_t tag, hello_t *m)
@@ -342,7 +347,11 @@ static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		return;
 	}
 	p->pending_hello = true;
-	pxc_srv.module.tool_connected(m->info, m->ninfo, pxc_hcb_tool, PXC_HCBDATA(r));
+	r->a.info = m->info;
+	r->a.ninfo = m->ninfo;
+	m->info = NULL;
+	m->ninfo = 0;
+	pxc_srv.module.tool_connected(r->a.info, r->a.ninfo, pxc_hcb_tool, PXC_HCBDATA(r));
 }
 
 static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
@@ -378,25 +387,24 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	pmix_info_t *info = NULL;
 	size_t ninfo = 0;
 	pxc_hreq_t *r;
-	pmix_status_t st = PMIX_ERR_NOT_SUPPORTED;
+	pmix_status_t st;
 
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	p->finalized = true;
-	if (!p->client || !pxc_srv.module.client_finalized)
+	if (p->finalized || !p->client || !pxc_srv.module.client_finalized) {
+		p->finalized = true;	/* a second FINALIZE is not told twice */
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
+	}
+	p->finalized = true;
 	p->client->finalized = true;
 	r = pxc_hreq_new(p, h->tag, h->cmd, finalize_done);
-	if (r)
-		st = pxc_srv.module.client_finalized(&p->client->proc,
-						     p->client->server_object,
-						     pxc_hcb_op, PXC_HCBDATA(r));
-	if (st != PMIX_SUCCESS) {
-		if (r)
-			pxc_hreq_free(r);
-		pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
-	}
+	if (!r)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
+	/* finalize_done replies (by peer id) whatever the host answers */
+	st = pxc_srv.module.client_finalized(&r->a.proc, p->client->server_object,
+					     pxc_hcb_op, PXC_HCBDATA(r));
+	pxc_hreq_after_call(r, st);
 	return 0;
 }
 

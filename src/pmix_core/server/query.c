@@ -256,10 +256,14 @@ static size_t answer_local(pmix_query_t *q, size_t nq, results_t *r, pmix_query_
 
 /* ---------------------------------------------------------------- QUERY */
 
+/* Owned by the host request: rest (handed to the host) borrows the keys
+ * and qualifiers of q, so both live until the request is freed. */
 typedef struct {
 	results_t local;
 	pmix_query_t *q;
 	size_t nq;
+	pmix_query_t *rest;		/* shallow copies of q's unanswered entries */
+	size_t nrest;
 } qctx_t;
 
 static void qctx_free(void *arg)
@@ -269,6 +273,7 @@ static void qctx_free(void *arg)
 	if (!x)
 		return;
 	res_free(&x->local);
+	free(x->rest);
 	pxc_array_free(x->q, x->nq, PMIX_QUERY);
 	free(x);
 }
@@ -309,11 +314,10 @@ static void query_host_done(pxc_hreq_t *r, pxc_hres_t *res)
 	query_reply(r->peer_id, r->tag, st, &x->local);
 }
 
-static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x, pmix_query_t *rest,
-		     size_t nrest)
+/* Hands x (and the queries it holds) to a host request. */
+static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x)
 {
 	pxc_hreq_t *r = pxc_hreq_new(p, h->tag, h->cmd, query_host_done);
-	pmix_status_t st;
 
 	if (!r) {
 		query_reply(p->id, h->tag, PMIX_ERR_NOMEM, &x->local);
@@ -322,20 +326,13 @@ static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x, pmix_que
 	}
 	r->ctx = x;
 	r->ctx_free = qctx_free;
-	st = pxc_srv.module.query(&p->proc, rest, nrest, pxc_hcb_info, PXC_HCBDATA(r));
-	if (st != PMIX_SUCCESS) {
-		pxc_hres_t res = { .status = st };
-
-		query_host_done(r, &res);
-		pxc_hreq_free(r);
-	}
+	pxc_hreq_after_call(r, pxc_srv.module.query(&r->a.proc, x->rest, x->nrest,
+						    pxc_hcb_info, PXC_HCBDATA(r)));
 }
 
 int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	qctx_t *x = calloc(1, sizeof(*x));
-	pmix_query_t *rest;
-	size_t nrest;
 
 	if (!x)
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
@@ -343,21 +340,20 @@ int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		free(x);
 		return -1;
 	}
-	rest = calloc(x->nq + 1, sizeof(*rest));
-	if (!rest) {
+	x->rest = calloc(x->nq + 1, sizeof(*x->rest));
+	if (!x->rest) {
 		qctx_free(x);
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	}
-	nrest = answer_local(x->q, x->nq, &x->local, rest);
-	if (nrest && pxc_srv.module.query) {
-		ask_host(p, h, x, rest, nrest);		/* rest borrows x->q */
+	x->nrest = answer_local(x->q, x->nq, &x->local, x->rest);
+	if (x->nrest && pxc_srv.module.query) {
+		ask_host(p, h, x);
 	} else {
-		query_reply(p->id, h->tag, nrest == 0 ? PMIX_SUCCESS :
+		query_reply(p->id, h->tag, x->nrest == 0 ? PMIX_SUCCESS :
 			    x->local.n ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_ERR_NOT_SUPPORTED,
 			    &x->local);
 		qctx_free(x);
 	}
-	free(rest);
 	return 0;
 }
 

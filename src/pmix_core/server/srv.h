@@ -18,6 +18,17 @@
  * finalized). So a late or duplicate host callback can never touch freed
  * memory.
  *
+ * What the server hands to a host module function (the requester's proc,
+ * procs, info arrays, keys, apps, messages, data blobs) is owned by the
+ * request (pxc_hargs_t, or the request's ctx) and stays valid until the
+ * request is freed: after the host's callback was delivered, after an
+ * immediate error return, or at finalize. The Standard lets hosts keep
+ * these pointers until they call back. A timeout answers the requesters
+ * but keeps the request (and what the host holds) until the host calls
+ * back. Upcalls whose result does not matter (notify_event,
+ * register_events, client_finalized of a lost client) get a request too,
+ * whose done function does nothing.
+ *
  * Peers (connections) are named by id as well in anything that outlives a
  * message (host requests, parked GETs): a reply to a peer that went away is
  * dropped.
@@ -107,6 +118,24 @@ struct pxc_hres {
 
 typedef void (*pxc_hreq_done_f)(pxc_hreq_t *r, pxc_hres_t *res);
 
+/* Arguments of a host call, owned by the request (see the top). Arrays
+ * are freed with pxc_array_free of their type, keys as an argv. */
+typedef struct {
+	pmix_proc_t proc;		/* requester (a copy: the peer may go) */
+	char *str;			/* abort message, group id */
+	pmix_proc_t *procs;
+	size_t nprocs;
+	pmix_info_t *info;
+	size_t ninfo;
+	pmix_info_t *info2;		/* log directives */
+	size_t ninfo2;
+	char **keys;			/* NULL-terminated */
+	pmix_app_t *apps;
+	size_t napps;
+	pmix_status_t *codes;
+	size_t ncodes;
+} pxc_hargs_t;
+
 /* A pending request to the host (or a parked request waiting for data). */
 struct pxc_hreq {
 	pxc_hreq_t *next;
@@ -118,6 +147,7 @@ struct pxc_hreq {
 	void *ctx;			/* op-specific; ctx_free releases it */
 	void (*ctx_free)(void *ctx);
 	struct event *timer;		/* optional timeout */
+	pxc_hargs_t a;			/* what the host was handed */
 };
 
 typedef struct pxc_pset {
@@ -230,8 +260,18 @@ uint32_t pxc_map_node_id(const char *ns, const char *host, bool create);
 void pxc_map_derive(const char *ns);
 
 /* ---- hostreq.c ---- */
+/* A new request in pxc_srv.hreqs; a.proc is a copy of p's identity (or
+ * the server's own when p is NULL). NULL on ENOMEM. */
 pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd,
 			 pxc_hreq_done_f done);
+/* done function that does nothing (upcalls whose result does not matter). */
+void pxc_hreq_done_none(pxc_hreq_t *r, pxc_hres_t *res);
+/* After a module call that returned st: anything but PMIX_SUCCESS (the
+ * host will not call back) completes r now with st and frees it. */
+void pxc_hreq_after_call(pxc_hreq_t *r, pmix_status_t st);
+/* Deep copy of n infos into *out (NULL when n is 0); free with
+ * pxc_array_free(..., PMIX_INFO). PMIX_SUCCESS or PMIX_ERR_NOMEM. */
+pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out);
 pxc_hreq_t *pxc_hreq_find(uint64_t id);
 /* Unlinks and frees r (timer, ctx). */
 void pxc_hreq_free(pxc_hreq_t *r);

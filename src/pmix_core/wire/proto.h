@@ -85,6 +85,8 @@ enum pxc_cmd {
 	 *              default) for a local proc that has not committed the key
 	 *              yet, and asks the host's direct_modex for remote ones. */
 	PXC_CMD_GET = 6,
+	/* (GET info PXC_GET_KEY_ONLY, below: the client already holds posted
+	 * data of the target, so the blob holds the record of key only.) */
 	/* PUBLISH   C->S INFO[] info (data + directives)          reply STATUS */
 	PXC_CMD_PUBLISH = 7,
 	/* LOOKUP    C->S STRING[] keys, INFO[] info  reply STATUS, PDATA[] data */
@@ -130,5 +132,14 @@ enum pxc_cmd {
 };
 
 enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1 };
+
+/* GET info flag (bool), client to server only (the server strips it before
+ * the host's direct_modex sees the info): the client already holds posted
+ * data of the target proc (from an earlier GET reply or a fence), so for a
+ * GET of a key the reply blob carries that key's record, plus the target's
+ * PMIX_LOCAL records when the client is on its node (fences never carry
+ * those), instead of every record of the proc. Without it (first contact,
+ * or a client of an older build) the whole proc is sent. */
+#define PXC_GET_KEY_ONLY "slurmix.get.keyonly"
 
 #endif
