@@ -14,6 +14,7 @@
 
 #include "plug_conf.h"
 #include "plug_net.h"
+#include "plug_spawn.h"
 #include "plug_srun.h"
 #include "plug_step.h"
 #include "slurm_adapter.h"
@@ -61,6 +62,7 @@ mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
 PLUG_EXPORT int mpi_p_client_fini(plug_client_state_t *state)
 {
 	(void)state;
+	plug_spawn_srun_stop();	/* children first: they report to the agent */
 	return plug_rdv_stop();
 }
 

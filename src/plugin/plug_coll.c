@@ -57,6 +57,7 @@ typedef struct inst {
 	uint32_t *from, nfrom;	/* children whose FANIN arrived */
 	pmix_data_buffer_t data;
 	pmix_modex_cbfunc_t cbfunc;
+	pmix_op_cbfunc_t opcb;	/* connect/disconnect: instead of cbfunc */
 	void *cbdata;
 	struct event *timer;
 	pmix_proc_t *procs;	/* the fence's proc set, once local */
@@ -181,11 +182,15 @@ static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st
 static void deliver(inst_t *x, pmix_status_t st)
 {
 	pmix_modex_cbfunc_t cb = x->cbfunc;
+	pmix_op_cbfunc_t opcb = x->opcb;
 
 	x->cbfunc = NULL;
+	x->opcb = NULL;
 	if (cb)
 		cb(st, st == PMIX_SUCCESS ? x->data.base_ptr : NULL,
 		   st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
+	else if (opcb)
+		opcb(st, x->cbdata);
 	if (st == PMIX_SUCCESS)
 		inst_free(x);
 }
@@ -275,12 +280,8 @@ static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
 
 	*st = PMIX_ERR_NOMEM;
 	for (size_t i = 0; in && list && i < n; i++) {
-		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace)) {
-			*st = PMIX_ERR_NOT_SUPPORTED;
-			plug_error("fence with namespace %s is not supported yet",
-				   procs[i].nspace);
-			goto fail;
-		}
+		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace))
+			continue;	/* see part_peers */
 		if (procs[i].rank == PMIX_RANK_WILDCARD)
 			memset(in, 1, m->nnodes);
 		else if (procs[i].rank < m->ntasks)
@@ -301,7 +302,6 @@ static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
 	return list;
 bad:
 	*st = in && list ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
-fail:
 	free(in);
 	free(list);
 	return NULL;
@@ -335,16 +335,31 @@ static int info_timeout(const pmix_info_t *info, size_t ninfo)
 	return 0;
 }
 
-/* Records the local call: proc set, callback, a shorter timer. 0/-1. */
-static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n,
-		      const pmix_info_t *info, size_t ninfo,
-		      pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-	int tmo = info_timeout(info, ninfo);
+/* Who to answer. */
+typedef struct {
+	int kind;
+	pmix_modex_cbfunc_t cbfunc;
+	pmix_op_cbfunc_t opcb;
+	void *cbdata;
+} call_t;
 
+static void answer(const call_t *cl, pmix_status_t st, char *data, size_t ndata)
+{
+	if (cl->cbfunc)
+		cl->cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? ndata : 0,
+			   cl->cbdata, NULL, NULL);
+	else
+		cl->opcb(st, cl->cbdata);
+}
+
+/* Records the local call: proc set, callback, a shorter timer. 0/-1. */
+static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo,
+		      const call_t *cl)
+{
 	x->local = 1;
-	x->cbfunc = cbfunc;
-	x->cbdata = cbdata;
+	x->cbfunc = cl->cbfunc;
+	x->opcb = cl->opcb;
+	x->cbdata = cl->cbdata;
 	if (tmo > 0 && (uint32_t)tmo < plug_coll_ctx.timeout) {
 		struct timeval tv = { tmo, 0 };
 
@@ -358,32 +373,165 @@ static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n,
 	return 0;
 }
 
-pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
-			      const pmix_info_t info[], size_t ninfo,
-			      char *data, size_t ndata,
-			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+/* Sorted participants of a set spanning namespaces: (nspace, node)
+ * pairs in nspace order, as plug_net peer ids; every foreign nspace must
+ * be known (plug_xstep_need). NULL with *st set. */
+static uint32_t *part_peers(const pmix_proc_t *procs, size_t n, uint32_t *count,
+			    uint32_t *mine, pmix_status_t *st)
+{
+	uint32_t *own = NULL, nown = 0, k = 0, cap = 0, *list = NULL, *grown;
+	const char **ns = calloc(n, sizeof(*ns));
+	size_t nns = 0;
+
+	*st = PMIX_ERR_NOMEM;
+	for (size_t i = 0; ns && i < n; i++) {	/* distinct nspaces, sorted */
+		size_t j = 0;
+
+		while (j < nns && strncmp(ns[j], procs[i].nspace, PMIX_MAX_NSLEN) < 0)
+			j++;
+		if (j < nns && !strncmp(ns[j], procs[i].nspace, PMIX_MAX_NSLEN))
+			continue;
+		memmove(&ns[j + 1], &ns[j], (nns - j) * sizeof(*ns));
+		ns[j] = procs[i].nspace;
+		nns++;
+	}
+	if (!ns || !(own = part_nodes(procs, n, &nown, mine, st)))
+		goto out;
+	for (size_t j = 0; j < nns; j++) {
+		int me = PMIx_Check_nspace(ns[j], plug_coll_ctx.nspace);
+		plug_xstep_t *x = me ? NULL : plug_xstep_find(ns[j]);
+		uint32_t nn = me ? nown : x && x->ready ? x->map->nnodes : 0;
+		unsigned char *in = me ? NULL : calloc(nn ? nn : 1, 1);
+
+		if (!me && !in) {
+			*st = x && x->ready ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_FOUND;
+			goto out;
+		}
+		for (size_t i = 0; !me && i < n; i++) {
+			if (!PMIx_Check_nspace(procs[i].nspace, ns[j]))
+				continue;
+			if (procs[i].rank == PMIX_RANK_WILDCARD)
+				memset(in, 1, nn);
+			else if (procs[i].rank < x->map->ntasks)
+				in[x->map->node_of[procs[i].rank]] = 1;
+		}
+		if (!(grown = realloc(list, (cap += nn + 1) * sizeof(*list)))) {
+			free(in);
+			goto out;
+		}
+		list = grown;
+		if (me)
+			*mine += k;
+		for (uint32_t i = 0; i < nn; i++)
+			if (me || in[i])
+				list[k++] = me ? own[i] : x->peer[i];
+		free(in);
+	}
+	*count = k;
+	*st = PMIX_SUCCESS;
+out:
+	free(ns);
+	free(own);
+	if (*st != PMIX_SUCCESS) {
+		free(list);
+		list = NULL;
+	}
+	return list;
+}
+
+static int spans_nspaces(const pmix_proc_t *procs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace))
+			return 1;
+	return 0;
+}
+
+static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo,
+				char *data, size_t ndata, const call_t *cl);
+
+/* A collective waiting for the step information of other nspaces. */
+typedef struct {
+	pmix_proc_t *procs;
+	size_t nprocs;
+	int tmo;
+	char *data;
+	size_t ndata;
+	call_t cl;
+} pend_t;
+
+static void resume(pmix_status_t st, void *arg)
+{
+	pend_t *p = arg;
+
+	if (st == PMIX_SUCCESS)
+		st = coll_start(p->procs, p->nprocs, p->tmo, p->data, p->ndata, &p->cl);
+	if (st != PMIX_SUCCESS)
+		answer(&p->cl, st, NULL, 0);
+	free(p->procs);
+	free(p->data);
+	free(p);
+}
+
+/* Fetches what is missing first. PMIX_SUCCESS (answered later), or an
+ * error (not answered). */
+static pmix_status_t wait_steps(const pmix_proc_t procs[], size_t n, int tmo,
+				char *data, size_t ndata, const call_t *cl)
+{
+	pend_t *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p || !(p->procs = malloc(n * sizeof(*procs))) ||
+	    (ndata && !(p->data = malloc(ndata)))) {
+		if (p)
+			free(p->procs);
+		free(p);
+		return PMIX_ERR_NOMEM;
+	}
+	memcpy(p->procs, procs, n * sizeof(*procs));
+	if (ndata)
+		memcpy(p->data, data, ndata);
+	p->nprocs = n;
+	p->ndata = ndata;
+	p->tmo = tmo;
+	p->cl = *cl;
+	rc = plug_xstep_need(procs, n, resume, p);
+	if (rc == 0)
+		return PMIX_SUCCESS;
+	free(p->procs);
+	free(p->data);
+	free(p);
+	return rc == 1 ? PMIX_ERR_WOULD_BLOCK : rc;	/* 1: known now */
+}
+
+static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo,
+				char *data, size_t ndata, const call_t *cl)
 {
 	uint32_t n = 0, mine = 0, *nodes;
 	pmix_status_t st;
 	inst_t *x;
 	uint64_t sig;
+	int multi = spans_nspaces(procs, nprocs);
 
-	if (!(nodes = part_nodes(procs, nprocs, &n, &mine, &st)))
+	if (multi && (st = wait_steps(procs, nprocs, tmo, data, ndata, cl)) != PMIX_ERR_WOULD_BLOCK)
+		return st;
+	nodes = multi ? part_peers(procs, nprocs, &n, &mine, &st) :
+		part_nodes(procs, nprocs, &n, &mine, &st);
+	if (!nodes)
 		return st;
 	if (n == 1) {		/* only this node: its data is everybody's */
 		free(nodes);
 		st = plug_lost_any(procs, nprocs) ? PMIX_ERR_PROC_TERM_WO_SYNC : PMIX_SUCCESS;
-		cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? ndata : 0,
-		       cbdata, NULL, NULL);
+		answer(cl, st, data, ndata);
 		return PMIX_SUCCESS;
 	}
-	sig = signature(procs, nprocs);
+	sig = signature(procs, nprocs) + (uint64_t)cl->kind * 0x5bd1e995ull;
 	x = inst_get(sig, next_seq(sig));
 	if (!x || x->local) {	/* local twice: a sequence clash */
 		free(nodes);
 		return x ? PMIX_ERR_DUPLICATE_KEY : PMIX_ERR_NOMEM;
 	}
-	if (take_local(x, procs, nprocs, info, ninfo, cbfunc, cbdata) < 0 || x->failed) {
+	if (take_local(x, procs, nprocs, tmo, cl) < 0 || x->failed) {
 		free(nodes);
 		if (!x->failed)
 			x->failed = PMIX_ERR_NOMEM;
@@ -399,6 +547,34 @@ pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
 		advance(x);
 	free(nodes);
 	return PMIX_SUCCESS;
+}
+
+pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
+			      const pmix_info_t info[], size_t ninfo,
+			      char *data, size_t ndata,
+			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	call_t cl = { .kind = PLUG_COLL_FENCE, .cbfunc = cbfunc, .cbdata = cbdata };
+
+	return coll_start(procs, nprocs, info_timeout(info, ninfo), data, ndata, &cl);
+}
+
+pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
+				const pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata };
+
+	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
+}
+
+pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
+				   const pmix_info_t info[], size_t ninfo,
+				   pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata };
+
+	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }
 
 /* ---- messages from the tree --------------------------------------------- */
@@ -509,6 +685,7 @@ void plug_coll_rank_lost(pmix_rank_t rank)
 
 void plug_coll_stop(void)
 {
+	plug_xstep_stop();	/* answers the collectives waiting for it */
 	while (insts) {
 		inst_t *x = insts;
 

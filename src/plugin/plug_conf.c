@@ -20,7 +20,7 @@
 #define PLUG_TIMEOUT_MAX (7 * 86400)
 
 plug_conf_t plug_conf = {
-	.timeout = 300, .set_ld_library_path = true,
+	.timeout = 300, .set_ld_library_path = true, .spawn_overlap = true,
 };
 
 static s_p_options_t options[] = {
@@ -29,6 +29,7 @@ static s_p_options_t options[] = {
 	{ .key = (char *)"SlurmixSetLdLibraryPath", .type = S_P_BOOLEAN },
 	{ .key = (char *)"SlurmixDebug", .type = S_P_UINT32 },
 	{ .key = (char *)"SlurmixTmpDir", .type = S_P_STRING },
+	{ .key = (char *)"SlurmixSpawnOverlap", .type = S_P_BOOLEAN },
 	{ .key = NULL },
 };
 
@@ -36,7 +37,8 @@ void plug_conf_reset(void)
 {
 	free(plug_conf.client_libdir);
 	free(plug_conf.tmpdir);
-	plug_conf = (plug_conf_t){ .timeout = 300, .set_ld_library_path = true };
+	plug_conf = (plug_conf_t){ .timeout = 300, .set_ld_library_path = true,
+				   .spawn_overlap = true };
 	plug_conf.client_libdir = strdup(PLUG_CLIENT_LIBDIR);
 }
 
@@ -81,6 +83,7 @@ void plug_conf_set(s_p_hashtbl_t *tbl)
 			   &plug_conf.set_ld_library_path);
 	plug_conf_get_u32(tbl, "SlurmixDebug", &plug_conf.debug);
 	set_str(&plug_conf.tmpdir, tbl, "SlurmixTmpDir");
+	plug_conf_get_bool(tbl, "SlurmixSpawnOverlap", &plug_conf.spawn_overlap);
 	check_ranges();
 }
 
@@ -97,6 +100,7 @@ s_p_hashtbl_t *plug_conf_get(void)
 	snprintf(num, sizeof(num), "%u", plug_conf.debug);
 	plug_conf_tbl_add(tbl, "SlurmixDebug", num);
 	plug_conf_tbl_add(tbl, "SlurmixTmpDir", plug_conf.tmpdir);
+	plug_conf_tbl_add(tbl, "SlurmixSpawnOverlap", plug_conf.spawn_overlap ? "yes" : "no");
 	return tbl;
 }
 
@@ -113,6 +117,8 @@ void *plug_conf_printable(void)
 	snprintf(num, sizeof(num), "%u", plug_conf.debug);
 	plug_conf_list_add(list, "SlurmixDebug", num);
 	plug_conf_list_add(list, "SlurmixTmpDir", plug_conf.tmpdir);
+	plug_conf_list_add(list, "SlurmixSpawnOverlap",
+			   plug_conf.spawn_overlap ? "yes" : "no");
 	return list;
 }
 
@@ -167,6 +173,7 @@ int plug_conf_env(char **env)
 	bad += env_bool(env, "SLURMIX_SET_LD_LIBRARY_PATH",
 			&plug_conf.set_ld_library_path);
 	bad += env_str(env, "SLURMIX_CLIENT_LIBDIR", &plug_conf.client_libdir);
+	bad += env_bool(env, "SLURMIX_SPAWN_OVERLAP", &plug_conf.spawn_overlap);
 	return bad;
 }
 

@@ -28,6 +28,8 @@ typedef struct {
 	bool set_ld_library_path;	/* SlurmixSetLdLibraryPath (yes) */
 	uint32_t debug;			/* SlurmixDebug, 0..3 (0) */
 	char *tmpdir;			/* SlurmixTmpDir (TmpFS, else /tmp) */
+	bool spawn_overlap;		/* SlurmixSpawnOverlap (yes): spawned
+					 * steps share the CPUs (--overlap) */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -67,23 +67,41 @@ static void on_timeout(int fd, short what, void *arg)
 	req_done(r, PMIX_ERR_TIMEOUT, NULL, 0);
 }
 
-pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
-				const pmix_info_t info[], size_t ninfo,
-				pmix_modex_cbfunc_t cbfunc, void *cbdata)
+/* The peer id owning proc: our own node, or a node of a known other step
+ * (a WILDCARD rank: that step's stepd on our host if it has one, else
+ * its first node). UINT32_MAX when unknown. */
+static uint32_t owner(const pmix_proc_t *proc)
 {
 	const plug_map_t *m = plug_coll_ctx.map;
+	plug_xstep_t *x;
+
+	if (PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace))
+		return proc->rank < m->ntasks ? m->node_of[proc->rank] : UINT32_MAX;
+	if (!(x = plug_xstep_find(proc->nspace)) || !x->ready)
+		return UINT32_MAX;
+	if (proc->rank == PMIX_RANK_WILDCARD) {
+		for (uint32_t i = 0; plug_coll_ctx.host && i < x->map->nnodes; i++)
+			if (!strcmp(x->hosts[i], plug_coll_ctx.host))
+				return x->peer[i];
+		return x->peer[0];
+	}
+	return proc->rank < x->map->ntasks ? x->peer[x->map->node_of[proc->rank]] : UINT32_MAX;
+}
+
+static pmix_status_t send_req(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+			      void *cbdata)
+{
 	struct timeval tv = { plug_coll_ctx.timeout, 0 };
+	uint32_t to = owner(proc);
 	pmix_data_buffer_t b;
 	req_t *r;
 
-	(void)info, (void)ninfo;
-	if (!PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace) ||
-	    proc->rank >= m->ntasks || m->node_of[proc->rank] == plug_coll_ctx.me)
+	if (to == UINT32_MAX || to == plug_coll_ctx.me)
 		return PMIX_ERR_NOT_FOUND;
 	if (!(r = calloc(1, sizeof(*r))))
 		return PMIX_ERR_NOMEM;
 	r->id = ++last_id ? last_id : ++last_id;
-	r->node = m->node_of[proc->rank];
+	r->node = to;
 	r->rank = proc->rank;
 	r->cbfunc = cbfunc;
 	r->cbdata = cbdata;
@@ -102,6 +120,46 @@ pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
 	r->next = reqs;
 	reqs = r;
 	return PMIX_SUCCESS;
+}
+
+/* A request for another step's proc, waiting for its step information. */
+typedef struct {
+	pmix_proc_t proc;
+	pmix_modex_cbfunc_t cbfunc;
+	void *cbdata;
+} dpend_t;
+
+static void resume(pmix_status_t st, void *arg)
+{
+	dpend_t *p = arg;
+
+	if (st == PMIX_SUCCESS)
+		st = send_req(&p->proc, p->cbfunc, p->cbdata);
+	if (st != PMIX_SUCCESS)
+		p->cbfunc(st, NULL, 0, p->cbdata, NULL, NULL);
+	free(p);
+}
+
+pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
+				const pmix_info_t info[], size_t ninfo,
+				pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	dpend_t *p;
+	int rc;
+
+	(void)info, (void)ninfo;
+	if (PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace) || !plug_net_base())
+		return send_req(proc, cbfunc, cbdata);
+	if (!(p = calloc(1, sizeof(*p))))
+		return PMIX_ERR_NOMEM;
+	p->proc = *proc;
+	p->cbfunc = cbfunc;
+	p->cbdata = cbdata;
+	rc = plug_xstep_need(proc, 1, resume, p);
+	if (rc == 0)
+		return PMIX_SUCCESS;
+	free(p);
+	return rc == 1 ? send_req(proc, cbfunc, cbdata) : rc;
 }
 
 /* ---- owner side --------------------------------------------------------- */
@@ -141,8 +199,8 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	uint32_t rank;
 
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
-	    rank >= plug_coll_ctx.map->ntasks ||
-	    plug_coll_ctx.map->node_of[rank] != plug_coll_ctx.me) {
+	    (rank != PMIX_RANK_WILDCARD && (rank >= plug_coll_ctx.map->ntasks ||
+	     plug_coll_ctx.map->node_of[rank] != plug_coll_ctx.me))) {
 		plug_error("bad direct modex request from node %u", from);
 		return;		/* the requester's timer answers it */
 	}

@@ -41,6 +41,7 @@
 
 #define NET_MAX_PAYLOAD (64u << 20)
 #define NET_CONNECT_SEC 30
+#define PLUG_NET_MAX_FOREIGN 65536	/* stepds of other steps we talk to */
 
 typedef struct qmsg {
 	struct qmsg *next;
@@ -57,6 +58,7 @@ typedef struct link {
 } link_t;
 
 typedef struct {
+	uint32_t step, node;	/* which stepd (other steps: plug_net_peer) */
 	char addr[INET6_ADDRSTRLEN];
 	uint16_t port;		/* 0: unknown yet */
 	link_t *link;		/* primary connection, or NULL */
@@ -75,6 +77,8 @@ static struct {
 	pxc_progress_t *pg;
 	struct event_base *base;
 	uint32_t me, nnodes;
+	uint32_t step;		/* this step's id */
+	uint32_t npeers;	/* nnodes + stepds of other steps */
 	char key[PLUG_KEY_LEN + 1];
 	char srun_host[256];
 	uint16_t srun_port;
@@ -109,6 +113,56 @@ uint32_t plug_net_me(void)
 struct event_base *plug_net_base(void)
 {
 	return net.base;
+}
+
+uint32_t plug_net_step(void)
+{
+	return net.step;
+}
+
+/* After a realloc: the queue tails point into the old array. */
+static void fix_tails(void)
+{
+	for (uint32_t i = 0; i < net.npeers; i++) {
+		qmsg_t **t = &net.peers[i].queue;
+
+		while (*t)
+			t = &(*t)->next;
+		net.peers[i].tail = t;
+	}
+}
+
+uint32_t plug_net_peer(uint32_t step, uint32_t node, const char *addr, uint16_t port)
+{
+	peer_t *p, *grown;
+
+	if (step == net.step)
+		return node < net.nnodes ? node : UINT32_MAX;
+	for (uint32_t i = net.nnodes; i < net.npeers; i++) {
+		p = &net.peers[i];
+		if (p->step == step && p->node == node) {
+			if (addr && !p->port && strlen(addr) < sizeof(p->addr)) {
+				strcpy(p->addr, addr);
+				p->port = port;
+			}
+			return i;
+		}
+	}
+	if (net.npeers >= net.nnodes + PLUG_NET_MAX_FOREIGN ||
+	    !(grown = realloc(net.peers, (net.npeers + 1) * sizeof(*grown))))
+		return UINT32_MAX;
+	net.peers = grown;
+	p = &net.peers[net.npeers];
+	memset(p, 0, sizeof(*p));
+	p->step = step;
+	p->node = node;
+	if (addr && strlen(addr) < sizeof(p->addr)) {
+		strcpy(p->addr, addr);
+		p->port = port;
+	}
+	net.npeers++;
+	fix_tails();
+	return net.npeers - 1;
 }
 
 /* ---- links -------------------------------------------------------------- */
@@ -211,6 +265,7 @@ static void connected(pconn_t *pc)
 
 		pxc_pack_str(&b, net.key);
 		pxc_pack_u32(&b, net.me);
+		pxc_pack_u32(&b, net.step);
 		pxc_conn_send(l->conn, PLUG_NET_HELLO, 0, 0, &b);
 		p->connecting = 0;
 		if (!p->link)
@@ -306,8 +361,12 @@ static void peer_connect(uint32_t node)
 {
 	peer_t *p = &net.peers[node];
 
-	if (p->link || p->connecting || !net.have_table)
+	if (p->link || p->connecting || (node < net.nnodes && !net.have_table))
 		return;
+	if (!p->port) {		/* another step's stepd known only by its hello */
+		peer_lost(node, "no endpoint");
+		return;
+	}
 	p->connecting = 1;
 	if (start_connect(p->addr, p->port, node) < 0) {
 		p->connecting = 0;
@@ -321,7 +380,7 @@ int plug_net_send(uint32_t to, uint16_t cmd, uint32_t tag,
 	peer_t *p;
 	qmsg_t *q;
 
-	if (!net.up || to >= net.nnodes || to == net.me)
+	if (!net.up || to >= net.npeers || to == net.me)
 		return -1;
 	p = &net.peers[to];
 	if (p->link)
@@ -397,17 +456,22 @@ static int take_table(pmix_data_buffer_t *in)
 static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	char *key = NULL;
-	uint32_t node = UINT32_MAX;
+	uint32_t node = UINT32_MAX, step = UINT32_MAX;
 	int ok;
 
 	if (h->cmd != PLUG_NET_HELLO || pxc_unpack_str(in, &key) != PMIX_SUCCESS ||
-	    pxc_unpack_u32(in, &node) != PMIX_SUCCESS) {
+	    pxc_unpack_u32(in, &node) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &step) != PMIX_SUCCESS) {
 		free(key);
 		return plug_error("peer connection without a hello: dropped"), -1;
 	}
 	ok = plug_key_ok(key, net.key);
 	free(key);
-	if (!ok || node >= net.nnodes || node == net.me)
+	if (ok && step != net.step)	/* a stepd of another step of the job */
+		node = plug_net_peer(step, node, NULL, 0);
+	else if (ok && (node >= net.nnodes || node == net.me))
+		ok = 0;
+	if (!ok || node == UINT32_MAX)
 		return plug_error("peer with a bad key or node id %u: dropped", node), -1;
 	l->node = node;
 	if (!net.peers[node].link) {
@@ -541,6 +605,13 @@ static int read_env(char **env)
 				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV), -1;
 	strcpy(net.key, key);
 	strcpy(net.srun_host, host);
+	{
+		const char *id = plug_env_get(env, "SLURMIX_STEP");
+		const char *dot = id ? strchr(id, '.') : NULL;
+
+		if (!dot || plug_parse_u32(dot + 1, 0, UINT32_MAX, &net.step) < 0)
+			return plug_error("launch environment lacks SLURMIX_STEP"), -1;
+	}
 	net.srun_port = (uint16_t)p;
 	return 0;
 }
@@ -557,8 +628,12 @@ int plug_net_start(uint32_t me, uint32_t nnodes, char **env)
 	net.base = pxc_progress_base(net.pg);
 	if (!(net.peers = calloc(nnodes, sizeof(peer_t))))
 		return -1;
-	for (uint32_t i = 0; i < nnodes; i++)
+	net.npeers = nnodes;
+	for (uint32_t i = 0; i < nnodes; i++) {
 		net.peers[i].tail = &net.peers[i].queue;
+		net.peers[i].step = net.step;
+		net.peers[i].node = i;
+	}
 	if (pxc_progress_post(net.pg, start_fn, NULL) < 0)
 		return -1;
 	plug_debug("node %u listens on %s:%u", me, net.self_addr, net.self_port);
@@ -582,7 +657,7 @@ static void stop_fn(void *arg)
 	}
 	while (net.links)
 		link_drop(net.links);
-	for (uint32_t i = 0; net.peers && i < net.nnodes; i++)
+	for (uint32_t i = 0; net.peers && i < net.npeers; i++)
 		queue_free(&net.peers[i]);
 	if (net.lev)
 		event_free(net.lev);

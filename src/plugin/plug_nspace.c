@@ -54,7 +54,7 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	uint32_t node = st->si.nodeid, ntasks = m->ntasks, nnodes = m->nnodes;
 	uint32_t local = m->count[node], zero = 0, one = 1;
 	pmix_rank_t ldr = m->ranks[m->first[node]];
-	bool no = false, yes = true;
+	bool spawned = st->spawned, yes = true;
 	char *peers = peers_string(m, node);
 	int rc = 0;
 
@@ -68,7 +68,9 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	rc |= load(info, n, PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
 	rc |= load(info, n, PMIX_APPNUM, &zero, PMIX_UINT32);
 	rc |= load(info, n, PMIX_NUM_NODES, &nnodes, PMIX_UINT32);
-	rc |= load(info, n, PMIX_SPAWNED, &no, PMIX_BOOL);
+	rc |= load(info, n, PMIX_SPAWNED, &spawned, PMIX_BOOL);
+	if (spawned)
+		rc |= load(info, n, PMIX_PARENT_ID, &st->parent, PMIX_PROC);
 	rc |= load(info, n, PMIX_TMPDIR, st->cltdir, PMIX_STRING);
 	rc |= load(info, n, PMIX_NSDIR, st->cltdir, PMIX_STRING);
 	rc |= load(info, n, PMIX_TDIR_RMCLEAN, &yes, PMIX_BOOL);

@@ -17,6 +17,14 @@
  * Later reports are logged and acknowledged only. Used for one-node steps
  * too (no endpoint table then).
  *
+ * Job directory and requests (docs/dynamic.md sections 1-2): the key is
+ * the job's (plug_jobdir.c), so stepds of different steps of the job can
+ * authenticate each other; once the table is complete srun writes it with
+ * the node list and process map to step.<stepid> in the job directory
+ * (removed at client_fini). A connection whose first message is a request
+ * (PLUG_NET_STEPINFO..PLUG_NET_REQ_LAST) carries one request: the key is
+ * checked, the command's handler runs and answers with plug_rdv_reply.
+ *
  * Threads: mpi_p_client_prelaunch (srun's main thread) starts a progress
  * engine of the core in srun and posts the listener to it; all state below
  * is then owned by that thread; client_fini posts the stop and releases
@@ -37,7 +45,9 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "plug_jobdir.h"
 #include "plug_net.h"
+#include "plug_pub.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 
@@ -57,9 +67,42 @@ static struct {
 	char key[PLUG_KEY_LEN + 1];
 	uint32_t job, step;
 	int aborted, abort_rc;
+	char *nodelist, *map;	/* for the step file */
+	int step_file;		/* written */
 } rdv = { .lfd = -1 };
 
+struct plug_rdv_req {
+	pxc_conn_t *conn;	/* NULL once the requester left */
+	uint32_t tag;
+};
+
+#define RDV_NCMD (PLUG_NET_REQ_LAST - PLUG_NET_STEPINFO + 1)
+static plug_rdv_handler_f handlers[RDV_NCMD];
+static plug_rdv_stop_f stoppers[RDV_NCMD];
+
 #define RDV_MSG_MAX 4000	/* bytes of an abort message we print */
+
+/* step.<stepid>: nspace, node list, map, then the table as sent. */
+static void write_step_file(const pmix_data_buffer_t *table)
+{
+	pmix_data_buffer_t f;
+	char name[32], ns[64];
+
+	if (!plug_jobdir_path())
+		return;
+	snprintf(name, sizeof(name), "step.%u", rdv.step);
+	snprintf(ns, sizeof(ns), "slurmix.%u.%u", rdv.job, rdv.step);
+	pxc_buf_init(&f);
+	if (pxc_pack_str(&f, ns) == PMIX_SUCCESS &&
+	    pxc_pack_str(&f, rdv.nodelist) == PMIX_SUCCESS &&
+	    pxc_pack_str(&f, rdv.map) == PMIX_SUCCESS &&
+	    pxc_buf_append(&f, table->base_ptr, table->bytes_used) == 0 &&
+	    plug_jobdir_write(name, f.base_ptr, f.bytes_used) == 0)
+		rdv.step_file = 1;
+	else
+		plug_error("cannot write %s/%s: %m", plug_jobdir_path(), name);
+	pxc_buf_clear(&f);
+}
 
 static void send_table(void)
 {
@@ -78,6 +121,7 @@ static void send_table(void)
 		pxc_conn_close(rdv.regs[i].conn, 1);
 		rdv.regs[i].conn = NULL;
 	}
+	write_step_file(&b);
 	pxc_buf_clear(&b);
 }
 
@@ -165,9 +209,133 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 				    node), -1);
 }
 
+/* ---- requests ----------------------------------------------------------- */
+
+int plug_rdv_register_handler(uint16_t cmd, plug_rdv_handler_f fn, plug_rdv_stop_f stop)
+{
+	if (cmd < PLUG_NET_STEPINFO || cmd > PLUG_NET_REQ_LAST ||
+	    handlers[cmd - PLUG_NET_STEPINFO])
+		return -1;
+	handlers[cmd - PLUG_NET_STEPINFO] = fn;
+	stoppers[cmd - PLUG_NET_STEPINFO] = stop;
+	return 0;
+}
+
+void plug_rdv_reply(plug_rdv_req_t *req, pmix_status_t st,
+		    const pmix_data_buffer_t *payload)
+{
+	pmix_data_buffer_t b;
+
+	if (!req)
+		return;
+	pxc_buf_init(&b);
+	if (req->conn && pxc_pack_status(&b, st) == PMIX_SUCCESS &&
+	    (st != PMIX_SUCCESS || !payload || !payload->bytes_used ||
+	     pxc_buf_append(&b, payload->base_ptr, payload->bytes_used) == 0))
+		pxc_conn_send(req->conn, PLUG_NET_REPLY, req->tag, PXC_WIRE_F_REPLY, &b);
+	pxc_buf_clear(&b);
+	if (req->conn) {
+		pxc_conn_set_arg(req->conn, NULL);
+		pxc_conn_close(req->conn, 1);
+	}
+	free(req);
+}
+
+int plug_rdv_req_gone(const plug_rdv_req_t *req)
+{
+	return !req || !req->conn;
+}
+
+struct event_base *plug_rdv_base(void)
+{
+	return rdv.base;
+}
+
+uint32_t plug_rdv_job(void)
+{
+	return rdv.job;
+}
+
+uint32_t plug_rdv_step(void)
+{
+	return rdv.step;
+}
+
+void plug_rdv_set_step(const char *nodelist, const char *map)
+{
+	free(rdv.nodelist);
+	free(rdv.map);
+	rdv.nodelist = strdup(nodelist ? nodelist : "");
+	rdv.map = strdup(map ? map : "");
+}
+
+/* STEPINFO: nspace -> the bytes of its step file. */
+static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+{
+	char *ns = NULL, *data = NULL, name[32];
+	unsigned job, step;
+	size_t len = 0;
+	pmix_data_buffer_t out;
+	int end = 0;
+
+	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
+	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] || job != rdv.job) {
+		free(ns);
+		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+	}
+	free(ns);
+	snprintf(name, sizeof(name), "step.%u", step);
+	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0)
+		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+	pxc_buf_init(&out);
+	pxc_buf_load_take(&out, data, len);
+	plug_rdv_reply(req, PMIX_SUCCESS, &out);
+	pxc_buf_clear(&out);
+}
+
+static int is_reg(const void *arg)
+{
+	return arg && rdv.regs && (const reg_t *)arg >= rdv.regs &&
+	       (const reg_t *)arg < rdv.regs + rdv.nnodes;
+}
+
+/* A request on a fresh connection. 0, or -1 to drop the connection. */
+static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	plug_rdv_handler_f fn = h->cmd == PLUG_NET_STEPINFO ? stepinfo :
+				handlers[h->cmd - PLUG_NET_STEPINFO];
+	plug_rdv_req_t *req;
+	char *key = NULL;
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, rdv.key);
+
+	free(key);
+	if (!ok)
+		return plug_error("request %u with a bad key: dropped", h->cmd), -1;
+	if (!(req = calloc(1, sizeof(*req))))
+		return -1;
+	req->conn = c;
+	req->tag = h->tag;
+	pxc_conn_set_arg(c, req);
+	if (fn)
+		fn(req, in);
+	else
+		plug_rdv_reply(req, PMIX_ERR_NOT_SUPPORTED, NULL);
+	return 0;
+}
+
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		   pmix_data_buffer_t *in, void *arg)
 {
+	if (!arg && h->cmd >= PLUG_NET_STEPINFO && h->cmd <= PLUG_NET_REQ_LAST) {
+		if (take_request(c, h, in) < 0)
+			pxc_conn_close(c, 0);
+		return;
+	}
+	if (arg && !is_reg(arg)) {	/* a second message on a request */
+		((plug_rdv_req_t *)arg)->conn = NULL;
+		pxc_conn_close(c, 0);
+		return;
+	}
 	if (!arg && h->cmd == PLUG_NET_ABORT) {
 		if (take_abort(c, in) < 0)
 			pxc_conn_close(c, 0);
@@ -187,7 +355,9 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 	reg_t *r = arg;
 
 	(void)err;
-	if (r) {
+	if (r && !is_reg(r)) {		/* a request's requester left */
+		((plug_rdv_req_t *)arg)->conn = NULL;
+	} else if (r) {
 		plug_error("a step daemon left before the endpoint table was complete");
 		r->conn = NULL;
 	}
@@ -212,15 +382,17 @@ static void start_fn(void *arg)
 		plug_error("rendezvous: cannot listen");
 }
 
+_Static_assert(PLUG_KEY_LEN == PLUG_JOBDIR_KEY_LEN, "one key length");
+
+/* The job key from the job directory; without one (a broken base
+ * directory) a step-only key: the step works, other steps cannot reach it. */
 static int make_key(void)
 {
-	unsigned char raw[PLUG_KEY_LEN / 2];
-
-	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
-		return -1;
-	for (size_t i = 0; i < sizeof(raw); i++)
-		snprintf(rdv.key + 2 * i, 3, "%02x", raw[i]);
-	return 0;
+	if (plug_jobdir_open(NULL, rdv.job, plug_slurm_job_alive, rdv.key) == 0)
+		return 0;
+	plug_error("no job directory (%m): PMIx_Publish/Lookup, connect and spawn "
+		   "across steps will fail");
+	return plug_make_key(rdv.key);
 }
 
 static int listen_any(uint16_t *port)
@@ -257,6 +429,7 @@ int plug_rdv_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
 	rdv.nnodes = nnodes;
 	rdv.job = job;
 	rdv.step = step;
+	plug_pub_srun_init();
 	if (!(rdv.regs = calloc(nnodes, sizeof(reg_t))) || make_key() < 0 ||
 	    listen_any(&port) < 0)
 		return plug_error("rendezvous: cannot listen: %m"), -1;
@@ -283,6 +456,15 @@ static void stop_fn(void *arg)
 	if (rdv.lev)
 		event_free(rdv.lev);
 	rdv.lev = NULL;
+	for (int i = 0; i < RDV_NCMD; i++)
+		if (stoppers[i])
+			stoppers[i]();
+	if (rdv.step_file) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "step.%u", rdv.step);
+		plug_jobdir_unlink(name);
+	}
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
@@ -305,6 +487,9 @@ int plug_rdv_stop(void)
 	if (rdv.lfd >= 0)
 		close(rdv.lfd);
 	free(rdv.regs);
+	free(rdv.nodelist);
+	free(rdv.map);
+	plug_jobdir_close();
 	memset(&rdv, 0, sizeof(rdv));
 	rdv.lfd = -1;
 	return rc;

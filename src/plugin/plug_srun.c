@@ -13,6 +13,7 @@
 
 #include "plug_map.h"
 #include "plug_net.h"
+#include "plug_spawn.h"
 #include "plug_srun.h"
 #include "plug_step.h"
 
@@ -32,8 +33,12 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 				  "nodes: %m", l->task_cnt, l->node_cnt), NULL;
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
-	if (rc == 0 && plug_rdv_start(l->node_cnt, job->step_id.job_id,
-				      job->step_id.step_id, env) < 0) {
+	plug_rdv_set_step(l->node_list, map);	/* for step.<stepid> */
+	if (rc == 0 && plug_spawn_srun_init() < 0)
+		plug_error("cannot register the spawn requests");
+	if (rc == 0 && (plug_rdv_start(l->node_cnt, job->step_id.job_id,
+				       job->step_id.step_id, env) < 0 ||
+			plug_spawn_srun_start(l->node_cnt, env) < 0)) {
 		free(map);
 		return plug_error("cannot start the rendezvous of the step daemons"), NULL;
 	}

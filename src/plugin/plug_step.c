@@ -46,6 +46,8 @@
 #include "plug_coll.h"
 #include "plug_conf.h"
 #include "plug_net.h"
+#include "plug_pub.h"
+#include "plug_spawn.h"
 #include "plug_step.h"
 #include "pxc.h"
 #include "server/server.h"
@@ -134,6 +136,7 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 {
 	(void)srv, (void)cbfunc, (void)cbdata;
 	plug_flag("client %s:%u connected", proc->nspace, proc->rank);
+	plug_spawn_client_connected();	/* a spawned step reports readiness */
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -169,6 +172,12 @@ static pmix_server_module_t module = {
 	.abort = cb_abort,
 	.fence_nb = plug_coll_fence,
 	.direct_modex = plug_dmdx_request,
+	.connect = plug_coll_connect,
+	.disconnect = plug_coll_disconnect,
+	.publish = plug_pub_publish,
+	.lookup = plug_pub_lookup,
+	.unpublish = plug_pub_unpublish,
+	.spawn = plug_spawn_host,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
@@ -418,8 +427,9 @@ static int start_net(plug_step_t *st, char **env)
 	c->me = st->si.nodeid;
 	c->width = plug_slurm_tree_width();
 	c->timeout = plug_conf.timeout;
-	if (st->map->nnodes < 2)
-		return 0;
+	c->host = st->hosts[st->si.nodeid];
+	/* one-node steps too: other steps of the job reach them for
+	 * connect and fences across namespaces (docs/dynamic.md 5) */
 	if (plug_net_start(st->si.nodeid, st->map->nnodes, env) < 0)
 		return plug_error("cannot open the network between step daemons"), -1;
 	st->net_up = true;
@@ -438,11 +448,16 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		goto fail;
 	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
 			step.si.nodeid);
+	if (plug_req_init(*env) < 0)
+		plug_info("no srun agent: publish/lookup and spawn are not available");
+	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
+	step.spawned = plug_spawn_parent(*env, &step.parent);
 	load_topology(&step);
 	if (start_server(&step) < 0 || register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
+	plug_spawn_prefork_done();
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
 		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
 		   step.map->nnodes);
@@ -465,7 +480,7 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 		if (plug_env_set(env, *e, value) < 0)
 			return -1;
 	}
-	return 0;
+	return plug_spawn_task_env(env, step.cltdir) < 0 ? -1 : 0;
 }
 
 static void free_list(char **list)
@@ -480,6 +495,7 @@ void plug_step_fini(void)
 	if (step.net_up)
 		plug_net_stop();
 	if (step.server_up) {
+		plug_req_stop();
 		plug_abort_stop();
 		PMIx_server_finalize();
 	}

@@ -32,6 +32,8 @@ typedef struct {
 	bool dir_made;		/* dir is ours to remove */
 	bool server_up;
 	bool net_up;		/* plug_net started (multi-node steps) */
+	bool spawned;		/* started by PMIx_Spawn (plug_spawn.h) */
+	pmix_proc_t parent;	/* then: the proc that spawned it */
 } plug_step_t;
 
 /* slurmstepd hooks; Slurm return codes (0 / -1). */

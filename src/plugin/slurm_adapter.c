@@ -247,3 +247,23 @@ void plug_conf_list_add(void *list, const char *name, const char *value)
 	kp->value = slurm_xstrdup(value);	/* NULL stays NULL */
 	slurm_list_append(list, kp);
 }
+
+int plug_slurm_job_alive(uint32_t job, time_t *submit)
+{
+	job_info_msg_t *msg = NULL;
+	uint32_t state;
+	int rc;
+
+	*submit = 0;
+	if (slurm_load_job(&msg, job, SHOW_ALL) != SLURM_SUCCESS)
+		return slurm_get_errno() == ESLURM_INVALID_JOB_ID ? 0 : -1;
+	if (!msg || msg->record_count < 1) {
+		slurm_free_job_info_msg(msg);
+		return 0;
+	}
+	state = msg->job_array[0].job_state & JOB_STATE_BASE;
+	rc = state == JOB_PENDING || state == JOB_RUNNING || state == JOB_SUSPENDED;
+	*submit = msg->job_array[0].submit_time;
+	slurm_free_job_info_msg(msg);
+	return rc;
+}

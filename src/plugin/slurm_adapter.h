@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_version.h>
 
@@ -127,6 +128,11 @@ typedef struct {
 /* Copies the fields above out of Slurm's step record. Returns 0, or -1
  * (EINVAL) when job is NULL. slurmstepd, job manager thread. */
 int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out);
+
+/* Liveness of a job of this cluster (slurm_load_job, a blocking RPC to
+ * slurmctld): 1 pending/running/suspended (*submit = submission time),
+ * 0 finished or unknown to slurmctld, -1 no answer. srun only. */
+int plug_slurm_job_alive(uint32_t job, time_t *submit);
 
 /* Sets name=value in a Slurm environment array (Slurm's allocator, as
  * Slurm's own task hooks do in the forked task). 0 or -1. */

@@ -350,13 +350,147 @@ logging() {
 	fi
 }
 
+# ---- steps of one allocation (docs/dynamic.md) ----------------------------
+
+# Broken requests to srun's agent from inside a task (which knows the
+# port and the job key): a bad key is dropped with a log line; good key +
+# garbage, an unknown step, a command without a handler get an error
+# reply; publish/lookup still work afterwards.
+poke_requests='import os, socket, struct
+def frame(cmd, body):
+    return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
+def pstr(v):
+    b = v.encode()
+    return struct.pack(">HII", 3, 1, len(b)) + b
+key = os.environ["SLURMIX_STEP_KEY"]
+for cmd, body in ((40, pstr("0" * 32) + pstr("slurmix.1.0")), (42, pstr(key) + b"\xff" * 9),
+                  (41, pstr(key) + b"\x00\x01"), (43, pstr(key)), (40, pstr(key) + pstr("slurmix.999999.0")),
+                  (40, pstr(key) + pstr("x" * 300)), (55, pstr(key))):
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.settimeout(10)
+    s.sendall(frame(cmd, body))
+    r = s.recv(100)
+    if len(r) >= 26:
+        st = struct.unpack(">i", r[22:26])[0]
+        print("reply", cmd, "status", st)
+    else:
+        print("closed", cmd)
+    s.close()'
+
+srun_requests_broken() {
+	local name="broken requests to srun" out
+	want_case "$name" || return 0
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N1 -n1 \
+		bash -c 'python3 -c "$0"; exec ./pmix_dyn pub r1 v dflt dflt look r1 -1 dflt' \
+		"$poke_requests" 2>&1)
+	if echo "$out" | grep -qx "closed 40" &&
+	   [ "$(echo "$out" | grep -cE '^reply (40|41|42|43|55) status -[0-9]+$')" = 6 ] &&
+	   echo "$out" | grep -q "request 40 with a bad key: dropped" &&
+	   echo "$out" | grep -qE '^look r1 SUCCESS v '; then
+		ok "$name: bad key dropped, 6 error replies, job OK"
+	else
+		echo "$out"
+		bad "$name"
+	fi
+}
+
+# dyn NAME SCRIPT: runs SCRIPT (bash, in $bin) under salloc -N4 -n16; it
+# leaves out.* files that the caller checks. Prints the time taken.
+dyn() {
+	local t0 rc
+	t0=$(now)
+	printf '#!/bin/bash\nexport SLURMIX_TIMEOUT=30\nS="srun --mpi=slurmix --overlap"\nrm -f out.* port.txt\n%s\nwait\n' "$2" >"$bin/dyn.sh"
+	chmod +x "$bin/dyn.sh"
+	(cd "$bin" && timeout 120 salloc -N4 -n16 ./dyn.sh >/dev/null 2>&1)
+	rc=$?
+	dyn_t=$(since "$t0")
+	return $rc
+}
+
+# has FILE LINE...: every LINE is a line of FILE.
+has() {
+	local f=$1 l
+	shift
+	for l in "$@"; do grep -qxF "$l" "$bin/$f" || { echo "missing in $f: $l"; cat "$bin/$f"; return 1; }; done
+}
+
+dyn_cases() {
+	local name how
+	name="publish/lookup across two sruns"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 ./pmix_dyn pub a1 va dflt dflt pub a2 vn ns dflt pub a3 vf dflt first sleep 2 look b1 10 dflt pub a1 vx dflt dflt >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn look a1 10 dflt look a2 -1 dflt look a3 10 dflt look a3 -1 dflt pub b1 vb dflt dflt look a2 -1 ns >out.B 2>&1 &
+wait
+$S -N1 -n1 ./pmix_dyn look a1 -1 dflt unpub a1 look b1 -1 dflt unpub b1 look b1 -1 dflt >out.C 2>&1
+$S -N1 -n1 ./pmix_dyn look nokey 2 dflt >out.D 2>&1'
+		# A publishes a1 (session), a2 (namespace), a3 (first read); B waits
+		# for a1 and a3, cannot see a2, gets a3 only once; A waits for B's
+		# b1 and cannot publish a1 twice; C, after both ended, still finds
+		# them and cannot unpublish what it does not own; D times out.
+		if has out.A "pub a1 SUCCESS" "pub a2 SUCCESS" "pub a3 SUCCESS" "pub a1 DUPLICATE KEY" &&
+		   grep -qE '^look b1 SUCCESS vb slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.A" &&
+		   has out.B "look a2 NOT-FOUND" "look a3 NOT-FOUND" "pub b1 SUCCESS" &&
+		   grep -qE '^look a1 SUCCESS va slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.B" &&
+		   grep -qE '^look a3 SUCCESS vf slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.B" &&
+		   grep -qE '^look a1 SUCCESS va slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.C" &&
+		   has out.C "unpub a1 NOT-FOUND" "unpub b1 NOT-FOUND" &&
+		   [ "$(grep -c '^look b1 SUCCESS vb' "$bin/out.C")" = 2 ] &&
+		   has out.D "look nokey TIMEOUT"; then
+			ok "$name: wait, FIRST_READ, NAMESPACE range, duplicate, after the steps ended, own entries only, 2 s timeout ($dyn_t s)"
+		else
+			head -20 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
+	name="PMIx connect, Get, fence, disconnect across two sruns"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n4 -w vn1,vn2 ./pmix_dyn all xconn A B >out.A 2>&1 &
+$S -N2 -n3 -w vn2,vn3 ./pmix_dyn all xconn B A >out.B 2>&1 &'
+		if [ "$(grep -cE '^(connect|fence|disconnect) [0-9] SUCCESS$' "$bin/out.A")" = 12 ] &&
+		   [ "$(grep -cE '^(connect|fence|disconnect) [0-9] SUCCESS$' "$bin/out.B")" = 9 ] &&
+		   [ "$(grep -c '^size [0-9] SUCCESS 3$' "$bin/out.A")" = 4 ] &&
+		   [ "$(grep -c '^size [0-9] SUCCESS 4$' "$bin/out.B")" = 3 ] &&
+		   [ "$(grep -cE '^val [0-9] SUCCESS slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.A")" = 4 ] &&
+		   [ "$(grep -cE '^val [0-9] SUCCESS slurmix\.[0-9]+\.[0-9]+:0$' "$bin/out.B")" = 3 ]; then
+			ok "$name ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
+	for how in port.txt -; do
+		name="ompi connect/accept across two sruns ($how)"
+		want_case "$name" || continue
+		dyn "$name" "\$S -N2 -n4 -w vn1,vn2 ./ompi_connect accept $how >out.A 2>&1 &
+\$S -N2 -n3 -w vn2,vn3 ./ompi_connect connect $how >out.B 2>&1 &"
+		if has out.A "accept ok local=4 remote=3 sum=7" &&
+		   has out.B "connect ok local=3 remote=4 sum=7"; then
+			ok "$name ($dyn_t s)"
+		else
+			bad "$name"
+		fi
+	done
+	name="ompi connect/accept, two one-node sruns on one node"
+	if want_case "$name"; then
+		dyn "$name" '$S -N1 -n2 -w vn1 ./ompi_connect accept port.txt >out.A 2>&1 &
+$S -N1 -n2 -w vn1 ./ompi_connect connect port.txt >out.B 2>&1 &'
+		if has out.A "accept ok local=2 remote=2 sum=4" &&
+		   has out.B "connect ok local=2 remote=2 sum=4"; then
+			ok "$name ($dyn_t s)"
+		else
+			bad "$name"
+		fi
+	fi
+}
+
 build_programs() {
 	local p
 	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
 		mpicc -O2 -o "$bin/$p" "$here/$p.c" || return 1
 	done
 	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
-	for p in pmix_modex pmix_fail pmix_killed pmix_probe; do
+	mpicc -O2 -o "$bin/ompi_connect" "$here/ompi_connect.c" || return 1
+	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
@@ -370,6 +504,10 @@ chmod 755 "$state" "$bin"
 printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$build/.libs" >"$state/mpi.conf"
 cluster 4 4 || { echo "FAIL cannot start the virtual cluster"; exit 1; }
 eval "$("$vc" env --state-dir "$state")"
+# the job directories of our sruns (docs/dynamic.md 1): not the host's
+# /tmp, which other clusters on this machine (same job ids) share
+export SLURMIX_JOBDIR_BASE=$state/jobdirs
+mkdir -p "$SLURMIX_JOBDIR_BASE"
 build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 run "ompi_hello -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4
@@ -396,6 +534,8 @@ security
 no_leftovers "4 nodes"
 logging
 stepd_killed
+srun_requests_broken
+dyn_cases
 
 if want_case "TreeWidth=2|8 nodes"; then
 	cluster 8 2 || { echo "FAIL cannot start 8 nodes"; exit 1; }

@@ -1,0 +1,224 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# run_spawn_tests.sh - PMIx_Spawn / MPI_Comm_spawn under srun --mpi=slurmix
+# on the virtual cluster (docs/dynamic.md §3). Part of `make check`, beside
+# run_cluster_tests.sh and built the same way:
+#
+#   tests/cluster/run_spawn_tests.sh [CASE-REGEX]
+#
+# Environment: SLURMIX_BUILDDIR (default .), SLURMIX_STEST_STATE (state
+# dir, default /var/lib/slurmix-stest), SLURMIX_STEST_PORT (port base,
+# default 25917), CI (when "true", missing prerequisites fail).
+#
+# One cluster of 4 nodes (8 CPUs each), stopped on any exit. Prints
+# "PASS name (time)" / "FAIL name" per case and "N passed, M failed";
+# exits 0, 1 on failures, 77 (skip) when not root or srun/mpicc/the build
+# are missing and CI is not "true".
+set -uo pipefail
+export LC_ALL=C
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
+state=${SLURMIX_STEST_STATE:-/var/lib/slurmix-stest}
+port=${SLURMIX_STEST_PORT:-25917}
+only=${1:-}
+vc=$repo/contrib/vcluster.sh
+bin=$state/bin
+pass=0
+failn=0
+failed_names=()
+
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL prerequisites: $* (CI=true: not skipping)"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+command -v srun >/dev/null || skip "no srun"
+command -v mpicc >/dev/null || skip "no mpicc"
+[ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
+	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"
+
+ok()  { echo "PASS $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; failn=$((failn + 1)); failed_names+=("$1"); }
+want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
+now() { date +%s.%N; }
+since() { printf '%.2f' "$(echo "$(now) - $1" | bc)"; }
+
+stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
+
+# Steps of the cluster's jobs still known to slurmctld.
+steps_left() { squeue -s -h -o '%i' 2>/dev/null; }
+
+# spawn_case NAME CHECK SRUN-ARGS...: runs srun, then CHECK (a bash
+# expression over $out, $rc, $t) must be true; no step may be left.
+spawn_case() {
+	local name=$1 check=$2 t0 left
+	shift 2
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 120 "$@" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 0.3
+	left=$(steps_left)
+	if [ -z "$left" ] && eval "$check"; then
+		ok "$name ($t s)"
+	else
+		echo "$out" | tail -25
+		[ -n "$left" ] && echo "steps left: $left"
+		bad "$name" "(rc $rc, $t s)"
+	fi
+}
+
+S="srun --mpi=slurmix"
+count() { echo "$out" | grep -cE "$1"; }
+
+pmix_cases() {
+	spawn_case "PMIx_Spawn 4 children across 2 nodes" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD child rank [0-3] of 4 ns slurmix\.[0-9]+\.[0-9]+ spawned 1 parent slurmix\.[0-9]+\.[0-9]+:0 host vn[12] app first$")" = 4 ] &&
+		 [ "$(count "host vn1")" = 2 ] && [ "$(count "host vn2")" = 2 ] &&
+		 [ "$(count "^SPAWN SUCCESS slurmix")" = 1 ] && [ "$(count "^OK$")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn basic 4
+	spawn_case "PMIx_Spawn_nb" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD child .* spawned 1 ")" = 3 ] && [ "$(count "^SPAWN_NB SUCCESS")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn nb 3
+	spawn_case "nested PMIx_Spawn (grandchildren)" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD childspawn .* spawned 1 ")" = 2 ] &&
+		 [ "$(count "^CHILD child .* spawned 1 parent slurmix\.[0-9]+\.1:0 ")" = 2 ] &&
+		 [ "$(count "^SPAWN SUCCESS")" = 2 ]' \
+		$S -N2 -n2 ./pmix_spawn nested 2
+	spawn_case "MPMD: two apps, own env" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD child rank [01] of 3 .* app first$")" = 2 ] &&
+		 [ "$(count "^CHILD child rank 2 of 3 .* app second$")" = 1 ] && ! echo "$out" | grep -q "Unable to open"' \
+		$S -N2 -n2 ./pmix_spawn mpmd
+	spawn_case "PMIX_NOTIFY_COMPLETION: JOB_END to the parent" \
+		'[ $rc = 0 ] && [ "$(count "^JOB_END 1 slurmix\.[0-9]+\.1 code 0$")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn notify
+	spawn_case "PMIX_NON_PMI: ready once forked (/bin/sleep)" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^SPAWN SUCCESS slurmix\.[0-9]+\.1 0\.[0-9]+$"' \
+		$S -N2 -n2 ./pmix_spawn nonpmi
+	spawn_case "PMIX_SET_SESSION_CWD; tasks do not inherit the parent link" \
+		'[ $rc = 0 ] && [ "$(count "^CWD /tmp/slurmix\.[0-9]+\.1\.[01]/job$")" = 2 ] &&
+		 [ "$(count "^TASKENV parent=.. spawned=..$")" = 2 ]' \
+		$S -N2 -n2 ./pmix_spawn cwd
+	spawn_case "missing executable: error, parent continues" \
+		'[ $rc = 0 ] && [ "$(count "^SPAWN JOB FAILED TO LAUNCH -")" = 1 ] && [ "$(count "^OK$")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn missing
+	spawn_case "PMIX_HOST outside the allocation: error" \
+		'[ $rc = 0 ] && [ "$(count "^SPAWN JOB FAILED TO MAP -")" = 1 ] && [ "$(count "not in job [0-9]+.s allocation")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn badhost
+	spawn_case "unknown required attribute: NOT_SUPPORTED" \
+		'[ $rc = 0 ] && [ "$(count "^SPAWN NOT-SUPPORTED -")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn reqd
+	spawn_case "PMIX_TIMEOUT=3: children never start, step cancelled" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^SPAWN TIMEOUT - (3|4)\.[0-9]+$" && [ "$(count "^OK$")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn timeout 3
+}
+
+ompi_cases() {
+	spawn_case "MPI_Comm_spawn: 2 parents on 2 nodes, 4 children" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 "' \
+		$S -N2 -n2 ./ompi_spawn single 4
+	spawn_case "MPI_Comm_spawn_multiple" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 "' \
+		$S -N2 -n2 ./ompi_spawn multiple 4
+	spawn_case "MPI_Comm_spawn, parent fills every CPU (-N2 -n16)" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 "' \
+		$S -N2 -n16 ./ompi_spawn single 4
+	spawn_case "MPI_Comm_spawn: a child spawns a grandchild" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 " && [ "$(count "^grandchild answered 42$")" = 1 ]' \
+		$S -N2 -n2 ./ompi_spawn nested 4
+	spawn_case "MPI_Comm_spawn in salloc -N4: children on all 4 nodes" \
+		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn2,vn3,vn4 "' \
+		salloc -N4 -n8 $S -n2 ./ompi_spawn single 4
+}
+
+# Good key, broken payloads for every spawn request: error replies, srun
+# keeps going, and a spawn still works afterwards.
+poke_spawn='import os, socket, struct
+def frame(cmd, body):
+    return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
+def pstr(v):
+    b = v.encode()
+    return struct.pack(">HII", 3, 1, len(b)) + b
+key = os.environ["SLURMIX_STEP_KEY"]
+for cmd, body in ((44, pstr(key) + b"\xff" * 9), (44, pstr(key)), (45, pstr(key) + b"\x00"),
+                  (46, pstr(key) + b"\x01\x02"), (47, pstr(key) + b"\x00" * 12),
+                  (48, pstr(key) + b"\x00" * 4)):
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.settimeout(10)
+    s.sendall(frame(cmd, body))
+    r = s.recv(100)
+    if len(r) >= 26:
+        print("reply", cmd, "status", struct.unpack(">i", r[22:26])[0])
+    else:
+        print("closed", cmd)
+    s.close()'
+
+broken_requests() {
+	spawn_case "broken spawn requests to srun" \
+		'[ $rc = 0 ] && [ "$(count "^reply 4[4-8] status -[0-9]+$")" = 6 ] && [ "$(count "^SPAWN SUCCESS")" = 1 ]' \
+		$S -N1 -n1 bash -c 'python3 -c "$0"; exec ./pmix_spawn basic 2' "$poke_spawn"
+}
+
+# Stale SLURMIX_SPAWN_* in a user's srun environment: a dead parent agent
+# only costs a log line; malformed values fail the launch with a message.
+stale_env() {
+	spawn_case "stale SLURMIX_SPAWN_* in srun's environment" \
+		'[ $rc = 0 ] && [ "$(count "^OK$")" = 1 ] && [ "$(count "did not take our")" -ge 1 ]' \
+		env SLURMIX_SPAWN_AGENT=1 SLURMIX_SPAWN_ID=5 \
+		SLURMIX_SPAWN_KEY=00000000000000000000000000000000 $S -N1 -n1 ./pmix_spawn basic 1
+	spawn_case "malformed SLURMIX_SPAWN_* in srun's environment" \
+		'[ $rc != 0 ] && [ "$(count "mpi/slurmix: spawn: bad SLURMIX_SPAWN_AGENT")" = 1 ]' \
+		env SLURMIX_SPAWN_AGENT=1 SLURMIX_SPAWN_ID=x $S -N1 -n1 true
+}
+
+no_leftovers() {
+	local name="nothing left: no step, no srun, no file" left procs
+	want_case "$name" || return 0
+	sleep 1
+	left=$(ls -d "$state"/nodes/*/tmp/slurmix.* "$SLURMIX_JOBDIR_BASE"/*/job.*/spawn.* 2>/dev/null)
+	procs=$(pgrep -f "srun --mpi=slurmix --jobid" 2>/dev/null)
+	if [ -z "$left" ] && [ -z "$procs" ] && [ -z "$(steps_left)" ]; then
+		ok "$name"
+	else
+		bad "$name" "(files: $left; sruns: $procs; steps: $(steps_left))"
+	fi
+}
+
+build_programs() {
+	mpicc -O2 -o "$bin/ompi_spawn" "$here/ompi_spawn.c" || return 1
+	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_spawn" \
+		"$here/pmix_spawn.c" -L"$build/.libs" -lpmix || return 1
+}
+
+# ---- main ----------------------------------------------------------------
+t_all=$(now)
+mkdir -p "$bin"
+chmod 755 "$state" "$bin"
+printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$build/.libs" >"$state/mpi.conf"
+"$vc" restart -n 4 -w 4 --plugin-dir "$build/.libs" --state-dir "$state" \
+	--port-base "$port" --mpi-conf "$state/mpi.conf" >/dev/null ||
+	{ echo "FAIL cannot start the virtual cluster"; exit 1; }
+eval "$("$vc" env --state-dir "$state")"
+export SLURMIX_JOBDIR_BASE=$state/jobdirs	# not the host's shared /tmp
+mkdir -p "$SLURMIX_JOBDIR_BASE"
+build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
+
+pmix_cases
+ompi_cases
+broken_requests
+stale_env
+no_leftovers
+
+echo "$pass passed, $failn failed ($(since "$t_all") s)"
+[ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }
+exit 0

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_plugin_jobdir.c - check suite for the per-job directory on the srun
+ * host (src/plugin/plug_jobdir.c): creation with mode 0700, one key per
+ * job shared by every opener, atomic step files, removal of other jobs'
+ * stale directories and of a reused job id's old directory, refusal of an
+ * unsafe existing directory, of a malformed key and of names with "..".
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plug_jobdir.h"
+
+static char base[64];
+
+static void setup(void)
+{
+	strcpy(base, "/tmp/tjobdir.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+}
+
+static void teardown(void)
+{
+	plug_jobdir_close();
+	plug_rm_tree(base);
+}
+
+static char *path_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *path_of(const char *fmt, ...)
+{
+	static char buf[512];
+	char rel[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(buf, sizeof(buf), "%s/slurmix-%u/%s", base, (unsigned)geteuid(), rel);
+	return buf;
+}
+
+static int alive_none(uint32_t job, time_t *submit)
+{
+	(void)job;
+	*submit = 0;
+	return 0;
+}
+
+static time_t future;
+
+/* Job 7 alive, submitted in the future; every other job gone. */
+static int alive_7(uint32_t job, time_t *submit)
+{
+	*submit = job == 7 ? future : 0;
+	return job == 7;
+}
+
+START_TEST(creates_dirs_and_key)
+{
+	char key[PLUG_JOBDIR_KEY_LEN + 1], key2[PLUG_JOBDIR_KEY_LEN + 1];
+	struct stat sb;
+
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), 0);
+	ck_assert_uint_eq(strlen(key), PLUG_JOBDIR_KEY_LEN);
+	ck_assert_uint_eq(strspn(key, "0123456789abcdef"), PLUG_JOBDIR_KEY_LEN);
+	ck_assert_int_eq(stat(path_of("job.5"), &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 0777, 0700);
+	ck_assert_int_eq(stat(path_of("job.5/pub"), &sb), 0);
+	ck_assert_int_eq(stat(path_of("job.5/key"), &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 0777, 0600);
+	ck_assert_str_eq(plug_jobdir_path(), path_of("job.5"));
+	/* a second srun of the job gets the same key */
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key2), 0);
+	ck_assert_str_eq(key, key2);
+	/* another job another key */
+	ck_assert_int_eq(plug_jobdir_open(base, 6, NULL, key2), 0);
+	ck_assert_str_ne(key, key2);
+}
+END_TEST
+
+START_TEST(step_files)
+{
+	char key[PLUG_JOBDIR_KEY_LEN + 1], *data = NULL;
+	size_t len = 0;
+
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), 0);
+	ck_assert_int_eq(plug_jobdir_write("step.3", "abc\0def", 7), 0);
+	ck_assert_int_eq(plug_jobdir_read("step.3", 100, &data, &len), 0);
+	ck_assert_uint_eq(len, 7);
+	ck_assert_int_eq(memcmp(data, "abc\0def", 7), 0);
+	free(data);
+	ck_assert_int_eq(plug_jobdir_read("step.3", 3, &data, &len), -1);
+	ck_assert_int_eq(errno, EFBIG);
+	plug_jobdir_unlink("step.3");
+	ck_assert_int_eq(plug_jobdir_read("step.3", 100, &data, &len), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_ptr_null(plug_jobdir_file("../job.6/key"));
+	ck_assert_int_eq(plug_jobdir_write("../x", "a", 1), -1);
+	plug_jobdir_close();
+	ck_assert_ptr_null(plug_jobdir_path());
+	ck_assert_int_eq(plug_jobdir_write("step.3", "a", 1), -1);
+}
+END_TEST
+
+START_TEST(stale_dirs_removed)
+{
+	char key[PLUG_JOBDIR_KEY_LEN + 1], old[PLUG_JOBDIR_KEY_LEN + 1];
+	struct stat sb;
+
+	ck_assert_int_eq(plug_jobdir_open(base, 3, NULL, key), 0);
+	ck_assert_int_eq(plug_jobdir_open(base, 7, NULL, old), 0);
+	/* job 3 is gone: removed when job 7 opens with a liveness test; job
+	 * 7's own key predates its submission: wiped, new key */
+	future = time(NULL) + 100;
+	ck_assert_int_eq(plug_jobdir_open(base, 7, alive_7, key), 0);
+	ck_assert_int_eq(stat(path_of("job.3"), &sb), -1);
+	ck_assert_int_eq(stat(path_of("job.7/key"), &sb), 0);
+	ck_assert_str_ne(key, old);
+	/* nothing alive: the current job's directory stays */
+	ck_assert_int_eq(plug_jobdir_open(base, 7, alive_none, old), 0);
+	ck_assert_str_eq(key, old);
+	/* not a job directory: untouched */
+	ck_assert_int_eq(mkdir(path_of("other"), 0700), 0);
+	ck_assert_int_eq(plug_jobdir_open(base, 8, alive_none, key), 0);
+	ck_assert_int_eq(stat(path_of("other"), &sb), 0);
+	ck_assert_int_eq(stat(path_of("job.7"), &sb), -1);
+}
+END_TEST
+
+START_TEST(unsafe_dirs_refused)
+{
+	char key[PLUG_JOBDIR_KEY_LEN + 1], top[300];
+
+	snprintf(top, sizeof(top), "%s/slurmix-%u", base, (unsigned)geteuid());
+	ck_assert_int_eq(mkdir(top, 0755), 0);
+	ck_assert_int_eq(chmod(top, 0755), 0);
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_ptr_null(plug_jobdir_path());
+	ck_assert_int_eq(rmdir(top), 0);
+	ck_assert_int_eq(symlink("/tmp", top), 0);
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), -1);
+	ck_assert_int_eq(unlink(top), 0);
+	/* a job directory that is a link */
+	ck_assert_int_eq(mkdir(top, 0700), 0);
+	ck_assert_int_eq(symlink(base, path_of("job.5")), 0);
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), -1);
+}
+END_TEST
+
+START_TEST(bad_key_refused)
+{
+	char key[PLUG_JOBDIR_KEY_LEN + 1];
+	int fd;
+
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), 0);
+	ck_assert_int_eq(unlink(path_of("job.5/key")), 0);
+	fd = open(path_of("job.5/key"), O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "zz\n", 3), 3);
+	close(fd);
+	ck_assert_int_eq(plug_jobdir_open(base, 5, NULL, key), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("plugin_jobdir");
+	TCase *tc = tcase_create("jobdir");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, creates_dirs_and_key);
+	tcase_add_test(tc, step_files);
+	tcase_add_test(tc, stale_dirs_removed);
+	tcase_add_test(tc, unsafe_dirs_refused);
+	tcase_add_test(tc, bad_key_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

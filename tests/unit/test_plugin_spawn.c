@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_plugin_spawn.c - plug_spawn_plan (src/plugin/plug_spawn_opts.c):
+ * PMIx_Spawn attributes and apps -> the child srun's command line,
+ * environment and multi-prog file; required attributes we cannot honour,
+ * nodes outside the allocation and malformed requests are refused with
+ * nothing allocated.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmix_common.h>
+
+#include "plug_spawn.h"
+
+static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
+static char *base_env[] = { "PATH=/usr/bin", "HOME=/root", "SLURM_NTASKS=8",
+			    "SLURMIX_SPAWN_ID=3", "SLURM_JOB_ID=7", NULL };
+
+static plug_spawn_ctx_t ctx(void)
+{
+	return (plug_spawn_ctx_t){ .srun = "/usr/bin/srun", .job = 7, .alloc = alloc_nodes,
+				   .overlap = true, .mpfile = "/x/mp", .env = base_env };
+}
+
+static char *argv_cmd[] = { "./child", "a b", NULL };
+
+static pmix_app_t app(int n)
+{
+	return (pmix_app_t){ .cmd = "./child", .argv = argv_cmd, .maxprocs = n };
+}
+
+static bool has(char **v, const char *s)
+{
+	for (; v && *v; v++)
+		if (!strcmp(*v, s))
+			return true;
+	return false;
+}
+
+static bool has_prefix(char **v, const char *s)
+{
+	for (; v && *v; v++)
+		if (!strncmp(*v, s, strlen(s)))
+			return true;
+	return false;
+}
+
+START_TEST(plain)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(4);
+	plug_spawn_plan_t p;
+
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert_str_eq(p.argv[0], "/usr/bin/srun");
+	ck_assert(has(p.argv, "--mpi=slurmix"));
+	ck_assert(has(p.argv, "--jobid=7"));
+	ck_assert(has(p.argv, "--ntasks=4"));
+	ck_assert(has(p.argv, "--nodes=4"));
+	ck_assert(has(p.argv, "--overlap"));
+	ck_assert(has(p.argv, "--overcommit"));
+	ck_assert(has(p.argv, "./child"));
+	ck_assert(has(p.argv, "a b"));
+	ck_assert(!has_prefix(p.argv, "--multi-prog"));
+	ck_assert(has(p.env, "PATH=/usr/bin"));
+	ck_assert(!has_prefix(p.env, "SLURM_NTASKS="));
+	ck_assert(!has_prefix(p.env, "SLURMIX_SPAWN_ID="));
+	ck_assert(has(p.env, "SLURM_JOB_ID=7"));
+	ck_assert_ptr_null(p.multiprog);
+	ck_assert_uint_eq(p.ntasks, 4);
+	plug_spawn_plan_free(&p);
+}
+END_TEST
+
+START_TEST(mapping)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(6);
+	pmix_info_t *info = PMIx_Info_create(6);
+	plug_spawn_plan_t p;
+	uint32_t cpus = 2;
+	bool yes = true;
+	int tmo = 9;
+
+	PMIx_Info_load(&info[0], PMIX_MAPBY, "ppr:2:node:PE=3", PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_BINDTO, "core", PMIX_STRING);
+	PMIx_Info_load(&info[2], PMIX_NO_OVERSUBSCRIBE, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[3], PMIX_NO_PROCS_ON_HEAD, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[4], PMIX_TIMEOUT, &tmo, PMIX_INT);
+	PMIx_Info_load(&info[5], PMIX_CPUS_PER_PROC, &cpus, PMIX_UINT32);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 6, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--ntasks-per-node=2"));
+	ck_assert(has(p.argv, "--nodes=3"));
+	ck_assert(has(p.argv, "--cpus-per-task=2"));
+	ck_assert(has(p.argv, "--cpu-bind=cores"));
+	ck_assert(has(p.argv, "--exclude=vn1"));
+	ck_assert(!has(p.argv, "--overlap"));
+	ck_assert(!has(p.argv, "--overcommit"));
+	ck_assert_uint_eq(p.timeout, 9);
+	plug_spawn_plan_free(&p);
+	PMIx_Info_free(info, 6);
+}
+END_TEST
+
+START_TEST(hosts)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(2);
+	pmix_info_t *info = PMIx_Info_create(2);
+	plug_spawn_plan_t p;
+
+	PMIx_Info_load(&info[0], PMIX_HOST, "vn3,vn2:4,vn3", PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_WDIR, "/work", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--nodelist=vn3,vn2"));
+	ck_assert(has(p.argv, "--nodes=2"));
+	ck_assert(has(p.argv, "--chdir=/work"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_free(info, 2);
+	info = PMIx_Info_create(1);
+	PMIx_Info_load(&info[0], PMIX_HOST, "vn2,vn9", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_JOB_FAILED_TO_MAP);
+	ck_assert_ptr_null(p.argv);
+	ck_assert_ptr_nonnull(strstr(p.err, "vn9"));
+	PMIx_Info_free(info, 1);
+}
+END_TEST
+
+START_TEST(required)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(1);
+	pmix_info_t *info = PMIx_Info_create(3);
+	plug_spawn_plan_t p;
+	bool yes = true;
+
+	PMIx_Info_load(&info[0], PMIX_PERSONALITY, "ompi", PMIX_STRING);
+	PMIx_Info_load(&info[1], "slurmix.no.such.thing", &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[2], PMIX_DISPLAY_MAP, &yes, PMIX_BOOL);
+	info[0].flags |= PMIX_INFO_REQD;	/* nothing to do: fine */
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_SUCCESS);
+	plug_spawn_plan_free(&p);
+	info[2].flags |= PMIX_INFO_REQD;	/* sent by Open MPI, not done */
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
+	info[2].flags = 0;
+	info[1].flags |= PMIX_INFO_REQD;
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_ptr_null(p.argv);
+	ck_assert_ptr_null(p.env);
+	PMIx_Info_free(info, 3);
+	info = PMIx_Info_create(1);
+	PMIx_Info_load(&info[0], PMIX_MAPBY, "rankfile", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_SUCCESS);
+	plug_spawn_plan_free(&p);
+	info[0].flags |= PMIX_INFO_REQD;
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
+	PMIx_Info_free(info, 1);
+}
+END_TEST
+
+START_TEST(environment)
+{
+	plug_spawn_ctx_t c = ctx();
+	char *aenv[] = { "OMPI_PARENT_PORT=1.0:77", NULL };
+	pmix_app_t a = app(1);
+	pmix_info_t *info = PMIx_Info_create(4);
+	pmix_envar_t set = { .envar = "FOO", .value = "bar" };
+	pmix_envar_t pre = { .envar = "PATH", .value = "/opt/bin", .separator = ':' };
+	plug_spawn_plan_t p;
+
+	a.env = aenv;
+	PMIx_Info_load(&info[0], PMIX_SET_ENVAR, &set, PMIX_ENVAR);
+	PMIx_Info_load(&info[1], PMIX_PREPEND_ENVAR, &pre, PMIX_ENVAR);
+	PMIx_Info_load(&info[2], PMIX_UNSET_ENVAR, "HOME", PMIX_STRING);
+	PMIx_Info_load(&info[3], PMIX_PREFIX, "/pfx", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 4, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.env, "FOO=bar"));
+	ck_assert(has(p.env, "PATH=/pfx/bin:/opt/bin:/usr/bin"));
+	ck_assert(has(p.env, "LD_LIBRARY_PATH=/pfx/lib"));
+	ck_assert(has(p.env, "OMPI_PARENT_PORT=1.0:77"));
+	ck_assert(!has_prefix(p.env, "HOME="));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_free(info, 4);
+}
+END_TEST
+
+START_TEST(mpmd)
+{
+	plug_spawn_ctx_t c = ctx();
+	char *e1[] = { "X=1", NULL };
+	char *av2[] = { "./other", "%t", NULL };
+	pmix_app_t a[2] = { app(2), { .cmd = "./other", .argv = av2, .maxprocs = 3,
+				      .env = e1, .cwd = "/w" } };
+	plug_spawn_plan_t p;
+
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, a, 2, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--multi-prog"));
+	ck_assert(has(p.argv, "/x/mp"));
+	ck_assert(has(p.argv, "--ntasks=5"));
+	ck_assert_ptr_nonnull(p.multiprog);
+	ck_assert_ptr_nonnull(strstr(p.multiprog, "0-1 env ./child 'a b'\n"));
+	ck_assert_ptr_nonnull(strstr(p.multiprog, "2-4 env -C /w X=1 ./other %t\n"));
+	plug_spawn_plan_free(&p);
+	c.mpfile = NULL;
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, a, 2, &p), PMIX_ERR_NOT_SUPPORTED);
+}
+END_TEST
+
+START_TEST(broken)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(0);
+	pmix_info_t *info = PMIx_Info_create(2);
+	plug_spawn_plan_t p;
+	int n = 1;
+
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	a = app(1);
+	a.cmd = NULL;
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_ERR_JOB_NO_EXE_SPECIFIED);
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, NULL, 0, &p), PMIX_ERR_BAD_PARAM);
+	a = app(1);
+	PMIx_Info_load(&info[0], PMIX_WDIR, "relative", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_load(&info[1], PMIX_HOST, &n, PMIX_INT);	/* wrong type */
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_free(info, 2);
+	info = PMIx_Info_create(1);
+	PMIx_Info_load(&info[0], PMIX_HOSTFILE, "/nonexistent/hosts", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_free(info, 1);
+	a = app(9);
+	info = PMIx_Info_create(1);
+	PMIx_Info_load(&info[0], PMIX_PPR, "2:node", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p),
+			 PMIX_ERR_JOB_INSUFFICIENT_RESOURCES);
+	PMIx_Info_free(info, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plugin_spawn");
+	TCase *t = tcase_create("plan");
+	SRunner *r;
+	int failed;
+
+	tcase_set_timeout(t, 10);
+	tcase_add_test(t, plain);
+	tcase_add_test(t, mapping);
+	tcase_add_test(t, hosts);
+	tcase_add_test(t, required);
+	tcase_add_test(t, environment);
+	tcase_add_test(t, mpmd);
+	tcase_add_test(t, broken);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_set_fork_status(r, CK_FORK);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
