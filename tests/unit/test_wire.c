@@ -156,6 +156,7 @@ struct rx {
 	int closed;
 	pxc_sync_t sync;
 	int want_msgs;
+	size_t max;
 };
 
 static void rx_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p, void *arg)
@@ -189,7 +190,7 @@ static void rx_open(void *arg)
 {
 	struct rx *r = arg;
 
-	r->conn = pxc_conn_new(pxc_progress_base(r->pg), r->fd, 4096, rx_msg, rx_close, r);
+	r->conn = pxc_conn_new(pxc_progress_base(r->pg), r->fd, r->max, rx_msg, rx_close, r);
 }
 
 static void rx_shut(void *arg)
@@ -200,11 +201,12 @@ static void rx_shut(void *arg)
 	r->conn = NULL;
 }
 
-static int rx_setup(struct rx *r, int want)
+static int rx_setup_max(struct rx *r, int want, size_t max)
 {
 	int sv[2];
 
 	memset(r, 0, sizeof(*r));
+	r->max = max;
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	r->fd = sv[0];
 	r->want_msgs = want;
@@ -212,6 +214,11 @@ static int rx_setup(struct rx *r, int want)
 	r->pg = pxc_progress_start("t");
 	ck_assert_int_eq(pxc_progress_post(r->pg, rx_open, r), 0);
 	return sv[1];
+}
+
+static int rx_setup(struct rx *r, int want)
+{
+	return rx_setup_max(r, want, 4096);
 }
 
 static void rx_teardown(struct rx *r)
@@ -310,6 +317,75 @@ START_TEST(conn_truncated_then_eof)
 }
 END_TEST
 
+/* A frame larger than the socket buffer: the first part goes out at once
+ * from pxc_conn_send, the rest through the bufferevent; the peer must read
+ * one intact frame. Then a small frame behind it keeps its order. */
+struct big_send {
+	struct rx *r;
+	pmix_data_buffer_t payload;
+	int rc1, rc2;
+};
+
+static void big_send_fn(void *arg)
+{
+	struct big_send *b = arg;
+	pmix_data_buffer_t small;
+
+	b->rc1 = pxc_conn_send(b->r->conn, 7, 70, 0, &b->payload);
+	pxc_buf_init(&small);
+	pxc_buf_append(&small, "tail", 4);
+	b->rc2 = pxc_conn_send(b->r->conn, 8, 80, 0, &small);
+	pxc_buf_clear(&small);
+}
+
+static void read_full(int fd, void *dst, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)dst + got, len - got);
+
+		ck_assert_int_gt(n, 0);
+		got += (size_t)n;
+	}
+}
+
+START_TEST(conn_sends_big_frame_in_order)
+{
+	struct rx r;
+	int peer = rx_setup_max(&r, 1, 8u << 20);
+	struct big_send b = { .r = &r };
+	size_t len = 4u << 20;
+	unsigned char raw[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h;
+	char *body = malloc(len), *got = malloc(len);
+
+	for (size_t i = 0; i < len; i++)
+		body[i] = (char)(i * 7);
+	pxc_buf_init(&b.payload);
+	pxc_buf_append(&b.payload, body, len);
+	ck_assert_int_eq(pxc_progress_post(r.pg, big_send_fn, &b), 0);
+	read_full(peer, raw, sizeof(raw));
+	ck_assert_int_eq(pxc_wire_hdr_decode(raw, 8u << 20, &h), 0);
+	ck_assert_uint_eq(h.len, len);
+	ck_assert_uint_eq(h.tag, 70);
+	read_full(peer, got, len);
+	ck_assert_mem_eq(got, body, len);
+	read_full(peer, raw, sizeof(raw));
+	ck_assert_int_eq(pxc_wire_hdr_decode(raw, 8u << 20, &h), 0);
+	ck_assert_uint_eq(h.tag, 80);
+	read_full(peer, got, 4);
+	ck_assert_mem_eq(got, "tail", 4);
+	ck_assert_int_eq(b.rc1, 0);
+	ck_assert_int_eq(b.rc2, 0);
+	rx_teardown(&r);
+	pxc_buf_clear(&b.payload);
+	free(body);
+	free(got);
+	close(peer);
+}
+END_TEST
+
 static Suite *wire_suite(void)
 {
 	Suite *s = suite_create("wire");
@@ -330,6 +406,7 @@ static Suite *wire_suite(void)
 	tcase_add_test(tc, conn_bad_magic_closes);
 	tcase_add_test(tc, conn_absurd_length_closes);
 	tcase_add_test(tc, conn_truncated_then_eof);
+	tcase_add_test(tc, conn_sends_big_frame_in_order);
 	suite_add_tcase(s, tp);
 	suite_add_tcase(s, th);
 	suite_add_tcase(s, tc);

@@ -25,6 +25,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -218,11 +220,43 @@ fail:
 	return NULL;
 }
 
+/* With nothing queued, the frame is written at once from here: going
+ * through the bufferevent costs an epoll_ctl to watch for writability, an
+ * epoll_wait and another epoll_ctl per message, which a fence pays on
+ * every hop. Returns the bytes written (0 when the socket would block or
+ * failed: the bufferevent then meets the error itself). */
+static size_t send_now(pxc_conn_t *c, const unsigned char *hdr, const char *body, size_t len)
+{
+	struct iovec iov[2] = { { (void *)hdr, PXC_WIRE_HDR_LEN }, { (void *)body, len } };
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+	ssize_t n = sendmsg(pxc_conn_fd(c), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Queues what send_now did not write. */
+static int queue_rest(struct evbuffer *out, const unsigned char *hdr, const char *body,
+		      size_t len, size_t sent)
+{
+	int rc = 0;
+
+	if (sent < PXC_WIRE_HDR_LEN)
+		rc = evbuffer_add(out, hdr + sent, PXC_WIRE_HDR_LEN - sent);
+	sent = sent > PXC_WIRE_HDR_LEN ? sent - PXC_WIRE_HDR_LEN : 0;
+	if (rc == 0 && len > sent)
+		rc = evbuffer_add(out, body + sent, len - sent);
+	if (rc < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
 int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 		  const pmix_data_buffer_t *payload)
 {
 	unsigned char raw[PXC_WIRE_HDR_LEN];
-	size_t len = payload ? payload->bytes_used : 0;
+	size_t len = payload ? payload->bytes_used : 0, sent;
 	struct evbuffer *out;
 	pxc_wire_hdr_t h = { .len = (uint32_t)len, .tag = tag, .cmd = cmd, .flags = flags };
 
@@ -236,12 +270,8 @@ int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 	}
 	pxc_wire_hdr_encode(&h, raw);
 	out = bufferevent_get_output(c->bev);
-	if (evbuffer_add(out, raw, sizeof(raw)) < 0 ||
-	    (len && evbuffer_add(out, payload->base_ptr, len) < 0)) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
+	sent = evbuffer_get_length(out) == 0 ? send_now(c, raw, payload ? payload->base_ptr : NULL, len) : 0;
+	return queue_rest(out, raw, payload ? payload->base_ptr : NULL, len, sent);
 }
 
 void pxc_conn_close(pxc_conn_t *c, int flush)
