@@ -37,6 +37,7 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "pmix_slurmix.h"
 #include "plug_abort.h"
 #include "plug_coll.h"
 #include "plug_net.h"
@@ -335,9 +336,29 @@ static int info_timeout(const pmix_info_t *info, size_t ninfo)
 	return 0;
 }
 
+/* A hash of PMIX_CONNECT_ID (0 without one): two connects of the same
+ * procs with different ids are different instances on every node. */
+static uint64_t connect_salt(const pmix_info_t *info, size_t ninfo)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; info && i < ninfo; i++) {
+		const char *c = info[i].value.data.string;
+
+		if (strncmp(info[i].key, PMIX_CONNECT_ID, PMIX_MAX_KEYLEN) != 0 ||
+		    info[i].value.type != PMIX_STRING || !c)
+			continue;
+		for (; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		return mix(h);
+	}
+	return 0;
+}
+
 /* Who to answer. */
 typedef struct {
 	int kind;
+	uint64_t salt;		/* PMIX_CONNECT_ID: tells apart connects of one set */
 	pmix_modex_cbfunc_t cbfunc;
 	pmix_op_cbfunc_t opcb;
 	void *cbdata;
@@ -525,7 +546,7 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 		answer(cl, st, data, ndata);
 		return PMIX_SUCCESS;
 	}
-	sig = signature(procs, nprocs) + (uint64_t)cl->kind * 0x5bd1e995ull;
+	sig = signature(procs, nprocs) + (uint64_t)cl->kind * 0x5bd1e995ull + cl->salt;
 	x = inst_get(sig, next_seq(sig));
 	if (!x || x->local) {	/* local twice: a sequence clash */
 		free(nodes);
@@ -563,7 +584,8 @@ pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
 				const pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata };
+	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata,
+		      .salt = connect_salt(info, ninfo) };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }
@@ -572,7 +594,8 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 				   const pmix_info_t info[], size_t ninfo,
 				   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata };
+	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata,
+		      .salt = connect_salt(info, ninfo) };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }

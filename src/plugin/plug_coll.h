@@ -33,6 +33,12 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 				   const pmix_info_t info[], size_t ninfo,
 				   pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* plug_event.c: the host's notify_event (PMIX_ERR_INVALID_TERMINATION to
+ * the stepds of the procs concerned; anything else NOT_SUPPORTED). */
+pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 /* plug_xstep.c: another step of the job, from its srun's step file. */
 typedef struct plug_xstep {
 	struct plug_xstep *next;

@@ -508,6 +508,8 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		plug_dmdx_msg((uint32_t)l->node, h, in);
 	else if (h->cmd == PLUG_NET_LOST)
 		plug_lost_msg((uint32_t)l->node, h, in);
+	else if (h->cmd == PLUG_NET_EVENT)
+		plug_event_msg((uint32_t)l->node, h, in);
 	else
 		plug_error("unknown message %u from node %u", h->cmd, (unsigned)l->node);
 }

@@ -54,6 +54,9 @@ enum {
 	PLUG_NET_DMDX_RESP = 21,	/* tag = request id: status, raw blob */
 	PLUG_NET_LOST = 30,	/* a task left without finalizing: rank, status;
 				 * flooded over the tree of all nodes */
+	PLUG_NET_EVENT = 31,	/* PMIX_ERR_INVALID_TERMINATION for a stepd's
+				 * clients (plug_event.c): PROC source,
+				 * PROC[] procs */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one
@@ -113,6 +116,7 @@ void plug_dmdx_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 void plug_dmdx_peer_lost(uint32_t node);
 void plug_dmdx_stop(void);
 void plug_lost_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+void plug_event_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
 /* srun side (plug_rdv.c): starts the rendezvous for nnodes stepds of
  * step job.step and sets the two variables in env. The listener stays

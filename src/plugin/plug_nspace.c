@@ -61,6 +61,8 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	if (!peers)
 		return -1;
 	rc |= load(info, n, PMIX_JOBID, st->nspace, PMIX_STRING);
+	if (plug_slurm_cluster_name())	/* "cluster:nspace" names in PMIx_Connect */
+		rc |= load(info, n, PMIX_CLUSTER_ID, plug_slurm_cluster_name(), PMIX_STRING);
 	rc |= load(info, n, PMIX_UNIV_SIZE, &ntasks, PMIX_UINT32);
 	rc |= load(info, n, PMIX_JOB_SIZE, &ntasks, PMIX_UINT32);
 	rc |= load(info, n, PMIX_MAX_PROCS, &ntasks, PMIX_UINT32);

@@ -174,6 +174,7 @@ static pmix_server_module_t module = {
 	.direct_modex = plug_dmdx_request,
 	.connect = plug_coll_connect,
 	.disconnect = plug_coll_disconnect,
+	.notify_event = plug_event_notify,
 	.publish = plug_pub_publish,
 	.lookup = plug_pub_lookup,
 	.unpublish = plug_pub_unpublish,

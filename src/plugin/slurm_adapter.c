@@ -141,6 +141,12 @@ uint32_t plug_slurm_tree_width(void)
 	return slurm_conf.tree_width ? slurm_conf.tree_width : 50;
 }
 
+const char *plug_slurm_cluster_name(void)
+{
+	return slurm_conf.cluster_name && slurm_conf.cluster_name[0] ?
+	       slurm_conf.cluster_name : NULL;
+}
+
 /* ---- step record -------------------------------------------------------- */
 
 int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)

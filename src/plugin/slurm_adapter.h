@@ -104,6 +104,8 @@ bool plug_debug_flag_mpi(void);
 const char *plug_slurm_tmpfs(void);
 /* Slurm's TreeWidth (50 when unset). */
 uint32_t plug_slurm_tree_width(void);
+/* slurm.conf ClusterName (PMIX_CLUSTER_ID), or NULL. */
+const char *plug_slurm_cluster_name(void);
 
 #define plug_error(...) plug_log(PLUG_LOG_ERROR, "mpi/slurmix: " __VA_ARGS__)
 #define plug_info(...) plug_log(PLUG_LOG_INFO, "mpi/slurmix: " __VA_ARGS__)

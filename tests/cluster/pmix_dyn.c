@@ -16,13 +16,31 @@
  *                                 size (PMIX_OPTIONAL) and its rank 0's
  *                                 value, PMIx_Fence across both,
  *                                 PMIx_Disconnect (use with "all")
+ * Connect attributes, over {own nspace, the other step's} (use with "all";
+ * "xfind ME OTHER" first: publish "xns.ME", wait for "xns.OTHER"):
+ *   cn TMO ID XCHG                PMIx_Connect with PMIX_TIMEOUT=TMO (0: none),
+ *                                 PMIX_CONNECT_ID=ID (-: none),
+ *                                 PMIX_CONNECT_XCHG_ONLY (1); prints
+ *                                 "cn R <status> <sec> ctx=<id|-> grank=<r|->"
+ *   cn2 ID1 ID2                   two PMIx_Connect_nb, ids ID1 then ID2
+ *   dc                            PMIx_Disconnect ("dc R <status>")
+ *   qcn CLUSTER                   PMIx_Connect naming "CLUSTER:<other>"
+ *   cnkill                        rank 0 SIGKILLs itself after 1 s, the
+ *                                 others wait for it in PMIx_Connect_nb
+ *   regterm                       register for PMIX_ERR_INVALID_TERMINATION
+ *   waitterm SEC                  wait up to SEC s for 2 of them; prints
+ *                                 "term R <count> <last source nspace>"
  * Output: "<cmd> <key> <status name> [<value> <nspace>:<rank>]".
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <pmix.h>
+#include <pmix_slurmix.h>
 
 static pmix_proc_t me;
 
@@ -135,6 +153,200 @@ static int do_xconn(char **a)
 	return 2;
 }
 
+static char other_ns[PMIX_MAX_NSLEN + 1];
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int do_xfind(char **a)
+{
+	pmix_info_t info[2];
+	pmix_pdata_t pd;
+	char key[64];
+	bool yes = true;
+	int wait = 30;
+	pmix_status_t rc;
+
+	snprintf(key, sizeof(key), "xns.%s", a[0]);
+	if (me.rank == 0) {
+		PMIX_INFO_LOAD(&info[0], key, me.nspace, PMIX_STRING);
+		show("xpub", PMIx_Publish(info, 1));
+	}
+	PMIX_PDATA_CONSTRUCT(&pd);
+	snprintf(pd.key, sizeof(pd.key), "xns.%s", a[1]);
+	PMIX_INFO_LOAD(&info[0], PMIX_WAIT, &yes, PMIX_BOOL);
+	PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &wait, PMIX_INT);
+	if ((rc = PMIx_Lookup(&pd, 1, info, 2)) != PMIX_SUCCESS)
+		show("xlook", rc);
+	else
+		snprintf(other_ns, sizeof(other_ns), "%s", pd.value.data.string);
+	return 2;
+}
+
+static void pair(pmix_proc_t *procs, const char *prefix)
+{
+	char q[2 * PMIX_MAX_NSLEN];
+
+	snprintf(q, sizeof(q), "%s%s%s", prefix ? prefix : "", prefix ? ":" : "", other_ns);
+	PMIx_Load_procid(&procs[0], me.nspace, PMIX_RANK_WILDCARD);
+	PMIx_Load_procid(&procs[1], q, PMIX_RANK_WILDCARD);
+}
+
+/* The results a connect left under our own proc (local only: absent
+ * results must not wait for the server). */
+static void show_results(void)
+{
+	pmix_value_t *v = NULL;
+	pmix_info_t opt;
+	bool yes = true;
+	char ctx[32] = "-", gr[16] = "-";
+
+	PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+	if (PMIx_Get(&me, PMIX_GROUP_CONTEXT_ID, &opt, 1, &v) == PMIX_SUCCESS && v) {
+		snprintf(ctx, sizeof(ctx), "%zx", v->data.size);
+		PMIx_Value_free(v, 1);
+	}
+	if (PMIx_Get(&me, PMIX_CONNECT_GROUP_RANK, &opt, 1, &v) == PMIX_SUCCESS && v) {
+		snprintf(gr, sizeof(gr), "%u", v->data.rank);
+		PMIx_Value_free(v, 1);
+	}
+	printf(" ctx=%s grank=%s", ctx, gr);
+}
+
+static int do_cn(char **a)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info[3];
+	size_t n = 0;
+	int tmo = atoi(a[0]);
+	bool yes = true;
+	double t0 = now();
+	pmix_status_t rc;
+
+	pair(procs, NULL);
+	if (tmo > 0)
+		PMIX_INFO_LOAD(&info[n++], PMIX_TIMEOUT, &tmo, PMIX_INT);
+	if (strcmp(a[1], "-"))
+		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_ID, a[1], PMIX_STRING);
+	if (atoi(a[2]))
+		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_XCHG_ONLY, &yes, PMIX_BOOL);
+	if (atoi(a[2])) {	/* forget an earlier connect's results */
+		size_t zero = 0;
+		pmix_value_t val;
+
+		PMIX_VALUE_LOAD(&val, &zero, PMIX_SIZE);
+		PMIx_Store_internal(&me, PMIX_GROUP_CONTEXT_ID, &val);
+	}
+	rc = PMIx_Connect(procs, 2, n ? info : NULL, n);
+	printf("cn %u %s %.1f", me.rank, PMIx_Error_string(rc), now() - t0);
+	show_results();
+	printf("\n");
+	return 3;
+}
+
+static volatile int nb_left;
+static pmix_status_t nb_st[2];
+
+static void nb_cb(pmix_status_t st, void *cbdata)
+{
+	nb_st[(intptr_t)cbdata] = st;
+	__atomic_sub_fetch(&nb_left, 1, __ATOMIC_SEQ_CST);
+}
+
+static int do_cn2(char **a)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info[2];
+
+	pair(procs, NULL);
+	nb_left = 2;
+	for (intptr_t i = 0; i < 2; i++) {
+		PMIX_INFO_LOAD(&info[i], PMIX_CONNECT_ID, a[i], PMIX_STRING);
+		if (PMIx_Connect_nb(procs, 2, &info[i], 1, nb_cb, (void *)i) != PMIX_SUCCESS)
+			nb_st[i] = PMIX_ERROR, nb_left--;
+	}
+	for (int i = 0; i < 600 && nb_left > 0; i++)
+		usleep(100000);
+	printf("cn2 %u %s %s\n", me.rank, nb_left ? "HANG" : PMIx_Error_string(nb_st[0]),
+	       nb_left ? "HANG" : PMIx_Error_string(nb_st[1]));
+	return 2;
+}
+
+static int do_dc(void)
+{
+	pmix_proc_t procs[2];
+
+	pair(procs, NULL);
+	show("dc", PMIx_Disconnect(procs, 2, NULL, 0));
+	return 0;
+}
+
+static int do_qcn(char **a)
+{
+	pmix_proc_t procs[2];
+
+	pair(procs, a[0]);
+	printf("qcn %u %s %s\n", me.rank, a[0], PMIx_Error_string(PMIx_Connect(procs, 2, NULL, 0)));
+	return 1;
+}
+
+static int do_cnkill(void)
+{
+	pmix_proc_t procs[2];
+	double t0 = now();
+
+	pair(procs, NULL);
+	if (me.rank == 0) {	/* dies while everybody else waits for it */
+		sleep(1);
+		raise(SIGKILL);
+	}
+	nb_left = 1;
+	if (PMIx_Connect_nb(procs, 2, NULL, 0, nb_cb, (void *)0) != PMIX_SUCCESS)
+		return show("cnkill", PMIX_ERROR), 0;
+	for (int i = 0; i < 900 && nb_left > 0; i++)
+		usleep(100000);
+	printf("cnkill %u %s %.1f\n", me.rank, nb_left ? "HANG" : PMIx_Error_string(nb_st[0]),
+	       now() - t0);
+	return 0;
+}
+
+static volatile int term_count;
+static char term_src[PMIX_MAX_NSLEN + 1] = "-";
+
+static void term_hdl(size_t id, pmix_status_t st, const pmix_proc_t *src, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *res, size_t nres,
+		     pmix_event_notification_cbfunc_fn_t cb, void *cbdata)
+{
+	(void)id, (void)info, (void)ninfo, (void)res, (void)nres;
+	if (st == PMIX_ERR_INVALID_TERMINATION && src) {
+		snprintf(term_src, sizeof(term_src), "%s", src->nspace);
+		__atomic_add_fetch(&term_count, 1, __ATOMIC_SEQ_CST);
+	}
+	if (cb)
+		cb(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int do_regterm(void)
+{
+	pmix_status_t code = PMIX_ERR_INVALID_TERMINATION;
+
+	PMIx_Register_event_handler(&code, 1, NULL, 0, term_hdl, NULL, NULL);
+	return 0;
+}
+
+static int do_waitterm(char **a)
+{
+	for (int i = 0; i < atoi(a[0]) * 10 && term_count < 2; i++)
+		usleep(100000);
+	printf("term %u %d %s\n", me.rank, term_count, term_src);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1, all = argc > 1 && !strcmp(argv[1], "all");
@@ -156,6 +368,22 @@ int main(int argc, char **argv)
 			i += do_unpub(&argv[i]);
 		else if (!strcmp(c, "xconn") && i + 2 <= argc)
 			i += do_xconn(&argv[i]);
+		else if (!strcmp(c, "xfind") && i + 2 <= argc)
+			i += do_xfind(&argv[i]);
+		else if (!strcmp(c, "cn") && i + 3 <= argc)
+			i += do_cn(&argv[i]);
+		else if (!strcmp(c, "cn2") && i + 2 <= argc)
+			i += do_cn2(&argv[i]);
+		else if (!strcmp(c, "dc"))
+			i += do_dc();
+		else if (!strcmp(c, "qcn") && i + 1 <= argc)
+			i += do_qcn(&argv[i]);
+		else if (!strcmp(c, "regterm"))
+			i += do_regterm();
+		else if (!strcmp(c, "waitterm") && i + 1 <= argc)
+			i += do_waitterm(&argv[i]);
+		else if (!strcmp(c, "cnkill"))
+			i += do_cnkill();
 		else if (!strcmp(c, "sleep") && i + 1 <= argc)
 			sleep((unsigned)atoi(argv[i++]));
 		else

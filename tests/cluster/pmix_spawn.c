@@ -17,11 +17,15 @@
  *   pmix_spawn nb N          PMIx_Spawn_nb
  *   pmix_spawn nonpmi        PMIX_NON_PMI: /bin/sleep 1, ready once forked
  *   pmix_spawn cwd           PMIX_SET_SESSION_CWD: children print their cwd
+ *   pmix_spawn killparent    PMIx_Spawn_nb of children that never start,
+ *                            then rank 0 kills itself (SIGKILL) while the
+ *                            spawn is pending: the step and the spawn end
  * Prints "SPAWN <status> <nspace> <seconds>" per spawn and OK at the end
  * (rank 0), and exits 0 when everything went as expected.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -205,6 +209,16 @@ static int parent(const char *mode, const char *arg)
 		PMIx_Info_load(&info[0], PMIX_TIMEOUT, &n, PMIX_INT);
 		rc = spawn(info, 1, apps, 1, ns);
 		return rc == PMIX_SUCCESS;
+	}
+	if (!strcmp(mode, "killparent")) {
+		set_app(&apps[0], "/bin/sleep", 2, "600", NULL);
+		if (PMIx_Spawn_nb(NULL, 0, apps, 1, nb_cb, NULL) != PMIX_SUCCESS)
+			return 1;
+		sleep(3);	/* the child srun is starting its step */
+		printf("KILLING %d\n", nb_done);
+		fflush(stdout);
+		raise(SIGKILL);
+		return 1;
 	}
 	if (!strcmp(mode, "notify")) {
 		pmix_status_t code = PMIX_EVENT_JOB_END;

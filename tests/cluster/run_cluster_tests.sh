@@ -190,6 +190,9 @@ stepd_killed() {
 	scancel --state=running -u root >/dev/null 2>&1
 	wait "$pid" 2>/dev/null
 	sleep 1
+	# a SIGKILLed slurmstepd cannot remove its step directory: take it away
+	# so that later "nothing left" checks see only what other cases leave
+	rm -rf "$state"/nodes/vn4/tmp/slurmix.*
 }
 
 # Rank 0 of the strangers' job pokes srun's rendezvous/abort port: garbage,
@@ -458,6 +461,69 @@ $S -N2 -n3 -w vn2,vn3 ./pmix_dyn all xconn B A >out.B 2>&1 &'
 			bad "$name"
 		fi
 	fi
+	# PMIx_Connect attributes (docs/dynamic.md 5): a disconnect before any
+	# connect is INVALID_OPERATION; a connect gives both sides one group
+	# context id and group ranks 0..3; two Connect_nb with different
+	# PMIX_CONNECT_IDs started in opposite orders both complete;
+	# XCHG_ONLY assigns no id; "ourcluster:nspace" works, another cluster
+	# is NOT_SUPPORTED; a set connected once can be disconnected twice.
+	name="PMIx connect attributes: CONNECT_ID, XCHG_ONLY, cluster:nspace, INVALID_OPERATION"
+	if want_case "$name"; then
+		dyn "$name" 'CL=$(scontrol show config | sed -n "s/^ClusterName *= *//p")
+$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B dc cn 20 - 0 cn2 x y cn 20 - 1 qcn $CL qcn nocluster dc dc >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A dc cn 20 - 0 cn2 y x cn 20 - 1 qcn $CL qcn nocluster dc dc >out.B 2>&1 &'
+		local good=1 f ctx
+		ctx=$(cat "$bin/out.A" "$bin/out.B" | grep -E '^cn [01] SUCCESS .* grank=[0-3]$' |
+			grep -v 'ctx=0 ' | sed 's/.*ctx=\([0-9a-f]*\).*/\1/' | sort -u)
+		for f in out.A out.B; do
+			[ "$(grep -cE '^dc [01] INVALID-OPERATION$' "$bin/$f")" = 2 ] &&
+			[ "$(grep -cE '^dc [01] SUCCESS$' "$bin/$f")" = 4 ] &&
+			[ "$(grep -cE '^cn2 [01] SUCCESS SUCCESS$' "$bin/$f")" = 2 ] &&
+			[ "$(grep -cE '^cn [01] SUCCESS [0-9.]+ ctx=0 ' "$bin/$f")" = 2 ] &&
+			[ "$(grep -cE '^qcn [01] slurmix SUCCESS$' "$bin/$f")" = 2 ] &&
+			[ "$(grep -cE '^qcn [01] nocluster NOT-SUPPORTED$' "$bin/$f")" = 2 ] || good=0
+		done
+		if [ $good = 1 ] && [ "$(echo "$ctx" | wc -w)" = 1 ] && [ "$ctx" != 0 ] &&
+		   [ "$(cat "$bin"/out.[AB] | grep -E '^cn [01] SUCCESS .* grank=[0-3]$' |
+			grep -v 'ctx=0 ' | sed 's/.*grank=//' | sort | tr -d '\n')" = 0123 ]; then
+			ok "$name ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
+	# B's ranks finalize while connected to A: each A rank (registered for
+	# the code) gets PMIX_ERR_INVALID_TERMINATION from both, across steps
+	name="finalize while connected: PMIX_ERR_INVALID_TERMINATION across steps"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B regterm cn 20 - 0 waitterm 20 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A cn 20 - 0 >out.B 2>&1 &'
+		if [ "$(grep -cE '^term [01] 2 slurmix\.[0-9]+\.[0-9]+$' "$bin/out.A")" = 2 ] &&
+		   [ "$(grep -cE '^cn [01] SUCCESS ' "$bin/out.B")" = 2 ]; then
+			ok "$name ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
+	# kill -9 of one side while both wait in PMIx_Connect: the other side
+	# gets an error (at the latest at its PMIX_TIMEOUT of 15 s), no hang
+	name="kill -9 of one side during PMIx_Connect: an error, not a hang"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B cn 15 - 0 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A cnkill >out.B 2>&1 &'
+		local secs
+		secs=$(sed -n 's/^cn [01] [A-Z][A-Z -]* \([0-9.]*\) ctx=.*/\1/p' "$bin/out.A")
+		if [ "$(echo "$secs" | wc -w)" = 2 ] &&
+		   [ "$(grep -cE '^cn [01] SUCCESS ' "$bin/out.A")" = 0 ] &&
+		   ! grep -q HANG "$bin/out.B" &&
+		   [ "$(for x in $secs; do echo "$x < 20" | bc; done | sort -u)" = 1 ]; then
+			ok "$name: $(sed -n 's/^cn [01] \(.*\) [0-9.]* ctx=.*/\1/p' "$bin/out.A" | sort -u) after $(echo $secs) s ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	for how in port.txt -; do
 		name="ompi connect/accept across two sruns ($how)"
 		want_case "$name" || continue
@@ -536,6 +602,7 @@ logging
 stepd_killed
 srun_requests_broken
 dyn_cases
+no_leftovers "steps of one allocation"
 
 if want_case "TreeWidth=2|8 nodes"; then
 	cluster 8 2 || { echo "FAIL cannot start 8 nodes"; exit 1; }

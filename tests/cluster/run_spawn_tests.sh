@@ -79,6 +79,18 @@ spawn_case() {
 }
 
 S="srun --mpi=slurmix"
+# files_gone SEC: within SEC seconds no step directory (with its sockets)
+# is left on any node and no spawn file in the job directories.
+files_gone() {
+	local i
+	for i in $(seq $(($1 * 4))); do
+		[ -z "$(ls -d "$state"/nodes/*/tmp/slurmix.* "$SLURMIX_JOBDIR_BASE"/*/job.*/spawn.* 2>/dev/null)" ] &&
+			return 0
+		sleep 0.25
+	done
+	ls -d "$state"/nodes/*/tmp/slurmix.* "$SLURMIX_JOBDIR_BASE"/*/job.*/spawn.* 2>/dev/null
+	return 1
+}
 count() { echo "$out" | grep -cE "$1"; }
 
 pmix_cases() {
@@ -121,6 +133,13 @@ pmix_cases() {
 	spawn_case "PMIX_TIMEOUT=3: children never start, step cancelled" \
 		'[ $rc = 0 ] && echo "$out" | grep -qE "^SPAWN TIMEOUT - (3|4)\.[0-9]+$" && [ "$(count "^OK$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn timeout 3
+	# rank 0 dies (SIGKILL) while its spawn is pending: the other rank's
+	# fence fails, the step ends, srun stops the spawn; no step is left
+	# (spawn_case), no srun nor file either (no_leftovers, at the end)
+	spawn_case "parent killed during PMIx_Spawn: step and spawn cleaned up" \
+		'[ $rc != 0 ] && [ "$(count "^KILLING 0$")" = 1 ] && [ "$(count "^(SPAWN|OK)")" = 0 ] &&
+		 [ "$(echo "$t < 60" | bc)" = 1 ] && files_gone 15' \
+		$S -N2 -n2 ./pmix_spawn killparent
 }
 
 ompi_cases() {

@@ -43,6 +43,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 #include <pmix_tool.h>
+#include <pmix_slurmix.h>
 
 extern char **environ;
 
@@ -634,6 +635,102 @@ static int c_twons(void)
 	return 0;
 }
 
+static volatile int term_seen, cn_left;
+static volatile uint32_t term_src;
+static pmix_status_t cn_st[2];
+
+static void term_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
+	if (status == PMIX_ERR_INVALID_TERMINATION && source) {
+		term_src = source->rank;
+		term_seen = 1;
+	}
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void cn_cb(pmix_status_t st, void *cbdata)
+{
+	cn_st[(intptr_t)cbdata] = st;
+	__atomic_sub_fetch(&cn_left, 1, __ATOMIC_SEQ_CST);
+}
+
+static size_t my_size(const char *key, pmix_status_t *st)
+{
+	pmix_value_t *v = NULL;
+	size_t out = 0;
+
+	*st = PMIx_Get(&me, key, NULL, 0, &v);
+	if (*st == PMIX_SUCCESS && v->type == PMIX_SIZE)
+		out = v->data.size;
+	else if (*st == PMIX_SUCCESS && v->type == PMIX_PROC_RANK)
+		out = v->data.rank;
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	return out;
+}
+
+/* Connect/disconnect attributes and results (server/connect.c), run by
+ * nsA:0,1 and nsB:0,1. */
+static int c_cnx(void)
+{
+	pmix_proc_t both[2], other[2];
+	pmix_info_t bad, ids[2];
+	pmix_status_t st, code = PMIX_ERR_INVALID_TERMINATION;
+	size_t ctx, ctx2;
+	bool is_a;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	is_a = strcmp(me.nspace, "nsA") == 0;
+	PMIX_LOAD_PROCID(&both[0], "nsA", PMIX_RANK_WILDCARD);
+	PMIX_LOAD_PROCID(&both[1], "nsB", PMIX_RANK_WILDCARD);
+	/* never connected; broken attributes; another cluster: clean errors */
+	CKS(PMIx_Disconnect(both, 2, NULL, 0), PMIX_ERR_INVALID_OPERATION);
+	info_int(&bad, PMIX_CONNECT_ID, 5);
+	CKS(PMIx_Connect(both, 2, &bad, 1), PMIX_ERR_BAD_PARAM);
+	info_str(&bad, PMIX_CONNECT_XCHG_ONLY, "yes");
+	CKS(PMIx_Connect(both, 2, &bad, 1), PMIX_ERR_BAD_PARAM);
+	PMIX_INFO_DESTRUCT(&bad);
+	info_str(&bad, PMIX_TIMEOUT, "10");
+	CKS(PMIx_Connect(both, 2, &bad, 1), PMIX_ERR_BAD_PARAM);
+	PMIX_INFO_DESTRUCT(&bad);
+	other[0] = both[0];
+	PMIX_LOAD_PROCID(&other[1], "elsewhere:nsB", PMIX_RANK_WILDCARD);
+	CKS(PMIx_Connect(other, 2, NULL, 0), PMIX_ERR_NOT_SUPPORTED);
+	/* results: a context id shared by the group, a group rank */
+	CKS(PMIx_Connect(both, 2, NULL, 0), PMIX_SUCCESS);
+	ctx = my_size(PMIX_GROUP_CONTEXT_ID, &st);
+	CK(st == PMIX_SUCCESS && ctx != 0);
+	CK(my_size(PMIX_CONNECT_GROUP_RANK, &st) == (is_a ? 0 : 2) + me.rank);
+	CKS(PMIx_Connect(both, 2, NULL, 0), PMIX_SUCCESS);
+	ctx2 = my_size(PMIX_GROUP_CONTEXT_ID, &st);
+	CK(st == PMIX_SUCCESS && ctx2 != ctx && ctx2 != 0);
+	/* two connects of one set told apart by id, opposite orders */
+	cn_left = 2;
+	info_str(&ids[0], PMIX_CONNECT_ID, is_a ? "x" : "y");
+	info_str(&ids[1], PMIX_CONNECT_ID, is_a ? "y" : "x");
+	CKS(PMIx_Connect_nb(both, 2, &ids[0], 1, cn_cb, (void *)0), PMIX_SUCCESS);
+	CKS(PMIx_Connect_nb(both, 2, &ids[1], 1, cn_cb, (void *)1), PMIX_SUCCESS);
+	for (int i = 0; i < 1000 && cn_left > 0; i++)
+		usleep(10000);
+	CK(cn_left == 0 && cn_st[0] == PMIX_SUCCESS && cn_st[1] == PMIX_SUCCESS);
+	PMIX_INFO_DESTRUCT(&ids[0]);
+	PMIX_INFO_DESTRUCT(&ids[1]);
+	CKS(PMIx_Disconnect(both, 2, NULL, 0), PMIX_SUCCESS);
+	if (me.rank == 0) {	/* nsB:0 finalizes while connected to nsA:0 */
+		CK(PMIx_Register_event_handler(&code, 1, NULL, 0, term_hdl, NULL, NULL) > 0);
+		PMIX_LOAD_PROCID(&other[0], "nsA", 0);
+		PMIX_LOAD_PROCID(&other[1], "nsB", 0);
+		CKS(PMIx_Connect(other, 2, NULL, 0), PMIX_SUCCESS);
+		if (is_a)	/* and nsA:0 hears of it */
+			CK(wait_flag(&term_seen, 1, 10) && term_src == 0);
+	}
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static int c_getsem(void)
 {
 	pmix_proc_t wild, peer;
@@ -964,7 +1061,7 @@ static int run_scenario(const char *name)
 		{ "initfin", c_initfin }, { "putget", c_putget }, { "fence", c_fence },
 		{ "twons", c_twons }, { "getsem", c_getsem }, { "events", c_events },
 		{ "death", c_death }, { "pubsub", c_pubsub }, { "resolve", c_resolve },
-		{ "tool", c_tool }, { "finhdl", c_finhdl },
+		{ "tool", c_tool }, { "finhdl", c_finhdl }, { "cnx", c_cnx },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1030,6 +1127,22 @@ START_TEST(two_namespaces)
 	pids[2] = start_client("nsB", 0, "twons");
 	pids[3] = start_client("nsB", 1, "twons");
 	ck_assert_int_eq(wait_clients(pids, 4, 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(connect_attributes)
+{
+	pid_t pids[4];
+
+	server_start(false);
+	register_ns("nsA", 2);
+	register_ns("nsB", 2);
+	pids[0] = start_client("nsA", 0, "cnx");
+	pids[1] = start_client("nsA", 1, "cnx");
+	pids[2] = start_client("nsB", 0, "cnx");
+	pids[3] = start_client("nsB", 1, "cnx");
+	ck_assert_int_eq(wait_clients(pids, 4, 40), 0);
 	server_stop();
 }
 END_TEST
@@ -1295,6 +1408,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, put_commit_get);
 	tcase_add_test(tc, fences);
 	tcase_add_test(tc, two_namespaces);
+	tcase_add_test(tc, connect_attributes);
 	tcase_add_test(tc, get_semantics);
 	tcase_add_test(tc, events);
 	tcase_add_test(tc, finalize_in_handler);

@@ -39,6 +39,7 @@
 
 #include <pmix.h>
 #include <pmix_server.h>
+#include <pmix_slurmix.h>
 #include "pxc.h"
 #include "pack.h"
 #include "store.h"
@@ -65,6 +66,7 @@ static struct {
 	int dereg_ns;			/* d_finalized: drop the namespace */
 	int abort_msg_null;		/* h_abort got msg NULL */
 	size_t fence_nprocs, fence_ndata;
+	pmix_data_buffer_t fence_blob;	/* a copy of the last fence's data */
 	pmix_data_buffer_t dmodex_blob;	/* what direct_modex answers */
 } host;
 
@@ -106,6 +108,8 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t n, const pmix_inf
 	host.n_fence++;
 	host.fence_nprocs = n;
 	host.fence_ndata = ndata;
+	pxc_buf_clear(&host.fence_blob);
+	pxc_buf_load_copy(&host.fence_blob, data, ndata);
 	if (host.fail_fence)
 		return PMIX_ERR_UNREACH;
 	cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL);	/* one server: all = ours */
@@ -1280,6 +1284,200 @@ START_TEST(fence_host_fails)
 	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
 	close(fd0);
+	stop_server();
+}
+END_TEST
+
+/* ------------------------------------------- collecting fences: deltas */
+
+static void rc_fence_procs(int fd, uint32_t tag, const pmix_proc_t *procs, size_t n)
+{
+	pmix_info_t info;
+	pmix_data_buffer_t b;
+
+	PMIx_Info_load(&info, PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
+	pack_procs_info(&b, procs, n, &info, 1);
+	rc_send(fd, PXC_CMD_FENCE, tag, &b);
+	PMIx_Info_destruct(&info);
+}
+
+/* What the host was handed by the last fence, as a store. */
+static pxc_store_t *host_blob(void)
+{
+	pxc_store_t *st = pxc_store_create();
+
+	host.fence_blob.unpack_ptr = host.fence_blob.base_ptr;
+	ck_assert_int_eq(pxc_store_unpack(st, &host.fence_blob), PMIX_SUCCESS);
+	return st;
+}
+
+static size_t nrecs(pxc_store_t *st, pmix_rank_t r)
+{
+	return pxc_store_count(st, NS, PXC_LVL_PROC, r, PXC_KINDS_ALL);
+}
+
+/* A collecting fence of fd0 and fd1 (ranks 0, 1) over procs (n 0 = the
+ * namespace) that must end with want; returns the host's blob (or NULL
+ * when the host was not called) and checks that the reply carries the
+ * same records. */
+static pxc_store_t *fence2(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
+			   pmix_status_t want)
+{
+	static uint32_t tag = 100;
+	int calls = host.n_fence;
+	pmix_data_buffer_t b;
+	pxc_store_t *st = NULL, *got;
+
+	rc_fence_procs(fd0, ++tag, procs, n);
+	rc_fence_procs(fd1, tag + 1000, procs, n);
+	ck_assert_int_eq(rc_reply(fd0, tag, &b), want);
+	if (want == PMIX_SUCCESS) {
+		got = blob_store(&b);
+		st = host_blob();
+		ck_assert_uint_eq(nrecs(got, 0), nrecs(st, 0));
+		ck_assert_uint_eq(nrecs(got, 1), nrecs(st, 1));
+		pxc_store_destroy(got);
+	}
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd1, tag + 1000, &b), want);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_fence, calls + 1);
+	return st;
+}
+
+/* Runs fence2 and checks how many records of ranks 0 and 1 it carried. */
+static void fence2_expect(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
+			  size_t want0, size_t want1)
+{
+	pxc_store_t *st = fence2(fd0, fd1, procs, n, PMIX_SUCCESS);
+
+	ck_assert_uint_eq(nrecs(st, 0), want0);
+	ck_assert_uint_eq(nrecs(st, 1), want1);
+	pxc_store_destroy(st);
+}
+
+START_TEST(fence_sends_only_new_records)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t both[2];
+	pxc_store_t *st;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
+	rc_commit(fd1, 1, "k.a", "a1", PMIX_GLOBAL);
+	rc_commit(fd1, 1, "k.l", "l1", PMIX_LOCAL);
+	fence2_expect(fd0, fd1, NULL, 0, 1, 1);
+	/* only rank 0 posts again: the next fence carries its new key alone */
+	rc_commit(fd0, 0, "k.b", "b0", PMIX_GLOBAL);
+	st = fence2(fd0, fd1, NULL, 0, PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 0), 1);
+	ck_assert_uint_eq(nrecs(st, 1), 0);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.b"), "b0");
+	pxc_store_destroy(st);
+	/* nothing new: no data at all */
+	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
+	ck_assert_uint_eq(host.fence_ndata, 0);
+	/* a key posted again with a new value is sent again */
+	rc_commit(fd1, 1, "k.a", "a1bis", PMIX_GLOBAL);
+	st = fence2(fd0, fd1, NULL, 0, PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 0), 0);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.a"), "a1bis");
+	pxc_store_destroy(st);
+	/* another participant set (explicit ranks) gets everything */
+	PMIx_Load_procid(&both[0], NS, 0);
+	PMIx_Load_procid(&both[1], NS, 1);
+	st = fence2(fd0, fd1, both, 2, PMIX_SUCCESS);
+	ck_assert_uint_eq(nrecs(st, 0), 2);
+	ck_assert_uint_eq(nrecs(st, 1), 1);
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.a"), "a0");
+	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.a"), "a1bis");
+	pxc_store_destroy(st);
+	/* ... once: then only the new data, over either set */
+	rc_commit(fd0, 0, "k.c", "c0", PMIX_REMOTE);
+	fence2_expect(fd0, fd1, both, 2, 1, 0);
+	fence2_expect(fd0, fd1, NULL, 0, 1, 0);
+	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
+	/* a fence without data changes nothing */
+	rc_commit(fd1, 1, "k.d", "d1", PMIX_REMOTE);
+	rc_fence_send(fd0, 90, false, 0);
+	rc_fence_send(fd1, 91, false, 0);
+	ck_assert_int_eq(rc_reply(fd0, 90, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd1, 91, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	fence2_expect(fd0, fd1, NULL, 0, 0, 1);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+START_TEST(fence_failed_does_not_advance)
+{
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
+	rc_commit(fd1, 1, "k.a", "a1", PMIX_REMOTE);
+	/* the very first fence fails: the next one still sends everything */
+	host.fail_fence = 1;
+	fence2(fd0, fd1, NULL, 0, PMIX_ERR_UNREACH);
+	host.fail_fence = 0;
+	fence2_expect(fd0, fd1, NULL, 0, 1, 1);
+	/* new data, a failed fence, then the data still goes */
+	rc_commit(fd0, 0, "k.b", "b0", PMIX_REMOTE);
+	host.fail_fence = 1;
+	fence2(fd0, fd1, NULL, 0, PMIX_ERR_UNREACH);
+	ck_assert_uint_gt(host.fence_ndata, 0);
+	host.fail_fence = 0;
+	fence2_expect(fd0, fd1, NULL, 0, 1, 0);
+	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
+	/* a client that connects again starts with an empty store: every
+	 * local client sends everything once more */
+	close(fd1);
+	usleep(50000);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	fence2_expect(fd0, fd1, NULL, 0, 2, 1);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+/* More signatures than a client remembers: the least recently used one is
+ * forgotten and its next fence sends everything. */
+START_TEST(fence_signatures_bounded)
+{
+	pmix_proc_t procs[3];
+	const int nsig = 17;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS, 1);
+	/* signature i: ranks 0, 1 and rank i of another (remote) namespace */
+	for (int i = 0; i < nsig; i++) {
+		PMIx_Load_procid(&procs[2], NS2, (pmix_rank_t)i);
+		fence2_expect(fd0, fd1, procs, 3, 1, 0);
+	}
+	PMIx_Load_procid(&procs[2], NS2, nsig - 1);
+	fence2_expect(fd0, fd1, procs, 3, 0, 0);	/* remembered */
+	PMIx_Load_procid(&procs[2], NS2, 0);
+	fence2_expect(fd0, fd1, procs, 3, 1, 0);	/* evicted */
+	fence2_expect(fd0, fd1, procs, 3, 0, 0);
+	close(fd0);
+	close(fd1);
 	stop_server();
 }
 END_TEST
@@ -2601,11 +2799,6 @@ static pmix_status_t rc_get_info(int fd, uint32_t tag, const char *ns, pmix_rank
 	return st;
 }
 
-static size_t nrecs(pxc_store_t *st, pmix_rank_t rank)
-{
-	return pxc_store_count(st, NS, PXC_LVL_PROC, rank, PXC_KINDS_ALL);
-}
-
 /* Concurrent GETs of one remote proc make one direct_modex; later GETs of
  * its other keys are answered from the server's cache; a GET marked
  * PXC_GET_KEY_ONLY gets that record only. */
@@ -2731,6 +2924,382 @@ START_TEST(robust_host_requests)
 }
 END_TEST
 
+/* ------------------------------------------- connect attributes (connect.c) */
+
+static int rc_hello_as(const char *ns, pmix_rank_t rank)
+{
+	pmix_data_buffer_t b;
+	int fd = rc_connect();
+
+	pack_hello(&b, PXC_PEER_CLIENT, ns, rank);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	return fd;
+}
+
+/* Sends CONNECT/DISCONNECT over procs with info; returns the reply status
+ * (b: after it, cleared unless keep). */
+static pmix_status_t rc_cnx(int fd, uint16_t cmd, uint32_t tag, const pmix_proc_t *procs,
+			    size_t n, const pmix_info_t *info, size_t ninfo,
+			    pmix_data_buffer_t *keep)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	pack_procs_info(&b, procs, n, info, ninfo);
+	rc_send(fd, cmd, tag, &b);
+	st = rc_reply(fd, tag, &b);
+	if (keep)
+		*keep = b;
+	else
+		pxc_buf_clear(&b);
+	return st;
+}
+
+/* The INFO[] results after a connect reply's blob: context id, group rank
+ * (UINT32_MAX: absent); returns how many results. */
+static size_t cnx_results(pmix_data_buffer_t *b, size_t *ctx, pmix_rank_t *grank)
+{
+	pxc_store_t *st = blob_store(b);
+	pmix_info_t *res = NULL;
+	size_t n = 0;
+
+	pxc_store_destroy(st);
+	*ctx = 0;
+	*grank = UINT32_MAX;
+	ck_assert_int_eq(pxc_unpack_array(b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	for (size_t i = 0; i < n; i++) {
+		if (PMIx_Check_key(res[i].key, PMIX_GROUP_CONTEXT_ID)) {
+			ck_assert_int_eq(res[i].value.type, PMIX_SIZE);
+			*ctx = res[i].value.data.size;
+		} else if (PMIx_Check_key(res[i].key, PMIX_CONNECT_GROUP_RANK)) {
+			*grank = res[i].value.data.rank;
+		}
+	}
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(b);
+	return n;
+}
+
+static void reg_other(int nlocal, const char *cluster)
+{
+	pmix_info_t info[2];
+	pmix_proc_t p;
+	size_t n = 1;
+
+	PMIx_Info_load(&info[0], PMIX_LOCAL_PEERS, "5,6", PMIX_STRING);
+	if (cluster)
+		PMIx_Info_load(&info[n++], PMIX_CLUSTER_ID, cluster, PMIX_STRING);
+	ck_assert_int_eq(reg_nspace(NS2, nlocal, info, n, NULL, NULL), PMIX_SUCCESS);
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
+	for (int r = 0; r < nlocal; r++) {
+		PMIx_Load_procid(&p, NS2, (pmix_rank_t)r);
+		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL,
+							     NULL, NULL), PMIX_SUCCESS);
+	}
+}
+
+/* Broken attribute types and unknown clusters: a clean error reply (no
+ * closed connection, no host call), then a good connect still works. */
+START_TEST(connect_bad_attributes)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info;
+	int fd, i5 = 5;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	reg_other(0, NULL);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS2, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info, PMIX_CONNECT_ID, &i5, PMIX_INT);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 2, procs, 2, &info, 1, NULL),
+			 PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info);
+	PMIx_Info_load(&info, PMIX_CONNECT_ID, "", PMIX_STRING);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 3, procs, 2, &info, 1, NULL),
+			 PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info);
+	PMIx_Info_load(&info, PMIX_CONNECT_XCHG_ONLY, "yes", PMIX_STRING);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 4, procs, 2, &info, 1, NULL),
+			 PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 5, procs, 2, &info, 1, NULL),
+			 PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info);
+	PMIx_Info_load(&info, PMIX_TIMEOUT, "10", PMIX_STRING);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 6, procs, 2, &info, 1, NULL),
+			 PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info);
+	/* a cluster-qualified name without a registered cluster of ours */
+	PMIx_Load_procid(&procs[1], "far:" NS2, PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 7, procs, 2, NULL, 0, NULL),
+			 PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(host.n_connect, 0);
+	PMIx_Load_procid(&procs[1], NS2, PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 8, procs, 2, NULL, 0, NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(host.n_connect, 1);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+/* "ourcluster:nspace" is the plain nspace; another cluster, or an empty
+ * nspace after the colon, is NOT_SUPPORTED. */
+START_TEST(connect_cluster_names)
+{
+	pmix_info_t info[2];
+	pmix_proc_t procs[2], p;
+	pmix_data_buffer_t b;
+	pxc_store_t *st;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	load_u32(&info[0], PMIX_JOB_SIZE, 1);
+	PMIx_Info_load(&info[1], PMIX_CLUSTER_ID, "clus", PMIX_STRING);
+	ck_assert_int_eq(reg_nspace(NS, 1, info, 2, NULL, NULL), PMIX_SUCCESS);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Load_procid(&p, NS, 0);
+	ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL, NULL, NULL),
+			 PMIX_SUCCESS);
+	reg_other(0, NULL);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], "clus:" NS, 0);
+	PMIx_Load_procid(&procs[1], "clus:" NS2, PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 2, procs, 2, NULL, 0, &b), PMIX_SUCCESS);
+	st = blob_store(&b);
+	ck_assert_str_eq(sval(st, NS2, PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS), "5,6");
+	pxc_store_destroy(st);
+	pxc_buf_clear(&b);
+	PMIx_Load_procid(&procs[1], "clux:" NS2, PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 3, procs, 2, NULL, 0, NULL),
+			 PMIX_ERR_NOT_SUPPORTED);
+	PMIx_Load_procid(&procs[1], "clus:", PMIX_RANK_WILDCARD);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 4, procs, 2, NULL, 0, NULL),
+			 PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(host.n_connect, 1);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+/* Disconnect from procs never connected to: INVALID_OPERATION; own job
+ * and connected sets: fine (twice too). Results: a context id per
+ * connect, the group rank; none with XCHG_ONLY. */
+START_TEST(connect_results_and_disconnect)
+{
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	pmix_info_t xchg;
+	pmix_rank_t gr;
+	size_t ctx, ctx2;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	reg_other(0, NULL);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS2, 0);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 2, procs, 2, NULL, 0, NULL),
+			 PMIX_ERR_INVALID_OPERATION);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 3, procs, 1, NULL, 0, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 4, procs, 2, NULL, 0, &b), PMIX_SUCCESS);
+	ck_assert_uint_eq(cnx_results(&b, &ctx, &gr), 2);
+	ck_assert_uint_ne(ctx, 0);
+	ck_assert_uint_eq(gr, 0);	/* "test.ns" < "test.other" */
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 5, procs, 2, NULL, 0, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 6, procs, 2, NULL, 0, NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 7, procs, 2, NULL, 0, &b), PMIX_SUCCESS);
+	cnx_results(&b, &ctx2, &gr);
+	ck_assert_uint_ne(ctx2, 0);
+	ck_assert_uint_ne(ctx2, ctx);
+	PMIx_Info_load(&xchg, PMIX_CONNECT_XCHG_ONLY, NULL, PMIX_BOOL);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 8, procs, 2, &xchg, 1, &b), PMIX_SUCCESS);
+	ck_assert_uint_eq(cnx_results(&b, &ctx, &gr), 0);
+	PMIx_Info_destruct(&xchg);
+	/* a proc of an nspace never connected to */
+	PMIx_Load_procid(&procs[1], "test.third", 0);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 9, procs, 2, NULL, 0, NULL),
+			 PMIX_ERR_INVALID_OPERATION);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+/* Two connects of the same procs told apart by PMIX_CONNECT_ID, joined
+ * in opposite orders: both complete, one host call each. */
+START_TEST(connect_ids_concurrent)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t a, bb;
+	pmix_data_buffer_t b;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS, 1);
+	PMIx_Info_load(&a, PMIX_CONNECT_ID, "a", PMIX_STRING);
+	PMIx_Info_load(&bb, PMIX_CONNECT_ID, "b", PMIX_STRING);
+	pack_procs_info(&b, procs, 2, &a, 1);
+	rc_send(fd0, PXC_CMD_CONNECT, 1, &b);
+	pack_procs_info(&b, procs, 2, &bb, 1);
+	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
+	pack_procs_info(&b, procs, 2, &bb, 1);
+	rc_send(fd1, PXC_CMD_CONNECT, 3, &b);
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd1, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_connect, 1);
+	pack_procs_info(&b, procs, 2, &a, 1);
+	rc_send(fd1, PXC_CMD_CONNECT, 4, &b);
+	ck_assert_int_eq(rc_reply(fd0, 1, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd1, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_connect, 2);
+	PMIx_Info_destruct(&a);
+	PMIx_Info_destruct(&bb);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+static void rc_expect_event(int fd, pmix_status_t code, const char *ns, pmix_rank_t rank)
+{
+	pxc_wire_hdr_t h;
+	pmix_data_buffer_t b;
+	pmix_status_t got;
+	pmix_proc_t src;
+
+	ck_assert_int_eq(rc_recv(fd, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	ck_assert_int_eq(pxc_unpack_status(&b, &got), PMIX_SUCCESS);
+	ck_assert_int_eq(got, code);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
+	ck_assert_str_eq(src.nspace, ns);
+	ck_assert_uint_eq(src.rank, rank);
+	pxc_buf_clear(&b);
+}
+
+static void rc_regevents(int fd, const pmix_status_t *codes, size_t n)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, codes, n, PMIX_STATUS);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_REGEVENTS, 90, &b);
+	ck_assert_int_eq(rc_reply(fd, 90, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+}
+
+/* NOTIFY_REQ / NOTIFY_EACH events for the local procs of the set; with
+ * PMIX_CONNECT_OPTIONAL a proc that goes away before joining is dropped
+ * and the connect completes for the others. */
+START_TEST(connect_optional_and_events)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info[3];
+	pmix_data_buffer_t b;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_regevents(fd1, NULL, 0);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS, 1);
+	PMIx_Info_load(&info[0], PMIX_CONNECT_NOTIFY_REQ, NULL, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_CONNECT_NOTIFY_EACH, NULL, PMIX_BOOL);
+	PMIx_Info_load(&info[2], PMIX_CONNECT_OPTIONAL, NULL, PMIX_BOOL);
+	pack_procs_info(&b, procs, 2, info, 3);
+	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
+	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, NS, 0);
+	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, NS, 0);
+	close(fd1);	/* gone before joining: dropped, not a failure */
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_connect, 1);
+	for (int i = 0; i < 3; i++)
+		PMIx_Info_destruct(&info[i]);
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+/* A client that finalizes (or is lost) while connected: the others of
+ * the set that registered PMIX_ERR_INVALID_TERMINATION hear of it, and
+ * the host gets it for the remote ones; with EARLY_TERM_ALLOWED or after
+ * a disconnect, nobody does. */
+START_TEST(invalid_termination)
+{
+	pmix_status_t code = PMIX_ERR_INVALID_TERMINATION;
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	pmix_info_t early;
+	pxc_wire_hdr_t h;
+	int fda, fdb, n0;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	reg_other(1, NULL);
+	fda = rc_hello(0, PMIX_SUCCESS, NULL);
+	fdb = rc_hello_as(NS2, 0);
+	rc_regevents(fdb, &code, 1);
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS2, 0);
+	/* NS:0 and NS2:0 connect, then NS:0 finalizes without disconnecting */
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fda, PXC_CMD_CONNECT, 2, &b);
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fdb, PXC_CMD_CONNECT, 3, &b);
+	ck_assert_int_eq(rc_reply(fda, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fdb, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	n0 = host.n_notify;
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fda, PXC_CMD_FINALIZE, 4, &b);
+	ck_assert_int_eq(rc_reply(fda, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	rc_expect_event(fdb, PMIX_ERR_INVALID_TERMINATION, NS, 0);
+	ck_assert_int_eq(host.n_notify, n0 + 1);
+	close(fda);
+	/* NS:1 connects with EARLY_TERM_ALLOWED and is lost: no event */
+	fda = rc_hello(1, PMIX_SUCCESS, NULL);
+	PMIx_Load_procid(&procs[0], NS, 1);
+	PMIx_Info_load(&early, PMIX_CONNECT_EARLY_TERM_ALLOWED, NULL, PMIX_BOOL);
+	pack_procs_info(&b, procs, 2, &early, 1);
+	rc_send(fda, PXC_CMD_CONNECT, 5, &b);
+	pack_procs_info(&b, procs, 2, &early, 1);
+	rc_send(fdb, PXC_CMD_CONNECT, 6, &b);
+	ck_assert_int_eq(rc_reply(fda, 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fdb, 6, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&early);
+	close(fda);
+	ck_assert_int_eq(rc_recv(fdb, &h, &b, 500), -1);
+	ck_assert_int_eq(host.n_notify, n0 + 1);
+	close(fdb);
+	stop_server();
+}
+END_TEST
+
 static Suite *server_suite(void)
 {
 	Suite *s = suite_create("server");
@@ -2745,6 +3314,9 @@ static Suite *server_suite(void)
 		{ "fence_timeout", fence_timeout },
 		{ "fence_drop", fence_peer_drops },
 		{ "fence_fail", fence_host_fails },
+		{ "fence_delta", fence_sends_only_new_records },
+		{ "fence_delta_fail", fence_failed_does_not_advance },
+		{ "fence_delta_bounded", fence_signatures_bounded },
 		{ "get_local", get_local_and_parked },
 		{ "get_remote", get_remote_dmodex_cached },
 		{ "dmodex", dmodex_request_waits_for_commit },
@@ -2756,6 +3328,12 @@ static Suite *server_suite(void)
 		{ "connect", connect_gives_other_nspace },
 		{ "connect_fetch", connect_fetches_unknown_nspace },
 		{ "connect_fetch_fail", connect_fetch_fails_softly },
+		{ "connect_bad_attrs", connect_bad_attributes },
+		{ "connect_cluster", connect_cluster_names },
+		{ "connect_results", connect_results_and_disconnect },
+		{ "connect_ids", connect_ids_concurrent },
+		{ "connect_optional", connect_optional_and_events },
+		{ "invalid_termination", invalid_termination },
 		{ "tool", tool_gets_identity },
 		{ "cleanup", cleanup_is_safe },
 		{ "locality", locality_strings },

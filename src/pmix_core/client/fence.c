@@ -14,6 +14,7 @@
  *
  * Callbacks of the _nb forms run in the progress thread.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,56 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs,
 
 /* ---- connect / disconnect ---- */
 
+/* After the blob, a connect reply carries INFO[] results (the group
+ * context id and the caller's group rank, see server/connect.c): they are
+ * kept under the caller's own proc, so PMIx_Get(me, PMIX_GROUP_CONTEXT_ID)
+ * reads the last connect's. A reply without results is fine. */
+static pmix_status_t connect_results(pmix_data_buffer_t *reply)
+{
+	pmix_info_t *res = NULL;
+	size_t n = 0;
+	pmix_status_t st;
+
+	if (reply->unpack_ptr >= reply->base_ptr + reply->bytes_used)
+		return PMIX_SUCCESS;
+	st = pxc_unpack_array(reply, (void **)&res, &n, PMIX_INFO);
+	if (st != PMIX_SUCCESS) {
+		pxc_error("client: malformed connect results from server (%d)", st);
+		return st;
+	}
+	pthread_rwlock_wrlock(&pxc_cl.store_lock);
+	for (size_t i = 0; i < n; i++)
+		if (pxc_store_put(pxc_cl.store, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank,
+				  res[i].key, &res[i].value, PMIX_SCOPE_UNDEF) < 0)
+			st = pxc_errno_status(errno);
+	pthread_rwlock_unlock(&pxc_cl.store_lock);
+	pxc_array_free(res, n, PMIX_INFO);
+	return st;
+}
+
+static pmix_status_t parse_connect(pmix_data_buffer_t *reply, void *arg)
+{
+	pmix_status_t st = pxc_cli_parse_merge(reply, arg);
+
+	return st == PMIX_SUCCESS ? connect_results(reply) : st;
+}
+
+struct cnb {
+	pmix_op_cbfunc_t cb;
+	void *cbdata;
+};
+
+static void connect_nb_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
+{
+	struct cnb *o = arg;
+
+	if (st == PMIX_SUCCESS && reply)
+		st = parse_connect(reply, NULL);
+	if (o->cb)
+		o->cb(st, o->cbdata);
+	free(o);
+}
+
 pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
 			   const pmix_info_t info[], size_t ninfo)
 {
@@ -171,7 +222,7 @@ pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
 	if ((st = coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
 	st = pxc_client_call(PXC_CMD_CONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
-			     pxc_cli_parse_merge, NULL);
+			     parse_connect, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -181,14 +232,24 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
 			      pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
+	struct cnb *o;
 	pmix_status_t st;
 
 	if (!procs || !nprocs)
 		return PMIX_ERR_BAD_PARAM;
 	if ((st = coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_CONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				true, cbfunc, cbdata);
+	if (!(o = malloc(sizeof(*o)))) {
+		pxc_buf_clear(&b);
+		return PMIX_ERR_NOMEM;
+	}
+	o->cb = cbfunc;
+	o->cbdata = cbdata;
+	st = pxc_client_send(PXC_CMD_CONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
+			     connect_nb_reply, o);
+	if (st != PMIX_SUCCESS)
+		free(o);
+	return st;
 }
 
 pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs,

@@ -12,9 +12,11 @@
  * replies to every participant.
  *
  * FENCE with PMIX_COLLECT_DATA hands the host the concatenation of the
- * local participants' PMIX_REMOTE/PMIX_GLOBAL records (a store blob); the
- * host returns the concatenation of every server's blob, which is merged
- * into the server store and sent to each participant.
+ * local participants' PMIX_REMOTE/PMIX_GLOBAL records (a store blob) that
+ * they have not yet delivered through a successful collecting fence over
+ * the same participants (delta.c); the host returns the concatenation of
+ * every server's blob, which is merged into the server store and sent,
+ * as one reply built once, to each participant.
  * CONNECT replies with the registered info of the other namespaces among
  * the participants and the posted data held for them. Once the host's
  * connect succeeded, the registered info of every participating namespace
@@ -38,6 +40,7 @@
 #include <event2/event.h>
 
 #include "srv.h"
+#include "connect.h"
 #include "proto.h"
 
 #define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC
@@ -46,6 +49,7 @@ typedef struct {
 	uint64_t peer_id;
 	uint32_t tag;
 	pmix_proc_t proc;
+	uint32_t upto;			/* FENCE: commits its data covers */
 } member_t;
 
 typedef struct pxc_coll {
@@ -134,11 +138,14 @@ static bool any_lost(const pmix_proc_t *procs, size_t n)
 	return false;
 }
 
-static pxc_coll_t *coll_find(uint16_t cmd, const pmix_proc_t *procs, size_t n)
+/* Same command, procs and PMIX_CONNECT_ID (connect.c). */
+static pxc_coll_t *coll_find(uint16_t cmd, const pmix_proc_t *procs, size_t n,
+			     const pmix_info_t *info, size_t ninfo)
 {
 	for (pxc_coll_t *c = pxc_srv.colls; c; c = c->next)
 		if (c->cmd == cmd && !c->in_host && c->nprocs == n &&
-		    memcmp(c->procs, procs, n * sizeof(*procs)) == 0)
+		    memcmp(c->procs, procs, n * sizeof(*procs)) == 0 &&
+		    pxc_cnx_same_op(c->info, c->ninfo, info, ninfo))
 			return c;
 	return NULL;
 }
@@ -193,6 +200,8 @@ void pxc_coll_fail_all(pmix_status_t status)
 		coll_finish(pxc_srv.colls, status, NULL);
 }
 
+static void coll_ready(pxc_coll_t *c);
+
 void pxc_coll_proc_gone(const pmix_proc_t *proc)
 {
 	pxc_coll_t *c = pxc_srv.colls, *next;
@@ -205,7 +214,12 @@ void pxc_coll_proc_gone(const pmix_proc_t *proc)
 			continue;
 		for (size_t i = 0; i < c->nmembers; i++)
 			joined |= proc_cmp(&c->members[i].proc, proc) == 0;
-		if (!joined) {
+		if (!joined && c->nexpected > 1 && pxc_cnx_may_drop(c->cmd, c->info, c->ninfo)) {
+			pxc_debug("server: %s:%u went away before joining: dropped (optional)",
+				  proc->nspace, proc->rank);
+			if (--c->nexpected == c->nmembers)
+				coll_ready(c);
+		} else if (!joined) {
 			pxc_error("server: %s:%u went away before joining a collective",
 				  proc->nspace, proc->rank);
 			coll_finish(c, PXC_COLL_LOST_STATUS, NULL);
@@ -215,9 +229,11 @@ void pxc_coll_proc_gone(const pmix_proc_t *proc)
 
 /* ------------------------------------------------------------ results */
 
-/* BLOB + empty INFO[] for one member of a connect. */
-static int connect_body(const pxc_coll_t *c, const char *own, pmix_data_buffer_t *body)
+/* BLOB + INFO[] results (connect.c) for one member of a connect. */
+static int connect_body(const pxc_coll_t *c, const pmix_proc_t *member,
+			pmix_data_buffer_t *body)
 {
+	const char *own = member->nspace;
 	pmix_data_buffer_t blob;
 	int rc = 0;
 
@@ -231,7 +247,8 @@ static int connect_body(const pxc_coll_t *c, const char *own, pmix_data_buffer_t
 				    PXC_KINDS_INFO | PXC_KINDS_POSTED, &blob);
 	}
 	if (rc == 0 && (pxc_pack_blob(body, &blob) != PMIX_SUCCESS ||
-			pxc_pack_array(body, NULL, 0, PMIX_INFO) != PMIX_SUCCESS))
+			pxc_cnx_pack_results(c->id, c->procs, c->nprocs, c->info, c->ninfo,
+					     member, body) != PMIX_SUCCESS))
 		rc = -1;
 	pxc_buf_clear(&blob);
 	return rc;
@@ -244,8 +261,11 @@ static void connect_finish(pxc_coll_t *c, pmix_status_t st)
 		pmix_status_t mst = st;
 
 		pxc_buf_init(&body);
-		if (mst == PMIX_SUCCESS && connect_body(c, c->members[i].proc.nspace, &body) < 0)
+		if (mst == PMIX_SUCCESS && connect_body(c, &c->members[i].proc, &body) < 0)
 			mst = PMIX_ERR_NOMEM;
+		if (mst == PMIX_SUCCESS)
+			pxc_cnx_connected(&c->members[i].proc, c->procs, c->nprocs,
+					  c->info, c->ninfo);
 		pxc_peer_reply_id(c->members[i].peer_id, c->cmd, c->members[i].tag, mst,
 				  mst == PMIX_SUCCESS ? &body : NULL);
 		pxc_buf_clear(&body);
@@ -253,25 +273,50 @@ static void connect_finish(pxc_coll_t *c, pmix_status_t st)
 	coll_free(c);
 }
 
-/* The fence is done with data (a blob, may be empty). */
+/* A collecting fence succeeded: its members' next fences over the same
+ * participants send only what they post from now on (delta.c). */
+static void fence_marks(const pxc_coll_t *c)
+{
+	pxc_fsig_t *sig;
+
+	if (!pxc_info_flag(c->info, c->ninfo, PMIX_COLLECT_DATA))
+		return;
+	sig = pxc_delta_sig_hold(c->procs, c->nprocs);
+	for (size_t i = 0; i < c->nmembers; i++)
+		pxc_delta_done(sig, &c->members[i].proc, c->members[i].upto);
+	pxc_delta_sig_release(sig);
+}
+
+/* The fence is done with data (a blob, may be empty, read in place): the
+ * data is merged into the store, and one reply (STATUS, BLOB), built
+ * once with its final size, goes to every member. */
 static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
 {
-	pmix_data_buffer_t body, blob;
+	pmix_data_buffer_t view = { .base_ptr = (char *)data, .unpack_ptr = (char *)data,
+				    .bytes_allocated = ndata, .bytes_used = ndata };
+	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
+	pmix_data_buffer_t msg;
 
-	pxc_buf_init(&body);
-	pxc_buf_init(&blob);
-	if (st == PMIX_SUCCESS && ndata) {
-		if (pxc_buf_load_copy(&blob, data, ndata) < 0)
-			st = PMIX_ERR_NOMEM;
-		else if ((st = pxc_store_unpack(pxc_srv.store, &blob)) != PMIX_SUCCESS)
-			pxc_error("server: the host's fence data does not unpack (%d)", st);
-		blob.unpack_ptr = blob.base_ptr;
+	view.pack_ptr = view.base_ptr + ndata;
+	if (st == PMIX_SUCCESS && ndata &&
+	    (st = pxc_store_unpack(pxc_srv.store, &view)) != PMIX_SUCCESS)
+		pxc_error("server: the host's fence data does not unpack (%d)", st);
+	if (st != PMIX_SUCCESS) {
+		coll_finish(c, st, NULL);
+		return;
 	}
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack_blob(&body, &blob);
-	coll_finish(c, st, &body);
-	pxc_buf_clear(&body);
-	pxc_buf_clear(&blob);
+	fence_marks(c);
+	if (pxc_srv_buf_reserve(&msg, ndata + 64) < 0 ||
+	    pxc_pack_status(&msg, PMIX_SUCCESS) != PMIX_SUCCESS ||
+	    pxc_pack(&msg, &bo, 1, PMIX_BYTE_OBJECT) != PMIX_SUCCESS) {
+		pxc_buf_clear(&msg);
+		coll_finish(c, PMIX_ERR_NOMEM, NULL);
+		return;
+	}
+	for (size_t i = 0; i < c->nmembers; i++)
+		pxc_peer_send_id(c->members[i].peer_id, c->cmd, c->members[i].tag, &msg);
+	pxc_buf_clear(&msg);
+	coll_free(c);
 }
 
 static void fetch_done(pxc_hreq_t *r, pxc_hres_t *res)
@@ -343,8 +388,11 @@ static void complete(pxc_coll_t *c, pmix_status_t st, const char *data, size_t n
 		connect_fetch(c);
 	else if (c->cmd == PXC_CMD_CONNECT)
 		connect_finish(c, st);
-	else
+	else {
+		for (size_t i = 0; st == PMIX_SUCCESS && i < c->nmembers; i++)
+			pxc_cnx_disconnected(&c->members[i].proc, c->procs, c->nprocs);
 		coll_finish(c, st, NULL);
+	}
 }
 
 /* ---------------------------------------------------------- host calls */
@@ -373,15 +421,15 @@ static void host_done(pxc_hreq_t *r, pxc_hres_t *res)
 		complete(c, res->status, res->data, res->ndata);
 }
 
-static int collect_local(const pxc_coll_t *c, pmix_data_buffer_t *out)
+static int collect_local(pxc_coll_t *c, pmix_data_buffer_t *out)
 {
-	unsigned kinds = PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL);
+	const pxc_fsig_t *sig;
 
 	if (!pxc_info_flag(c->info, c->ninfo, PMIX_COLLECT_DATA))
 		return 0;
+	sig = pxc_delta_sig_find(c->procs, c->nprocs);
 	for (size_t i = 0; i < c->nmembers; i++)
-		if (pxc_store_pack(pxc_srv.store, c->members[i].proc.nspace, PXC_LVL_PROC,
-				   c->members[i].proc.rank, kinds, out) < 0)
+		if (pxc_delta_pack(&c->members[i].proc, sig, out, &c->members[i].upto) < 0)
 			return -1;
 	return 0;
 }
@@ -496,7 +544,7 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
 		st = PMIX_ERR_BAD_PARAM;
 	else if (any_lost(procs, n))
 		st = PXC_COLL_LOST_STATUS;
-	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n) : NULL;
+	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n, info, ninfo) : NULL;
 	if (c) {
 		pxc_array_free(procs, n, PMIX_PROC);
 		pxc_array_free(info, ninfo, PMIX_INFO);
@@ -515,6 +563,7 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
 		return;
 	}
 	c->members[c->nmembers++] = (member_t){ .peer_id = p->id, .tag = h->tag, .proc = p->proc };
+	pxc_cnx_joined(c->cmd, c->procs, c->nprocs, c->info, c->ninfo, &p->proc, c->nmembers == 1);
 	if (c->nmembers == c->nexpected)
 		coll_ready(c);
 }

@@ -87,16 +87,19 @@ static int merge_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char 
 {
 	uint8_t old;
 
-	(void)arg;
 	if (is_reserved(key) &&
 	    pxc_store_get(pxc_srv.store, ns, lvl, id, key, &old) && old == PMIX_SCOPE_UNDEF)
 		return 0;	/* keep what the host registered */
-	return pxc_store_put(pxc_srv.store, ns, lvl, id, key, val, kind) < 0 ? -1 : 0;
+	if (pxc_store_put(pxc_srv.store, ns, lvl, id, key, val, kind) < 0)
+		return -1;
+	pxc_delta_touch(arg, key, kind);
+	return 0;
 }
 
-static int commit_blob(const pmix_proc_t *proc, pmix_data_buffer_t *blob)
+static int commit_blob(pxc_sclient_t *cl, pmix_data_buffer_t *blob)
 {
 	pxc_store_t *tmp = pxc_store_create();
+	const pmix_proc_t *proc = &cl->proc;
 	check_t c = { .proc = proc };
 	int rc = -1;
 
@@ -109,8 +112,9 @@ static int commit_blob(const pmix_proc_t *proc, pmix_data_buffer_t *blob)
 				  check_visit, &c);
 	if (c.bad)
 		goto out;
+	pxc_delta_commit(cl);
 	rc = pxc_store_foreach(tmp, proc->nspace, PXC_LVL_PROC, proc->rank,
-			       PXC_KINDS_POSTED, merge_visit, NULL) ? -1 : 0;
+			       PXC_KINDS_POSTED, merge_visit, cl) ? -1 : 0;
 out:
 	pxc_store_destroy(tmp);
 	return rc;
@@ -137,7 +141,7 @@ int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	(void)h;
 	if (!p->client || unpack_blob(in, &blob) < 0)
 		return -1;
-	rc = commit_blob(&p->proc, &blob);
+	rc = commit_blob(p->client, &blob);
 	pxc_buf_clear(&blob);
 	if (rc < 0) {
 		pxc_error("server: bad COMMIT from %s:%u", p->proc.nspace, p->proc.rank);

@@ -95,6 +95,7 @@ static void client_remove(pxc_sclient_t *cl)
 			break;
 		}
 	ns->nclients--;
+	pxc_delta_free(cl);
 	free(cl);
 	/* GETs still parked on it (it finalized without committing the key)
 	 * learn that it is gone */

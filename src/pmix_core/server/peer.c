@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "srv.h"
+#include "connect.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
@@ -113,6 +114,7 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	pxc_debug("server: %s:%u left without finalizing", proc.nspace, proc.rank);
 	pxc_coll_proc_gone(&proc);
 	pxc_parked_wake(&proc);
+	pxc_cnx_client_gone(&proc);
 	/* Last: the host may deregister the client from inside its upcall. */
 	tell_host_finalized(&proc, cl->server_object);
 }
@@ -155,6 +157,15 @@ int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t stat
 	if (rc < 0)
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
 	return rc;
+}
+
+void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
+		      const pmix_data_buffer_t *msg)
+{
+	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
+
+	if (p && pxc_conn_send(p->conn, cmd, tag, PXC_WIRE_F_REPLY, msg) < 0)
+		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
 }
 
 void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
@@ -306,6 +317,8 @@ static void hello_client(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "client already connected");
 		return;
 	}
+	if (cl->pid)	/* it connected before: its new store is empty */
+		pxc_delta_forget_all();
 	cl->peer = p;
 	cl->pid = m->pid;
 	cl->lost = false;
@@ -392,6 +405,8 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
+	if (!p->finalized && p->client)
+		pxc_cnx_client_gone(&p->proc);	/* still connected: tell the others */
 	if (p->finalized || !p->client || !pxc_srv.module.client_finalized) {
 		p->finalized = true;	/* a second FINALIZE is not told twice */
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
@@ -421,8 +436,8 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_LOOKUP] = pxc_do_lookup,
 	[PXC_CMD_UNPUBLISH] = pxc_do_unpublish,
 	[PXC_CMD_SPAWN] = pxc_do_spawn,
-	[PXC_CMD_CONNECT] = pxc_do_connect,
-	[PXC_CMD_DISCONNECT] = pxc_do_disconnect,
+	[PXC_CMD_CONNECT] = pxc_cnx_do_connect,
+	[PXC_CMD_DISCONNECT] = pxc_cnx_do_disconnect,
 	[PXC_CMD_REGEVENTS] = pxc_do_regevents,
 	[PXC_CMD_NOTIFY] = pxc_do_notify,
 	[PXC_CMD_QUERY] = pxc_do_query,

@@ -29,6 +29,7 @@
 #include <event2/event.h>
 
 #include "srv.h"
+#include "connect.h"
 #include "proto.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -171,6 +172,19 @@ void pxc_srv_timer_free(struct event *ev)
 {
 	if (ev)
 		event_free(ev);
+}
+
+int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap)
+{
+	pxc_buf_init(buf);
+	buf->base_ptr = malloc(cap ? cap : 1);
+	if (!buf->base_ptr) {
+		errno = ENOMEM;
+		return -1;
+	}
+	buf->bytes_allocated = cap ? cap : 1;
+	buf->pack_ptr = buf->unpack_ptr = buf->base_ptr;
+	return 0;
 }
 
 /* ------------------------------------------------------------- attributes */
@@ -458,6 +472,7 @@ static void teardown_in_thread(void *arg)
 		pxc_cleanup_run(ns);
 	pxc_ns_free_all();
 	pxc_psets_free();
+	pxc_cnx_free_all();
 	pxc_topo_free();
 	pxc_store_destroy(pxc_srv.store);
 	pxc_srv.store = NULL;

@@ -48,4 +48,11 @@ pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
  * calls the host's module). */
 bool pxc_server_client_lost(const pmix_proc_t *proc);
 
+/* A host's report that src, connected to procs, ended without
+ * disconnecting (another node's server raised it, connect.c): delivers
+ * PMIX_ERR_INVALID_TERMINATION to the local clients among procs that
+ * registered that code explicitly. Progress thread only. */
+void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs,
+				    size_t nprocs);
+
 #endif

@@ -55,6 +55,8 @@ typedef struct pxc_peer pxc_peer_t;
 typedef struct pxc_hreq pxc_hreq_t;
 typedef struct pxc_hres pxc_hres_t;
 typedef struct pxc_cleanup pxc_cleanup_t;
+typedef struct pxc_delta pxc_delta_t;
+typedef struct pxc_fsig pxc_fsig_t;
 
 /* A namespace known to the server (registered by the host, or created by
  * register_client before register_nspace). */
@@ -79,6 +81,7 @@ struct pxc_sclient {
 	pxc_peer_t *peer;		/* live connection, or NULL */
 	pid_t pid;			/* from HELLO */
 	unsigned commits;		/* COMMIT messages received */
+	pxc_delta_t *delta;		/* what fences still have to send (delta.c) */
 	bool finalized;			/* sent FINALIZE */
 	bool lost;			/* connection dropped without FINALIZE */
 };
@@ -184,6 +187,7 @@ typedef struct {
 	pxc_peer_t *peers;
 	pxc_hreq_t *hreqs;
 	struct pxc_coll *colls;
+	pxc_fsig_t *fsigs;		/* fence signatures with marks (delta.c) */
 	struct pxc_parked *parked;	/* GETs / dmodex waiting for commits */
 	pxc_pset_t *psets;
 	uint64_t next_id;
@@ -226,6 +230,9 @@ int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
 bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 /* The info with key, or NULL. */
 const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+/* Initialises buf empty with room for cap bytes (no regrowth up to
+ * there). 0, or -1/ENOMEM (buf is then empty and valid). */
+int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);
 /* Arms a one-shot timer of sec seconds calling fn(arg); NULL on failure. */
 struct event *pxc_srv_timer(int sec, void (*fn)(int, short, void *), void *arg);
 void pxc_srv_timer_free(struct event *ev);
@@ -241,6 +248,10 @@ int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t stat
 /* Same, to a peer named by id; silently dropped when gone. */
 void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
 		       pmix_status_t status, const pmix_data_buffer_t *body);
+/* Sends msg, a whole reply payload (STATUS first), to a peer named by id;
+ * silently dropped when gone. */
+void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
+		      const pmix_data_buffer_t *msg);
 /* Packs a byte object holding the bytes of blob (a store blob) into out. */
 pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
 
@@ -311,6 +322,29 @@ int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t
  * collective that still waits for it. */
 void pxc_coll_proc_gone(const pmix_proc_t *proc);
 void pxc_coll_fail_all(pmix_status_t status);
+/* ---- delta.c ---- */
+/* A COMMIT from cl begins (its records get the next sequence number). */
+void pxc_delta_commit(pxc_sclient_t *cl);
+/* cl's current commit posted key with kind (after pxc_delta_commit). */
+void pxc_delta_touch(pxc_sclient_t *cl, const char *key, uint8_t kind);
+/* The signature (sorted, unique procs) when some client has a mark for
+ * it, else NULL. */
+pxc_fsig_t *pxc_delta_sig_find(const pmix_proc_t *procs, size_t n);
+/* Appends to out the REMOTE/GLOBAL records of the local proc that were not
+ * contributed to a completed collecting fence over sig (NULL: all of
+ * them); *upto receives the sequence this covers. 0 or -1/ENOMEM. */
+int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig,
+		   pmix_data_buffer_t *out, uint32_t *upto);
+/* The signature of procs with a reference taken (created when new), NULL
+ * on ENOMEM; release it with pxc_delta_sig_release (NULL-tolerant). */
+pxc_fsig_t *pxc_delta_sig_hold(const pmix_proc_t *procs, size_t n);
+void pxc_delta_sig_release(pxc_fsig_t *sig);
+/* A collecting fence over sig succeeded: the local proc contributed up to
+ * upto (from pxc_delta_pack). */
+void pxc_delta_done(pxc_fsig_t *sig, const pmix_proc_t *proc, uint32_t upto);
+/* A client connected again: every fence sends everything again. */
+void pxc_delta_forget_all(void);
+void pxc_delta_free(pxc_sclient_t *cl);
 /* ---- dmodex.c ---- */
 int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);

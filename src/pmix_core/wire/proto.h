@@ -71,7 +71,9 @@ enum pxc_cmd {
 	PXC_CMD_COMMIT = 4,
 	/* FENCE  C->S  PROC[] procs (empty = own nspace, wildcard), INFO[] info
 	 *        reply STATUS, BLOB data (with PMIX_COLLECT_DATA: the posted
-	 *              PMIX_REMOTE and PMIX_GLOBAL records of every participant,
+	 *              PMIX_REMOTE and PMIX_GLOBAL records of every participant
+	 *              not yet delivered by an earlier successful collecting
+	 *              fence over the same participant set (server/delta.c),
 	 *              which the client merges into its store; else empty). */
 	PXC_CMD_FENCE = 5,
 	/* GET    C->S  PROC proc, STRING key (NULL = all of proc), INFO[] info
