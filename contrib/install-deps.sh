@@ -10,7 +10,7 @@ PKGS=(
 	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
-	valgrind procps util-linux iproute2
+	valgrind procps util-linux iproute2 bc
 )
 
 missing=()

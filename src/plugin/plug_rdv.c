@@ -269,14 +269,89 @@ void plug_rdv_set_step(const char *nodelist, const char *map)
 	rdv.map = strdup(map ? map : "");
 }
 
-/* STEPINFO: nspace -> the bytes of its step file. */
+/* STEPINFO: nspace -> the bytes of its step file. A step of this job
+ * that is still starting (its srun writes the file once every stepd has
+ * registered) is waited for, polling every 100 ms for up to
+ * STEPINFO_WAIT_MS, so that a connect racing the other step's start-up
+ * does not fail; the waits end early when the requester goes away and are
+ * freed when the agent stops. */
+#define STEPINFO_POLL_MS 100
+#define STEPINFO_WAIT_MS 20000
+
+typedef struct sinfo_wait {
+	struct sinfo_wait *next;
+	plug_rdv_req_t *req;
+	struct event *ev;
+	char name[32];
+	int left_ms;
+} sinfo_wait_t;
+
+static sinfo_wait_t *sinfo_waits;
+
+static void sinfo_unlink(sinfo_wait_t *w)
+{
+	for (sinfo_wait_t **pp = &sinfo_waits; *pp; pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	if (w->ev)
+		event_free(w->ev);
+	free(w);
+}
+
+/* Replies with the step file if it is there. 1 when answered. */
+static int stepinfo_answer(plug_rdv_req_t *req, const char *name, int last)
+{
+	pmix_data_buffer_t out;
+	char *data = NULL;
+	size_t len = 0;
+
+	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0) {
+		if (!last)
+			return 0;
+		plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+		return 1;
+	}
+	pxc_buf_init(&out);
+	pxc_buf_load_take(&out, data, len);
+	plug_rdv_reply(req, PMIX_SUCCESS, &out);
+	pxc_buf_clear(&out);
+	return 1;
+}
+
+static void stepinfo_poll(evutil_socket_t fd, short what, void *arg)
+{
+	sinfo_wait_t *w = arg;
+	struct timeval tv = { 0, STEPINFO_POLL_MS * 1000 };
+
+	(void)fd, (void)what;
+	w->left_ms -= STEPINFO_POLL_MS;
+	if (plug_rdv_req_gone(w->req)) {
+		plug_rdv_reply(w->req, PMIX_ERR_UNREACH, NULL);	/* frees it */
+		sinfo_unlink(w);
+	} else if (stepinfo_answer(w->req, w->name, w->left_ms <= 0)) {
+		sinfo_unlink(w);
+	} else {
+		evtimer_add(w->ev, &tv);
+	}
+}
+
+static void stepinfo_stop(void)
+{
+	while (sinfo_waits) {
+		plug_rdv_reply(sinfo_waits->req, PMIX_ERR_UNREACH, NULL);
+		sinfo_unlink(sinfo_waits);
+	}
+}
+
 static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 {
-	char *ns = NULL, *data = NULL, name[32];
+	char *ns = NULL;
 	unsigned job, step;
-	size_t len = 0;
-	pmix_data_buffer_t out;
 	int end = 0;
+	sinfo_wait_t *w;
+	struct timeval tv = { 0, STEPINFO_POLL_MS * 1000 };
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
 	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] || job != rdv.job) {
@@ -284,13 +359,22 @@ static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 	}
 	free(ns);
-	snprintf(name, sizeof(name), "step.%u", step);
-	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0)
-		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
-	pxc_buf_init(&out);
-	pxc_buf_load_take(&out, data, len);
-	plug_rdv_reply(req, PMIX_SUCCESS, &out);
-	pxc_buf_clear(&out);
+	if (!(w = calloc(1, sizeof(*w))))
+		return plug_rdv_reply(req, PMIX_ERR_NOMEM, NULL);
+	snprintf(w->name, sizeof(w->name), "step.%u", step);
+	w->req = req;
+	w->left_ms = STEPINFO_WAIT_MS;
+	if (stepinfo_answer(req, w->name, 0)) {
+		free(w);
+		return;
+	}
+	w->ev = evtimer_new(rdv.base, stepinfo_poll, w);
+	w->next = sinfo_waits;
+	sinfo_waits = w;
+	if (!w->ev || evtimer_add(w->ev, &tv) < 0) {
+		plug_rdv_reply(req, PMIX_ERR_NOMEM, NULL);
+		sinfo_unlink(w);
+	}
 }
 
 static int is_reg(const void *arg)
@@ -456,6 +540,7 @@ static void stop_fn(void *arg)
 	if (rdv.lev)
 		event_free(rdv.lev);
 	rdv.lev = NULL;
+	stepinfo_stop();
 	for (int i = 0; i < RDV_NCMD; i++)
 		if (stoppers[i])
 			stoppers[i]();

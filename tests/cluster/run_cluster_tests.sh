@@ -27,36 +27,8 @@ build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
 state=${SLURMIX_CTEST_STATE:-/var/lib/slurmix-ctest}
 port=${SLURMIX_CTEST_PORT:-23917}
 only=${1:-}
-vc=$repo/contrib/vcluster.sh
-bin=$state/bin
-pass=0
-failn=0
-failed_names=()
-
-skip() {	# missing prerequisite: skip, or fail under CI
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL prerequisites: $* (CI=true: not skipping)"
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
-
-[ "$(id -u)" -eq 0 ] || skip "needs root"
-command -v srun >/dev/null || skip "no srun (apt-get install slurm-client slurmd slurmctld)"
-command -v mpicc >/dev/null || skip "no mpicc (apt-get install libopenmpi-dev)"
-[ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
-	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"
-
-ok()  { echo "PASS $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; failn=$((failn + 1)); failed_names+=("$1"); }
-want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
-now() { date +%s.%N; }
-since() { printf '%.2f' "$(echo "$(now) - $1" | bc)"; }
-
-stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
-trap stop_cluster EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/cluster/common.sh
+. "$here/common.sh"
 
 cluster() {	# cluster NODES WIDTH
 	"$vc" restart -n "$1" -w "$2" --plugin-dir "$build/.libs" \

@@ -23,36 +23,8 @@ build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
 state=${SLURMIX_STEST_STATE:-/var/lib/slurmix-stest}
 port=${SLURMIX_STEST_PORT:-25917}
 only=${1:-}
-vc=$repo/contrib/vcluster.sh
-bin=$state/bin
-pass=0
-failn=0
-failed_names=()
-
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL prerequisites: $* (CI=true: not skipping)"
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
-
-[ "$(id -u)" -eq 0 ] || skip "needs root"
-command -v srun >/dev/null || skip "no srun"
-command -v mpicc >/dev/null || skip "no mpicc"
-[ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
-	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"
-
-ok()  { echo "PASS $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; failn=$((failn + 1)); failed_names+=("$1"); }
-want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
-now() { date +%s.%N; }
-since() { printf '%.2f' "$(echo "$(now) - $1" | bc)"; }
-
-stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
-trap stop_cluster EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/cluster/common.sh
+. "$here/common.sh"
 
 # Steps of the cluster's jobs still known to slurmctld.
 steps_left() { squeue -s -h -o '%i' 2>/dev/null; }

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# common.sh - shared by the cluster test drivers (sourced, not run).
+# Expects: $repo, $build, $state and $only set by the driver. Provides the
+# prerequisite checks (skip, or fail under CI=true), PASS/FAIL counting,
+# case selection, timing, and stopping the driver's cluster on exit.
+
+vc=$repo/contrib/vcluster.sh
+bin=$state/bin
+pass=0
+failn=0
+failed_names=()
+
+skip() {	# missing prerequisite: skip, or fail under CI
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL prerequisites: $* (CI=true: not skipping)"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+command -v srun >/dev/null || skip "no srun (apt-get install slurm-client slurmd slurmctld)"
+command -v mpicc >/dev/null || skip "no mpicc (apt-get install libopenmpi-dev)"
+[ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
+	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"
+
+ok()  { echo "PASS $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; failn=$((failn + 1)); failed_names+=("$1"); }
+want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
