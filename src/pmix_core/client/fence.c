@@ -211,8 +211,10 @@ static void connect_nb_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *
 	free(o);
 }
 
-pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
-			   const pmix_info_t info[], size_t ninfo)
+/* The blocking connect and disconnect: the same request, a different reply. */
+static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t nprocs,
+			       const pmix_info_t info[], size_t ninfo,
+			       pxc_parse_f parse)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -221,10 +223,15 @@ pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
 		return PMIX_ERR_BAD_PARAM;
 	if ((st = coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_CONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
-			     parse_connect, NULL);
+	st = pxc_client_call(cmd, &b, pxc_cli_info_timeout_ms(info, ninfo), parse, NULL);
 	pxc_buf_clear(&b);
 	return st;
+}
+
+pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
+			   const pmix_info_t info[], size_t ninfo)
+{
+	return cnct_call(PXC_CMD_CONNECT, procs, nprocs, info, ninfo, parse_connect);
 }
 
 pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
@@ -255,17 +262,7 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
 pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs,
 			      const pmix_info_t info[], size_t ninfo)
 {
-	pmix_data_buffer_t b;
-	pmix_status_t st;
-
-	if (!procs || !nprocs)
-		return PMIX_ERR_BAD_PARAM;
-	if ((st = coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
-		return st;
-	st = pxc_client_call(PXC_CMD_DISCONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
-			     NULL, NULL);
-	pxc_buf_clear(&b);
-	return st;
+	return cnct_call(PXC_CMD_DISCONNECT, procs, nprocs, info, ninfo, NULL);
 }
 
 pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs,
