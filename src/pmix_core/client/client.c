@@ -31,17 +31,9 @@
 
 /* ---- small helpers ---- */
 
-const pmix_info_t *pxc_cli_info_find(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-	for (size_t i = 0; info && i < ninfo; i++)
-		if (strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0)
-			return &info[i];
-	return NULL;
-}
-
 bool pxc_cli_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-	const pmix_info_t *i = pxc_cli_info_find(info, ninfo, key);
+	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
 
 	if (!i)
 		return false;
@@ -59,7 +51,7 @@ bool pxc_cli_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 
 int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo)
 {
-	const pmix_info_t *i = pxc_cli_info_find(info, ninfo, PMIX_TIMEOUT);
+	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);
 	long s = 0;
 
 	if (!i)

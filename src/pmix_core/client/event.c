@@ -128,9 +128,9 @@ static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes,
 	h->ncodes = ncodes;
 	h->fn = fn;
 	h->pos = position(info, ninfo);
-	if (info_str(i = pxc_cli_info_find(info, ninfo, PMIX_EVENT_HDLR_NAME)))
+	if (info_str(i = pxc_info_find(info, ninfo, PMIX_EVENT_HDLR_NAME)))
 		h->name = strdup(info_str(i));
-	if ((i = pxc_cli_info_find(info, ninfo, PMIX_EVENT_RETURN_OBJECT))) {
+	if ((i = pxc_info_find(info, ninfo, PMIX_EVENT_RETURN_OBJECT))) {
 		h->has_obj = true;
 		h->obj = i->value.data.ptr;
 	}
@@ -142,8 +142,8 @@ static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes,
 static pmix_status_t hdlr_link(struct hdlr *h, const pmix_info_t *info, size_t ninfo)
 {
 	int cat = h->ncodes == 0 ? CAT_DEFAULT : h->ncodes == 1 ? CAT_SINGLE : CAT_MULTI;
-	const char *before = info_str(pxc_cli_info_find(info, ninfo, PMIX_EVENT_HDLR_BEFORE));
-	const char *after = info_str(pxc_cli_info_find(info, ninfo, PMIX_EVENT_HDLR_AFTER));
+	const char *before = info_str(pxc_info_find(info, ninfo, PMIX_EVENT_HDLR_BEFORE));
+	const char *after = info_str(pxc_info_find(info, ninfo, PMIX_EVENT_HDLR_AFTER));
 	struct hdlr **pp;
 
 	pthread_mutex_lock(&ev_lock);

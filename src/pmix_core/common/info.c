@@ -17,6 +17,7 @@
 #include <string.h>
 #include <pmix.h>
 
+#include "pxc.h"
 #include "value.h"
 
 void PMIx_Info_construct(pmix_info_t *p)
@@ -153,4 +154,12 @@ char *PMIx_Info_directives_string(pmix_info_directives_t d)
 		return NULL;
 	}
 	return out;
+}
+
+const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key)
+{
+	for (size_t i = 0; info && i < ninfo; i++)
+		if (strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0)
+			return &info[i];
+	return NULL;
 }

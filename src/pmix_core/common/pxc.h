@@ -42,6 +42,10 @@ int pxc_log_enabled(int level);
  * PMIX_ERR_NO_PERMISSIONS, ENOTSUP -> PMIX_ERR_NOT_SUPPORTED, others PMIX_ERROR). */
 pmix_status_t pxc_errno_status(int err);
 
+/* The first info of info[0..ninfo) whose key is key, or NULL (info may be
+ * NULL). Borrowed pointer. Any thread. */
+const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+
 /* Default timeout, in seconds, of server-side waits when the request names
  * none (PMIX_TIMEOUT). Overridden by SLURMIX_TIMEOUT in the environment. */
 int pxc_default_timeout(void);

@@ -109,14 +109,6 @@ uint64_t pxc_srv_new_id(void)
 	return next++;
 }
 
-const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-	for (size_t i = 0; info && i < ninfo; i++)
-		if (strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0)
-			return &info[i];
-	return NULL;
-}
-
 bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, key);

@@ -40,7 +40,7 @@ struct where {
 
 static const char *str_attr(const struct where *w, const char *key)
 {
-	const pmix_info_t *i = pxc_cli_info_find(w->info, w->ninfo, key);
+	const pmix_info_t *i = pxc_info_find(w->info, w->ninfo, key);
 
 	return i && i->value.type == PMIX_STRING ? i->value.data.string : NULL;
 }
@@ -130,7 +130,7 @@ static pmix_status_t find_and_connect(const struct where *w)
 
 	if (str_attr(w, PMIX_SERVER_URI))
 		return try_uri(w, str_attr(w, PMIX_SERVER_URI));
-	if ((i = pxc_cli_info_find(w->info, w->ninfo, PMIX_SERVER_PIDINFO))) {
+	if ((i = pxc_info_find(w->info, w->ninfo, PMIX_SERVER_PIDINFO))) {
 		snprintf(pid, sizeof(pid), "%ld", i->value.type == PMIX_PID ?
 			 (long)i->value.data.pid : (long)i->value.data.integer);
 		return try_file(w, tmpdir(w), pid);
@@ -156,7 +156,7 @@ static void where_init(struct where *w, const pmix_info_t *info, size_t ninfo)
 	w->info = info;
 	w->ninfo = ninfo;
 	if ((ns = str_attr(w, PMIX_TOOL_NSPACE))) {
-		r = pxc_cli_info_find(info, ninfo, PMIX_TOOL_RANK);
+		r = pxc_info_find(info, ninfo, PMIX_TOOL_RANK);
 		pxc_proc_load(&w->claim, ns, r && r->value.type == PMIX_UINT32 ?
 			      r->value.data.uint32 : 0);
 		w->have_claim = true;
