@@ -1055,6 +1055,92 @@ static int c_finhdl(void)
 	return 0;
 }
 
+/* ---- blocking calls from several threads, and request order ----
+ * One blocking call at a time takes the direct path (client/direct.c),
+ * the others the progress thread; fire-and-forget COMMITs, nb fences and
+ * blocking fences interleave. Every Get must see the right value, and a
+ * COMMIT must reach the server before the fences that follow it. */
+#define TH_N 4
+#define TH_GETS 100
+static volatile int th_bad, th_nb_done;
+
+static void *th_main(void *arg)
+{
+	pmix_proc_t peer;
+	pmix_info_t refresh;
+
+	(void)arg;
+	PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % 3);
+	info_bool(&refresh, PMIX_GET_REFRESH_CACHE, true);
+	for (int i = 0; i < TH_GETS; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "base-%u", peer.rank);
+		if (!check_str(&peer, "th.base", want, &refresh, 1))
+			__sync_fetch_and_add(&th_bad, 1);
+	}
+	return NULL;
+}
+
+static void th_fence_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	__sync_fetch_and_add(st == PMIX_SUCCESS ? &th_nb_done : &th_bad, 1);
+}
+
+static int c_threads(void)
+{
+	pthread_t t[TH_N];
+	pmix_proc_t peer;
+	pmix_value_t val;
+	char buf[32];
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	snprintf(buf, sizeof(buf), "base-%u", me.rank);
+	PMIX_VALUE_LOAD(&val, buf, PMIX_STRING);
+	CKS(PMIx_Put(PMIX_GLOBAL, "th.base", &val), PMIX_SUCCESS);
+	PMIX_VALUE_DESTRUCT(&val);
+	CKS(PMIx_Commit(), PMIX_SUCCESS);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	for (int i = 0; i < TH_N; i++)
+		CK(pthread_create(&t[i], NULL, th_main, NULL) == 0);
+	for (int i = 0; i < TH_N; i++)
+		pthread_join(t[i], NULL);
+	CK(th_bad == 0);
+	PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 2) % 3);
+	for (int i = 0; i < 30; i++) {
+		char key[32], want[32];
+
+		snprintf(key, sizeof(key), "ord.%d", i);
+		snprintf(buf, sizeof(buf), "%u-%d", me.rank, i);
+		PMIX_VALUE_LOAD(&val, buf, PMIX_STRING);
+		CKS(PMIx_Put(PMIX_GLOBAL, key, &val), PMIX_SUCCESS);
+		PMIX_VALUE_DESTRUCT(&val);
+		CKS(PMIx_Commit(), PMIX_SUCCESS);
+		if (i % 2 == 0) {
+			CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+		} else {
+			pmix_info_t refresh;
+			int done = th_nb_done;
+
+			/* a blocking call while the nb fence may still be queued */
+			CKS(PMIx_Fence_nb(NULL, 0, NULL, 0, th_fence_cb, NULL), PMIX_SUCCESS);
+			info_bool(&refresh, PMIX_GET_REFRESH_CACHE, true);
+			snprintf(key, sizeof(key), "ord.%d", i - 1);
+			snprintf(want, sizeof(want), "%u-%d", peer.rank, i - 1);
+			CK(check_str(&peer, key, want, &refresh, 1));
+			snprintf(key, sizeof(key), "ord.%d", i);
+			CK(wait_flag(&th_nb_done, done + 1, 10));
+		}
+		snprintf(want, sizeof(want), "%u-%d", peer.rank, i);
+		CK(check_str(&peer, key, want, NULL, 0));
+	}
+	CK(wait_flag(&th_nb_done, 15, 10));
+	CK(th_bad == 0);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static int run_scenario(const char *name)
 {
 	static const struct { const char *name; int (*fn)(void); } t[] = {
@@ -1062,6 +1148,7 @@ static int run_scenario(const char *name)
 		{ "twons", c_twons }, { "getsem", c_getsem }, { "events", c_events },
 		{ "death", c_death }, { "pubsub", c_pubsub }, { "resolve", c_resolve },
 		{ "tool", c_tool }, { "finhdl", c_finhdl }, { "cnx", c_cnx },
+		{ "threads", c_threads },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1111,6 +1198,14 @@ START_TEST(fences)
 {
 	server_start(false);
 	ck_assert_int_eq(run_job("nsF", 3, "fence", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(threads_and_order)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsT", 3, "threads", 30), 0);
 	server_stop();
 }
 END_TEST
@@ -1407,6 +1502,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, init_finalize);
 	tcase_add_test(tc, put_commit_get);
 	tcase_add_test(tc, fences);
+	tcase_add_test(tc, threads_and_order);
 	tcase_add_test(tc, two_namespaces);
 	tcase_add_test(tc, connect_attributes);
 	tcase_add_test(tc, get_semantics);

@@ -963,12 +963,11 @@ static pxc_store_t *blob_store(pmix_data_buffer_t *b)
 	return st;
 }
 
-static pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
-			    const char *key, pxc_store_t **out)
+static void rc_get_send(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
+			const char *key)
 {
 	pmix_data_buffer_t b;
 	pmix_proc_t p;
-	pmix_status_t st;
 
 	PMIx_Load_procid(&p, ns, rank);
 	pxc_buf_init(&b);
@@ -976,6 +975,15 @@ static pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t ra
 	pxc_pack_str(&b, key);
 	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
 	rc_send(fd, PXC_CMD_GET, tag, &b);
+}
+
+static pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
+			    const char *key, pxc_store_t **out)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	rc_get_send(fd, tag, ns, rank, key);
 	st = rc_reply(fd, tag, &b);
 	if (out)
 		*out = st == PMIX_SUCCESS ? blob_store(&b) : NULL;
@@ -1603,6 +1611,63 @@ static void good_client_works(void)
 	close(fd);
 	usleep(20000);	/* let the server see the close before the next HELLO */
 }
+
+/* A reply channel (proto.h): only for a connected identity, once; the
+ * replies to tags with PXC_TAG_REPLY_CHANNEL go there, the others on the
+ * first connection; a request on it closes it; it ends with the first. */
+static int rchan_open(pmix_rank_t rank, pmix_status_t want)
+{
+	pmix_data_buffer_t b;
+	int fd = rc_connect();
+
+	pack_hello(&b, PXC_PEER_REPLY, NS, rank);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), want);
+	pxc_buf_clear(&b);
+	return fd;
+}
+
+static void rchan_get_size(int fd, uint32_t tag)
+{
+	rc_get_send(fd, tag, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+}
+
+START_TEST(reply_channel)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	int fd0, rc0, bad;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	bad = rchan_open(1, PMIX_ERR_NO_PERMISSIONS);	/* rank 1 is not connected */
+	ck_assert(rc_closed(bad));
+	close(bad);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc0 = rchan_open(0, PMIX_SUCCESS);
+	bad = rchan_open(0, PMIX_ERR_NO_PERMISSIONS);	/* one channel per connection */
+	ck_assert(rc_closed(bad));
+	close(bad);
+	rchan_get_size(fd0, 5 | PXC_TAG_REPLY_CHANNEL);
+	ck_assert_int_eq(rc_reply(rc0, 5 | PXC_TAG_REPLY_CHANNEL, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	rchan_get_size(fd0, 6);				/* plain tag: first connection */
+	ck_assert_int_eq(rc_reply(fd0, 6, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_recv(rc0, &h, &b, 200), -1);	/* nothing came there */
+	rchan_get_size(rc0, 7);				/* a request on the channel */
+	ck_assert(rc_closed(rc0));
+	close(rc0);
+	rchan_get_size(fd0, 8 | PXC_TAG_REPLY_CHANNEL);	/* no channel: first connection */
+	ck_assert_int_eq(rc_reply(fd0, 8 | PXC_TAG_REPLY_CHANNEL, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	rc0 = rchan_open(0, PMIX_SUCCESS);		/* a new one after that */
+	close(fd0);					/* ends with the first connection */
+	ck_assert(rc_closed(rc0));
+	close(rc0);
+	stop_server();
+}
+END_TEST
 
 START_TEST(robust_broken_input)
 {
@@ -3321,6 +3386,7 @@ static Suite *server_suite(void)
 		{ "get_remote", get_remote_dmodex_cached },
 		{ "dmodex", dmodex_request_waits_for_commit },
 		{ "robust", robust_broken_input },
+		{ "reply_channel", reply_channel },
 		{ "host_fail", host_failures_propagate },
 		{ "null_module", null_module_not_supported },
 		{ "events", events_delivery },

@@ -50,8 +50,8 @@ enum {
  * after the status (NULL when the status did not come from the server). */
 typedef void (*pxc_reply_f)(pmix_status_t status, pmix_data_buffer_t *reply,
 			    void *arg);
-/* Reply parser of a blocking call: runs in the progress thread on a
- * successful reply, returns the call's status. */
+/* Reply parser of a blocking call: runs on a successful reply, in the
+ * caller's thread or the progress thread; returns the call's status. */
 typedef pmix_status_t (*pxc_parse_f)(pmix_data_buffer_t *reply, void *arg);
 
 struct pxc_req;
@@ -70,6 +70,20 @@ typedef struct {
 	pxc_conn_t *conn;
 	struct pxc_req *pending;
 	uint32_t next_tag;
+	/* direct requests (conn.c): txconn is conn while caller threads may
+	 * write into it (guarded by tx_lock); queued counts requests posted
+	 * to the progress thread and not written yet (while any is, requests
+	 * go that way too, to stay in order); rfd is the reply channel
+	 * (proto.h) or -1, read by one blocking caller at a time, the one
+	 * holding fast_lock, which also guards rbuf and fast_tag. */
+	pthread_mutex_t tx_lock;
+	pxc_conn_t *txconn;
+	atomic_uint queued;
+	pthread_mutex_t fast_lock;
+	atomic_int rfd;
+	char *rbuf;
+	size_t rlen, rcap;
+	uint32_t fast_tag;
 	/* guarded by store_lock */
 	pthread_rwlock_t store_lock;
 	pxc_store_t *store;
@@ -111,6 +125,20 @@ void pxc_client_teardown(void);
 /* Drops the connection (tools): pending requests fail, state becomes
  * PXC_CONN_ALONE. Any thread but the progress thread. */
 void pxc_client_disconnect(void);
+
+/* Direct requests and the reply channel (direct.c). attach/detach: the
+ * progress thread, when the connection comes and before it is freed.
+ * set/close_channel: the connecting / tearing-down caller. send: any
+ * thread; 0, or -1 with errno EAGAIN (use the progress thread) or another
+ * (the connection broke). call: true when the blocking call was made
+ * there, its status in *result; false: make it the plain way. */
+void pxc_direct_attach(pxc_conn_t *c);
+void pxc_direct_detach(void);
+void pxc_direct_set_channel(int fd);
+void pxc_direct_close_channel(void);
+int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b);
+bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+		     pxc_parse_f parse, void *arg, pmix_status_t *result);
 
 /* Reads a BLOB (byte object holding a store blob) from reply and merges
  * it into the client store. Progress thread (or any thread: takes the

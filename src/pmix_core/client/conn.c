@@ -16,6 +16,9 @@
  * request completes exactly once: reply, its own timer, or the end of the
  * connection (every pending request then gets
  * PMIX_ERR_LOST_CONNECTION_TO_SERVER and the event handlers are told).
+ * Blocking calls and fire-and-forget requests usually bypass the progress
+ * thread (direct.c); the reply channel they use is opened here, right
+ * after the HELLO of the first connection.
  */
 #include <errno.h>
 #include <poll.h>
@@ -36,6 +39,9 @@
 pxc_client_t pxc_cl = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.store_lock = PTHREAD_RWLOCK_INITIALIZER,
+	.tx_lock = PTHREAD_MUTEX_INITIALIZER,
+	.fast_lock = PTHREAD_MUTEX_INITIALIZER,
+	.rfd = -1,
 };
 
 struct pxc_req {
@@ -113,6 +119,7 @@ static void fail_pending(pmix_status_t st)
 
 static void conn_lost(void)
 {
+	pxc_direct_detach();
 	pxc_conn_close(pxc_cl.conn, 0);
 	pxc_cl.conn = NULL;
 	atomic_store(&pxc_cl.state, PXC_CONN_LOST);
@@ -198,6 +205,12 @@ static void req_start(void *arg)
 		free(r);
 }
 
+static void req_start_posted(void *arg)
+{
+	req_start(arg);
+	atomic_fetch_sub(&pxc_cl.queued, 1);
+}
+
 /* ---- caller side ---- */
 
 pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
@@ -206,6 +219,12 @@ pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
 	struct pxc_req *r;
 	pmix_status_t st = pxc_client_ready();
 
+	if (st == PMIX_SUCCESS && !cb && pxc_direct_send(cmd, 0, payload) == 0) {
+		pxc_buf_clear(payload);
+		return PMIX_SUCCESS;
+	}
+	if (st == PMIX_SUCCESS && !cb && errno != EAGAIN)
+		st = PMIX_ERR_LOST_CONNECTION_TO_SERVER;
 	if (st != PMIX_SUCCESS || !(r = calloc(1, sizeof(*r)))) {
 		pxc_buf_clear(payload);
 		return st != PMIX_SUCCESS ? st : PMIX_ERR_NOMEM;
@@ -216,7 +235,9 @@ pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
 	r->arg = arg;
 	r->payload = *payload;
 	pxc_buf_init(payload);
-	if (!pxc_cl.pg || pxc_progress_post(pxc_cl.pg, req_start, r) != 0) {
+	atomic_fetch_add(&pxc_cl.queued, 1);
+	if (!pxc_cl.pg || pxc_progress_post(pxc_cl.pg, req_start_posted, r) != 0) {
+		atomic_fetch_sub(&pxc_cl.queued, 1);
 		pxc_buf_clear(&r->payload);
 		free(r);
 		return PMIX_ERR_UNREACH;
@@ -251,6 +272,8 @@ pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload,
 		pxc_buf_clear(payload);
 		return PMIX_ERR_WOULD_BLOCK;
 	}
+	if (pxc_direct_call(cmd, payload, timeout_ms, parse, arg, &st))
+		return st;
 	pxc_sync_init(&c.sync);
 	st = pxc_client_send(cmd, payload, timeout_ms, call_done, &c);
 	/* The progress thread always completes a queued request (reply,
@@ -417,6 +440,7 @@ static pmix_status_t pack_hello(pmix_data_buffer_t *b, uint8_t kind,
 static pmix_status_t hello_exchange(int fd, uint8_t kind, const pmix_proc_t *claim,
 				    const pmix_info_t *info, size_t ninfo, long deadline)
 {
+	pmix_proc_t me, server;
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
@@ -430,11 +454,14 @@ static pmix_status_t hello_exchange(int fd, uint8_t kind, const pmix_proc_t *cla
 	if (st == PMIX_SUCCESS && (pxc_unpack_status(&b, &st) != PMIX_SUCCESS))
 		st = PMIX_ERR_UNPACK_FAILURE;
 	if (st == PMIX_SUCCESS &&
-	    (pxc_unpack_proc(&b, &pxc_cl.me) != PMIX_SUCCESS ||
-	     pxc_unpack_proc(&b, &pxc_cl.server) != PMIX_SUCCESS))
+	    (pxc_unpack_proc(&b, &me) != PMIX_SUCCESS ||
+	     pxc_unpack_proc(&b, &server) != PMIX_SUCCESS))
 		st = PMIX_ERR_UNPACK_FAILURE;
-	if (st == PMIX_SUCCESS)
+	if (st == PMIX_SUCCESS && kind != PXC_PEER_REPLY) {
+		pxc_cl.me = me;
+		pxc_cl.server = server;
 		st = pxc_client_merge_blob(&b);
+	}
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -451,8 +478,10 @@ static void attach_fn(void *arg)
 
 	pxc_cl.conn = pxc_conn_new(base, a->fd, PXC_WIRE_MAX_PAYLOAD, on_msg,
 				   on_close, NULL);
-	if (pxc_cl.conn)
+	if (pxc_cl.conn) {
+		pxc_direct_attach(pxc_cl.conn);
 		atomic_store(&pxc_cl.state, PXC_CONN_UP);
+	}
 	pxc_sync_signal(&a->sync, pxc_cl.conn ? PMIX_SUCCESS : PMIX_ERR_NOMEM);
 }
 
@@ -470,6 +499,24 @@ static pmix_status_t attach(int fd)
 	}
 	pxc_sync_fini(&a.sync);
 	return st;
+}
+
+/* The reply channel (direct.c). Without one, calls take the plain path. */
+static void open_channel(const char *path, long deadline)
+{
+	int fd = unix_connect(path, deadline);
+	pmix_status_t st = PMIX_ERR_UNREACH;
+
+	if (fd >= 0 &&
+	    (st = hello_exchange(fd, PXC_PEER_REPLY, &pxc_cl.me, NULL, 0, deadline)) ==
+	    PMIX_SUCCESS && evutil_make_socket_nonblocking(fd) == 0) {
+		pxc_direct_set_channel(fd);
+		return;
+	}
+	pxc_debug("client: no reply channel (%s): blocking calls use the progress thread",
+		  PMIx_Error_string(st));
+	if (fd >= 0)
+		close(fd);
 }
 
 pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
@@ -496,7 +543,9 @@ pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
 	}
 	free(pxc_cl.uri);
 	pxc_cl.uri = strdup(uri);
-	return attach(fd);
+	if ((st = attach(fd)) == PMIX_SUCCESS)
+		open_channel(uri + 5, deadline);
+	return st;
 }
 
 /* ---- set-up and tear-down ---- */
@@ -536,6 +585,7 @@ static void detach_fn(void *arg)
 {
 	pxc_sync_t *s = arg;
 
+	pxc_direct_detach();
 	pxc_conn_close(pxc_cl.conn, 0);
 	pxc_cl.conn = NULL;
 	atomic_store(&pxc_cl.state, PXC_CONN_NONE);
@@ -547,6 +597,7 @@ static void drop_fn(void *arg)
 {
 	pxc_sync_t *s = arg;
 
+	pxc_direct_detach();
 	pxc_conn_close(pxc_cl.conn, 0);
 	pxc_cl.conn = NULL;
 	atomic_store(&pxc_cl.state, PXC_CONN_ALONE);
@@ -564,6 +615,7 @@ void pxc_client_disconnect(void)
 	if (pxc_progress_post(pxc_cl.pg, drop_fn, &s) == 0)
 		pxc_sync_wait(&s, -1);
 	pxc_sync_fini(&s);
+	pxc_direct_close_channel();
 }
 
 void pxc_client_teardown(void)
@@ -575,6 +627,7 @@ void pxc_client_teardown(void)
 		if (pxc_progress_post(pxc_cl.pg, detach_fn, &s) == 0)
 			pxc_sync_wait(&s, -1);
 		pxc_sync_fini(&s);
+		pxc_direct_close_channel();
 		pxc_event_thread_stop();
 		pxc_event_release_all();
 		pxc_progress_release();

@@ -11,6 +11,11 @@
  * payload that does not unpack closes the connection with a log line; the
  * server carries on.
  *
+ * A client or tool may open a reply channel (proto.h, PXC_PEER_REPLY):
+ * a second connection from the same process on which the replies to its
+ * tagged requests go; it carries no requests (any is a protocol error)
+ * and is closed together with the first connection.
+ *
  * When a client's connection ends without FINALIZE, the client is marked
  * lost: collectives waiting for it fail at once and GETs parked on its
  * data are answered, so no other client hangs on it.
@@ -100,6 +105,10 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	pxc_sclient_t *cl = p->client;
 	pmix_proc_t proc;
 
+	if (p->owner)
+		p->owner->rchan = NULL;
+	if (p->rchan)
+		pxc_peer_drop(p->rchan, flush);
 	unlink_peer(p);
 	pxc_conn_close(p->conn, flush);
 	free(p->ev_codes);
@@ -142,6 +151,12 @@ pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *b
 	return pxc_pack(out, &bo, 1, PMIX_BYTE_OBJECT);
 }
 
+/* The connection a reply with tag goes on. */
+static pxc_conn_t *reply_conn(const pxc_peer_t *p, uint32_t tag)
+{
+	return (tag & PXC_TAG_REPLY_CHANNEL) && p->rchan ? p->rchan->conn : p->conn;
+}
+
 int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
 		   const pmix_data_buffer_t *body)
 {
@@ -152,7 +167,7 @@ int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t stat
 	if (pxc_pack_status(&out, status) == PMIX_SUCCESS &&
 	    (!body || !body->bytes_used ||
 	     pxc_buf_append(&out, body->base_ptr, body->bytes_used) == 0))
-		rc = pxc_conn_send(p->conn, cmd, tag, PXC_WIRE_F_REPLY, &out);
+		rc = pxc_conn_send(reply_conn(p, tag), cmd, tag, PXC_WIRE_F_REPLY, &out);
 	pxc_buf_clear(&out);
 	if (rc < 0)
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
@@ -164,7 +179,7 @@ void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
 {
 	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
 
-	if (p && pxc_conn_send(p->conn, cmd, tag, PXC_WIRE_F_REPLY, msg) < 0)
+	if (p && pxc_conn_send(reply_conn(p, tag), cmd, tag, PXC_WIRE_F_REPLY, msg) < 0)
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
 }
 
@@ -367,6 +382,30 @@ static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
 	pxc_srv.module.tool_connected(r->a.info, r->a.ninfo, pxc_hcb_tool, PXC_HCBDATA(r));
 }
 
+/* A reply channel: the process must hold an accepted connection with the
+ * identity it names, and that connection no channel yet. */
+static void hello_rchan(pxc_peer_t *p, uint32_t tag, hello_t *m)
+{
+	pxc_peer_t *o;
+
+	for (o = pxc_srv.peers; o; o = o->next)
+		if (o != p && o->hello && o->pid == p->pid && o->uid == p->uid &&
+		    (o->kind == PXC_PEER_CLIENT || o->kind == PXC_PEER_TOOL) &&
+		    o->proc.rank == m->rank && m->nspace &&
+		    strncmp(o->proc.nspace, m->nspace, PMIX_MAX_NSLEN) == 0)
+			break;
+	if (!o || o->rchan || o->finalized) {
+		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS,
+			     o ? "reply channel already open" : "reply channel of no connection");
+		return;
+	}
+	p->kind = PXC_PEER_REPLY;
+	p->proc = o->proc;
+	p->owner = o;
+	o->rchan = p;
+	hello_accept(p, tag);
+}
+
 static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	hello_t m;
@@ -381,6 +420,8 @@ static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 		hello_client(p, h->tag, &m);
 	else if (m.kind == PXC_PEER_TOOL && pxc_srv.tool_support)
 		hello_tool(p, h->tag, &m);
+	else if (m.kind == PXC_PEER_REPLY)
+		hello_rchan(p, h->tag, &m);
 	else
 		hello_refuse(p, h->tag, PMIX_ERR_NOT_SUPPORTED, "peer kind not served");
 	hello_free(&m);
@@ -460,6 +501,8 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		why = "unexpected reply";
 	else if (!p->hello && h->cmd != PXC_CMD_HELLO)
 		why = p->pending_hello ? "request during HELLO" : "request before HELLO";
+	else if (p->kind == PXC_PEER_REPLY)
+		why = "request on a reply channel";
 	else if (handlers[h->cmd](p, h, payload) < 0)
 		why = "malformed payload";
 	if (why) {

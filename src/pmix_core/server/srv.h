@@ -99,6 +99,8 @@ struct pxc_peer {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;			/* SO_PEERCRED */
+	pxc_peer_t *rchan;		/* its reply channel (proto.h), or NULL */
+	pxc_peer_t *owner;		/* PXC_PEER_REPLY: whose channel it is */
 	bool ev_all;			/* registered for every event code */
 	pmix_status_t *ev_codes;
 	size_t nev_codes;

@@ -10,11 +10,19 @@
  * message stops the loop then, and the struct is freed only when no
  * callback is running (freeing is deferred to the end of the read loop).
  *
- * Writing: frames are appended to the bufferevent's output buffer. A
- * connection closed with flush keeps its bufferevent until the output has
- * drained (or fails), then frees itself.
+ * Writing: a frame is written at once when nothing is queued (send_now),
+ * else appended to the bufferevent's output buffer. A connection closed
+ * with flush keeps its bufferevent until the output has drained (or
+ * fails), then frees itself.
  *
- * Everything runs in the progress thread that owns the event base.
+ * Everything runs in the progress thread that owns the event base, except
+ * pxc_conn_send_direct on a shared connection (pxc_conn_share): the client
+ * library's caller threads write their requests straight into the socket
+ * instead of waking the progress thread. Then every write decision is
+ * made under tx_lock, and `queued` (under the lock) says that the output
+ * buffer holds bytes: while it does, only libevent writes (from that
+ * buffer, in the progress thread) and direct senders step back (EAGAIN),
+ * so frames never interleave. write_cb clears it once the buffer drained.
  */
 #include "frame.h"
 #include "pack.h"
@@ -22,11 +30,14 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -42,6 +53,9 @@ struct pxc_conn {
 	bool closed;		/* pxc_conn_close() was called */
 	bool ended;		/* end reported (or must not be) */
 	bool flushing;		/* freed when output drains */
+	bool shared;		/* pxc_conn_share: tx_lock guards writes */
+	bool queued;		/* shared: the output buffer holds bytes */
+	pthread_mutex_t tx_lock;
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -95,7 +109,21 @@ static void conn_free(pxc_conn_t *c)
 {
 	if (c->bev)
 		bufferevent_free(c->bev);	/* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
+	if (c->shared)
+		pthread_mutex_destroy(&c->tx_lock);
 	free(c);
+}
+
+static void tx_lock(pxc_conn_t *c)
+{
+	if (c->shared)
+		pthread_mutex_lock(&c->tx_lock);
+}
+
+static void tx_unlock(pxc_conn_t *c)
+{
+	if (c->shared)
+		pthread_mutex_unlock(&c->tx_lock);
 }
 
 /* Reports the end of the connection once, unless the owner closed it. */
@@ -167,8 +195,14 @@ static void read_cb(struct bufferevent *bev, void *arg)
 static void write_cb(struct bufferevent *bev, void *arg)
 {
 	pxc_conn_t *c = arg;
+	bool empty = evbuffer_get_length(bufferevent_get_output(bev)) == 0;
 
-	if (c->flushing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (c->shared && empty) {
+		tx_lock(c);
+		c->queued = false;
+		tx_unlock(c);
+	}
+	if (c->flushing && empty)
 		conn_free(c);
 }
 
@@ -257,8 +291,10 @@ int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 {
 	unsigned char raw[PXC_WIRE_HDR_LEN];
 	size_t len = payload ? payload->bytes_used : 0, sent;
+	const char *body = payload ? payload->base_ptr : NULL;
 	struct evbuffer *out;
 	pxc_wire_hdr_t h = { .len = (uint32_t)len, .tag = tag, .cmd = cmd, .flags = flags };
+	int rc;
 
 	if (c->closed || c->ended) {
 		errno = EPIPE;
@@ -270,8 +306,107 @@ int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 	}
 	pxc_wire_hdr_encode(&h, raw);
 	out = bufferevent_get_output(c->bev);
-	sent = evbuffer_get_length(out) == 0 ? send_now(c, raw, payload ? payload->base_ptr : NULL, len) : 0;
-	return queue_rest(out, raw, payload ? payload->base_ptr : NULL, len, sent);
+	tx_lock(c);
+	sent = evbuffer_get_length(out) == 0 ? send_now(c, raw, body, len) : 0;
+	rc = queue_rest(out, raw, body, len, sent);
+	if (rc == 0 && c->shared && sent < PXC_WIRE_HDR_LEN + len)
+		c->queued = true;
+	tx_unlock(c);
+	return rc;
+}
+
+int pxc_conn_share(pxc_conn_t *c)
+{
+	if (c->shared)
+		return 0;
+	if ((errno = pthread_mutex_init(&c->tx_lock, NULL)) != 0)
+		return -1;
+	c->shared = true;
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Drops the first n bytes of msg's iovecs. */
+static void iov_advance(struct msghdr *msg, size_t n)
+{
+	while (msg->msg_iovlen > 0 && n >= msg->msg_iov->iov_len) {
+		n -= msg->msg_iov->iov_len;
+		msg->msg_iov++;
+		msg->msg_iovlen--;
+	}
+	if (msg->msg_iovlen > 0) {
+		msg->msg_iov->iov_base = (char *)msg->msg_iov->iov_base + n;
+		msg->msg_iov->iov_len -= n;
+	}
+}
+
+/* Writes all of iov to fd, waiting for room until deadline (ms,
+ * CLOCK_MONOTONIC). 0, or -1 with errno (ETIMEDOUT). */
+static int write_all(int fd, struct iovec *iov, int n, long deadline)
+{
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	ssize_t w;
+	long left;
+
+	while (msg.msg_iovlen > 0) {
+		w = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (w >= 0) {
+			iov_advance(&msg, (size_t)w);
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return -1;
+		if ((left = deadline - now_ms()) <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
+			 const pmix_data_buffer_t *payload, int timeout_ms)
+{
+	unsigned char raw[PXC_WIRE_HDR_LEN];
+	size_t len = payload ? payload->bytes_used : 0;
+	pxc_wire_hdr_t h = { .len = (uint32_t)len, .tag = tag, .cmd = cmd, .flags = flags };
+	struct iovec iov[2] = { { raw, PXC_WIRE_HDR_LEN },
+				{ payload ? payload->base_ptr : NULL, len } };
+	int rc, fd = pxc_conn_fd(c);
+
+	if (!c->shared || len > c->max_payload) {
+		errno = c->shared ? EMSGSIZE : EINVAL;
+		return -1;
+	}
+	pxc_wire_hdr_encode(&h, raw);
+	pthread_mutex_lock(&c->tx_lock);
+	if (c->queued) {
+		pthread_mutex_unlock(&c->tx_lock);
+		errno = EAGAIN;
+		return -1;
+	}
+	rc = write_all(fd, iov, len ? 2 : 1, now_ms() + timeout_ms);
+	if (rc < 0) {
+		int e = errno;
+
+		/* part of a frame may be out: the stream cannot go on */
+		shutdown(fd, SHUT_RDWR);
+		errno = e;
+	}
+	pthread_mutex_unlock(&c->tx_lock);
+	return rc;
 }
 
 void pxc_conn_close(pxc_conn_t *c, int flush)

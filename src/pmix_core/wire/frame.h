@@ -17,7 +17,8 @@
  * progress thread: it reassembles frames and hands each complete one to the
  * message callback, queues outgoing frames, and reports the end of the
  * connection (peer closed, IO error, protocol error) once through the close
- * callback. All functions below run in the progress thread only.
+ * callback. All functions below run in the progress thread only, except
+ * pxc_conn_send_direct.
  */
 #ifndef PXC_FRAME_H
 #define PXC_FRAME_H
@@ -67,6 +68,18 @@ pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
  * an empty one). 0, or -1 with errno (EPIPE once the connection ended). */
 int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 		  const pmix_data_buffer_t *payload);
+/* Makes c's sends safe against pxc_conn_send_direct from other threads
+ * (a lock around every write decision). Before any send. 0 or -1/errno. */
+int pxc_conn_share(pxc_conn_t *c);
+/* Any thread, on a shared connection that stays alive during the call
+ * (the caller guarantees it): writes the frame straight into the socket,
+ * waiting at most timeout_ms for room. 0; -1 with errno EAGAIN when
+ * earlier frames are still queued in the progress thread (nothing was
+ * written: send through the progress thread instead, to keep the order);
+ * other errno: the frame could not be written whole, and the socket was
+ * shut down (the progress thread then reports the end). */
+int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
+			 const pmix_data_buffer_t *payload, int timeout_ms);
 /* Closes the socket and frees the connection; no callback runs after it.
  * Pending outgoing bytes are dropped unless flush is true, in which case the
  * socket is closed only after they are written (or it fails). NULL-tolerant. */

@@ -133,7 +133,23 @@ enum pxc_cmd {
 	PXC_CMD_MAX
 };
 
-enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1 };
+enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1, PXC_PEER_REPLY = 2 };
+
+/* The reply channel: a second connection of a client (or tool) process,
+ * opened after its HELLO was accepted, with a HELLO of kind
+ * PXC_PEER_REPLY naming the identity the first connection got (nspace,
+ * rank) and the same pid; the server accepts it only from the very
+ * process (SO_PEERCRED pid and uid) that holds that first connection, once
+ * per connection, and answers like any HELLO (with an empty blob). It
+ * carries no requests: the server sends on it the replies to the requests
+ * (always sent on the first connection, so they stay in order) whose tag
+ * has PXC_TAG_REPLY_CHANNEL set, and closes it with the first connection.
+ * A blocking call's caller thread writes its request into the socket and
+ * waits for the reply on the channel itself, so that the process's
+ * progress thread is not woken twice per call (client/conn.c). A request
+ * with the bit whose peer has no channel is answered on the first
+ * connection. */
+#define PXC_TAG_REPLY_CHANNEL 0x80000000u
 
 /* GET info flag (bool), client to server only (the server strips it before
  * the host's direct_modex sees the info): the client already holds posted

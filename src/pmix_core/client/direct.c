@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * direct.c - blocking calls without waking the progress thread.
+ *
+ * The plain request path (conn.c) costs three thread wake-ups per
+ * blocking call: the caller posts to the progress thread, which sends;
+ * the reply wakes the progress thread, which wakes the caller. On a
+ * loaded node (many ranks per core, virtual machines where a cross-CPU
+ * wake-up costs tens of microseconds) those wake-ups are most of the
+ * time of a fence. Here the caller does the I/O itself:
+ *   - its request goes straight into the connection's socket
+ *     (pxc_conn_send_direct) - unless requests posted to the progress
+ *     thread are still unwritten (pxc_cl.queued) or bytes are queued in
+ *     the connection, when it goes the plain way so that the server sees
+ *     requests in the order they were made;
+ *   - a blocking call's tag carries PXC_TAG_REPLY_CHANNEL, so the server
+ *     sends the reply on the process's reply channel (proto.h), a second
+ *     socket that only the caller holding fast_lock reads, with poll()
+ *     and the call's timeout. One wake-up per call.
+ * Fire-and-forget requests (COMMIT) take the direct write too.
+ *
+ * One blocking call at a time uses the channel (trylock); concurrent ones
+ * from other threads, calls without a channel (a server of another build
+ * refused it) and calls from the progress thread take the plain path.
+ * A reply that arrives after its call timed out is read and dropped by
+ * the next call (tags never repeat within 2^31 calls).
+ *
+ * Lifetimes: txconn is set and cleared by the progress thread under
+ * tx_lock before it frees the connection, and callers write only while
+ * holding tx_lock, so the connection stays alive during a direct write.
+ * rfd is opened at connect (before any call) and closed by teardown
+ * after the progress thread let go of the connection; when the
+ * connection is lost, the progress thread shuts rfd down, which ends a
+ * caller's wait at once.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+
+#define DIRECT_SEND_TIMEOUT_MS 10000
+#define REPLY_GRACE_MS 250
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* ---- progress-thread side ---- */
+
+void pxc_direct_attach(pxc_conn_t *c)
+{
+	if (pxc_conn_share(c) != 0)
+		return;		/* direct writes stay off */
+	pthread_mutex_lock(&pxc_cl.tx_lock);
+	pxc_cl.txconn = c;
+	pthread_mutex_unlock(&pxc_cl.tx_lock);
+}
+
+void pxc_direct_detach(void)
+{
+	int fd = atomic_load(&pxc_cl.rfd);
+
+	pthread_mutex_lock(&pxc_cl.tx_lock);
+	pxc_cl.txconn = NULL;
+	pthread_mutex_unlock(&pxc_cl.tx_lock);
+	if (fd >= 0)
+		shutdown(fd, SHUT_RDWR);
+}
+
+/* ---- caller side ---- */
+
+void pxc_direct_set_channel(int fd)
+{
+	atomic_store(&pxc_cl.rfd, fd);
+}
+
+void pxc_direct_close_channel(void)
+{
+	pthread_mutex_lock(&pxc_cl.fast_lock);
+	if (atomic_load(&pxc_cl.rfd) >= 0)
+		close(atomic_load(&pxc_cl.rfd));
+	atomic_store(&pxc_cl.rfd, -1);
+	free(pxc_cl.rbuf);
+	pxc_cl.rbuf = NULL;
+	pxc_cl.rlen = pxc_cl.rcap = 0;
+	pthread_mutex_unlock(&pxc_cl.fast_lock);
+}
+
+int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b)
+{
+	int rc = -1;
+
+	errno = EAGAIN;
+	if (atomic_load(&pxc_cl.queued) != 0 ||
+	    (pxc_cl.pg && pxc_progress_in_thread(pxc_cl.pg)))
+		return -1;
+	pthread_mutex_lock(&pxc_cl.tx_lock);
+	if (pxc_cl.txconn)
+		rc = pxc_conn_send_direct(pxc_cl.txconn, cmd, tag, 0, b,
+					  DIRECT_SEND_TIMEOUT_MS);
+	pthread_mutex_unlock(&pxc_cl.tx_lock);
+	if (rc < 0 && errno != EAGAIN)
+		pxc_error("client: request %u could not be written: %s", cmd,
+			  strerror(errno));
+	return rc;
+}
+
+/* Room for need bytes in rbuf. 0/-1. */
+static int rbuf_reserve(size_t need)
+{
+	size_t cap = pxc_cl.rcap ? pxc_cl.rcap : 4096;
+	char *p;
+
+	if (need <= pxc_cl.rcap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (!(p = realloc(pxc_cl.rbuf, cap)))
+		return -1;
+	pxc_cl.rbuf = p;
+	pxc_cl.rcap = cap;
+	return 0;
+}
+
+/* Takes one whole frame from rbuf: 1 when it is the reply (payload moved
+ * to out), 0 when more bytes are needed or a stale frame was dropped
+ * (*again set), -1 on a protocol error. */
+static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool *again)
+{
+	pxc_wire_hdr_t h;
+	size_t whole;
+	char *bytes;
+	int mine;
+
+	*again = false;
+	if (pxc_cl.rlen < PXC_WIRE_HDR_LEN)
+		return 0;
+	if (pxc_wire_hdr_decode((unsigned char *)pxc_cl.rbuf, PXC_WIRE_MAX_PAYLOAD, &h) < 0)
+		return -1;
+	whole = PXC_WIRE_HDR_LEN + (size_t)h.len;
+	if (pxc_cl.rlen < whole)
+		return rbuf_reserve(whole) < 0 ? -1 : 0;
+	mine = h.tag == tag && h.cmd == cmd && (h.flags & PXC_WIRE_F_REPLY);
+	if (mine) {
+		if (!(bytes = malloc(h.len ? h.len : 1)))
+			return -1;
+		memcpy(bytes, pxc_cl.rbuf + PXC_WIRE_HDR_LEN, h.len);
+		pxc_buf_load_take(out, bytes, h.len);
+	} else {
+		pxc_debug("client: late reply (tag %x cmd %u) dropped", h.tag, h.cmd);
+	}
+	memmove(pxc_cl.rbuf, pxc_cl.rbuf + whole, pxc_cl.rlen - whole);
+	pxc_cl.rlen -= whole;
+	*again = !mine;
+	return mine;
+}
+
+/* Reads what the channel has. 0, or a status (timeout, lost). */
+static pmix_status_t fill(int fd, long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long left = deadline < 0 ? -1 : deadline - now_ms();
+	ssize_t n;
+
+	if (deadline >= 0 && left <= 0)
+		return PMIX_ERR_TIMEOUT;
+	if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+	if (p.revents == 0)
+		return PMIX_SUCCESS;	/* timeout or EINTR: checked next turn */
+	if (rbuf_reserve(pxc_cl.rlen + 4096) < 0)
+		return PMIX_ERR_NOMEM;
+	n = recv(fd, pxc_cl.rbuf + pxc_cl.rlen, pxc_cl.rcap - pxc_cl.rlen, MSG_DONTWAIT);
+	if (n > 0)
+		pxc_cl.rlen += (size_t)n;
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+	return PMIX_SUCCESS;
+}
+
+/* Waits for the reply with tag on the channel. */
+static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
+				pmix_data_buffer_t *out)
+{
+	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms + REPLY_GRACE_MS : -1;
+	int fd = atomic_load(&pxc_cl.rfd);
+	pmix_status_t st = PMIX_SUCCESS;
+	bool again;
+	int rc;
+
+	while (st == PMIX_SUCCESS) {
+		do
+			rc = take_frame(tag, cmd, out, &again);
+		while (rc == 0 && again);
+		if (rc != 0)
+			break;
+		st = fill(fd, deadline);
+	}
+	if (rc < 0) {
+		pxc_error("client: malformed frame on the reply channel");
+		shutdown(fd, SHUT_RDWR);
+		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+	}
+	return st;
+}
+
+bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+		     pxc_parse_f parse, void *arg, pmix_status_t *result)
+{
+	pmix_data_buffer_t reply;
+	pmix_status_t st;
+	uint32_t tag;
+
+	if (atomic_load(&pxc_cl.rfd) < 0 || pthread_mutex_trylock(&pxc_cl.fast_lock) != 0)
+		return false;
+	if (atomic_load(&pxc_cl.rfd) < 0) {
+		pthread_mutex_unlock(&pxc_cl.fast_lock);
+		return false;
+	}
+	pxc_cl.fast_tag = (pxc_cl.fast_tag + 1) & ~PXC_TAG_REPLY_CHANNEL;
+	tag = (pxc_cl.fast_tag ? pxc_cl.fast_tag : ++pxc_cl.fast_tag) | PXC_TAG_REPLY_CHANNEL;
+	if (pxc_direct_send(cmd, tag, payload) != 0) {
+		pthread_mutex_unlock(&pxc_cl.fast_lock);
+		if (errno == EAGAIN)
+			return false;
+		*result = PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+		return true;
+	}
+	pxc_buf_clear(payload);
+	pxc_buf_init(&reply);
+	st = wait_reply(tag, cmd, timeout_ms, &reply);
+	pthread_mutex_unlock(&pxc_cl.fast_lock);
+	if (st == PMIX_SUCCESS && pxc_unpack_status(&reply, &st) != PMIX_SUCCESS) {
+		pxc_error("client: malformed reply to cmd %u", cmd);
+		st = PMIX_ERR_UNPACK_FAILURE;
+	}
+	if (st == PMIX_SUCCESS && parse)
+		st = parse(&reply, arg);
+	pxc_buf_clear(&reply);
+	*result = st;
+	return true;
+}
