@@ -20,8 +20,11 @@
  * Failures: a timeout (SlurmixTimeout, or the fence's PMIX_TIMEOUT when
  * shorter), a lost parent or missing child, an error status from a
  * neighbour, or a participating task that ended without finalizing
- * (plug_lost.c) fail the instance: the error is sent up and down the tree
- * (except to whom it came from) and the server's cbfunc gets the status -
+ * (plug_lost.c; not for a connect with PMIX_CONNECT_OPTIONAL or a
+ * disconnect with PMIX_CONNECT_EARLY_TERM_ALLOWED: the server of the
+ * task's node drops it and contributes without it, the others complete)
+ * fail the instance: the error is sent up and down the tree (except to
+ * whom it came from) and the server's cbfunc gets the status -
  * never a hang. A failed instance stays as a tombstone until its timer, so
  * that late messages of that fence find it failed instead of starting it
  * anew.
@@ -35,8 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <event2/event.h>
+#include <pmix.h>
 
 #include "pack.h"
+#include "pxc.h"
 #include "pmix_slurmix.h"
 #include "plug_abort.h"
 #include "plug_coll.h"
@@ -51,6 +56,7 @@ typedef struct inst {
 	uint64_t sig;
 	uint32_t seq;
 	int local;		/* the local fence_nb arrived */
+	int optional;		/* a lost task does not fail it */
 	int sent_up;
 	pmix_status_t failed;
 	uint32_t parent;	/* node id or PLUG_TREE_NONE */
@@ -336,6 +342,15 @@ static int info_timeout(const pmix_info_t *info, size_t ninfo)
 	return 0;
 }
 
+/* A true bool flag key in info (a bare key counts as true). */
+static int info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
+{
+	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
+
+	return i && (i->value.type == PMIX_UNDEF ||
+		     PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE);
+}
+
 /* A hash of PMIX_CONNECT_ID (0 without one): two connects of the same
  * procs with different ids are different instances on every node. */
 static uint64_t connect_salt(const pmix_info_t *info, size_t ninfo)
@@ -358,6 +373,7 @@ static uint64_t connect_salt(const pmix_info_t *info, size_t ninfo)
 /* Who to answer. */
 typedef struct {
 	int kind;
+	int optional;		/* OPTIONAL / EARLY_TERM_ALLOWED */
 	uint64_t salt;		/* PMIX_CONNECT_ID: tells apart connects of one set */
 	pmix_modex_cbfunc_t cbfunc;
 	pmix_op_cbfunc_t opcb;
@@ -378,6 +394,7 @@ static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo,
 		      const call_t *cl)
 {
 	x->local = 1;
+	x->optional = cl->optional;
 	x->cbfunc = cl->cbfunc;
 	x->opcb = cl->opcb;
 	x->cbdata = cl->cbdata;
@@ -542,7 +559,8 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 		return st;
 	if (n == 1) {		/* only this node: its data is everybody's */
 		free(nodes);
-		st = plug_lost_any(procs, nprocs) ? PMIX_ERR_PROC_TERM_WO_SYNC : PMIX_SUCCESS;
+		st = !cl->optional && plug_lost_any(procs, nprocs) ?
+		     PMIX_ERR_PROC_TERM_WO_SYNC : PMIX_SUCCESS;
 		answer(cl, st, data, ndata);
 		return PMIX_SUCCESS;
 	}
@@ -562,7 +580,7 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 	if (set_tree(x, nodes, n, mine) < 0 ||
 	    (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
 		fail(x, PMIX_ERR_BAD_PARAM, PLUG_TREE_NONE);
-	else if (plug_lost_any(procs, nprocs))
+	else if (!cl->optional && plug_lost_any(procs, nprocs))
 		fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 	else
 		advance(x);
@@ -585,7 +603,8 @@ pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
 				pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata,
-		      .salt = connect_salt(info, ninfo) };
+		      .salt = connect_salt(info, ninfo),
+		      .optional = info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL) };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }
@@ -595,7 +614,8 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 				   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata,
-		      .salt = connect_salt(info, ninfo) };
+		      .salt = connect_salt(info, ninfo),
+		      .optional = info_flag(info, ninfo, PMIX_CONNECT_EARLY_TERM_ALLOWED) };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }
@@ -698,7 +718,7 @@ void plug_coll_rank_lost(pmix_rank_t rank)
 
 	for (x = insts; x; x = next) {
 		next = x->next;
-		if (x->local && !x->failed && involves(x, rank)) {
+		if (x->local && !x->failed && !x->optional && involves(x, rank)) {
 			plug_error("fence %016llx/%u: rank %u is gone",
 				   (unsigned long long)x->sig, x->seq, rank);
 			fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);

@@ -5,8 +5,14 @@
  * request goes straight to the node owning the rank (from the process
  * map) as DMDX_REQ with a request id in the frame tag; that node calls
  * PMIx_server_dmodex_request and answers DMDX_RESP (status + raw blob)
- * with the same tag. Pending requests fail on their timer (SlurmixTimeout)
- * or when the owner's connection is lost - never a hang.
+ * with the same tag. Pending requests fail on their timer or when the
+ * owner's connection is lost - never a hang. The timer is the request's
+ * own PMIX_TIMEOUT (the Get's, which the server hands us) when it has
+ * one, else SlurmixTimeout; DMDX_REQ carries that timeout (0: none), so
+ * that the owner waits for the rank's commit exactly as long
+ * (pxc_server_dmodex_request_tmo) and answers PMIX_ERR_TIMEOUT itself;
+ * the requester's timer runs one second longer, so that answer comes
+ * first.
  *
  * Progress thread only. The owner side's answer comes back from the
  * server through a callback that may, in principle, run in any thread: it
@@ -21,15 +27,18 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "pxc.h"
 #include "plug_coll.h"
 #include "plug_net.h"
 #include "progress.h"
 #include "slurm_adapter.h"
+#include "server/server.h"
 
 typedef struct req {
 	struct req *next;
 	uint32_t id, node;
 	pmix_rank_t rank;
+	uint32_t tmo;		/* the request's own timeout (s), or 0 */
 	pmix_modex_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
@@ -63,7 +72,11 @@ static void on_timeout(int fd, short what, void *arg)
 	req_t *r = arg;
 
 	(void)fd, (void)what;
-	plug_error("direct modex for rank %u (node %u) timed out", r->rank, r->node);
+	if (r->tmo)		/* the caller's choice: not an error of ours */
+		plug_debug("direct modex for rank %u (node %u): no answer in %u s",
+			   r->rank, r->node, r->tmo);
+	else
+		plug_error("direct modex for rank %u (node %u) timed out", r->rank, r->node);
 	req_done(r, PMIX_ERR_TIMEOUT, NULL, 0);
 }
 
@@ -88,10 +101,23 @@ static uint32_t owner(const pmix_proc_t *proc)
 	return proc->rank < x->map->ntasks ? x->peer[x->map->node_of[proc->rank]] : UINT32_MAX;
 }
 
-static pmix_status_t send_req(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
-			      void *cbdata)
+/* The request's own PMIX_TIMEOUT in seconds (any integer type), or 0. */
+static uint32_t info_timeout(const pmix_info_t *info, size_t ninfo)
 {
-	struct timeval tv = { plug_coll_ctx.timeout, 0 };
+	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);
+	const pmix_value_t *v = i ? &i->value : NULL;
+	int64_t t = !v ? 0 : v->type == PMIX_INT ? v->data.integer :
+		    v->type == PMIX_INT32 ? v->data.int32 : v->type == PMIX_UINT32 ?
+		    v->data.uint32 : v->type == PMIX_UINT ? v->data.uint :
+		    v->type == PMIX_SIZE ? (int64_t)v->data.size : 0;
+
+	return t > 0 && t < 7 * 24 * 3600 ? (uint32_t)t : 0;
+}
+
+static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo,
+			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	struct timeval tv = { tmo ? tmo + 1 : plug_coll_ctx.timeout, 0 };
 	uint32_t to = owner(proc);
 	pmix_data_buffer_t b;
 	req_t *r;
@@ -103,12 +129,14 @@ static pmix_status_t send_req(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfun
 	r->id = ++last_id ? last_id : ++last_id;
 	r->node = to;
 	r->rank = proc->rank;
+	r->tmo = tmo;
 	r->cbfunc = cbfunc;
 	r->cbdata = cbdata;
 	r->timer = evtimer_new(plug_net_base(), on_timeout, r);
 	pxc_buf_init(&b);
 	if (!r->timer || evtimer_add(r->timer, &tv) < 0 ||
 	    pxc_pack_u32(&b, proc->rank) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&b, tmo) != PMIX_SUCCESS ||
 	    plug_net_send(r->node, PLUG_NET_DMDX_REQ, r->id, &b) < 0) {
 		pxc_buf_clear(&b);
 		if (r->timer)
@@ -125,6 +153,7 @@ static pmix_status_t send_req(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfun
 /* A request for another step's proc, waiting for its step information. */
 typedef struct {
 	pmix_proc_t proc;
+	uint32_t tmo;
 	pmix_modex_cbfunc_t cbfunc;
 	void *cbdata;
 } dpend_t;
@@ -134,7 +163,7 @@ static void resume(pmix_status_t st, void *arg)
 	dpend_t *p = arg;
 
 	if (st == PMIX_SUCCESS)
-		st = send_req(&p->proc, p->cbfunc, p->cbdata);
+		st = send_req(&p->proc, p->tmo, p->cbfunc, p->cbdata);
 	if (st != PMIX_SUCCESS)
 		p->cbfunc(st, NULL, 0, p->cbdata, NULL, NULL);
 	free(p);
@@ -144,22 +173,23 @@ pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
 				const pmix_info_t info[], size_t ninfo,
 				pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
+	uint32_t tmo = info_timeout(info, ninfo);
 	dpend_t *p;
 	int rc;
 
-	(void)info, (void)ninfo;
 	if (PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace) || !plug_net_base())
-		return send_req(proc, cbfunc, cbdata);
+		return send_req(proc, tmo, cbfunc, cbdata);
 	if (!(p = calloc(1, sizeof(*p))))
 		return PMIX_ERR_NOMEM;
 	p->proc = *proc;
+	p->tmo = tmo;
 	p->cbfunc = cbfunc;
 	p->cbdata = cbdata;
 	rc = plug_xstep_need(proc, 1, resume, p);
 	if (rc == 0)
 		return PMIX_SUCCESS;
 	free(p);
-	return rc == 1 ? send_req(proc, cbfunc, cbdata) : rc;
+	return rc == 1 ? send_req(proc, tmo, cbfunc, cbdata) : rc;
 }
 
 /* ---- owner side --------------------------------------------------------- */
@@ -196,9 +226,10 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 {
 	answer_t *a;
 	pmix_proc_t proc;
-	uint32_t rank;
+	uint32_t rank, tmo = 0;
 
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
+	    (pxc_buf_remaining(in) && pxc_unpack_u32(in, &tmo) != PMIX_SUCCESS) ||
 	    (rank != PMIX_RANK_WILDCARD && (rank >= plug_coll_ctx.map->ntasks ||
 	     plug_coll_ctx.map->node_of[rank] != plug_coll_ctx.me))) {
 		plug_error("bad direct modex request from node %u", from);
@@ -211,7 +242,8 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	a->id = id;
 	pxc_buf_init(&a->blob);
 	PMIx_Load_procid(&proc, plug_coll_ctx.nspace, rank);
-	if (PMIx_server_dmodex_request(&proc, server_answer, a) != PMIX_SUCCESS) {
+	if (pxc_server_dmodex_request_tmo(&proc, tmo < 7 * 24 * 3600 ? (int)tmo : 0,
+					  server_answer, a) != PMIX_SUCCESS) {
 		a->status = PMIX_ERR_NOT_FOUND;
 		answer_fn(a);
 	}

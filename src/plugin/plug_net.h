@@ -50,7 +50,8 @@ enum {
 	PLUG_NET_ABORT_ACK = 5,	/* srun -> stepd: empty; srun kills the step */
 	PLUG_NET_FANIN = 10,	/* coll: sig, seq, status, raw blob */
 	PLUG_NET_FANOUT = 11,	/* coll: sig, seq, status, raw blob */
-	PLUG_NET_DMDX_REQ = 20,	/* tag = request id: rank */
+	PLUG_NET_DMDX_REQ = 20,	/* tag = request id: rank, u32 timeout
+				 * (the request's own, s; 0: none) */
 	PLUG_NET_DMDX_RESP = 21,	/* tag = request id: status, raw blob */
 	PLUG_NET_LOST = 30,	/* a task left without finalizing: rank, status;
 				 * flooded over the tree of all nodes */

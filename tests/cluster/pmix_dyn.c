@@ -30,6 +30,27 @@
  *   regterm                       register for PMIX_ERR_INVALID_TERMINATION
  *   waitterm SEC                  wait up to SEC s for 2 of them; prints
  *                                 "term R <count> <last source nspace>"
+ *   regev                         register for PMIX_PROC_HAS_CONNECTED and
+ *                                 PMIX_CONNECT_REQUESTED
+ *   fence                         PMIx_Fence over the own namespace
+ *   cnf TMO FLAGS                 PMIx_Connect with PMIX_TIMEOUT=TMO and the
+ *                                 flags of FLAGS (e: NOTIFY_EACH, r:
+ *                                 NOTIFY_REQ, o: OPTIONAL, -: none); prints
+ *                                 "cnf R <status> <sec>"
+ *   waitev EACH REQ SEC           wait up to SEC s for EACH HAS_CONNECTED
+ *                                 and REQ CONNECT_REQUESTED events; prints
+ *                                 "ev R each=<n> req=<n> <sec> <sources>",
+ *                                 sources in arrival order as e|r, s|x
+ *                                 (same/other nspace) and the rank
+ *   cnopt VICTIM TMO              rank VICTIM SIGKILLs itself after 1 s,
+ *                                 the others wait in PMIx_Connect_nb with
+ *                                 PMIX_CONNECT_OPTIONAL and PMIX_TIMEOUT=TMO;
+ *                                 prints "cnopt R <status> <sec>"
+ *   getto RANK KEY TMO LATE       PMIx_Get of KEY of own rank RANK with
+ *                                 PMIX_TIMEOUT=TMO; RANK itself sleeps
+ *                                 TMO+2 s, or with LATE > 0 commits KEY
+ *                                 after LATE s; prints
+ *                                 "getto R <status> <sec> [<value>]"
  * Output: "<cmd> <key> <status name> [<value> <nspace>:<rank>]".
  */
 #include <stdio.h>
@@ -347,6 +368,124 @@ static int do_waitterm(char **a)
 	return 1;
 }
 
+static volatile int ev_each, ev_req;
+static char ev_src[256];
+
+static void ev_hdl(size_t id, pmix_status_t st, const pmix_proc_t *src, pmix_info_t info[],
+		   size_t ninfo, pmix_info_t *res, size_t nres,
+		   pmix_event_notification_cbfunc_fn_t cb, void *cbdata)
+{
+	size_t len = strlen(ev_src);
+
+	(void)id, (void)info, (void)ninfo, (void)res, (void)nres;
+	if (src && len + 16 < sizeof(ev_src))
+		snprintf(ev_src + len, sizeof(ev_src) - len, " %c%c%u",
+			 st == PMIX_CONNECT_REQUESTED ? 'r' : 'e',
+			 PMIx_Check_nspace(src->nspace, me.nspace) ? 's' : 'x', src->rank);
+	if (st == PMIX_PROC_HAS_CONNECTED)
+		__atomic_add_fetch(&ev_each, 1, __ATOMIC_SEQ_CST);
+	else if (st == PMIX_CONNECT_REQUESTED)
+		__atomic_add_fetch(&ev_req, 1, __ATOMIC_SEQ_CST);
+	if (cb)
+		cb(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int do_regev(void)
+{
+	pmix_status_t codes[2] = { PMIX_PROC_HAS_CONNECTED, PMIX_CONNECT_REQUESTED };
+
+	PMIx_Register_event_handler(codes, 2, NULL, 0, ev_hdl, NULL, NULL);
+	return 0;
+}
+
+/* Loads PMIX_TIMEOUT=tmo and the flags of f into info; how many. */
+static size_t cn_info(pmix_info_t *info, int tmo, const char *f)
+{
+	bool yes = true;
+	size_t n = 0;
+
+	PMIX_INFO_LOAD(&info[n++], PMIX_TIMEOUT, &tmo, PMIX_INT);
+	if (strchr(f, 'e'))
+		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_NOTIFY_EACH, &yes, PMIX_BOOL);
+	if (strchr(f, 'r'))
+		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_NOTIFY_REQ, &yes, PMIX_BOOL);
+	if (strchr(f, 'o'))
+		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_OPTIONAL, &yes, PMIX_BOOL);
+	return n;
+}
+
+static int do_cnf(char **a)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info[4];
+	double t0 = now();
+	pmix_status_t rc;
+
+	pair(procs, NULL);
+	rc = PMIx_Connect(procs, 2, info, cn_info(info, atoi(a[0]), a[1]));
+	printf("cnf %u %s %.1f\n", me.rank, PMIx_Error_string(rc), now() - t0);
+	return 2;
+}
+
+static int do_waitev(char **a)
+{
+	double t0 = now();
+
+	for (int i = 0; i < atoi(a[2]) * 20 && (ev_each < atoi(a[0]) || ev_req < atoi(a[1])); i++)
+		usleep(50000);
+	usleep(300000);		/* a surplus would show */
+	printf("ev %u each=%d req=%d %.1f%s\n", me.rank, ev_each, ev_req, now() - t0, ev_src);
+	return 3;
+}
+
+static int do_cnopt(char **a)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t info[4];
+	double t0 = now();
+
+	pair(procs, NULL);
+	if (me.rank == (pmix_rank_t)atoi(a[0])) {	/* dies before joining */
+		sleep(1);
+		raise(SIGKILL);
+	}
+	nb_left = 1;
+	if (PMIx_Connect_nb(procs, 2, info, cn_info(info, atoi(a[1]), "o"), nb_cb,
+			    (void *)0) != PMIX_SUCCESS)
+		return show("cnopt", PMIX_ERROR), 2;
+	for (int i = 0; i < 600 && nb_left > 0; i++)
+		usleep(50000);
+	printf("cnopt %u %s %.1f\n", me.rank, nb_left ? "HANG" : PMIx_Error_string(nb_st[0]),
+	       now() - t0);
+	return 2;
+}
+
+static int do_getto(char **a)
+{
+	pmix_proc_t who;
+	pmix_info_t info;
+	pmix_value_t *v = NULL, val;
+	int tmo = atoi(a[2]);
+	double t0 = now();
+	pmix_status_t rc;
+
+	if (me.rank == (pmix_rank_t)atoi(a[0])) {	/* commits late or never */
+		if (atoi(a[3]) <= 0)
+			return sleep((unsigned)tmo + 2), 4;
+		sleep((unsigned)atoi(a[3]));
+		PMIX_VALUE_LOAD(&val, "late", PMIX_STRING);
+		PMIx_Put(PMIX_GLOBAL, a[1], &val);
+		PMIx_Commit();
+		return sleep(3), 4;
+	}
+	PMIx_Load_procid(&who, me.nspace, (pmix_rank_t)atoi(a[0]));
+	PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+	rc = PMIx_Get(&who, a[1], &info, 1, &v);
+	printf("getto %u %s %.1f %s\n", me.rank, PMIx_Error_string(rc), now() - t0,
+	       rc == PMIX_SUCCESS && v && v->type == PMIX_STRING ? v->data.string : "-");
+	return 4;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1, all = argc > 1 && !strcmp(argv[1], "all");
@@ -382,6 +521,18 @@ int main(int argc, char **argv)
 			i += do_regterm();
 		else if (!strcmp(c, "waitterm") && i + 1 <= argc)
 			i += do_waitterm(&argv[i]);
+		else if (!strcmp(c, "regev"))
+			i += do_regev();
+		else if (!strcmp(c, "fence"))
+			show("fence", PMIx_Fence(NULL, 0, NULL, 0));
+		else if (!strcmp(c, "cnf") && i + 2 <= argc)
+			i += do_cnf(&argv[i]);
+		else if (!strcmp(c, "waitev") && i + 3 <= argc)
+			i += do_waitev(&argv[i]);
+		else if (!strcmp(c, "cnopt") && i + 2 <= argc)
+			i += do_cnopt(&argv[i]);
+		else if (!strcmp(c, "getto") && i + 4 <= argc)
+			i += do_getto(&argv[i]);
 		else if (!strcmp(c, "cnkill"))
 			i += do_cnkill();
 		else if (!strcmp(c, "sleep") && i + 1 <= argc)

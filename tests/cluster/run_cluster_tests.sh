@@ -496,6 +496,51 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A cnkill >out.B 2>&1 &'
 			bad "$name"
 		fi
 	fi
+	# NOTIFY_EACH / NOTIFY_REQ across nodes and steps (one proc per node):
+	# B waits for A's PMIX_CONNECT_REQUESTED (exactly one per proc, source
+	# an A rank) before it joins; every proc gets PMIX_PROC_HAS_CONNECTED
+	# from each of the 3 others
+	name="PMIx connect NOTIFY_EACH, NOTIFY_REQ across nodes"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all regev fence xfind A B cnf 20 re waitev 3 0 5 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all regev fence xfind B A waitev 0 1 10 cnf 20 e waitev 3 1 5 >out.B 2>&1 &'
+		local wt first last
+		# each B rank's first line: after its wait for CONNECT_REQUESTED;
+		# its last: after its connect
+		first=$(awk '/^ev /{ if (!seen[$2]++) print }' "$bin/out.B")
+		last=$(awk '/^ev /{ l[$2] = $0 } END { for (r in l) print l[r] }' "$bin/out.B")
+		wt=$(echo "$first" | sed -n 's/^ev [01] each=[0-3] req=1 \([0-9.]*\) .*/\1/p')
+		if [ "$(grep -cE '^cnf [01] SUCCESS ' "$bin/out.A")" = 2 ] &&
+		   [ "$(grep -cE '^cnf [01] SUCCESS ' "$bin/out.B")" = 2 ] &&
+		   [ "$(grep -cE '^ev [01] each=3 req=[01] ' "$bin/out.A")" = 2 ] &&
+		   [ "$(echo "$last" | grep -cE '^ev [01] each=3 req=1 [0-9.]+( e[sx][01])*( rx[01])( e[sx][01])*$')" = 2 ] &&
+		   [ "$(echo "$first" | grep -cE '^ev [01] each=[0-3] req=1 [0-9.]+( e[sx][01])*( rx[01])( e[sx][01])*$')" = 2 ] &&
+		   [ "$(echo "$wt" | wc -w)" = 2 ] &&
+		   [ "$(for x in $wt; do echo "$x < 5" | bc; done | sort -u)" = 1 ]; then
+			ok "$name: CONNECT_REQUESTED after $(echo $wt) s ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
+	# PMIX_CONNECT_OPTIONAL: B's rank 3 (vn4, beside rank 2) dies before
+	# joining; the connect completes for the 5 others, long before its
+	# PMIX_TIMEOUT of 20 s
+	name="PMIx connect OPTIONAL: a participant killed on another node is dropped"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B cnopt 99 20 >out.A 2>&1 &
+$S -N2 -n4 -w vn3,vn4 --ntasks-per-node=2 -O ./pmix_dyn all xfind B A cnopt 3 20 >out.B 2>&1 &'
+		local secs
+		secs=$(cat "$bin/out.A" "$bin/out.B" | sed -n 's/^cnopt [0-2] SUCCESS \([0-9.]*\)$/\1/p')
+		if [ "$(grep -cE '^cnopt [01] SUCCESS ' "$bin/out.A")" = 2 ] &&
+		   [ "$(grep -cE '^cnopt [012] SUCCESS ' "$bin/out.B")" = 3 ] &&
+		   [ "$(for x in $secs; do echo "$x < 10" | bc; done | sort -u)" = 1 ]; then
+			ok "$name: 5 connected after $(echo $secs) s ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	for how in port.txt -; do
 		name="ompi connect/accept across two sruns ($how)"
 		want_case "$name" || continue
@@ -518,6 +563,26 @@ $S -N1 -n2 -w vn1 ./ompi_connect connect port.txt >out.B 2>&1 &'
 		else
 			bad "$name"
 		fi
+	fi
+}
+
+# Direct modex honours the Get's own PMIX_TIMEOUT, not SlurmixTimeout
+# (here 3 s): a Get (PMIX_TIMEOUT 2) of a key that rank 1 (another node)
+# never commits fails after 2 s; a Get (PMIX_TIMEOUT 10) of a key rank 1
+# commits about 5 s later gets it (before: TIMEOUT after 3 s)
+get_timeout() {
+	local name="remote PMIx_Get with its own PMIX_TIMEOUT" out t u
+	want_case "$name" || return 0
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=3 timeout 60 srun --mpi=slurmix -N2 -n2 \
+		./pmix_dyn all getto 1 nokey 2 0 getto 1 late 10 3 2>&1)
+	t=$(echo "$out" | sed -n 's/^getto 0 TIMEOUT \([0-9.]*\) -$/\1/p')
+	u=$(echo "$out" | sed -n 's/^getto 0 SUCCESS \([0-9.]*\) late$/\1/p')
+	if [ -n "$t" ] && [ "$(echo "$t > 1.5 && $t < 2.9" | bc)" = 1 ] &&
+	   [ -n "$u" ] && [ "$(echo "$u > 3.5 && $u < 8" | bc)" = 1 ]; then
+		ok "$name: TIMEOUT after $t s, a late commit after $u s"
+	else
+		echo "$out" | tail -20
+		bad "$name"
 	fi
 }
 
@@ -573,6 +638,7 @@ no_leftovers "4 nodes"
 logging
 stepd_killed
 srun_requests_broken
+get_timeout
 dyn_cases
 no_leftovers "steps of one allocation"
 

@@ -3298,8 +3298,126 @@ START_TEST(connect_optional_and_events)
 	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
 	ck_assert_int_eq(host.n_connect, 1);
+	ck_assert_int_eq(host.n_notify, 2);	/* both events, for other nodes */
 	for (int i = 0; i < 3; i++)
 		PMIx_Info_destruct(&info[i]);
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
+/* pxc_server_connect_event in the progress thread. */
+typedef struct {
+	pmix_status_t code;
+	const char *id;
+} cev_t;
+
+static void cev_fn(void *arg)
+{
+	const cev_t *e = arg;
+	pmix_proc_t src, set[2];
+	pmix_info_t info;
+
+	PMIx_Load_procid(&src, "remote.ns", 3);
+	PMIx_Load_procid(&set[0], "remote.ns", PMIX_RANK_WILDCARD);
+	PMIx_Load_procid(&set[1], NS, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info, PMIX_CONNECT_ID, e->id, PMIX_STRING);
+	pxc_server_connect_event(e->code, &src, set, 2, &info, 1);
+	PMIx_Info_destruct(&info);
+}
+
+static void post_cev(const cev_t *e)
+{
+	ck_assert_int_eq(pxc_srv_post(cev_fn, (void *)e), 0);
+}
+
+/* Connect events from other servers (the host's report): every
+ * HAS_CONNECTED is delivered, CONNECT_REQUESTED once per connect (set +
+ * id) whoever asks first - a remote asker, or a local one (whose own
+ * CONNECT_REQUESTED then goes to the host, and a remote one after it is
+ * dropped); unknown codes are ignored. */
+START_TEST(connect_remote_events)
+{
+	static const cev_t req_a = { PMIX_CONNECT_REQUESTED, "a" },
+			   req_b = { PMIX_CONNECT_REQUESTED, "b" },
+			   each = { PMIX_PROC_HAS_CONNECTED, "a" },
+			   other = { PMIX_ERR_PROC_ABORTED, "a" };
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	pmix_info_t info[2];
+	pxc_wire_hdr_t h;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	rc_regevents(fd1, NULL, 0);
+	post_cev(&req_a);
+	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
+	post_cev(&req_a);	/* the same connect asked from another node */
+	post_cev(&other);
+	post_cev(&each);
+	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
+	post_cev(&each);
+	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
+	post_cev(&req_b);	/* another connect id: announced */
+	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
+	ck_assert_int_eq(rc_recv(fd1, &h, &b, 300), -1);
+	/* local asker for id "c" first: told to the host, a remote "c" after it
+	 * is not delivered again */
+	PMIx_Load_procid(&procs[0], "remote.ns", PMIX_RANK_WILDCARD);
+	PMIx_Load_procid(&procs[1], NS, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info[0], PMIX_CONNECT_NOTIFY_REQ, NULL, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_CONNECT_ID, "c", PMIX_STRING);
+	pack_procs_info(&b, procs, 2, info, 2);
+	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
+	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, NS, 0);
+	for (int i = 0; i < 100 && host.n_notify < 1; i++)	/* right after the event */
+		usleep(10000);
+	ck_assert_int_eq(host.n_notify, 1);
+	{
+		static const cev_t req_c = { PMIX_CONNECT_REQUESTED, "c" };
+
+		post_cev(&req_c);
+	}
+	ck_assert_int_eq(rc_recv(fd1, &h, &b, 300), -1);
+	for (int i = 0; i < 2; i++)
+		PMIx_Info_destruct(&info[i]);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+/* OPTIONAL: a participant lost before anybody joined is not waited for
+ * (without OPTIONAL the join fails at once). */
+START_TEST(connect_optional_lost_first)
+{
+	pmix_proc_t procs[2];
+	pmix_info_t opt;
+	pmix_data_buffer_t b;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(3);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	close(fd1);
+	usleep(200000);		/* the server sees it go */
+	PMIx_Load_procid(&procs[0], NS, 0);
+	PMIx_Load_procid(&procs[1], NS, 1);
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_ERR_PROC_TERM_WO_SYNC);
+	pxc_buf_clear(&b);
+	PMIx_Info_load(&opt, PMIX_CONNECT_OPTIONAL, NULL, PMIX_BOOL);
+	pack_procs_info(&b, procs, 2, &opt, 1);
+	rc_send(fd0, PXC_CMD_CONNECT, 3, &b);
+	ck_assert_int_eq(rc_reply(fd0, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_connect, 1);
+	PMIx_Info_destruct(&opt);
 	close(fd0);
 	stop_server();
 }
@@ -3400,6 +3518,8 @@ static Suite *server_suite(void)
 		{ "connect_ids", connect_ids_concurrent },
 		{ "connect_optional", connect_optional_and_events },
 		{ "invalid_termination", invalid_termination },
+		{ "connect_remote_events", connect_remote_events },
+		{ "connect_optional_lost_first", connect_optional_lost_first },
 		{ "tool", tool_gets_identity },
 		{ "cleanup", cleanup_is_safe },
 		{ "locality", locality_strings },

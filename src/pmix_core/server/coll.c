@@ -29,8 +29,12 @@
  *
  * Failure: the timer (PMIX_TIMEOUT or the default) answers every waiting
  * participant PMIX_ERR_TIMEOUT; a participant that goes away before
- * joining fails the collective at once for the others. Results of a host
- * call whose collective is gone are dropped (ids, see srv.h).
+ * joining fails the collective at once for the others - unless the
+ * collective may drop it (a CONNECT with PMIX_CONNECT_OPTIONAL, a
+ * DISCONNECT with PMIX_CONNECT_EARLY_TERM_ALLOWED: connect.c), in which
+ * case it is no longer waited for, also when it was gone before the
+ * first local join. Results of a host call whose collective is gone are
+ * dropped (ids, see srv.h).
  * Progress thread only.
  */
 #include <errno.h>
@@ -102,9 +106,26 @@ static bool names(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
 	return false;
 }
 
-static size_t local_count(const pmix_proc_t *procs, size_t n)
+/* How many local participants are already known to be gone. */
+static size_t count_lost(const pmix_proc_t *procs, size_t n)
 {
 	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pxc_snspace_t *ns = pxc_ns_find(procs[i].nspace);
+
+		for (pxc_sclient_t *c = ns ? ns->clients : NULL; c; c = c->next)
+			count += c->lost && (procs[i].rank == PMIX_RANK_WILDCARD ||
+					     procs[i].rank == c->proc.rank);
+	}
+	return count;
+}
+
+/* The local participants to wait for; with drop (OPTIONAL and friends)
+ * those already gone are not waited for. */
+static size_t local_count(const pmix_proc_t *procs, size_t n, bool drop)
+{
+	size_t count = 0, lost;
 
 	for (size_t i = 0; i < n; i++) {
 		pxc_snspace_t *ns;
@@ -121,21 +142,8 @@ static size_t local_count(const pmix_proc_t *procs, size_t n)
 		else
 			count += ns->nclients;
 	}
-	return count;
-}
-
-/* True when a local participant is already known to be gone. */
-static bool any_lost(const pmix_proc_t *procs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		pxc_snspace_t *ns = pxc_ns_find(procs[i].nspace);
-
-		for (pxc_sclient_t *c = ns ? ns->clients : NULL; c; c = c->next)
-			if (c->lost && (procs[i].rank == PMIX_RANK_WILDCARD ||
-					procs[i].rank == c->proc.rank))
-				return true;
-	}
-	return false;
+	lost = drop ? count_lost(procs, n) : 0;
+	return count > lost ? count - lost : 0;
 }
 
 /* Same command, procs and PMIX_CONNECT_ID (connect.c). */
@@ -165,6 +173,7 @@ static void coll_free(pxc_coll_t *c)
 			*pp = c->next;
 			break;
 		}
+	pxc_cnx_ended(c->cmd, c->procs, c->nprocs, c->info, c->ninfo);
 	pxc_srv_timer_free(c->timer);
 	pxc_array_free(c->procs, c->nprocs, PMIX_PROC);
 	pxc_array_free(c->info, c->ninfo, PMIX_INFO);
@@ -516,7 +525,7 @@ static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n,
 	c->nprocs = n;
 	c->info = info;
 	c->ninfo = ninfo;
-	c->nexpected = local_count(procs, n);
+	c->nexpected = local_count(procs, n, pxc_cnx_may_drop(cmd, info, ninfo));
 	c->members = calloc(c->nexpected ? c->nexpected : 1, sizeof(member_t));
 	c->timer = pxc_srv_timer(pxc_srv_timeout(info, ninfo), coll_timeout,
 				 (void *)(uintptr_t)c->id);
@@ -542,7 +551,7 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
 	n = sort_unique(procs, n);
 	if (!p->client || !names(procs, n, &p->proc))
 		st = PMIX_ERR_BAD_PARAM;
-	else if (any_lost(procs, n))
+	else if (!pxc_cnx_may_drop(h->cmd, info, ninfo) && count_lost(procs, n))
 		st = PXC_COLL_LOST_STATUS;
 	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n, info, ninfo) : NULL;
 	if (c) {

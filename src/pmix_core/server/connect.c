@@ -31,17 +31,24 @@
  *   PMIX_CONNECT_GROUP_RANK (the member's rank in the group: namespaces
  *   in strcmp order, ranks ascending, a wildcard counting PMIX_JOB_SIZE
  *   procs), none with PMIX_CONNECT_XCHG_ONLY.
- * - Events of the connect attributes (local clients only): NOTIFY_EACH
- *   raises PMIX_PROC_HAS_CONNECTED (source: the joiner) for the local
- *   procs of the set as each local member joins; NOTIFY_REQ raises
- *   PMIX_CONNECT_REQUESTED for the local procs of the set when the first
- *   one asks.
+ * - Events of the connect attributes: NOTIFY_EACH raises
+ *   PMIX_PROC_HAS_CONNECTED (source: the joiner) for the procs of the set
+ *   as each local member joins; NOTIFY_REQ raises PMIX_CONNECT_REQUESTED
+ *   (source: the asker) for them when the first local one asks. Local
+ *   procs get them at once; the host's notify_event (range CUSTOM = the
+ *   set, plus the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT) carries them
+ *   to the other servers of the set, which hand them to
+ *   pxc_server_connect_event. A server raises CONNECT_REQUESTED once per
+ *   connect of a set (set + id): the first asker's, local or remote,
+ *   wins; the mark goes when that connect ends here (coll.c) or after its
+ *   timeout, so a later connect of the same set is announced again.
  * Progress thread only.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "connect.h"
 #include "server.h"
@@ -63,8 +70,16 @@ typedef struct cnx_seq {
 	uint64_t count;
 } cnx_seq_t;
 
+/* A connect whose CONNECT_REQUESTED this server has raised. */
+typedef struct cnx_asked {
+	struct cnx_asked *next;
+	uint64_t sig;			/* op_sig() */
+	time_t until;			/* CLOCK_MONOTONIC seconds */
+} cnx_asked_t;
+
 static cnx_rec_t *recs;
 static cnx_seq_t *seqs;
+static cnx_asked_t *asked;
 static uint64_t last_coll;		/* context id cache: one per collective */
 static size_t last_ctx;
 
@@ -99,6 +114,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ c[i]) * 1099511628211ull;
 	return h;
+}
+
+/* The identity of a connect: its (sorted) proc set and connect id. */
+static uint64_t op_sig(const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+		       size_t ninfo)
+{
+	const char *id = info_id(info, ninfo);
+	uint64_t sig = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++) {
+		sig = fnv(sig, procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN));
+		sig = fnv(sig, &procs[i].rank, sizeof(procs[i].rank));
+	}
+	if (id)
+		sig = fnv(sig, id, strlen(id));
+	return sig;
 }
 
 /* ------------------------------------------------------------- checking */
@@ -275,6 +306,103 @@ int pxc_cnx_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buff
 	return handle(p, h, in);
 }
 
+/* -------------------------------------------------- telling the host */
+
+/* Hands an event about procs to the host for the servers of the procs
+ * elsewhere: range CUSTOM = procs, affected proc = src, and the connect's
+ * PMIX_CONNECT_ID and PMIX_TIMEOUT when info has them. */
+static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+		      size_t n, const pmix_info_t *info, size_t ninfo)
+{
+	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT };
+	pmix_data_array_t *da;
+	pxc_hreq_t *r;
+
+	if (!pxc_srv.module.notify_event || !pxc_srv.running ||
+	    !(r = pxc_hreq_new(NULL, 0, PXC_CMD_NOTIFY, pxc_hreq_done_none)))
+		return;
+	r->a.proc = *src;
+	r->a.info = PMIx_Info_create(4);
+	da = PMIx_Data_array_create(n, PMIX_PROC);
+	if (!r->a.info || !da) {
+		PMIx_Data_array_free(da);
+		pxc_hreq_free(r);
+		return;
+	}
+	memcpy(da->array, procs, n * sizeof(*procs));
+	PMIx_Info_load(&r->a.info[0], PMIX_EVENT_CUSTOM_RANGE, da, PMIX_DATA_ARRAY);
+	PMIx_Info_load(&r->a.info[1], PMIX_EVENT_AFFECTED_PROC, src, PMIX_PROC);
+	r->a.ninfo = 2;
+	for (size_t k = 0; k < 2; k++) {
+		const pmix_info_t *i = pxc_info_find(info, ninfo, keep[k]);
+
+		if (i && PMIx_Value_xfer(&r->a.info[r->a.ninfo].value, &i->value) == PMIX_SUCCESS)
+			PMIX_LOAD_KEY(r->a.info[r->a.ninfo++].key, keep[k]);
+	}
+	PMIx_Data_array_free(da);
+	pxc_hreq_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, PMIX_RANGE_CUSTOM,
+							  r->a.info, r->a.ninfo,
+							  pxc_hcb_op, PXC_HCBDATA(r)));
+}
+
+/* ---------------------------------------------- CONNECT_REQUESTED marks */
+
+static time_t mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec;
+}
+
+/* True when the connect (procs, id) was announced here already; else
+ * marks it (until its timeout) and returns false. */
+static bool asked_before(const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+			 size_t ninfo)
+{
+	uint64_t sig = op_sig(procs, n, info, ninfo);
+	time_t now = mono_now();
+	cnx_asked_t *a;
+
+	for (cnx_asked_t **pp = &asked; (a = *pp);) {
+		if (a->until > now && a->sig == sig)
+			return true;
+		if (a->until <= now) {
+			*pp = a->next;
+			free(a);
+		} else {
+			pp = &a->next;
+		}
+	}
+	if ((a = calloc(1, sizeof(*a)))) {	/* no memory: announced again */
+		a->sig = sig;
+		a->until = now + pxc_srv_timeout(info, ninfo);
+		a->next = asked;
+		asked = a;
+	}
+	return false;
+}
+
+void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n,
+		   const pmix_info_t *info, size_t ninfo)
+{
+	uint64_t sig;
+
+	if (cmd != PXC_CMD_CONNECT || !asked)
+		return;
+	sig = op_sig(procs, n, info, ninfo);
+	for (cnx_asked_t **pp = &asked; *pp;) {
+		cnx_asked_t *a = *pp;
+
+		if (a->sig == sig) {
+			*pp = a->next;
+			free(a);
+		} else {
+			pp = &a->next;
+		}
+	}
+}
+
 /* --------------------------------------------------------------- events */
 
 /* Sends an event to the local clients among procs (except who); with
@@ -317,10 +445,27 @@ void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n,
 {
 	if (cmd != PXC_CMD_CONNECT)
 		return;
-	if (first && pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_REQ))
+	if (first && pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_REQ) &&
+	    !asked_before(procs, n, info, ninfo)) {
 		deliver(PMIX_CONNECT_REQUESTED, who, procs, n, who, false);
-	if (pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_EACH))
+		tell_host(PMIX_CONNECT_REQUESTED, who, procs, n, info, ninfo);
+	}
+	if (pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_EACH)) {
 		deliver(PMIX_PROC_HAS_CONNECTED, who, procs, n, who, false);
+		tell_host(PMIX_PROC_HAS_CONNECTED, who, procs, n, info, ninfo);
+	}
+}
+
+void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src,
+			      const pmix_proc_t *procs, size_t nprocs,
+			      const pmix_info_t *info, size_t ninfo)
+{
+	if (!src || !procs || !nprocs || !pxc_srv.running ||
+	    (code != PMIX_CONNECT_REQUESTED && code != PMIX_PROC_HAS_CONNECTED))
+		return;
+	if (code == PMIX_CONNECT_REQUESTED && asked_before(procs, nprocs, info, ninfo))
+		return;
+	deliver(code, src, procs, nprocs, src, false);
 }
 
 void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs,
@@ -328,34 +473,6 @@ void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *p
 {
 	if (src && procs && nprocs && pxc_srv.running)
 		deliver(PMIX_ERR_INVALID_TERMINATION, src, procs, nprocs, src, true);
-}
-
-/* Hands the termination to the host for procs on other nodes. */
-static void tell_host(const pmix_proc_t *src, const pmix_proc_t *procs, size_t n)
-{
-	pmix_data_array_t *da;
-	pxc_hreq_t *r;
-
-	if (!pxc_srv.module.notify_event || !pxc_srv.running ||
-	    !(r = pxc_hreq_new(NULL, 0, PXC_CMD_NOTIFY, pxc_hreq_done_none)))
-		return;
-	r->a.proc = *src;
-	r->a.info = PMIx_Info_create(2);
-	da = PMIx_Data_array_create(n, PMIX_PROC);
-	if (!r->a.info || !da) {
-		PMIx_Data_array_free(da);
-		pxc_hreq_free(r);
-		return;
-	}
-	r->a.ninfo = 2;
-	memcpy(da->array, procs, n * sizeof(*procs));
-	PMIx_Info_load(&r->a.info[0], PMIX_EVENT_CUSTOM_RANGE, da, PMIX_DATA_ARRAY);
-	PMIx_Info_load(&r->a.info[1], PMIX_EVENT_AFFECTED_PROC, src, PMIX_PROC);
-	PMIx_Data_array_free(da);
-	pxc_hreq_after_call(r, pxc_srv.module.notify_event(PMIX_ERR_INVALID_TERMINATION,
-							  &r->a.proc, PMIX_RANGE_CUSTOM,
-							  r->a.info, r->a.ninfo,
-							  pxc_hcb_op, PXC_HCBDATA(r)));
 }
 
 /* ------------------------------------------------------- connected sets */
@@ -439,7 +556,7 @@ void pxc_cnx_client_gone(const pmix_proc_t *proc)
 			pxc_debug("server: %s:%u ended while connected to %zu proc entries "
 				  "(PMIX_ERR_INVALID_TERMINATION)", proc->nspace, proc->rank, k);
 			deliver(PMIX_ERR_INVALID_TERMINATION, proc, r->procs, k, proc, true);
-			tell_host(proc, r->procs, k);
+			tell_host(PMIX_ERR_INVALID_TERMINATION, proc, r->procs, k, NULL, 0);
 		}
 		rec_free(r);
 	}
@@ -459,6 +576,12 @@ void pxc_cnx_free_all(void)
 		seqs = s->next;
 		free(s);
 	}
+	while (asked) {
+		cnx_asked_t *a = asked;
+
+		asked = a->next;
+		free(a);
+	}
 	last_coll = 0;
 }
 
@@ -467,18 +590,12 @@ void pxc_cnx_free_all(void)
 static size_t context_id(uint64_t coll_id, const pmix_proc_t *procs, size_t n,
 			 const pmix_info_t *info, size_t ninfo)
 {
-	const char *id = info_id(info, ninfo);
-	uint64_t sig = 14695981039346656037ull;
+	uint64_t sig;
 	cnx_seq_t *s;
 
 	if (coll_id && coll_id == last_coll)
 		return last_ctx;
-	for (size_t i = 0; i < n; i++) {
-		sig = fnv(sig, procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN));
-		sig = fnv(sig, &procs[i].rank, sizeof(procs[i].rank));
-	}
-	if (id)
-		sig = fnv(sig, id, strlen(id));
+	sig = op_sig(procs, n, info, ninfo);
 	for (s = seqs; s && s->sig != sig; s = s->next)
 		;
 	if (!s && (s = calloc(1, sizeof(*s)))) {

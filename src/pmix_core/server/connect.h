@@ -28,10 +28,16 @@ pmix_status_t pxc_cnx_check(const char *own, pmix_proc_t *procs, size_t n,
 bool pxc_cnx_same_op(const pmix_info_t *a, size_t na, const pmix_info_t *b, size_t nb);
 
 /* A member joined a CONNECT collective (first: it created it): raises
- * PMIX_PROC_HAS_CONNECTED / PMIX_CONNECT_REQUESTED for the local procs
- * when the attributes ask for them. */
+ * PMIX_PROC_HAS_CONNECTED / PMIX_CONNECT_REQUESTED for the procs of the
+ * set when the attributes ask for them (local ones directly, the others
+ * through the host's notify_event). */
 void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n,
 		    const pmix_info_t *info, size_t ninfo, const pmix_proc_t *who, bool first);
+
+/* A CONNECT collective over procs ended here (done, failed or timed
+ * out): forgets that its CONNECT_REQUESTED was raised. */
+void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n,
+		   const pmix_info_t *info, size_t ninfo);
 
 /* A named proc terminated before joining: may it be dropped from the
  * collective (PMIX_CONNECT_OPTIONAL for connect, EARLY_TERM for

@@ -27,8 +27,10 @@
  * other servers, GLOBAL to all.
  *
  * dmodex_request (host, any thread): answers with a blob of the proc's
- * REMOTE+GLOBAL records once it has committed; waits (bounded) for a proc
- * not registered yet or not committed yet.
+ * REMOTE+GLOBAL records once it has committed; waits (bounded: the
+ * default timeout, or the requester's own PMIX_TIMEOUT that the host
+ * passes to pxc_server_dmodex_request_tmo) for a proc not registered yet
+ * or not committed yet.
  * Progress thread only, except PMIx_server_dmodex_request's entry.
  */
 #include <errno.h>
@@ -619,6 +621,7 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 
 typedef struct {
 	pmix_proc_t proc;
+	int timeout;			/* seconds; <= 0: the default */
 	pmix_dmodex_response_fn_t cbfunc;
 	void *cbdata;
 } dmop_t;
@@ -648,7 +651,8 @@ static void dmodex_fn(void *arg)
 		o->cbfunc(PMIX_ERR_INIT, NULL, 0, o->cbdata);
 	} else if (o->proc.rank == PMIX_RANK_WILDCARD) {
 		dmodex_job(o);
-	} else if (!(pk = park(&o->proc, NULL, pxc_default_timeout()))) {
+	} else if (!(pk = park(&o->proc, NULL,
+			       o->timeout > 0 ? o->timeout : pxc_default_timeout()))) {
 		o->cbfunc(PMIX_ERR_NOMEM, NULL, 0, o->cbdata);
 	} else {
 		pk->dcb = o->cbfunc;
@@ -659,8 +663,8 @@ static void dmodex_fn(void *arg)
 	free(o);
 }
 
-pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
-					 pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+pmix_status_t pxc_server_dmodex_request_tmo(const pmix_proc_t *proc, int timeout,
+					    pmix_dmodex_response_fn_t cbfunc, void *cbdata)
 {
 	dmop_t *o;
 
@@ -670,6 +674,7 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
 	if (!o)
 		return PMIX_ERR_NOMEM;
 	o->proc = *proc;
+	o->timeout = timeout;
 	o->proc.nspace[PMIX_MAX_NSLEN] = '\0';
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
@@ -678,4 +683,10 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
 		return PMIX_ERR_INIT;
 	}
 	return PMIX_SUCCESS;
+}
+
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
+					 pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+{
+	return pxc_server_dmodex_request_tmo(proc, 0, cbfunc, cbdata);
 }

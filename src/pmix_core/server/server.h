@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <pmix_common.h>
+#include <pmix_server.h>
 
 /* Delivers an event raised by the host process (PMIx_Notify_event) to the
  * local clients in range that registered for code, and to the process's
@@ -48,11 +49,30 @@ pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
  * calls the host's module). */
 bool pxc_server_client_lost(const pmix_proc_t *proc);
 
+/* PMIx_server_dmodex_request with the requester's own timeout (seconds,
+ * e.g. the PMIX_TIMEOUT of the Get that caused it; <= 0: the server's
+ * default): how long to wait for proc to commit before answering
+ * PMIX_ERR_TIMEOUT. Any thread; cbfunc runs in the progress thread. */
+pmix_status_t pxc_server_dmodex_request_tmo(const pmix_proc_t *proc, int timeout,
+					    pmix_dmodex_response_fn_t cbfunc, void *cbdata);
+
 /* A host's report that src, connected to procs, ended without
  * disconnecting (another node's server raised it, connect.c): delivers
  * PMIX_ERR_INVALID_TERMINATION to the local clients among procs that
  * registered that code explicitly. Progress thread only. */
 void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs,
 				    size_t nprocs);
+
+/* A host's report of a connect event from another server (connect.c
+ * raised it there and handed it to the host's notify_event):
+ * PMIX_PROC_HAS_CONNECTED or PMIX_CONNECT_REQUESTED (source: the joiner
+ * or asker) for the local clients among procs that registered for it;
+ * info: the PMIX_CONNECT_ID and PMIX_TIMEOUT that came with it. A
+ * CONNECT_REQUESTED is raised once per connect of a set (the first to
+ * arrive, local or remote). Other codes are ignored. Progress thread
+ * only. */
+void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src,
+			      const pmix_proc_t *procs, size_t nprocs,
+			      const pmix_info_t *info, size_t ninfo);
 
 #endif
