@@ -62,6 +62,10 @@ printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$BUILD/.libs" >"$OUTDIR/mp
 	{ cat "$OUTDIR/vcluster.out" >&2; echo "cannot start the cluster" >&2; exit 1; }
 prog=$STATE/bin/ompi_spawn
 mpicc -O2 -o "$prog" "$repo/tests/cluster/ompi_spawn.c" || exit 1
+# The cluster's environment, read once: the timed srun runs start no
+# helper script (vcluster.sh env) of their own.
+srun_env=$("$vc" env --state-dir "$STATE") || exit 1
+mkdir -p "$STATE/jobdirs" || exit 1
 
 # run_one IMPL N ROUND: one spawning job, its samples in results.tsv.
 run_one() {
@@ -69,8 +73,7 @@ run_one() {
 	out=$OUTDIR/$impl.$n.$r.out
 	t0=$(now_ms)
 	if [ "$impl" = slurmix ]; then
-		(eval "$("$vc" env --state-dir "$STATE")"
-		 export SLURMIX_JOBDIR_BASE=$STATE/jobdirs; mkdir -p "$SLURMIX_JOBDIR_BASE"
+		(eval "$srun_env"; export SLURMIX_JOBDIR_BASE=$STATE/jobdirs
 		 cd "$STATE/bin" && timeout 120 srun --mpi=slurmix -N1 -n2 ./ompi_spawn single "$n") \
 			>"$out" 2>&1
 	else

@@ -48,6 +48,7 @@
 #include "plug_jobdir.h"
 #include "plug_net.h"
 #include "plug_pub.h"
+#include "plug_spawn.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 
@@ -123,6 +124,7 @@ static void send_table(void)
 	}
 	write_step_file(&b);
 	pxc_buf_clear(&b);
+	plug_spawn_srun_warm();
 }
 
 /* 0, or -1 to drop the connection. */
@@ -469,10 +471,17 @@ static void start_fn(void *arg)
 _Static_assert(PLUG_KEY_LEN == PLUG_JOBDIR_KEY_LEN, "one key length");
 
 /* The job key from the job directory; without one (a broken base
- * directory) a step-only key: the step works, other steps cannot reach it. */
+ * directory) a step-only key: the step works, other steps cannot reach it.
+ * A spawned srun (SLURMIX_SPAWN_AGENT set by its parent srun, which is
+ * alive and opened the same directory moments ago) skips the stale
+ * directory cleaning: its slurm_load_job round trips would only delay the
+ * new step. */
 static int make_key(void)
 {
-	if (plug_jobdir_open(NULL, rdv.job, plug_slurm_job_alive, rdv.key) == 0)
+	const char *agent = getenv(PLUG_SPAWN_AGENT_ENV);
+	plug_job_alive_f alive = agent && *agent ? NULL : plug_slurm_job_alive;
+
+	if (plug_jobdir_open(NULL, rdv.job, alive, rdv.key) == 0)
 		return 0;
 	plug_error("no job directory (%m): PMIx_Publish/Lookup, connect and spawn "
 		   "across steps will fail");

@@ -19,8 +19,12 @@
  *             slurm_kill_job_step; once reaped, reply the error;
  *   RUNNING   -> ENDED when reaped; with PMIX_NOTIFY_COMPLETION the stepd
  *             sends SPAWN_WAIT (step), answered with the exit code then.
- * The child srun is polled with waitpid(WNOHANG) every 100 ms (no SIGCHLD
- * handler: srun's signals are srun's).
+ * The child srun's end is seen through a pidfd (pidfd_open, Linux 5.3:
+ * readable when it exits, so srun reaps it at once; no SIGCHLD handler:
+ * srun's signals are srun's); without pidfds waitpid(WNOHANG) is polled
+ * every 100 ms. The same 100 ms timer notices a requestor that left.
+ * srun's end (plug_spawn_srun_stop) waits on a condition that every freed
+ * record signals, so it returns as soon as the last child srun is reaped.
  *
  * Child srun. Its prelaunch sends SPAWN_STEP (id, job, step) to the
  * parent srun (127.0.0.1:<SLURMIX_SPAWN_AGENT>: its parent process, on
@@ -36,12 +40,15 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include <pmix.h>
@@ -68,7 +75,9 @@ typedef struct spawn {
 	plug_rdv_req_t *req;	/* the SPAWN request, until answered */
 	plug_rdv_req_t *wait;	/* a SPAWN_WAIT request */
 	struct event *timer;	/* spawn timeout, then SIGKILL escalation */
-	struct event *poll;	/* waitpid */
+	struct event *poll;	/* waitpid fallback, requestor check */
+	struct event *exitev;	/* the pidfd's readability: the child srun ended */
+	int pidfd;		/* -1 without one */
 	pmix_status_t fail;
 	int32_t code;		/* exit code of the child srun (ENDED) */
 	uint32_t timeout;	/* default (SlurmixTimeout of the stepd) */
@@ -91,6 +100,15 @@ static struct {
 	bool ready_sent;
 } sp;
 
+/* srun's main thread waits in plug_spawn_srun_stop for the records to go:
+ * every spawn_free bumps the generation (progress thread). */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned gen;		/* records freed so far */
+	unsigned seen;		/* gen when the last stop round looked */
+} idle = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+
 /* ---- records ------------------------------------------------------------ */
 
 static spawn_t *find_id(uint32_t id)
@@ -112,12 +130,20 @@ static void spawn_free(spawn_t *s)
 		event_free(s->timer);
 	if (s->poll)
 		event_free(s->poll);
+	if (s->exitev)
+		event_free(s->exitev);
+	if (s->pidfd >= 0)
+		close(s->pidfd);
 	plug_rdv_reply(s->req, PMIX_ERR_UNREACH, NULL);
 	plug_rdv_reply(s->wait, PMIX_ERR_UNREACH, NULL);
 	if (s->mpfile)
 		unlink(s->mpfile);
 	free(s->mpfile);
 	free(s);
+	pthread_mutex_lock(&idle.lock);
+	idle.gen++;
+	pthread_cond_broadcast(&idle.cond);
+	pthread_mutex_unlock(&idle.lock);
 }
 
 /* The reply to SPAWN: status, nspace. */
@@ -189,6 +215,8 @@ static void reaped(spawn_t *s, int status)
 	s->pid = 0;
 	s->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	event_del(s->poll);
+	if (s->exitev)
+		event_del(s->exitev);
 	if (s->state == S_STARTING) {
 		plug_error("spawn %u: the new step ended before all its processes "
 			   "started (srun exit code %d)", s->id, (int)s->code);
@@ -209,35 +237,94 @@ static void reaped(spawn_t *s, int status)
 	}			/* else kept for the SPAWN_WAIT to come */
 }
 
+/* 1 when the child srun was reaped (s may be gone then). */
+static int try_reap(spawn_t *s)
+{
+	int status = 0;
+	pid_t r;
+
+	if (s->pid <= 0)
+		return 0;
+	r = waitpid(s->pid, &status, WNOHANG);
+	if (r == s->pid || (r < 0 && errno == ECHILD)) {
+		reaped(s, r < 0 ? 0 : status);
+		return 1;
+	}
+	return 0;
+}
+
 static void on_poll(int fd, short what, void *arg)
 {
 	spawn_t *s = arg;
-	int status = 0;
-	pid_t r = waitpid(s->pid, &status, WNOHANG);
 
 	(void)fd, (void)what;
-	if (r == s->pid || (r < 0 && errno == ECHILD))
-		return reaped(s, r < 0 ? 0 : status);
+	if (try_reap(s))
+		return;
 	if (s->state == S_STARTING && plug_rdv_req_gone(s->req))
 		abandon(s, PMIX_ERR_UNREACH);	/* the requestor left */
 }
 
+/* The pidfd is readable: the child srun has ended. */
+static void on_exit_fd(int fd, short what, void *arg)
+{
+	(void)fd, (void)what;
+	try_reap(arg);
+}
+
+/* Watches the child srun's end through a pidfd; without one (old kernel,
+ * no fds left) the 100 ms poll reaps it. */
+static void watch_exit(spawn_t *s)
+{
+#ifdef SYS_pidfd_open
+	s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	if (s->pidfd >= 0 && fcntl(s->pidfd, F_SETFD, FD_CLOEXEC) == 0 &&
+	    (s->exitev = event_new(sp.base, s->pidfd, EV_READ, on_exit_fd, s)) &&
+	    event_add(s->exitev, NULL) == 0)
+		return;
+	if (s->exitev)
+		event_free(s->exitev);
+	s->exitev = NULL;
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	s->pidfd = -1;
+#else
+	(void)s;
+#endif
+}
+
 /* ---- starting a child srun ---------------------------------------------- */
 
-static char **allocation(void)
+/* The allocation's nodes, cached; quiet: NULL on failure without a log. */
+static char **lookup_alloc(void)
 {
 	resource_allocation_response_msg_t *r = NULL;
 	uint32_t n;
 
-	if (sp.alloc)
+	if (sp.alloc || !sp.job)
 		return sp.alloc;
-	if (slurm_allocation_lookup(sp.job, &r) != SLURM_SUCCESS || !r) {
-		plug_error("spawn: cannot look up job %u's allocation", sp.job);
+	if (slurm_allocation_lookup(sp.job, &r) != SLURM_SUCCESS || !r)
 		return NULL;
-	}
 	sp.alloc = plug_hostlist_expand(r->node_list, &n);
 	slurm_free_resource_allocation_response_msg(r);
 	return sp.alloc;
+}
+
+static char **allocation(void)
+{
+	if (!lookup_alloc())
+		plug_error("spawn: cannot look up job %u's allocation", sp.job);
+	return sp.alloc;
+}
+
+/* The step's daemons are up (plug_rdv.c, progress thread): the tasks start
+ * now and need a while before they can spawn, so the allocation lookup
+ * (a slurmctld round trip) is done here instead of on a spawn's path.
+ * Not in a spawned srun: nested spawns are rare, and its own step's start
+ * is on its parent's spawn path. */
+void plug_spawn_srun_warm(void)
+{
+	if (sp.pg && !sp.child)
+		lookup_alloc();
 }
 
 static int set_env(char ***env, const char *name, const char *fmt, ...)
@@ -273,8 +360,11 @@ static void exec_child(char **argv, char **env, int maxfd)
 		dup2(fd, 0);
 		close(fd);
 	}
-	for (fd = 3; fd < maxfd; fd++)
-		close(fd);
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
+#endif
+		for (fd = 3; fd < maxfd; fd++)
+			close(fd);
 	for (int sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_DFL);
 	sigemptyset(&none);
@@ -349,6 +439,7 @@ static pmix_status_t fork_child(spawn_t *s, plug_spawn_plan_t *plan)
 	evtimer_add(s->timer, &tv);
 	tv = (struct timeval){ 0, 100000 };
 	event_add(s->poll, &tv);
+	watch_exit(s);
 	return PMIX_SUCCESS;
 }
 
@@ -421,7 +512,8 @@ static void take_spawn(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 		st = PMIX_ERR_NOMEM;
 		plug_rdv_reply(req, st, NULL);
 	} else {
-		*s = (spawn_t){ .id = ++sp.next_id, .step = NO_VAL, .req = req, .next = sp.list };
+		*s = (spawn_t){ .id = ++sp.next_id, .step = NO_VAL, .req = req, .next = sp.list,
+				.pidfd = -1 };
 		sp.list = s;
 		s->timer = evtimer_new(sp.base, on_timer, s);
 		s->poll = event_new(sp.base, -1, EV_PERSIST, on_poll, s);
@@ -626,6 +718,9 @@ static void stop_fn(void *arg)
 		if (s->state == S_ENDED)
 			spawn_free(s);
 	}
+	pthread_mutex_lock(&idle.lock);
+	idle.seen = idle.gen;	/* a record freed from now on wakes the waiter */
+	pthread_mutex_unlock(&idle.lock);
 	pxc_sync_signal(arg, sp.list ? PMIX_ERR_WOULD_BLOCK : PMIX_SUCCESS);
 }
 
@@ -673,20 +768,44 @@ static void final_round(void)
 	}			/* else: stuck, leak rather than free under it */
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits up to ms for a record to be freed since the last stop round. */
+static void wait_idle(int ms)
+{
+	struct timespec dl;
+	int err = 0;
+
+	clock_gettime(CLOCK_REALTIME, &dl);	/* the condition's clock */
+	dl.tv_nsec += (long)ms * 1000000L;
+	dl.tv_sec += dl.tv_nsec / 1000000000L;
+	dl.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&idle.lock);
+	while (idle.gen == idle.seen && err != ETIMEDOUT)
+		err = pthread_cond_timedwait(&idle.cond, &idle.lock, &dl);
+	pthread_mutex_unlock(&idle.lock);
+}
+
 void plug_spawn_srun_stop(void)
 {
-	int t = 0;	/* tenths of seconds */
+	const long long fini = PLUG_SPAWN_FINI_SEC * 1000LL, kill = PLUG_SPAWN_KILL_SEC * 1000LL;
+	long long t0 = now_ms(), t;
+	int phase = 0;	/* 1: SIGTERM sent, 2: SIGKILL sent */
 
 	if (!sp.pg)
 		return;
-	while (stop_round() != PMIX_SUCCESS &&
-	       t < 10 * (PLUG_SPAWN_FINI_SEC + 2 * PLUG_SPAWN_KILL_SEC)) {
-		if (t == 10 * PLUG_SPAWN_FINI_SEC)
+	while (stop_round() != PMIX_SUCCESS && (t = now_ms() - t0) < fini + 2 * kill) {
+		if (phase == 0 && t >= fini && ++phase)
 			pxc_progress_post(sp.pg, end_fn, NULL);
-		if (t == 10 * (PLUG_SPAWN_FINI_SEC + PLUG_SPAWN_KILL_SEC))
+		if (phase == 1 && t >= fini + kill && ++phase)
 			pxc_progress_post(sp.pg, end_fn, (void *)1);
-		usleep(100000);
-		t++;
+		wait_idle(100);	/* woken early when a child srun is reaped */
 	}
 	final_round();		/* whatever is left: killed, cancelled, freed */
 	pxc_progress_release();

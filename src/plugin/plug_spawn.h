@@ -88,6 +88,10 @@ int plug_spawn_srun_init(void);
  * is itself a spawned one, reports the step to the parent srun and fixes
  * the launch env. 0/-1. Main thread. */
 int plug_spawn_srun_start(uint32_t nnodes, char ***env);
+/* The step's endpoint table is complete (plug_rdv.c, the agent's progress
+ * thread): looks the allocation up ahead of any spawn (not in a spawned
+ * srun). */
+void plug_spawn_srun_warm(void);
 /* client_fini: ends every tracked child srun (SIGTERM, bounded wait,
  * SIGKILL + step cancel) and closes the connections. Idempotent. */
 void plug_spawn_srun_stop(void);
