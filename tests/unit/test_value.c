@@ -15,6 +15,8 @@
 #include <hwloc.h>
 #include <pmix.h>
 
+#include "pxc.h"
+
 /* ---- sample values of every type ---- */
 
 static const pmix_data_type_t all_types[] = {
@@ -616,6 +618,34 @@ START_TEST(info_load_and_flags)
 }
 END_TEST
 
+START_TEST(info_find_and_flag)
+{
+	pmix_info_t in[6];
+	bool t = true, f = false;
+	int one = 1, zero = 0;
+
+	PMIx_Info_load(&in[0], "k.bare", NULL, PMIX_UNDEF);
+	PMIx_Info_load(&in[1], "k.true", &t, PMIX_BOOL);
+	PMIx_Info_load(&in[2], "k.false", &f, PMIX_BOOL);
+	PMIx_Info_load(&in[3], "k.one", &one, PMIX_INT);
+	PMIx_Info_load(&in[4], "k.zero", &zero, PMIX_INT);
+	PMIx_Info_load(&in[5], "k.str", "true", PMIX_STRING);
+	ck_assert_ptr_eq(pxc_info_find(in, 6, "k.one"), &in[3]);
+	ck_assert_ptr_null(pxc_info_find(in, 6, "k.none"));
+	ck_assert_ptr_null(pxc_info_find(NULL, 6, "k.one"));
+	ck_assert(pxc_info_flag(in, 6, "k.bare"));
+	ck_assert(pxc_info_flag(in, 6, "k.true"));
+	ck_assert(!pxc_info_flag(in, 6, "k.false"));
+	ck_assert(pxc_info_flag(in, 6, "k.one"));
+	ck_assert(!pxc_info_flag(in, 6, "k.zero"));
+	ck_assert(pxc_info_flag(in, 6, "k.str"));
+	ck_assert(!pxc_info_flag(in, 6, "k.none"));
+	ck_assert(!pxc_info_flag(in, 3, "k.one"));	/* only the first ninfo */
+	for (int i = 0; i < 6; i++)
+		PMIx_Info_destruct(&in[i]);
+}
+END_TEST
+
 START_TEST(info_persistent_not_freed)
 {
 	pmix_info_t info, copy;
@@ -852,6 +882,7 @@ static Suite *value_suite(void)
 	tcase_add_test(tc, value_true_and_size);
 	tcase_add_test(tc, data_print_every_type);
 	tcase_add_test(tc, info_load_and_flags);
+	tcase_add_test(tc, info_find_and_flag);
 	tcase_add_test(tc, info_persistent_not_freed);
 	tcase_add_test(tc, struct_helpers);
 	tcase_add_test(tc, argv_helpers);

@@ -31,24 +31,6 @@
 
 /* ---- small helpers ---- */
 
-bool pxc_cli_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
-
-	if (!i)
-		return false;
-	switch (i->value.type) {
-	case PMIX_UNDEF:
-		return true;
-	case PMIX_BOOL:
-		return i->value.data.flag;
-	case PMIX_INT:
-		return i->value.data.integer != 0;
-	default:
-		return PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE;
-	}
-}
-
 int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);

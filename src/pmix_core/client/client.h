@@ -150,8 +150,6 @@ pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t 
 				   size_t nprocs, const pmix_info_t *info, size_t ninfo);
 /* PMIX_TIMEOUT (seconds) in info converted to ms, 0 when absent. */
 int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo);
-/* True when info holds key with a true boolean (or non-zero int). */
-bool pxc_cli_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
 /* Fills a proc id (nspace truncated to PMIX_MAX_NSLEN). */
 static inline void pxc_proc_load(pmix_proc_t *p, const char *ns, pmix_rank_t r)

@@ -99,13 +99,13 @@ static struct hdlr **insert_point(struct hdlr **list, const struct hdlr *h,
 
 static int position(const pmix_info_t *info, size_t ninfo)
 {
-	if (pxc_cli_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST) ||
-	    pxc_cli_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY))
+	if (pxc_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST) ||
+	    pxc_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY))
 		return POS_FIRST;
-	if (pxc_cli_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST) ||
-	    pxc_cli_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST_IN_CATEGORY))
+	if (pxc_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST) ||
+	    pxc_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST_IN_CATEGORY))
 		return POS_LAST;
-	if (pxc_cli_info_flag(info, ninfo, PMIX_EVENT_HDLR_PREPEND))
+	if (pxc_info_flag(info, ninfo, PMIX_EVENT_HDLR_PREPEND))
 		return POS_PREPEND;
 	return POS_APPEND;
 }
@@ -431,7 +431,7 @@ void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source,
 	for (size_t i = 0; i < ninfo; i++)
 		if (PMIx_Info_xfer(&c->info[c->ninfo], &info[i]) == PMIX_SUCCESS)
 			c->ninfo++;
-	if (chain_snapshot(c, pxc_cli_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT)) == 0 ||
+	if (chain_snapshot(c, pxc_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT)) == 0 ||
 	    evq_post(c) != 0)
 		chain_free(c);
 }

@@ -79,9 +79,9 @@ static void parse_opts(const pmix_info_t *info, size_t ninfo, struct getopt *o)
 		const char *k = info[i].key;
 
 		if (strcmp(k, PMIX_OPTIONAL) == 0)
-			o->optional = pxc_cli_info_flag(&info[i], 1, k);
+			o->optional = pxc_info_flag(&info[i], 1, k);
 		else if (strcmp(k, PMIX_GET_REFRESH_CACHE) == 0)
-			o->refresh = pxc_cli_info_flag(&info[i], 1, k);
+			o->refresh = pxc_info_flag(&info[i], 1, k);
 		else if (strcmp(k, PMIX_TIMEOUT) == 0)
 			o->timeout_ms = pxc_cli_info_timeout_ms(&info[i], 1);
 		else

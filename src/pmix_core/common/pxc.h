@@ -45,6 +45,10 @@ pmix_status_t pxc_errno_status(int err);
 /* The first info of info[0..ninfo) whose key is key, or NULL (info may be
  * NULL). Borrowed pointer. Any thread. */
 const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+/* True when info holds key as a flag: a bare key (PMIX_UNDEF), a true
+ * boolean, a non-zero PMIX_INT or a value PMIx_Value_true calls true.
+ * Any thread. */
+bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
 /* Default timeout, in seconds, of server-side waits when the request names
  * none (PMIX_TIMEOUT). Overridden by SLURMIX_TIMEOUT in the environment. */

@@ -109,17 +109,6 @@ uint64_t pxc_srv_new_id(void)
 	return next++;
 }
 
-bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
-
-	if (!i)
-		return false;
-	if (i->value.type == PMIX_UNDEF)
-		return true;
-	return PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE;
-}
-
 /* Integer of any integral type; -1 if the value is not one. */
 static long info_long(const pmix_value_t *v)
 {

@@ -228,8 +228,6 @@ void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status);
 uint64_t pxc_srv_new_id(void);
 /* Seconds from PMIX_TIMEOUT in info (> 0), else the default. */
 int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
-/* True if info holds key with a true boolean value. */
-bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 /* Initialises buf empty with room for cap bytes (no regrowth up to
  * there). 0, or -1/ENOMEM (buf is then empty and valid). */
 int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);

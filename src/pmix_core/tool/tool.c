@@ -137,9 +137,9 @@ static pmix_status_t find_and_connect(const struct where *w)
 	}
 	if (str_attr(w, PMIX_SERVER_NSPACE))
 		return try_file(w, tmpdir(w), str_attr(w, PMIX_SERVER_NSPACE));
-	if (pxc_cli_info_flag(w->info, w->ninfo, PMIX_CONNECT_TO_SYSTEM))
+	if (pxc_info_flag(w->info, w->ninfo, PMIX_CONNECT_TO_SYSTEM))
 		return try_system(w);
-	if (pxc_cli_info_flag(w->info, w->ninfo, PMIX_CONNECT_SYSTEM_FIRST) &&
+	if (pxc_info_flag(w->info, w->ninfo, PMIX_CONNECT_SYSTEM_FIRST) &&
 	    try_system(w) == PMIX_SUCCESS)
 		return PMIX_SUCCESS;
 	if (getenv(PXC_ENV_URI) && try_uri(w, getenv(PXC_ENV_URI)) == PMIX_SUCCESS)
@@ -187,7 +187,7 @@ static pmix_status_t tool_start(const pmix_info_t *info, size_t ninfo)
 	if ((st = pxc_client_setup()) != PMIX_SUCCESS)
 		return st;
 	where_init(&w, info, ninfo);
-	if (pxc_cli_info_flag(info, ninfo, PMIX_TOOL_DO_NOT_CONNECT)) {
+	if (pxc_info_flag(info, ninfo, PMIX_TOOL_DO_NOT_CONNECT)) {
 		run_alone(&w);
 		return PMIX_SUCCESS;
 	}
