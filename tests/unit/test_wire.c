@@ -267,6 +267,95 @@ START_TEST(conn_delivers_frames)
 }
 END_TEST
 
+/* Many frames in one burst, a frame larger than the read buffer keeps
+ * (several MiB), then the peer closes: every frame arrives whole and in
+ * order, and the end is reported only after the last one. */
+struct order {
+	uint32_t next;
+	int bad;
+	int ended_after;
+	pxc_sync_t sync;
+};
+
+static void ord_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p, void *arg)
+{
+	struct order *o = arg;
+	size_t n = pxc_buf_remaining(p);
+	const unsigned char *b = (const unsigned char *)pxc_buf_read_ptr(p);
+
+	(void)c;
+	if (h->tag != o->next++)
+		o->bad++;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != (unsigned char)(h->tag + i))
+			return (void)o->bad++;
+}
+
+static void ord_close(pxc_conn_t *c, int err, void *arg)
+{
+	struct order *o = arg;
+
+	o->ended_after = (int)o->next;
+	pxc_conn_close(c, 0);
+	pxc_sync_signal(&o->sync, err ? PMIX_ERROR : PMIX_SUCCESS);
+}
+
+struct ord_open { struct order *o; pxc_progress_t *pg; int fd; };
+
+static void ord_open_fn(void *arg)
+{
+	struct ord_open *a = arg;
+
+	ck_assert_ptr_nonnull(pxc_conn_new(pxc_progress_base(a->pg), a->fd, 8u << 20,
+					   ord_msg, ord_close, a->o));
+}
+
+static void ord_frame(int fd, uint32_t tag, size_t len)
+{
+	unsigned char *buf = malloc(PXC_WIRE_HDR_LEN + len);
+	pxc_wire_hdr_t h = { .len = (uint32_t)len, .tag = tag, .cmd = 4 };
+	size_t off = 0;
+
+	pxc_wire_hdr_encode(&h, buf);
+	for (size_t i = 0; i < len; i++)
+		buf[PXC_WIRE_HDR_LEN + i] = (unsigned char)(tag + i);
+	while (off < PXC_WIRE_HDR_LEN + len) {
+		ssize_t w = write(fd, buf + off, PXC_WIRE_HDR_LEN + len - off);
+
+		ck_assert_int_gt(w, 0);
+		off += (size_t)w;
+	}
+	free(buf);
+}
+
+START_TEST(conn_burst_large_then_eof)
+{
+	struct order o = { 0 };
+	struct ord_open a = { .o = &o };
+	uint32_t tag = 0;
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pxc_sync_init(&o.sync);
+	a.fd = sv[0];
+	a.pg = pxc_progress_start("t");
+	ck_assert_int_eq(pxc_progress_post(a.pg, ord_open_fn, &a), 0);
+	for (int i = 0; i < 300; i++)
+		ord_frame(sv[1], tag++, (size_t)(i % 37));
+	ord_frame(sv[1], tag++, 5u << 20);		/* 5 MiB */
+	for (int i = 0; i < 50; i++)
+		ord_frame(sv[1], tag++, 100);
+	ord_frame(sv[1], tag++, 40000);
+	close(sv[1]);
+	ck_assert_int_eq(pxc_sync_wait(&o.sync, 10000), PMIX_SUCCESS);
+	ck_assert_int_eq(o.bad, 0);
+	ck_assert_uint_eq(o.next, tag);
+	ck_assert_int_eq(o.ended_after, (int)tag);
+	pxc_progress_stop(a.pg);
+	pxc_sync_fini(&o.sync);
+}
+END_TEST
+
 START_TEST(conn_bad_magic_closes)
 {
 	struct rx r;
@@ -403,6 +492,7 @@ static Suite *wire_suite(void)
 	tcase_add_test(th, hdr_round_trip);
 	tcase_add_test(th, hdr_rejects_bad_magic_and_size);
 	tcase_add_test(tc, conn_delivers_frames);
+	tcase_add_test(tc, conn_burst_large_then_eof);
 	tcase_add_test(tc, conn_bad_magic_closes);
 	tcase_add_test(tc, conn_absurd_length_closes);
 	tcase_add_test(tc, conn_truncated_then_eof);

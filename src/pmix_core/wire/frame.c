@@ -2,13 +2,19 @@
 /*
  * frame.c - framed messages on a libevent bufferevent.
  *
- * Reading: the read callback loops while a whole header is buffered, decodes
- * it (a bad magic or a length over the connection's limit ends the
- * connection with EPROTO / EMSGSIZE), waits for the whole payload, then
- * copies it into a pmix_data_buffer_t and calls the message callback. The
- * callback may close the connection; a "closing" flag checked after each
- * message stops the loop then, and the struct is freed only when no
- * callback is running (freeing is deferred to the end of the read loop).
+ * Reading: our own read event and buffer, not the bufferevent's (whose
+ * every read costs an FIONREAD ioctl on top of the readv): one recv per
+ * readable event into rbuf, then every whole frame in it is delivered: the
+ * header is decoded (a bad magic or a length over the connection's limit
+ * ends the connection with EPROTO / EMSGSIZE), the payload copied into a
+ * pmix_data_buffer_t and the message callback called. Once a header is in,
+ * rbuf grows to hold its whole frame, so a large frame needs no regrowth
+ * per read; a buffer grown past RBUF_KEEP is released when it empties.
+ * The callback may close the connection; the closed/ended flags checked
+ * after each message stop the loop then, and the struct is freed only when
+ * no callback is running (freeing is deferred to the end of the read
+ * loop). Bytes that came before the peer's close are delivered before the
+ * end is reported.
  *
  * Writing: a frame is written at once when nothing is queued (send_now),
  * else appended to the bufferevent's output buffer. A connection closed
@@ -53,6 +59,9 @@ struct pxc_conn {
 	bool closed;		/* pxc_conn_close() was called */
 	bool ended;		/* end reported (or must not be) */
 	bool flushing;		/* freed when output drains */
+	struct event *rev;	/* readable */
+	char *rbuf;		/* received bytes [roff, rlen) */
+	size_t roff, rlen, rcap;
 	bool shared;		/* pxc_conn_share: tx_lock guards writes */
 	bool queued;		/* shared: the output buffer holds bytes */
 	pthread_mutex_t tx_lock;
@@ -105,8 +114,14 @@ int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN],
 	return 0;
 }
 
+#define RBUF_MIN 16384
+#define RBUF_KEEP (1u << 20)
+
 static void conn_free(pxc_conn_t *c)
 {
+	if (c->rev)
+		event_free(c->rev);
+	free(c->rbuf);
 	if (c->bev)
 		bufferevent_free(c->bev);	/* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
 	if (c->shared)
@@ -132,38 +147,65 @@ static void conn_end(pxc_conn_t *c, int err)
 	if (c->ended || c->closed)
 		return;
 	c->ended = true;
+	event_del(c->rev);
 	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
 	c->in_callback++;
 	c->on_close(c, err, c->arg);
 	c->in_callback--;
 }
 
-/* Takes one complete frame out of the input buffer, if there is one.
- * Returns 1 when a frame was delivered, 0 when more bytes are needed,
- * -1 on a protocol error (errno set). */
-static int deliver_one(pxc_conn_t *c, struct evbuffer *in)
+/* Room for need unread bytes (plus RBUF_MIN free when need is 0): moves
+ * the unread bytes to the front, grows. 0/-1 (ENOMEM). */
+static int rbuf_room(pxc_conn_t *c, size_t need)
 {
-	unsigned char raw[PXC_WIRE_HDR_LEN];
+	size_t unread = c->rlen - c->roff, cap = c->rcap ? c->rcap : RBUF_MIN;
+	char *p;
+
+	if (need < unread + RBUF_MIN)
+		need = unread + RBUF_MIN;
+	if (c->roff && (c->rcap - c->rlen < RBUF_MIN || need > c->rcap - c->roff)) {
+		memmove(c->rbuf, c->rbuf + c->roff, unread);
+		c->roff = 0;
+		c->rlen = unread;
+	}
+	if (need <= c->rcap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (!(p = realloc(c->rbuf, cap))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	c->rbuf = p;
+	c->rcap = cap;
+	return 0;
+}
+
+/* Takes one complete frame out of rbuf, if there is one. Returns 1 when
+ * a frame was delivered, 0 when more bytes are needed, -1 on a protocol
+ * error (errno set). */
+static int deliver_one(pxc_conn_t *c)
+{
 	pmix_data_buffer_t payload;
 	pxc_wire_hdr_t h;
+	size_t whole;
 	char *bytes = NULL;
 
-	if (evbuffer_get_length(in) < PXC_WIRE_HDR_LEN)
+	if (c->rlen - c->roff < PXC_WIRE_HDR_LEN)
 		return 0;
-	evbuffer_copyout(in, raw, sizeof(raw));
-	if (pxc_wire_hdr_decode(raw, c->max_payload, &h) < 0)
+	if (pxc_wire_hdr_decode((unsigned char *)c->rbuf + c->roff, c->max_payload, &h) < 0)
 		return -1;
-	if (evbuffer_get_length(in) < PXC_WIRE_HDR_LEN + (size_t)h.len)
-		return 0;
-	evbuffer_drain(in, PXC_WIRE_HDR_LEN);
+	whole = PXC_WIRE_HDR_LEN + (size_t)h.len;
+	if (c->rlen - c->roff < whole)
+		return rbuf_room(c, whole) < 0 ? -1 : 0;
 	if (h.len > 0) {
-		bytes = malloc(h.len);
-		if (!bytes) {
+		if (!(bytes = malloc(h.len))) {
 			errno = ENOMEM;
 			return -1;
 		}
-		evbuffer_remove(in, bytes, h.len);
+		memcpy(bytes, c->rbuf + c->roff + PXC_WIRE_HDR_LEN, h.len);
 	}
+	c->roff += whole;
 	pxc_buf_init(&payload);
 	pxc_buf_load_take(&payload, bytes, h.len);
 	c->in_callback++;
@@ -173,20 +215,49 @@ static int deliver_one(pxc_conn_t *c, struct evbuffer *in)
 	return 1;
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
+/* One recv into rbuf: 1 bytes came, 0 the peer closed, -1 error (errno),
+ * 2 nothing to read now. */
+static int fill(pxc_conn_t *c, int fd)
+{
+	ssize_t n;
+
+	if (c->roff == c->rlen) {
+		c->roff = c->rlen = 0;
+		if (c->rcap > RBUF_KEEP) {
+			free(c->rbuf);
+			c->rbuf = NULL;
+			c->rcap = 0;
+		}
+	}
+	if (rbuf_room(c, 0) < 0)
+		return -1;
+	n = recv(fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
+	if (n > 0)
+		c->rlen += (size_t)n;
+	else if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 2;
+	return n > 0 ? 1 : (int)n;
+}
+
+static void read_cb(evutil_socket_t fd, short what, void *arg)
 {
 	pxc_conn_t *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	int rc = 1;
+	int got, rc = 1, err;
 
+	(void)what;
 	c->in_callback++;
+	got = fill(c, (int)fd);
+	err = got < 0 ? errno : 0;
 	while (rc == 1 && !c->closed && !c->ended)
-		rc = deliver_one(c, in);
+		rc = deliver_one(c);
 	c->in_callback--;
 	if (rc < 0 && !c->closed) {
 		pxc_error("closing connection: %s", errno == EMSGSIZE ?
-			  "message too large" : "protocol error");
+			  "message too large" : errno == ENOMEM ? "out of memory" :
+			  "protocol error");
 		conn_end(c, errno);
+	} else if (got <= 0 && !c->closed) {
+		conn_end(c, got == 0 ? 0 : err);
 	}
 	if (c->closed && c->in_callback == 0 && !c->flushing)
 		conn_free(c);
@@ -239,8 +310,12 @@ pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
 	c->on_msg = on_msg;
 	c->on_close = on_close;
 	c->arg = arg;
-	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
-	if (bufferevent_enable(c->bev, EV_READ | EV_WRITE) < 0) {
+	bufferevent_setcb(c->bev, NULL, write_cb, event_cb, c);
+	c->rev = event_new(base, fd, EV_READ | EV_PERSIST, read_cb, c);
+	if (!c->rev || event_add(c->rev, NULL) < 0 ||
+	    bufferevent_enable(c->bev, EV_WRITE) < 0) {
+		if (c->rev)
+			event_free(c->rev);
 		bufferevent_free(c->bev);	/* closes fd */
 		free(c);
 		errno = ENOMEM;
@@ -414,7 +489,7 @@ void pxc_conn_close(pxc_conn_t *c, int flush)
 	if (!c || c->closed)
 		return;
 	c->closed = true;
-	bufferevent_disable(c->bev, EV_READ);
+	event_del(c->rev);
 	if (flush && !c->ended &&
 	    evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
 		c->flushing = true;	/* write_cb / event_cb free it */
