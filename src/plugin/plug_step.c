@@ -194,6 +194,21 @@ static void log_hook(int level, const char *msg)
 
 /* ---- step data ---------------------------------------------------------- */
 
+/* True when the map text announces another task count than the step's:
+ * checked before decoding, so that a map srun did not compute (the launch
+ * environment is the user's) cannot make us allocate for 2^24 ranks. */
+static bool map_size_differs(const char *text, uint32_t ntasks)
+{
+	char *end;
+	unsigned long n;
+
+	if (!text || strncmp(text, "1;", 2))
+		return false;	/* the decoder rejects it */
+	errno = 0;
+	n = strtoul(text + 2, &end, 10);
+	return errno || *end != ';' || n != ntasks;
+}
+
 /* Also validates the step record layout against srun's data. */
 static int load_step(plug_step_t *st, char **env)
 {
@@ -210,6 +225,8 @@ static int load_step(plug_step_t *st, char **env)
 		return plug_error("step %s: srun sent %s=%s; launched by an srun "
 				  "without mpi/slurmix, or a Slurm this build does "
 				  "not fit", want, PLUG_STEP_ENV, sent ? sent : "(none)"), -1;
+	if (map_size_differs(plug_env_get(env, PLUG_MAP_ENV), st->si.ntasks))
+		return plug_error("%s is not for %u tasks", PLUG_MAP_ENV, st->si.ntasks), -1;
 	st->map = plug_map_decode(plug_env_get(env, PLUG_MAP_ENV));
 	if (!st->map)
 		return plug_error("bad or missing %s", PLUG_MAP_ENV), -1;
@@ -468,13 +485,20 @@ fail:
 	return -1;
 }
 
-/* In the forked task, as the user: copy the prepared pairs only. */
+/* In the forked task, as the user: copy the prepared pairs only. No log
+ * line here (Slurm's log takes a lock): a task the map does not place on
+ * this node at its local rank (a map srun did not compute, see
+ * load_step) fails with EINVAL, which Slurm reports ("Unable to configure
+ * MPI plugin") before the task exits 1. */
 int plug_step_task(const plug_task_info_t *task, char ***env)
 {
 	int lr = plug_map_local_rank(step.map, task->gtaskid);
 
-	if (!step.task_env || lr < 0 || lr != task->ltaskid)
+	if (!step.task_env || lr < 0 || lr != task->ltaskid ||
+	    step.map->node_of[task->gtaskid] != step.si.nodeid) {
+		errno = EINVAL;
 		return -1;
+	}
 	for (char **e = step.task_env[lr]; *e; e++) {
 		const char *value = *e + strlen(*e) + 1;
 

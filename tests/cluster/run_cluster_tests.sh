@@ -586,6 +586,145 @@ get_timeout() {
 	fi
 }
 
+# ---- broken input from inside the job (helper "robust") -------------------
+
+# Node index (vnK -> K-1) and listening ports of each of our stepds, as
+# "NODE:PORT" words.
+stepd_endpoints() {
+	local k uts p port
+	for k in $(seq 1 8); do
+		[ -e "$state/run/slurmd.vn$k.pid" ] || continue
+		uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn$k.pid")/ns/uts")
+		for p in $(pgrep -x slurmstepd); do
+			[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] || continue
+			for port in $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
+				grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2); do
+				echo "$((k - 1)):$port"
+			done
+		done
+	done
+}
+
+# An authenticated peer (it has the job key, as any task of the job does)
+# sends broken LOST, FANIN, FANOUT, DMDX_REQ/RESP, EVENT and unknown
+# messages to every step daemon (peer_garbage.py), claiming another node
+# of the step and a stepd of another step. Each stepd must log them, drop
+# them (or the connection) and keep serving: the tasks' fences and direct
+# modex afterwards succeed. Per endpoint (two connections) at least: 12
+# malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
+# DMDX_REQ, 10 malformed EVENT, 2 unknown commands in the node logs.
+auth_garbage() {
+	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
+	local lost coll fout dmdx ev unk
+	want_case "$name" || return 0
+	rm -f "$bin/robust.key" "$bin/robust.go"
+	log_mark
+	t0=$(now)
+	(cd "$bin" && timeout 90 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		bash -c '[ "$SLURM_PROCID" = 0 ] && echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >robust.key
+			for i in $(seq 150); do [ -e robust.go ] && break; sleep 0.2; done
+			exec ./pmix_modex 5' >"$state/auth.out" 2>&1) &
+	pid=$!
+	for n in $(seq 100); do [ -s "$bin/robust.key" ] && break; sleep 0.1; done
+	sleep 0.5	# every stepd listens, the early links are up
+	eps=$(stepd_endpoints)
+	# shellcheck disable=SC2046
+	sent=$(python3 "$here/peer_garbage.py" $(cat "$bin/robust.key") 4 $eps 2>&1)
+	touch "$bin/robust.go"
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	lost=$(log_new | grep -c "malformed LOST message from node")
+	coll=$(log_new | grep -c "malformed fence message from node")
+	fout=$(log_new | grep -c "unexpected FANOUT from node")
+	dmdx=$(log_new | grep -c "bad direct modex request from node")
+	ev=$(log_new | grep -c "malformed EVENT from node")
+	unk=$(log_new | grep -c "unknown message 99 from node")
+	n=$(echo $eps | wc -w)
+	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
+	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
+	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
+	   [ "$unk" -ge $((2 * n)) ]; then
+		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
+			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $unk unknown; job OK ($(since "$t0") s)"
+	else
+		tail -20 "$state/auth.out"
+		echo "sender: $sent; endpoints: $eps"
+		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT, $unk unknown)"
+	fi
+	rm -f "$bin/robust.key" "$bin/robust.go"
+}
+
+# SLURMIX_PROC_MAP (the process map srun gives the step daemons). A user's
+# own value does not reach them: srun's prelaunch overwrites it (the job
+# runs and the tasks see srun's map). A user who changes srun itself can
+# send anything (srun runs as the user; srun_map_shim.so stands in for
+# that): a map that does not parse, one that disagrees with the step's
+# counts, one that puts this node's ranks on another node - the step fails
+# at once with the reason in the node log, nothing is left behind.
+proc_map_env() {
+	local name="user's SLURMIX_PROC_MAP is overwritten by srun" out rc
+	want_case "$name" || return 0
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n4 --ntasks-per-node=2 \
+		--export=ALL,SLURMIX_PROC_MAP=garbage,SLURMIX_STEP=9.9 \
+		bash -c 'echo "MAP=$SLURMIX_PROC_MAP"; exec ./pmix_modex 3' 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && echo "$out" | grep -qx OK &&
+	   [ "$(echo "$out" | grep -cx 'MAP=1;4;0-1|2-3')" = 4 ]; then
+		ok "$name (tasks see srun's map, job OK)"
+	else
+		echo "$out" | tail
+		bad "$name" "(rc $rc)"
+	fi
+}
+
+# proc_map_bad LABEL MAP LOG-REGEX OUT-REGEX [rc]: the map reaches the step
+# daemons of "-N2 -n4"; the node logs must give the reason (LOG-REGEX),
+# srun's output must show the failure (OUT-REGEX, 4 lines: one per task),
+# never OK, no hang, no step directory or slurmstepd left. srun 22.05
+# exits 0 when every launch failed (no task ever ran, so no task exit
+# code, and mpi/slurmix's srun side sees no abort): its "task N launch
+# failed" lines are the user's error there. With "rc", srun must also
+# exit non-zero (the tasks were forked and exit 1).
+proc_map_bad() {
+	local name="broken SLURMIX_PROC_MAP from a modified srun: $1" out rc t0 t logged left fails
+	want_case "$name" || return 0
+	log_mark
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TEST_PROC_MAP=$2 LD_PRELOAD="$bin/srun_map_shim.so" \
+		timeout 60 srun --mpi=slurmix -N2 -n4 --ntasks-per-node=2 ./pmix_modex 3 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 0.5
+	logged=$(log_new | grep -cE "$3")
+	fails=$(echo "$out" | grep -cE "$4")
+	for n in $(seq 20); do [ -z "$(my_stepds)" ] && break; sleep 0.25; done
+	left=$(ls -d "$state"/nodes/*/tmp/slurmix.* 2>/dev/null; my_stepds)
+	if [ $rc -ne 124 ] && { [ -z "${5:-}" ] || [ $rc -ne 0 ]; } &&
+	   ! echo "$out" | grep -qx OK && [ "$fails" -eq 4 ] &&
+	   [ "$logged" -ge 1 ] && [ -z "$left" ] && [ "$(echo "$t < 20" | bc)" = 1 ]; then
+		ok "$name: rc $rc in $t s, $fails task failures, $logged log lines, nothing left"
+	else
+		echo "$out" | tail
+		bad "$name" "(rc $rc, $t s, $fails task failures, $logged log lines, left: $left)"
+	fi
+}
+
+robust_cases() {
+	local launch="launch failed" map="mpi/slurmix: .*SLURMIX_PROC_MAP"
+	auth_garbage
+	proc_map_env
+	proc_map_bad "garbage" "garbage" "$map" "$launch"
+	proc_map_bad "empty" "" "$map" "$launch"
+	proc_map_bad "wrong task count" "1;8;0-3|4-7" "$map is not for 4 tasks" "$launch"
+	proc_map_bad "2^24 tasks" "1;16777215;0-16777214" "$map is not for 4 tasks" "$launch"
+	proc_map_bad "wrong tasks per node" "1;4;0-2|3" "process map .* disagrees" "$launch"
+	# counts agree, ranks swapped between the nodes: each task fails in the
+	# task hook (no log line of ours after fork; Slurm's own)
+	proc_map_bad "ranks of the other node" "1;4;2-3|0-1" \
+		"Unable to configure MPI plugin" "Unable to configure MPI plugin: Invalid argument" rc
+}
+
 build_programs() {
 	local p
 	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
@@ -598,6 +737,7 @@ build_programs() {
 			-L"$build/.libs" -lpmix || return 1
 	done
 	cp "$repo/tests/clients/py_basic.py" "$bin/"
+	cc -std=gnu11 -O2 -shared -fPIC -o "$bin/srun_map_shim.so" "$here/srun_map_shim.c" -ldl || return 1
 }
 
 # ---- main ----------------------------------------------------------------
@@ -640,6 +780,7 @@ stepd_killed
 srun_requests_broken
 get_timeout
 dyn_cases
+robust_cases
 no_leftovers "steps of one allocation"
 
 if want_case "TreeWidth=2|8 nodes"; then

@@ -1492,6 +1492,250 @@ START_TEST(broken_server)
 }
 END_TEST
 
+/* ---- broken CONNECT results (helper "robust"; one block) ----
+ * A fake server that completes HELLO (and the reply channel's HELLO)
+ * properly, then answers each CONNECT with the next canned reply, and
+ * every other request with a bare success. After the last canned reply it
+ * closes everything at the next CONNECT. */
+#include <arpa/inet.h>
+#include <poll.h>
+
+#define PXC_TEST_CMD_CONNECT 11	/* wire/proto.h */
+
+struct fake_cnct {
+	int lfd;
+	pmix_data_buffer_t *replies;
+	size_t n;
+};
+
+static int fd_io(int fd, void *buf, size_t len, int rd)
+{
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = rd ? POLLIN : POLLOUT };
+		ssize_t k;
+
+		if (poll(&pfd, 1, 10000) != 1)
+			return -1;
+		k = rd ? read(fd, p, len) : write(fd, p, len);
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Reads one frame: cmd and tag; the payload is discarded. */
+static int fake_read(int fd, uint16_t *cmd, uint32_t *tag)
+{
+	unsigned char h[16];
+	uint32_t len;
+	char junk[4096];
+
+	if (fd_io(fd, h, sizeof(h), 1) < 0)
+		return -1;
+	len = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+	*tag = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
+	*cmd = (uint16_t)(h[12] << 8 | h[13]);
+	while (len) {
+		size_t k = len < sizeof(junk) ? len : sizeof(junk);
+
+		if (fd_io(fd, junk, k, 1) < 0)
+			return -1;
+		len -= (uint32_t)k;
+	}
+	return 0;
+}
+
+static int fake_write(int fd, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *pl)
+{
+	unsigned char h[16];
+	uint32_t w[3] = { htonl(0x534c4d58u), htonl((uint32_t)pl->bytes_used), htonl(tag) };
+	uint16_t s[2] = { htons(cmd), htons(1) };
+
+	memcpy(h, w, 12);
+	memcpy(h + 12, s, 4);
+	return fd_io(fd, h, 16, 0) < 0 ? -1 : fd_io(fd, pl->base_ptr, pl->bytes_used, 0);
+}
+
+static void pk(pmix_data_buffer_t *b, void *v, pmix_data_type_t t)
+{
+	ck_assert_int_eq(PMIx_Data_pack(NULL, b, v, 1, t), PMIX_SUCCESS);
+}
+
+/* STATUS st (and, for a HELLO, the two procs and an empty blob). */
+static void pk_status(pmix_data_buffer_t *b, pmix_status_t st, int hello)
+{
+	pmix_proc_t me, srv;
+	pmix_byte_object_t bo = { NULL, 0 };
+
+	PMIX_DATA_BUFFER_CONSTRUCT(b);
+	pk(b, &st, PMIX_STATUS);
+	if (!hello)
+		return;
+	PMIx_Load_procid(&me, "fake", 0);
+	PMIx_Load_procid(&srv, "fakesrv", 0);
+	pk(b, &me, PMIX_PROC);
+	pk(b, &srv, PMIX_PROC);
+	pk(b, &bo, PMIX_BYTE_OBJECT);
+}
+
+static int fake_accept_hello(int lfd)
+{
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	pmix_data_buffer_t b;
+	uint16_t cmd;
+	uint32_t tag;
+	int fd;
+
+	if (poll(&pfd, 1, 10000) != 1 || (fd = accept(lfd, NULL, NULL)) < 0)
+		return -1;
+	pk_status(&b, PMIX_SUCCESS, 1);
+	if (fake_read(fd, &cmd, &tag) < 0 || cmd != 1 || fake_write(fd, 1, tag, &b) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	PMIX_DATA_BUFFER_DESTRUCT(&b);
+	return fd;
+}
+
+static void *fake_cnct_server(void *arg)
+{
+	struct fake_cnct *f = arg;
+	int c1 = fake_accept_hello(f->lfd), c2 = c1 < 0 ? -1 : fake_accept_hello(f->lfd);
+	size_t next = 0;
+	uint16_t cmd;
+	uint32_t tag;
+
+	while (c1 >= 0 && fake_read(c1, &cmd, &tag) == 0) {
+		pmix_data_buffer_t ok, *r = &ok;
+		int fd = (tag & 0x80000000u) && c2 >= 0 ? c2 : c1;
+
+		if (cmd == PXC_TEST_CMD_CONNECT && next == f->n)
+			break;	/* out of script: the server goes away */
+		pk_status(&ok, PMIX_SUCCESS, 0);
+		if (cmd == PXC_TEST_CMD_CONNECT)
+			r = &f->replies[next++];
+		if (tag)
+			fake_write(fd, cmd, tag, r);
+		PMIX_DATA_BUFFER_DESTRUCT(&ok);
+	}
+	if (c2 >= 0)
+		close(c2);
+	if (c1 >= 0)
+		close(c1);
+	return NULL;
+}
+
+/* Canned CONNECT replies: STATUS 0, then `tail` built by the caller. */
+enum { CN_GARBAGE, CN_NO_BLOB, CN_BAD_BLOB, CN_COUNT_ONLY, CN_CUT_INFO,
+       CN_BAD_TYPE, CN_NB_GARBAGE, CN_GOOD, CN_N };
+
+static void build_cnct_replies(pmix_data_buffer_t *r)
+{
+	static const char junk[] = "\xde\xad\xbe\xef not packed at all \xff\xff\xff\xff";
+	pmix_byte_object_t empty = { NULL, 0 }, bad = { (char *)junk, sizeof(junk) };
+	pmix_info_t info;
+	size_t one = 1, many = 1000;
+	uint32_t v = 42;
+	pmix_data_buffer_t whole;
+	uint16_t bogus_type = htons(0x7777);
+	size_t off;
+
+	for (int i = 0; i < CN_N; i++) {
+		pk_status(&r[i], PMIX_SUCCESS, 0);
+		if (i != CN_NO_BLOB)
+			pk(&r[i], i == CN_BAD_BLOB ? &bad : &empty, PMIX_BYTE_OBJECT);
+	}
+	/* raw bytes where INFO[] belongs */
+	PMIx_Data_copy_payload(&r[CN_GARBAGE], &(pmix_data_buffer_t){
+		.base_ptr = (char *)junk, .unpack_ptr = (char *)junk, .bytes_used = sizeof(junk) });
+	PMIx_Data_copy_payload(&r[CN_NB_GARBAGE], &(pmix_data_buffer_t){
+		.base_ptr = (char *)junk, .unpack_ptr = (char *)junk, .bytes_used = sizeof(junk) });
+	pk(&r[CN_COUNT_ONLY], &many, PMIX_SIZE);	/* 1000 infos, none there */
+	/* a good INFO[1] cut short by 3 bytes */
+	PMIx_Info_load(&info, "fake.result", &v, PMIX_UINT32);
+	PMIX_DATA_BUFFER_CONSTRUCT(&whole);
+	pk(&whole, &one, PMIX_SIZE);
+	pk(&whole, &info, PMIX_INFO);
+	pk(&r[CN_GOOD], &one, PMIX_SIZE);
+	pk(&r[CN_GOOD], &info, PMIX_INFO);
+	whole.bytes_used -= 3;
+	PMIx_Data_copy_payload(&r[CN_CUT_INFO], &whole);
+	whole.bytes_used += 3;
+	/* the same INFO[1] with the INFO item's type (after the SIZE item:
+	 * 2 + 4 + 8 bytes) replaced by an unknown one */
+	off = r[CN_BAD_TYPE].bytes_used;
+	PMIx_Data_copy_payload(&r[CN_BAD_TYPE], &whole);
+	memcpy(r[CN_BAD_TYPE].base_ptr + off + 14, &bogus_type, 2);
+	PMIX_DATA_BUFFER_DESTRUCT(&whole);
+	PMIx_Info_destruct(&info);
+}
+
+static void cnct_cb(pmix_status_t st, void *cbdata)
+{
+	*(volatile pmix_status_t *)cbdata = st;
+}
+
+START_TEST(broken_connect_results)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pmix_data_buffer_t replies[CN_N];
+	struct fake_cnct f = { .replies = replies, .n = CN_N };
+	volatile pmix_status_t nb = 1;
+	pmix_proc_t me, other;
+	pmix_value_t *v = NULL;
+	char uri[200];
+	pthread_t t;
+	double t0;
+
+	build_cnct_replies(replies);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/slurmix-fakec.%d", (int)getpid());
+	unlink(sa.sun_path);
+	f.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_eq(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(f.lfd, 4), 0);
+	snprintf(uri, sizeof(uri), "unix:%s", sa.sun_path);
+	setenv("PMIX_NAMESPACE", "fake", 1);
+	setenv("PMIX_RANK", "0", 1);
+	setenv("SLURMIX_PMIX_SERVER_URI", uri, 1);
+	pthread_create(&t, NULL, fake_cnct_server, &f);
+	ck_assert_int_eq(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIx_Load_procid(&other, "other", PMIX_RANK_WILDCARD);
+	t0 = now_s();
+	/* every broken reply: an error, and the client carries on */
+	for (int i = CN_GARBAGE; i <= CN_BAD_TYPE; i++) {
+		pmix_status_t st = PMIx_Connect(&other, 1, NULL, 0);
+
+		ck_assert_msg(st != PMIX_SUCCESS && st < 0, "broken reply %d gave %d", i, st);
+	}
+	ck_assert_int_eq(PMIx_Connect_nb(&other, 1, NULL, 0, cnct_cb, (void *)&nb),
+			 PMIX_SUCCESS);
+	while (nb == 1 && now_s() - t0 < 10)
+		usleep(1000);
+	ck_assert_int_lt(nb, 0);
+	/* a good reply after all that works, and its result is stored */
+	ck_assert_int_eq(PMIx_Connect(&other, 1, NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Get(&me, "fake.result", NULL, 0, &v), PMIX_SUCCESS);
+	ck_assert_uint_eq(v->data.uint32, 42);
+	PMIX_VALUE_RELEASE(v);
+	/* the server goes away at the next CONNECT: a clean error */
+	ck_assert_int_lt(PMIx_Connect(&other, 1, NULL, 0), 0);
+	ck_assert(now_s() - t0 < 10);
+	pthread_join(t, NULL);
+	ck_assert_int_lt(PMIx_Connect(&other, 1, NULL, 0), 0);
+	PMIx_Finalize(NULL, 0);
+	ck_assert(now_s() - t0 < 15);
+	close(f.lfd);
+	unlink(sa.sun_path);
+	for (int i = 0; i < CN_N; i++)
+		PMIX_DATA_BUFFER_DESTRUCT(&replies[i]);
+}
+END_TEST
+/* ---- end of broken CONNECT results ---- */
+
 static Suite *client_suite(void)
 {
 	Suite *s = suite_create("client");
@@ -1517,6 +1761,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tl, singleton);
 	tcase_add_test(tl, local_only_calls);
 	tcase_add_test(tl, broken_server);
+	tcase_add_test(tl, broken_connect_results);
 	suite_add_tcase(s, tl);
 	return s;
 }

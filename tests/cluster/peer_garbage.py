@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# peer_garbage.py - an AUTHENTICATED but broken peer for the step daemons
+# (run_cluster_tests.sh, "authenticated peer sends garbage").
+#
+#   python3 peer_garbage.py KEY STEP NNODES NODE:PORT...
+#
+# For each step daemon (node index NODE listening on 127.0.0.1:PORT) it
+# opens two connections, each starting with a correct HELLO (job key, node
+# id, step id; src/plugin/plug_net.h): one claiming another node of the
+# step, one claiming a stepd of another step of the job. On each it sends
+# the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT
+# (truncated, or well formed for a fence that does not exist), DMDX_REQ,
+# DMDX_RESP, EVENT garbage, an unknown command, and last a frame header
+# with an absurd length. It never sends a well-formed LOST (that would
+# rightly fail the step's fences). Prints "SENT n" (messages sent) and
+# closes everything before the tasks' fences start.
+import socket
+import struct
+import sys
+import time
+
+T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
+HELLO, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 10, 11, 20, 21, 30, 31
+
+
+def frame(cmd, body, tag=0):
+    return struct.pack(">IIIHH", 0x534c4d58, len(body), tag, cmd, 0) + body
+
+
+def item(t, fmt, *v):
+    return struct.pack(">HI", t, 1) + struct.pack(">" + fmt, *v)
+
+
+def pstr(s):
+    b = s.encode()
+    return struct.pack(">HII", T_STRING, 1, len(b)) + b
+
+
+def u32(v):
+    return item(T_UINT32, "I", v)
+
+
+def u64(v):
+    return item(T_UINT64, "Q", v)
+
+
+def status(v):
+    return item(T_STATUS, "i", v)
+
+
+def proc(ns, rank):
+    b = ns.encode()
+    return struct.pack(">HII", T_PROC, 1, len(b)) + b + struct.pack(">I", rank)
+
+
+JUNK = b"\xde\xad\xbe\xef" * 8 + b"not packed at all"
+SIG = 0x0123456789ABCDEF
+
+
+def broken_messages():
+    """(cmd, payload, tag) of every broken message."""
+    return [
+        (LOST, b"", 0), (LOST, u32(1), 0), (LOST, u32(1) + status(0), 0),
+        (LOST, u32(999999) + status(-1), 0), (LOST, JUNK, 0),
+        (LOST, u32(1) + JUNK[:5], 0),
+        (FANIN, b"", 0), (FANIN, u64(SIG), 0), (FANIN, u64(SIG) + u32(0), 0),
+        (FANIN, JUNK, 0), (FANIN, u64(SIG) + u32(7) + status(0) + JUNK, 0),
+        (FANIN, u64(SIG + 1) + u32(7) + status(-25), 0),
+        (FANOUT, b"", 0), (FANOUT, u64(SIG)[:7], 0), (FANOUT, JUNK, 0),
+        (FANOUT, u64(SIG + 2) + u32(3) + status(0) + JUNK, 0),
+        (DMDX_REQ, b"", 5), (DMDX_REQ, JUNK, 6), (DMDX_REQ, u32(999999), 7),
+        (DMDX_REQ, u32(1) + JUNK[:3], 8),
+        (DMDX_RESP, b"", 9), (DMDX_RESP, JUNK, 10), (DMDX_RESP, status(0) + JUNK, 11),
+        (EVENT, b"", 0), (EVENT, JUNK, 0), (EVENT, proc("x" * 300, 0), 0),
+        (EVENT, proc("slurmix.1.0", 0) + struct.pack(">HI", T_SIZE, 1) +
+         struct.pack(">Q", 1 << 40), 0),
+        (EVENT, proc("slurmix.1.0", 0) + struct.pack(">HIQ", T_SIZE, 1, 0) +
+         status(-1) + JUNK, 0),
+        (99, JUNK, 0),
+    ]
+
+
+def hello(key, node, step):
+    return frame(HELLO, pstr(key) + u32(node) + u32(step))
+
+
+def poke(port, hello_bytes):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in broken_messages())
+    s.sendall(data)
+    time.sleep(0.2)
+    # last: a header that claims 1 GiB (a protocol error: dropped)
+    try:
+        s.sendall(struct.pack(">IIIHH", 0x534c4d58, 1 << 30, 0, FANIN, 0))
+    except OSError:
+        pass
+    return s, len(broken_messages()) + 1
+
+
+def main():
+    key, step, nnodes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    conns, sent = [], 0
+    for arg in sys.argv[4:]:
+        node, port = (int(x) for x in arg.split(":"))
+        other = (node + 1) % nnodes
+        for h in (hello(key, other, step), hello(key, 0, step + 4242)):
+            s, n = poke(port, h)
+            conns.append(s)
+            sent += n
+    time.sleep(1)
+    for s in conns:
+        s.close()
+    print("SENT", sent)
+
+
+main()
