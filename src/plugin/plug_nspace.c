@@ -7,8 +7,14 @@
  *
  * Everything is derived from the process map that srun computed and the
  * node names of the step, so every stepd registers the same job and proc
- * data; only the local keys (LOCAL_SIZE, LOCAL_PEERS, LOCALLDR, topology)
- * differ per node. Job manager thread, before the tasks exist.
+ * data; only the job-level copies of the local keys (LOCAL_SIZE,
+ * LOCAL_PEERS, LOCALLDR, NODE_SIZE, topology) differ per node. Every
+ * node's own values are also registered per node (PMIX_NODE_INFO_ARRAY:
+ * HOSTNAME, NODEID, LOCAL_PEERS, LOCAL_SIZE, NODE_SIZE, LOCALLDR), so
+ * that a server of another step that fetched this namespace (connect,
+ * spawn, direct modex: docs/dynamic.md section 5) answers a wildcard Get
+ * of LOCAL_PEERS with this step's ranks on *its* node, or nothing when
+ * this step has none there. Job manager thread, before the tasks exist.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,6 +29,7 @@
 
 #define PLUG_JOB_KEYS 20
 #define PLUG_PROC_KEYS 9
+#define PLUG_NODE_KEYS 6
 
 /* Comma list of the ranks on node `node`, malloc()ed. */
 static char *peers_string(const plug_map_t *m, uint32_t node)
@@ -116,9 +123,44 @@ static int proc_info(const plug_step_t *st, pmix_rank_t r, pmix_info_t *out)
 	return rc;
 }
 
+/* PMIX_NODE_INFO_ARRAY of node index `node`. */
+static int node_info(const plug_step_t *st, uint32_t node, pmix_info_t *out)
+{
+	const plug_map_t *m = st->map;
+	pmix_data_array_t *da = PMIx_Data_array_create(PLUG_NODE_KEYS, PMIX_INFO);
+	uint32_t local = m->count[node];
+	pmix_rank_t ldr = local ? m->ranks[m->first[node]] : 0;
+	char *peers = peers_string(m, node);
+	pmix_info_t *ni;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!da || !peers) {
+		PMIx_Data_array_free(da);
+		free(peers);
+		return -1;
+	}
+	ni = da->array;
+	rc |= load(ni, &n, PMIX_HOSTNAME, st->hosts[node], PMIX_STRING);
+	rc |= load(ni, &n, PMIX_NODEID, &node, PMIX_UINT32);
+	rc |= load(ni, &n, PMIX_LOCAL_SIZE, &local, PMIX_UINT32);
+	rc |= load(ni, &n, PMIX_NODE_SIZE, &local, PMIX_UINT32);
+	if (local) {
+		rc |= load(ni, &n, PMIX_LOCAL_PEERS, peers, PMIX_STRING);
+		rc |= load(ni, &n, PMIX_LOCALLDR, &ldr, PMIX_PROC_RANK);
+	}
+	da->size = n;
+	if (!rc)
+		rc = PMIx_Info_load(out, PMIX_NODE_INFO_ARRAY, da, PMIX_DATA_ARRAY) ? -1 : 0;
+	da->size = PLUG_NODE_KEYS;
+	PMIx_Data_array_free(da);
+	free(peers);
+	return rc;
+}
+
 int plug_nspace_info(const plug_step_t *st, pmix_info_t **info, size_t *ninfo)
 {
-	size_t cap = PLUG_JOB_KEYS + st->map->ntasks, n = 0;
+	size_t cap = PLUG_JOB_KEYS + st->map->ntasks + st->map->nnodes, n = 0;
 	pmix_info_t *in = PMIx_Info_create(cap);
 
 	if (!in)
@@ -127,6 +169,9 @@ int plug_nspace_info(const plug_step_t *st, pmix_info_t **info, size_t *ninfo)
 		goto fail;
 	for (pmix_rank_t r = 0; r < st->map->ntasks; r++, n++)
 		if (proc_info(st, r, &in[n]) < 0)
+			goto fail;
+	for (uint32_t node = 0; node < st->map->nnodes; node++, n++)
+		if (node_info(st, node, &in[n]) < 0)
 			goto fail;
 	*info = in;
 	*ninfo = n;

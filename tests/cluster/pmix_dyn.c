@@ -46,6 +46,18 @@
  *                                 the others wait in PMIx_Connect_nb with
  *                                 PMIX_CONNECT_OPTIONAL and PMIX_TIMEOUT=TMO;
  *                                 prints "cnopt R <status> <sec>"
+ *   xloc                          node-local keys across namespaces (after
+ *                                 xfind): every rank posts its own
+ *                                 PMIX_HOSTNAME and PMIX_LOCALITY_STRING
+ *                                 as "dyn.hname"/"dyn.loc", connects, then
+ *                                 checks the other job's registered
+ *                                 values (HOSTNAME OPTIONAL, LOCALITY_STRING
+ *                                 IMMEDIATE, as Open MPI's dpm asks) and
+ *                                 its PMIX_LOCAL_PEERS against what its
+ *                                 ranks posted; prints "xloc R <n> peers=
+ *                                 <LOCAL_PEERS|-> want=<ranks posting our
+ *                                 host|-> host=<ok|none|bad> loc=<ok|
+ *                                 none|bad>" (none: absent on both sides)
  *   getto RANK KEY TMO LATE       PMIx_Get of KEY of own rank RANK with
  *                                 PMIX_TIMEOUT=TMO; RANK itself sleeps
  *                                 TMO+2 s, or with LATE > 0 commits KEY
@@ -460,6 +472,93 @@ static int do_cnopt(char **a)
 	return 2;
 }
 
+/* A string value of proc's key (info: one flag or none), or NULL. */
+static char *get_str(const pmix_proc_t *p, const char *key, const char *flag)
+{
+	pmix_value_t *v = NULL;
+	pmix_info_t info;
+	bool yes = true;
+	char *s = NULL;
+
+	if (flag)
+		PMIX_INFO_LOAD(&info, flag, &yes, PMIX_BOOL);
+	if (PMIx_Get(p, key, flag ? &info : NULL, flag ? 1 : 0, &v) == PMIX_SUCCESS && v &&
+	    v->type == PMIX_STRING && v->data.string)
+		s = strdup(v->data.string);
+	if (v)
+		PMIx_Value_free(v, 1);
+	return s;
+}
+
+static void post_str(const char *key, const char *s)
+{
+	pmix_value_t val;
+
+	PMIX_VALUE_LOAD(&val, s ? s : "-", PMIX_STRING);
+	PMIx_Put(PMIX_GLOBAL, key, &val);
+	PMIX_VALUE_DESTRUCT(&val);
+}
+
+/* 2 when registered and posted agree, 1 when both are absent, 0 else. */
+static int same(char *reg, char *posted)
+{
+	int ok = !posted ? 0 : !strcmp(posted, "-") ? !reg : reg && !strcmp(reg, posted) ? 2 : 0;
+
+	free(reg);
+	free(posted);
+	return ok;
+}
+
+static const char *verdict(uint32_t n, int all)
+{
+	return !n || !all ? "bad" : all == 2 ? "ok" : "none";
+}
+
+static int do_xloc(void)
+{
+	pmix_proc_t procs[2], p;
+	pmix_value_t *v = NULL;
+	pmix_info_t opt;
+	bool yes = true;
+	char *host = get_str(&me, PMIX_HOSTNAME, NULL), *loc, *peers, want[1024] = "";
+	int hok = 2, lok = 2, k;
+	uint32_t n = 0;
+
+	post_str("dyn.hname", host);
+	loc = get_str(&me, PMIX_LOCALITY_STRING, NULL);
+	post_str("dyn.loc", loc);
+	free(loc);
+	PMIx_Commit();
+	pair(procs, NULL);
+	show("xlcn", PMIx_Connect(procs, 2, NULL, 0));
+	PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+	if (PMIx_Get(&procs[1], PMIX_JOB_SIZE, &opt, 1, &v) == PMIX_SUCCESS && v) {
+		n = v->data.uint32;
+		PMIx_Value_free(v, 1);
+	}
+	peers = get_str(&procs[1], PMIX_LOCAL_PEERS, PMIX_OPTIONAL);
+	for (uint32_t r = 0; r < n && r < 64; r++) {
+		char *ph;
+
+		PMIx_Load_procid(&p, other_ns, r);
+		ph = get_str(&p, "dyn.hname", NULL);
+		if (host && ph && !strcmp(host, ph))
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%u",
+				 want[0] ? "," : "", r);
+		k = same(get_str(&p, PMIX_HOSTNAME, PMIX_OPTIONAL), ph);
+		hok = k < hok ? k : hok;
+		k = same(get_str(&p, PMIX_LOCALITY_STRING, PMIX_IMMEDIATE),
+			 get_str(&p, "dyn.loc", NULL));
+		lok = k < lok ? k : lok;
+	}
+	printf("xloc %u %u peers=%s want=%s host=%s loc=%s\n", me.rank, n, peers ? peers : "-",
+	       want[0] ? want : "-", verdict(n, hok), verdict(n, lok));
+	free(peers);
+	free(host);
+	show("xldc", PMIx_Disconnect(procs, 2, NULL, 0));
+	return 0;
+}
+
 static int do_getto(char **a)
 {
 	pmix_proc_t who;
@@ -533,6 +632,8 @@ int main(int argc, char **argv)
 			i += do_cnopt(&argv[i]);
 		else if (!strcmp(c, "getto") && i + 4 <= argc)
 			i += do_getto(&argv[i]);
+		else if (!strcmp(c, "xloc"))
+			i += do_xloc();
 		else if (!strcmp(c, "cnkill"))
 			i += do_cnkill();
 		else if (!strcmp(c, "sleep") && i + 1 <= argc)

@@ -132,6 +132,25 @@ ompi_cases() {
 		salloc -N4 -n8 $S -n2 ./ompi_spawn single 4
 }
 
+# Node-local keys of another step (docs/dynamic.md 5): after PMIx_Connect
+# each rank sees the other step's PMIX_LOCAL_PEERS of its own node (none
+# where that step has no rank) and the other ranks' PMIX_HOSTNAME and
+# PMIX_LOCALITY_STRING as they see them themselves (pmix_dyn xloc). A on
+# vn1 (ranks 0,1) and vn2 (2,3), B on vn2 (0,1) and vn3 (2).
+xstep_keys() {
+	# publish keys of this run only; a first srun settles the job directory
+	# (job ids restart with the cluster: two sruns that both find a stale
+	# job.<id> at once may end up with different keys)
+	local a=A$$ b=B$$
+	spawn_case "node-local keys of another step after PMIx_Connect" \
+		'[ $rc = 0 ] && [ "$(count "^[AB] xloc [0-9] [34] peers=([0-9,-]+) want=\1 host=ok loc=(ok|none)$")" = 7 ] &&
+		 [ "$(count "^A xloc [01] 3 peers=- ")" = 2 ] && [ "$(count "^A xloc [23] 3 peers=0,1 ")" = 2 ] &&
+		 [ "$(count "^B xloc [01] 4 peers=2,3 ")" = 2 ] && [ "$(count "^B xloc 2 4 peers=- ")" = 1 ]' \
+		salloc -N3 -n12 bash -c "$S --overlap -N1 -n1 true
+			$S --overlap -N2 -n4 -w vn1,vn2 ./pmix_dyn all xfind $a $b xloc | sed 's/^/A /' &
+			$S --overlap -N2 -n3 -w vn2,vn3 ./pmix_dyn all xfind $b $a xloc | sed 's/^/B /' & wait"
+}
+
 # Good key, broken payloads for every spawn request: error replies, srun
 # keeps going, and a spawn still works afterwards.
 poke_spawn='import os, socket, struct
@@ -189,6 +208,8 @@ build_programs() {
 	mpicc -O2 -o "$bin/ompi_spawn" "$here/ompi_spawn.c" || return 1
 	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_spawn" \
 		"$here/pmix_spawn.c" -L"$build/.libs" -lpmix || return 1
+	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_dyn" \
+		"$here/pmix_dyn.c" -L"$build/.libs" -lpmix || return 1
 }
 
 # ---- main ----------------------------------------------------------------
@@ -206,6 +227,7 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 pmix_cases
 ompi_cases
+xstep_keys
 broken_requests
 stale_env
 no_leftovers

@@ -26,7 +26,10 @@
  * Scopes: LOCAL records go only to clients on this node, REMOTE only to
  * other servers, GLOBAL to all.
  *
- * dmodex_request (host, any thread): answers with a blob of the proc's
+ * dmodex_request (host, any thread): for rank WILDCARD, the namespace's
+ * registered info without the job-level copies of this node's values
+ * (LOCAL_PEERS, LOCAL_SIZE, topology...: they would be wrong on the
+ * requester's node; the node level carries them); for a rank, a blob of the proc's
  * REMOTE+GLOBAL records once it has committed; waits (bounded: the
  * default timeout, or the requester's own PMIX_TIMEOUT that the host
  * passes to pxc_server_dmodex_request_tmo) for a proc not registered yet
@@ -626,6 +629,52 @@ typedef struct {
 	void *cbdata;
 } dmop_t;
 
+/* Job-level keys that describe this server's node (its copy of the node
+ * level, see map.c, and its topology): never sent to another server. */
+static bool node_local_key(const char *key)
+{
+	static const char *const keys[] = {
+		PMIX_LOCAL_PEERS, PMIX_LOCAL_SIZE, PMIX_LOCALLDR, PMIX_NODE_SIZE,
+		PMIX_LOCAL_CPUSETS, PMIX_AVAIL_PHYS_MEMORY, PMIX_NODEID,
+		PMIX_NODE_OVERSUBSCRIBED, PMIX_LOCAL_PROCS, PMIX_HWLOC_XML_V1,
+		PMIX_HWLOC_XML_V2, PMIX_HWLOC_SHMEM_FILE, PMIX_HWLOC_SHMEM_ADDR,
+		PMIX_HWLOC_SHMEM_SIZE, PMIX_LOCAL_TOPO, PMIX_TOPOLOGY_SIGNATURE,
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static int copy_global(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
+		       const pmix_value_t *val, uint8_t kind, void *arg)
+{
+	if (node_local_key(key))
+		return 0;
+	return pxc_store_put(arg, ns, lvl, id, key, val, kind) < 0 ? -1 : 0;
+}
+
+/* Packs ns's registered info for a server on another node: every level,
+ * but at job level only what holds on every node. The node-local values
+ * travel in the node level (the host's PMIX_NODE_INFO_ARRAY), where a
+ * client finds its own node's (get.c), so a step without procs on the
+ * requester's node shows no LOCAL_PEERS there instead of ours. */
+static int pack_for_other_node(const char *ns, pmix_data_buffer_t *blob)
+{
+	pxc_store_t *job = pxc_store_create();
+	int rc = -1;
+
+	if (job && pxc_store_foreach(pxc_srv.store, ns, PXC_LVL_JOB, 0, PXC_KINDS_INFO,
+				     copy_global, job) == 0 &&
+	    pxc_store_pack(job, ns, PXC_LVL_JOB, 0, PXC_KINDS_ALL, blob) == 0)
+		rc = 0;
+	pxc_store_destroy(job);
+	for (int l = PXC_LVL_PROC; l <= PXC_LVL_SESSION && rc == 0; l++)
+		rc = pxc_store_pack(pxc_srv.store, ns, l, PXC_ID_ANY, PXC_KINDS_INFO, blob);
+	return rc;
+}
+
 static void dmodex_job(dmop_t *o)
 {
 	pmix_data_buffer_t blob;
@@ -634,8 +683,7 @@ static void dmodex_job(dmop_t *o)
 	pxc_buf_init(&blob);
 	if (!pxc_store_has_nspace(pxc_srv.store, o->proc.nspace))
 		st = PMIX_ERR_NOT_FOUND;
-	else if (pxc_store_pack(pxc_srv.store, o->proc.nspace, -1, PXC_ID_ANY,
-				PXC_KINDS_INFO, &blob) < 0)
+	else if (pack_for_other_node(o->proc.nspace, &blob) < 0)
 		st = PMIX_ERR_NOMEM;
 	o->cbfunc(st, st == PMIX_SUCCESS ? blob.base_ptr : NULL,
 		  st == PMIX_SUCCESS ? blob.bytes_used : 0, o->cbdata);
