@@ -4,6 +4,12 @@
  * plug_jobdir.h). Every path is built from the base, the uid and numbers,
  * never from peer input; directories found in place are trusted only if
  * they are real directories of this uid without group/other access.
+ *
+ * Opening (cleaning stale directories, replacing a reused job id's old
+ * one, creating or reading the key) runs under an flock on
+ * slurmix-<uid>/.lock, so that sruns of one allocation starting together
+ * cannot remove each other's fresh directory and end with different keys.
+ * The lock is waited for at most LOCK_WAIT_MS.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -15,12 +21,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "plug_jobdir.h"
 #include "plug_util.h"
+
+#define LOCK_WAIT_MS 30000
 
 static char *jobdir;
 
@@ -166,34 +175,69 @@ static int make_tree(const char *base, uint32_t job)
 	return rc;
 }
 
-int plug_jobdir_open(const char *base, uint32_t job, plug_job_alive_f alive, char *key)
+/* The per-uid directory's lock, held: an fd to close, or -1 with errno. */
+static int lock_top(const char *base)
+{
+	char *top = NULL, *path = NULL;
+	int fd = -1;
+
+	if (asprintf(&top, "%s/slurmix-%u", base, (unsigned)geteuid()) < 0 ||
+	    safe_dir(top) < 0 || asprintf(&path, "%s/.lock", top) < 0)
+		goto out;
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	for (int waited = 0; fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= LOCK_WAIT_MS) {
+			int err = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
+
+			close(fd);
+			fd = -1;
+			errno = err;
+			break;
+		}
+		usleep(10000);
+	}
+out:
+	free(top);
+	free(path);
+	return fd;
+}
+
+/* Under the lock. */
+static int open_locked(const char *base, uint32_t job, plug_job_alive_f alive, char *key)
 {
 	char *top = NULL;
-	int err;
 
-	if (!base)
-		base = getenv(PLUG_JOBDIR_BASE_ENV);
-	if (!base || !*base)
-		base = "/tmp";
-	plug_jobdir_close();
 	if (make_tree(base, job) < 0)
-		goto fail;
+		return -1;
 	if (alive) {
 		if (asprintf(&top, "%s/slurmix-%u", base, (unsigned)geteuid()) >= 0)
 			clean_stale(top, job, alive);
 		free(top);
 		clean_own(job, alive);
 		if (make_tree(base, job) < 0)	/* again, if clean_own wiped it */
-			goto fail;
+			return -1;
 	}
-	if (get_key(key) < 0)
-		goto fail;
-	return 0;
-fail:
-	err = errno;
+	return get_key(key);
+}
+
+int plug_jobdir_open(const char *base, uint32_t job, plug_job_alive_f alive, char *key)
+{
+	int err, lock, rc;
+
+	if (!base)
+		base = getenv(PLUG_JOBDIR_BASE_ENV);
+	if (!base || !*base)
+		base = "/tmp";
 	plug_jobdir_close();
+	if ((lock = lock_top(base)) < 0)
+		return -1;
+	rc = open_locked(base, job, alive, key);
+	err = errno;
+	close(lock);
+	if (rc < 0)
+		plug_jobdir_close();
 	errno = err;
-	return -1;
+	return rc;
 }
 
 const char *plug_jobdir_path(void)

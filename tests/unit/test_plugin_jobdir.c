@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -138,6 +139,60 @@ START_TEST(stale_dirs_removed)
 }
 END_TEST
 
+/* Job 7 alive since a minute ago, found slowly (a slurmctld round trip). */
+static int alive_7_slow(uint32_t job, time_t *submit)
+{
+	usleep(30000);
+	*submit = job == 7 ? time(NULL) - 60 : 0;
+	return job == 7;
+}
+
+/* Several sruns of one allocation open a reused job id's stale directory
+ * at the same moment: one replaces it, all end with the same new key. */
+START_TEST(concurrent_openers_share_one_key)
+{
+	enum { N = 6 };
+	char old[PLUG_JOBDIR_KEY_LEN + 1], key[PLUG_JOBDIR_KEY_LEN + 1];
+	char got[N][PLUG_JOBDIR_KEY_LEN + 1];
+	struct timespec then[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
+	int go[2], res[2];
+	pid_t pid[N];
+
+	ck_assert_int_eq(plug_jobdir_open(base, 7, NULL, old), 0);
+	plug_jobdir_close();
+	ck_assert_int_eq(utimensat(AT_FDCWD, path_of("job.7/key"), then, 0), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	ck_assert_int_eq(pipe(res), 0);
+	for (int i = 0; i < N; i++) {
+		char c;
+
+		if ((pid[i] = fork()) == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) != 0 ||
+			    plug_jobdir_open(base, 7, alive_7_slow, key) != 0)
+				_exit(1);
+			_exit(write(res[1], key, PLUG_JOBDIR_KEY_LEN) == PLUG_JOBDIR_KEY_LEN ? 0 : 1);
+		}
+		ck_assert_int_gt(pid[i], 0);
+	}
+	close(go[0]);
+	close(go[1]);		/* all start together */
+	close(res[1]);
+	for (int i = 0; i < N; i++) {
+		int st;
+
+		ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		ck_assert_int_eq(read(res[0], got[i], PLUG_JOBDIR_KEY_LEN), PLUG_JOBDIR_KEY_LEN);
+		got[i][PLUG_JOBDIR_KEY_LEN] = '\0';
+	}
+	close(res[0]);
+	ck_assert_str_ne(got[0], old);
+	for (int i = 1; i < N; i++)
+		ck_assert_str_eq(got[i], got[0]);
+}
+END_TEST
+
 START_TEST(unsafe_dirs_refused)
 {
 	char key[PLUG_JOBDIR_KEY_LEN + 1], top[300];
@@ -185,6 +240,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, creates_dirs_and_key);
 	tcase_add_test(tc, step_files);
 	tcase_add_test(tc, stale_dirs_removed);
+	tcase_add_test(tc, concurrent_openers_share_one_key);
 	tcase_add_test(tc, unsafe_dirs_refused);
 	tcase_add_test(tc, bad_key_refused);
 	suite_add_tcase(s, tc);
