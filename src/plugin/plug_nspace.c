@@ -28,7 +28,7 @@
 #include "plug_step.h"
 
 #define PLUG_JOB_KEYS 20
-#define PLUG_PROC_KEYS 9
+#define PLUG_PROC_KEYS 11
 #define PLUG_NODE_KEYS 6
 
 /* Comma list of the ranks on node `node`, malloc()ed. */
@@ -117,6 +117,11 @@ static int proc_info(const plug_step_t *st, pmix_rank_t r, pmix_info_t *out)
 	rc |= load(pi, &n, PMIX_NODE_RANK, &lrank, PMIX_UINT16);
 	rc |= load(pi, &n, PMIX_HOSTNAME, st->hosts[nodeid], PMIX_STRING);
 	rc |= load(pi, &n, PMIX_NODEID, &nodeid, PMIX_UINT32);
+	if (nodeid == st->si.nodeid && st->locality && st->locality[lrank])
+		rc |= load(pi, &n, PMIX_LOCALITY_STRING, st->locality[lrank], PMIX_STRING);
+	if (nodeid == st->si.nodeid && st->cpuset && st->cpuset[lrank])
+		rc |= load(pi, &n, PMIX_CPUSET, st->cpuset[lrank], PMIX_STRING);
+	da->size = n;
 	if (!rc)
 		rc = PMIx_Info_load(out, PMIX_PROC_DATA, da, PMIX_DATA_ARRAY) ? -1 : 0;
 	PMIx_Data_array_free(da);

@@ -45,6 +45,7 @@
 #include "plug_abort.h"
 #include "plug_coll.h"
 #include "plug_conf.h"
+#include "plug_cpuset.h"
 #include "plug_net.h"
 #include "plug_pub.h"
 #include "plug_spawn.h"
@@ -287,7 +288,8 @@ static int make_dirs(plug_step_t *st)
 	return 0;
 }
 
-/* hwloc XML (v2) of this node for the clients; optional. */
+/* This node's topology (kept for the locality strings) and its hwloc
+ * XML (v2) for the clients; optional. */
 static void load_topology(plug_step_t *st)
 {
 	hwloc_topology_t topo;
@@ -296,22 +298,58 @@ static void load_topology(plug_step_t *st)
 
 	if (hwloc_topology_init(&topo) < 0)
 		return;
-	if (hwloc_topology_load(topo) == 0 &&
-	    hwloc_topology_export_xmlbuffer(topo, &xml, &len, 0) == 0) {
+	if (hwloc_topology_load(topo) < 0) {
+		hwloc_topology_destroy(topo);
+		plug_info("no hwloc topology for the clients");
+		return;
+	}
+	st->topo = topo;
+	if (hwloc_topology_export_xmlbuffer(topo, &xml, &len, 0) == 0) {
 		st->topo_xml = strndup(xml, (size_t)len);
 		hwloc_free_xmlbuffer(topo, xml);
 	}
-	hwloc_topology_destroy(topo);
-	if (!st->topo_xml)
-		plug_info("no hwloc topology for the clients");
+}
+
+/* PMIX_LOCALITY_STRING and PMIX_CPUSET of each local task, from the CPUs
+ * Slurm binds it to (plug_cpuset.h); needs the server (which formats
+ * them). Without a topology the tasks simply get none. */
+static int task_localities(plug_step_t *st)
+{
+	hwloc_topology_t t = st->topo;
+	hwloc_bitmap_t own = t ? hwloc_bitmap_alloc() : NULL;
+	uint32_t n = st->si.node_tasks;
+	int rc = 0;
+
+	if (!t)
+		return 0;
+	if (!own || !(st->locality = calloc(n, sizeof(char *))) ||
+	    !(st->cpuset = calloc(n, sizeof(char *))))
+		rc = -1;
+	if (rc == 0 && hwloc_get_cpubind(t, own, HWLOC_CPUBIND_PROCESS) < 0)
+		hwloc_bitmap_copy(own, hwloc_topology_get_topology_cpuset(t));
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		pmix_cpuset_t cs = { .source = "hwloc" };
+
+		cs.bitmap = plug_cpuset_of_task(st->si.cpu_bind_type, st->si.cpu_bind, i,
+						hwloc_topology_get_topology_cpuset(t), own);
+		if (!cs.bitmap ||
+		    PMIx_server_generate_locality_string(&cs, &st->locality[i]) != PMIX_SUCCESS ||
+		    PMIx_server_generate_cpuset_string(&cs, &st->cpuset[i]) != PMIX_SUCCESS)
+			rc = -1;
+		hwloc_bitmap_free(cs.bitmap);
+	}
+	hwloc_bitmap_free(own);
+	return rc < 0 ? plug_error("cannot compute the tasks' locality strings"), -1 : 0;
 }
 
 /* ---- server ------------------------------------------------------------- */
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(4);
+	pmix_info_t *info = PMIx_Info_create(5);
+	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid;
+	size_t n = 4;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -324,8 +362,10 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
 	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
 	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
-	rc = PMIx_server_init(&module, info, 4);
-	PMIx_Info_free(info, 4);
+	if (st->topo)		/* the server uses ours instead of discovering again */
+		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+	rc = PMIx_server_init(&module, info, n);
+	PMIx_Info_free(info, 5);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
@@ -471,7 +511,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
 	load_topology(&step);
-	if (start_server(&step) < 0 || register_nspace(&step) < 0 ||
+	if (start_server(&step) < 0 || task_localities(&step) < 0 ||
+	    register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
@@ -535,6 +576,14 @@ void plug_step_fini(void)
 	free(step.dir);
 	free(step.cltdir);
 	free(step.topo_xml);
+	if (step.topo)
+		hwloc_topology_destroy(step.topo);
+	for (uint32_t i = 0; i < step.si.node_tasks && step.locality; i++)
+		free(step.locality[i]);
+	for (uint32_t i = 0; i < step.si.node_tasks && step.cpuset; i++)
+		free(step.cpuset[i]);
+	free(step.locality);
+	free(step.cpuset);
 	free(step.ld_path);
 	memset(&step, 0, sizeof(step));
 }

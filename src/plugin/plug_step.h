@@ -27,6 +27,9 @@ typedef struct {
 	char *dir;		/* <tmpdir>/slurmix.<job>.<step>.<nodeid>, root 0755 */
 	char *cltdir;		/* <dir>/job, the user's, 0700: PMIX_TMPDIR */
 	char *topo_xml;		/* hwloc XML v2 of this node, or NULL */
+	void *topo;		/* its hwloc_topology_t, or NULL */
+	char **locality;	/* [si.node_tasks] PMIX_LOCALITY_STRING, or NULL */
+	char **cpuset;		/* [si.node_tasks] PMIX_CPUSET, or NULL */
 	char ***task_env;	/* [si.node_tasks] "K=V" lists for the tasks */
 	char *ld_path;		/* LD_LIBRARY_PATH for the tasks, or NULL */
 	bool dir_made;		/* dir is ours to remove */

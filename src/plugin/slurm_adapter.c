@@ -164,6 +164,8 @@ int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)
 	out->gid = job->gid;
 	out->batch = job->batch;
 	out->het_job_id = job->het_job_id;
+	out->cpu_bind_type = (uint32_t)job->cpu_bind_type;
+	out->cpu_bind = job->cpu_bind;
 	return 0;
 }
 

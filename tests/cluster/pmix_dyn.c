@@ -51,8 +51,9 @@
  *                                 PMIX_HOSTNAME and PMIX_LOCALITY_STRING
  *                                 as "dyn.hname"/"dyn.loc", connects, then
  *                                 checks the other job's registered
- *                                 values (HOSTNAME OPTIONAL, LOCALITY_STRING
- *                                 IMMEDIATE, as Open MPI's dpm asks) and
+ *                                 values (HOSTNAME OPTIONAL; LOCALITY_STRING
+ *                                 IMMEDIATE of the procs on this node, as
+ *                                 Open MPI's dpm asks) and
  *                                 its PMIX_LOCAL_PEERS against what its
  *                                 ranks posted; prints "xloc R <n> peers=
  *                                 <LOCAL_PEERS|-> want=<ranks posting our
@@ -539,17 +540,23 @@ static int do_xloc(void)
 	peers = get_str(&procs[1], PMIX_LOCAL_PEERS, PMIX_OPTIONAL);
 	for (uint32_t r = 0; r < n && r < 64; r++) {
 		char *ph;
+		bool here;
 
 		PMIx_Load_procid(&p, other_ns, r);
 		ph = get_str(&p, "dyn.hname", NULL);
-		if (host && ph && !strcmp(host, ph))
+		here = host && ph && !strcmp(host, ph);
+		if (here)
 			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%u",
 				 want[0] ? "," : "", r);
-		k = same(get_str(&p, PMIX_HOSTNAME, PMIX_OPTIONAL), ph);
+		k = same(get_str(&p, PMIX_HOSTNAME, PMIX_OPTIONAL), ph);	/* frees ph */
 		hok = k < hok ? k : hok;
-		k = same(get_str(&p, PMIX_LOCALITY_STRING, PMIX_IMMEDIATE),
-			 get_str(&p, "dyn.loc", NULL));
-		lok = k < lok ? k : lok;
+		/* a locality string says where a proc runs on the asker's
+		 * node: only those of the same node must agree */
+		if (here) {
+			k = same(get_str(&p, PMIX_LOCALITY_STRING, PMIX_IMMEDIATE),
+				 get_str(&p, "dyn.loc", NULL));
+			lok = k < lok ? k : lok;
+		}
 	}
 	printf("xloc %u %u peers=%s want=%s host=%s loc=%s\n", me.rank, n, peers ? peers : "-",
 	       want[0] ? want : "-", verdict(n, hok), verdict(n, lok));

@@ -725,6 +725,34 @@ robust_cases() {
 		"Unable to configure MPI plugin" "Unable to configure MPI plugin: Invalid argument" rc
 }
 
+# Each task's PMIX_CPUSET and PMIX_LOCALITY_STRING follow its binding
+# (--cpu-bind mask_cpu / map_cpu as the task plugin passes it; task/none
+# here does not apply it but still hands it to the step), every local peer
+# sees the same string as the task itself, and without a binding every
+# task gets the step daemon's CPUs.
+locality_case() {	# locality_case NAME EXPECTED-"rank cpuset" SRUN-ARGS...
+	local name=$1 want=$2 out rc t0 r c rc_pair
+	shift 2
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix "$@" ./pmix_loc 2>/dev/null)
+	rc=$?
+	for rc_pair in $want; do
+		r=${rc_pair%%=*} c=${rc_pair#*=}
+		echo "$out" | grep -qE "^LOC $r hwloc:$c NM" || rc=1
+	done
+	# the string a task reports for itself is the one its peers get
+	echo "$out" | awk '$1 == "LOC" { own[$2] = $4 } $1 == "PEER" { seen[$3] = seen[$3] " " $4 }
+		END { for (r in seen) { n = split(seen[r], s, " "); for (i = 1; i <= n; i++)
+			if (s[i] != own[r]) bad = 1 }; exit bad }' || rc=1
+	if [ $rc -eq 0 ] && ! echo "$out" | grep -q FAIL; then
+		ok "$name ($(since "$t0") s)"
+	else
+		echo "$out" | tail -12
+		bad "$name" "(rc $rc)"
+	fi
+}
+
 build_programs() {
 	local p
 	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
@@ -732,7 +760,7 @@ build_programs() {
 	done
 	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
 	mpicc -O2 -o "$bin/ompi_connect" "$here/ompi_connect.c" || return 1
-	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn; do
+	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
@@ -763,6 +791,11 @@ run "ompi_ring -N3 -n7 cyclic uneven" '^OK$' -N3 -n7 -m cyclic ./ompi_ring 10
 run "pmix_modex -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./pmix_modex 10
 run "pmix_modex -N4 -n8 cyclic" '^OK$' -N4 -n8 -m cyclic ./pmix_modex 10
 run "pmix_modex -N3 -n7 uneven" '^OK$' -N3 -n7 ./pmix_modex 4
+own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
+locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2
+locality_case "locality strings, mask_cpu" "0=0 1=1" -N1 -n2 --cpu-bind=mask_cpu:0x1,0x2
+locality_case "locality strings, map_cpu -N2 -n4" "0=1 1=0 2=1 3=1" -N2 -n4 \
+	--ntasks-per-node=3 --cpu-bind=map_cpu:1,0
 run "python3-pmix -N4 -n8" '^python ok: size 8$' -N4 -n8 --ntasks-per-node=2 \
 	/usr/bin/python3 ./py_basic.py 8
 run "python3-pmix -N3 -n7 cyclic" '^python ok: size 7$' -N3 -n7 -m cyclic \

@@ -2248,6 +2248,40 @@ START_TEST(locality_strings)
 }
 END_TEST
 
+/* A host's PMIX_TOPOLOGY2 is what the locality strings are computed
+ * from (a synthetic 2-package machine here, unlike this one), not a
+ * discovery of the server's own; the server keeps its own copy. */
+START_TEST(locality_host_topology)
+{
+	hwloc_topology_t t;
+	pmix_topology_t topo = { .source = "hwloc" };
+	pmix_cpuset_t cs = { .source = "hwloc" };
+	pmix_info_t info[2];
+	char *loc = NULL;
+
+	ck_assert_int_eq(hwloc_topology_init(&t), 0);
+	ck_assert_int_eq(hwloc_topology_set_synthetic(t, "pack:2 core:2 pu:1"), 0);
+	ck_assert_int_eq(hwloc_topology_load(t), 0);
+	topo.topology = t;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/srvtest.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+	ck_assert_int_eq(PMIx_server_init(NULL, info, 2), PMIX_SUCCESS);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+	hwloc_topology_destroy(t);		/* the server's copy lives on */
+	cs.bitmap = hwloc_bitmap_alloc();
+	hwloc_bitmap_set(cs.bitmap, 3);
+	ck_assert_int_eq(PMIx_server_generate_locality_string(&cs, &loc), PMIX_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(loc, "SK1:"));
+	ck_assert_ptr_nonnull(strstr(loc, ":CR3:HT3"));
+	free(loc);
+	hwloc_bitmap_free(cs.bitmap);
+	stop_server();
+}
+END_TEST
+
 /* Memory: server store bytes per registered process and per posted key. */
 START_TEST(memory_figures)
 {
@@ -3505,6 +3539,7 @@ static Suite *server_suite(void)
 		{ "dmodex", dmodex_request_waits_for_commit },
 		{ "robust", robust_broken_input },
 		{ "reply_channel", reply_channel },
+		{ "locality_host_topology", locality_host_topology },
 		{ "host_fail", host_failures_propagate },
 		{ "null_module", null_module_not_supported },
 		{ "events", events_delivery },

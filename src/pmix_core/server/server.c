@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <hwloc.h>
 #include <event2/event.h>
 
 #include "srv.h"
@@ -202,6 +203,15 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_srv.me.rank = 0;
 	if ((i = pxc_info_find(info, ninfo, PMIX_SERVER_RANK)) && info_long(&i->value) >= 0)
 		pxc_srv.me.rank = (pmix_rank_t)info_long(&i->value);
+	if ((i = pxc_info_find(info, ninfo, PMIX_TOPOLOGY2)) && i->value.type == PMIX_TOPO &&
+	    i->value.data.topo && i->value.data.topo->topology && i->value.data.topo->source &&
+	    strncmp(i->value.data.topo->source, "hwloc", 5) == 0) {
+		hwloc_topology_t t;
+
+		pxc_topo_free();
+		if (hwloc_topology_dup(&t, i->value.data.topo->topology) == 0)
+			pxc_srv.topo = t;	/* no discovery of our own */
+	}
 	pxc_srv.tool_support = pxc_info_flag(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
 	pxc_srv.system_support = pxc_info_flag(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
 	s = info_str(info, ninfo, PMIX_HOSTNAME);

@@ -194,7 +194,8 @@ typedef struct {
 	pxc_pset_t *psets;
 	uint64_t next_id;
 	unsigned tool_count;
-	void *topo;			/* hwloc topology, loaded lazily */
+	void *topo;			/* hwloc topology: a copy of the host's
+					 * PMIX_TOPOLOGY2, else loaded lazily */
 } pxc_srv_t;
 
 extern pxc_srv_t pxc_srv;
