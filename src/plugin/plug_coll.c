@@ -47,6 +47,7 @@
 #include "plug_coll.h"
 #include "plug_net.h"
 #include "plug_tree.h"
+#include "server/server.h"
 #include "slurm_adapter.h"
 
 plug_coll_ctx_t plug_coll_ctx;
@@ -186,6 +187,16 @@ static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st
 
 /* Hands the result to the server; forgets a completed instance, keeps a
  * failed one as a tombstone until its timer. */
+/* A connect's gathered posted data (PXC_CONNECT_DATA) goes into the
+ * server's store before the server hears of the completion, so that its
+ * reply gives every member the others' data. */
+static pmix_status_t with_data(pmix_status_t st, const char *data, size_t ndata)
+{
+	if (st == PMIX_SUCCESS && ndata)
+		st = pxc_server_host_data(data, ndata);
+	return st;
+}
+
 static void deliver(inst_t *x, pmix_status_t st)
 {
 	pmix_modex_cbfunc_t cb = x->cbfunc;
@@ -197,7 +208,7 @@ static void deliver(inst_t *x, pmix_status_t st)
 		cb(st, st == PMIX_SUCCESS ? x->data.base_ptr : NULL,
 		   st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
 	else if (opcb)
-		opcb(st, x->cbdata);
+		opcb(with_data(st, x->data.base_ptr, x->data.bytes_used), x->cbdata);
 	if (st == PMIX_SUCCESS)
 		inst_free(x);
 }
@@ -386,7 +397,7 @@ static void answer(const call_t *cl, pmix_status_t st, char *data, size_t ndata)
 		cl->cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? ndata : 0,
 			   cl->cbdata, NULL, NULL);
 	else
-		cl->opcb(st, cl->cbdata);
+		cl->opcb(with_data(st, data, ndata), cl->cbdata);
 }
 
 /* Records the local call: proc set, callback, a shorter timer. 0/-1. */
@@ -605,8 +616,15 @@ pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
 	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata,
 		      .salt = connect_salt(info, ninfo),
 		      .optional = info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL) };
+	const pmix_info_t *d = pxc_info_find(info, ninfo, PXC_CONNECT_DATA);
+	char *data = NULL;
+	size_t ndata = 0;
 
-	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
+	if (d && d->value.type == PMIX_BYTE_OBJECT) {
+		data = d->value.data.bo.bytes;
+		ndata = d->value.data.bo.size;
+	}
+	return coll_start(procs, nprocs, info_timeout(info, ninfo), data, ndata, &cl);
 }
 
 pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,

@@ -58,7 +58,9 @@
  *                                 ranks posted; prints "xloc R <n> peers=
  *                                 <LOCAL_PEERS|-> want=<ranks posting our
  *                                 host|-> host=<ok|none|bad> loc=<ok|
- *                                 none|bad>" (none: absent on both sides)
+ *                                 none|bad> data=<local|fetched>" (none:
+ *                                 absent on both sides; local: the other
+ *                                 job's posted data came with the connect)
  *   getto RANK KEY TMO LATE       PMIx_Get of KEY of own rank RANK with
  *                                 PMIX_TIMEOUT=TMO; RANK itself sleeps
  *                                 TMO+2 s, or with LATE > 0 commits KEY
@@ -523,7 +525,7 @@ static int do_xloc(void)
 	bool yes = true;
 	char *host = get_str(&me, PMIX_HOSTNAME, NULL), *loc, *peers, want[1024] = "";
 	int hok = 2, lok = 2, k;
-	uint32_t n = 0;
+	uint32_t n = 0, local_data = 0;
 
 	post_str("dyn.hname", host);
 	loc = get_str(&me, PMIX_LOCALITY_STRING, NULL);
@@ -543,7 +545,12 @@ static int do_xloc(void)
 		bool here;
 
 		PMIx_Load_procid(&p, other_ns, r);
-		ph = get_str(&p, "dyn.hname", NULL);
+		/* the connect brought the other job's posted data along:
+		 * an OPTIONAL Get (never asks the server) finds it */
+		ph = get_str(&p, "dyn.hname", PMIX_OPTIONAL);
+		local_data += ph != NULL;
+		if (!ph)
+			ph = get_str(&p, "dyn.hname", NULL);
 		here = host && ph && !strcmp(host, ph);
 		if (here)
 			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%u",
@@ -558,8 +565,9 @@ static int do_xloc(void)
 			lok = k < lok ? k : lok;
 		}
 	}
-	printf("xloc %u %u peers=%s want=%s host=%s loc=%s\n", me.rank, n, peers ? peers : "-",
-	       want[0] ? want : "-", verdict(n, hok), verdict(n, lok));
+	printf("xloc %u %u peers=%s want=%s host=%s loc=%s data=%s\n", me.rank, n,
+	       peers ? peers : "-", want[0] ? want : "-", verdict(n, hok), verdict(n, lok),
+	       n && local_data == n && n <= 64 ? "local" : "fetched");
 	free(peers);
 	free(host);
 	show("xldc", PMIx_Disconnect(procs, 2, NULL, 0));

@@ -135,7 +135,8 @@ ompi_cases() {
 # Node-local keys of another step (docs/dynamic.md 5): after PMIx_Connect
 # each rank sees the other step's PMIX_LOCAL_PEERS of its own node (none
 # where that step has no rank) and the other ranks' PMIX_HOSTNAME and
-# PMIX_LOCALITY_STRING as they see them themselves (pmix_dyn xloc). A on
+# PMIX_LOCALITY_STRING as they see them themselves, and the other ranks'
+# posted data came with the connect (no direct modex) (pmix_dyn xloc). A on
 # vn1 (ranks 0,1) and vn2 (2,3), B on vn2 (0,1) and vn3 (2).
 xstep_keys() {
 	# publish keys of this run only; a first srun settles the job directory
@@ -143,7 +144,7 @@ xstep_keys() {
 	# job.<id> at once may end up with different keys)
 	local a=A$$ b=B$$
 	spawn_case "node-local keys of another step after PMIx_Connect" \
-		'[ $rc = 0 ] && [ "$(count "^[AB] xloc [0-9] [34] peers=([0-9,-]+) want=\1 host=ok loc=(ok|none)$")" = 7 ] &&
+		'[ $rc = 0 ] && [ "$(count "^[AB] xloc [0-9] [34] peers=([0-9,-]+) want=\1 host=ok loc=(ok|none) data=local$")" = 7 ] &&
 		 [ "$(count "^A xloc [01] 3 peers=- ")" = 2 ] && [ "$(count "^A xloc [23] 3 peers=0,1 ")" = 2 ] &&
 		 [ "$(count "^B xloc [01] 4 peers=2,3 ")" = 2 ] && [ "$(count "^B xloc 2 4 peers=- ")" = 1 ]' \
 		salloc -N3 -n12 bash -c "$S --overlap -N1 -n1 true

@@ -2031,6 +2031,73 @@ START_TEST(query_answers)
 }
 END_TEST
 
+/* A connect over two namespaces hands the host the local members'
+ * posted data (PXC_CONNECT_DATA), and data the host gathered elsewhere
+ * (pxc_server_host_data before its callback) reaches every member in the
+ * reply, so no direct modex follows. */
+static int cd_had_key;
+
+static pmix_status_t h_connect_data(const pmix_proc_t procs[], size_t n,
+				    const pmix_info_t info[], size_t ninfo,
+				    pmix_op_cbfunc_t cb, void *cbd)
+{
+	const pmix_info_t *d = pxc_info_find(info, ninfo, PXC_CONNECT_DATA);
+	pxc_store_t *st = pxc_store_create(), *far = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+	pmix_data_buffer_t blob;
+
+	(void)procs; (void)n;
+	if (d && d->value.type == PMIX_BYTE_OBJECT) {
+		pxc_buf_init(&blob);
+		pxc_buf_append(&blob, d->value.data.bo.bytes, d->value.data.bo.size);
+		cd_had_key = pxc_store_unpack(st, &blob) == PMIX_SUCCESS &&
+			     sval(st, NS, PXC_LVL_PROC, 0, "k.near") &&
+			     !sval(st, NS, PXC_LVL_PROC, 0, "k.mine");
+		pxc_buf_clear(&blob);
+	}
+	v.data.string = "far";
+	pxc_store_put(far, NS2, PXC_LVL_PROC, 0, "k.far", &v, PMIX_GLOBAL);
+	pxc_buf_init(&blob);
+	pxc_store_pack(far, NS2, -1, PXC_ID_ANY, PXC_KINDS_ALL, &blob);
+	ck_assert_int_eq(pxc_server_host_data(blob.base_ptr, blob.bytes_used), PMIX_SUCCESS);
+	ck_assert_int_ne(pxc_server_host_data("garbage!", 8), PMIX_SUCCESS);
+	pxc_buf_clear(&blob);
+	pxc_store_destroy(st);
+	pxc_store_destroy(far);
+	cb(PMIX_SUCCESS, cbd);
+	return PMIX_SUCCESS;
+}
+
+START_TEST(connect_carries_posted_data)
+{
+	pmix_server_module_t mod = full_module;
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	pxc_store_t *st;
+	int fd0;
+
+	mod.connect = h_connect_data;
+	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
+	register_job(1);
+	ck_assert_int_eq(reg_nspace(NS2, 0, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc_commit(fd0, 0, "k.near", "near", PMIX_GLOBAL);
+	rc_commit(fd0, 0, "k.mine", "mine", PMIX_LOCAL);	/* stays on the node */
+	PMIx_Load_procid(&procs[0], NS2, 0);
+	PMIx_Load_procid(&procs[1], NS, 0);
+	pack_procs_info(&b, procs, 2, NULL, 0);
+	rc_send(fd0, PXC_CMD_CONNECT, 4, &b);
+	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
+	ck_assert(cd_had_key);
+	st = blob_store(&b);
+	ck_assert_str_eq(sval(st, NS2, PXC_LVL_PROC, 0, "k.far"), "far");
+	pxc_store_destroy(st);
+	pxc_buf_clear(&b);
+	close(fd0);
+	stop_server();
+}
+END_TEST
+
 START_TEST(connect_gives_other_nspace)
 {
 	pmix_proc_t procs[2];
@@ -3545,6 +3612,7 @@ static Suite *server_suite(void)
 		{ "events", events_delivery },
 		{ "query", query_answers },
 		{ "connect", connect_gives_other_nspace },
+		{ "connect_data", connect_carries_posted_data },
 		{ "connect_fetch", connect_fetches_unknown_nspace },
 		{ "connect_fetch_fail", connect_fetch_fails_softly },
 		{ "connect_bad_attrs", connect_bad_attributes },

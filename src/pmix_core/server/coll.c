@@ -45,6 +45,7 @@
 
 #include "srv.h"
 #include "connect.h"
+#include "server.h"
 #include "proto.h"
 
 #define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC
@@ -354,7 +355,9 @@ static bool fetch_one(pxc_coll_t *c, const char *ns)
 	uint64_t *id;
 	pxc_hreq_t *r;
 
-	if (!m->direct_modex || pxc_store_has_nspace(pxc_srv.store, ns) || pxc_ns_find(ns))
+	/* registered info, not just posted records a connect brought */
+	if (!m->direct_modex || pxc_ns_find(ns) ||
+	    pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL))
 		return false;
 	id = malloc(sizeof(*id));
 	r = id ? pxc_hreq_new(NULL, 0, PXC_CMD_CONNECT, fetch_done) : NULL;
@@ -443,6 +446,61 @@ static int collect_local(pxc_coll_t *c, pmix_data_buffer_t *out)
 	return 0;
 }
 
+pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
+{
+	pmix_data_buffer_t view = { .base_ptr = (char *)data, .unpack_ptr = (char *)data,
+				    .bytes_allocated = ndata, .bytes_used = ndata };
+	pmix_status_t st;
+
+	view.pack_ptr = view.base_ptr + ndata;
+	st = ndata ? pxc_store_unpack(pxc_srv.store, &view) : PMIX_SUCCESS;
+	if (st != PMIX_SUCCESS)
+		pxc_error("server: the host's connect data does not unpack (%d)", st);
+	return st;
+}
+
+/* A CONNECT over several namespaces: the local members' posted records
+ * go to the host under PXC_CONNECT_DATA (server.h). Appended to a's info
+ * copy; without posted data nothing is added. 0/-1. */
+static int connect_data(const pxc_coll_t *c, pxc_hargs_t *a)
+{
+	pmix_data_buffer_t blob;
+	pmix_byte_object_t bo;
+	pmix_info_t *info;
+	bool multi = false;
+	int rc = 0;
+
+	for (size_t i = 1; i < c->nprocs && !multi; i++)
+		multi = strncmp(c->procs[i].nspace, c->procs[0].nspace, PMIX_MAX_NSLEN) != 0;
+	if (!multi)
+		return 0;
+	pxc_buf_init(&blob);
+	for (size_t i = 0; i < c->nmembers && rc == 0; i++)
+		rc = pxc_store_pack(pxc_srv.store, c->members[i].proc.nspace, PXC_LVL_PROC,
+				    c->members[i].proc.rank,
+				    PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL), &blob);
+	if (rc == 0 && blob.bytes_used) {
+		bo.bytes = blob.base_ptr;
+		bo.size = blob.bytes_used;
+		if (!(info = PMIx_Info_create(a->ninfo + 1)))
+			rc = -1;
+		for (size_t i = 0; rc == 0 && i < a->ninfo; i++)
+			PMIx_Info_xfer(&info[i], &a->info[i]);
+		if (rc == 0 && PMIx_Info_load(&info[a->ninfo], PXC_CONNECT_DATA, &bo,
+					      PMIX_BYTE_OBJECT) != PMIX_SUCCESS) {
+			PMIx_Info_free(info, a->ninfo + 1);
+			rc = -1;
+		}
+		if (rc == 0) {
+			pxc_array_free(a->info, a->ninfo, PMIX_INFO);
+			a->info = info;
+			a->ninfo++;
+		}
+	}
+	pxc_buf_clear(&blob);
+	return rc;
+}
+
 /* The host gets copies of procs and info owned by the request r (with the
  * blob in x): the collective itself may time out and be freed while the
  * host still holds them. */
@@ -461,6 +519,8 @@ static pmix_status_t call_host(pxc_coll_t *c, pxc_hreq_t *r, hctx_t *x)
 		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo,
 				   x->blob.base_ptr, x->blob.bytes_used,
 				   pxc_hcb_modex, PXC_HCBDATA(r));
+	if (c->cmd == PXC_CMD_CONNECT && connect_data(c, a) < 0)
+		return PMIX_ERR_NOMEM;
 	if (c->cmd == PXC_CMD_CONNECT)
 		return m->connect(a->procs, a->nprocs, a->info, a->ninfo,
 				  pxc_hcb_op, PXC_HCBDATA(r));

@@ -49,6 +49,19 @@ pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
  * calls the host's module). */
 bool pxc_server_client_lost(const pmix_proc_t *proc);
 
+/* Our hosts (the Slurm plugin) and our server, for a CONNECT over several
+ * namespaces: the server hands the host's connect upcall the local
+ * participants' posted PMIX_REMOTE/PMIX_GLOBAL records as a store blob
+ * (PMIX_BYTE_OBJECT) under this info key; a host that gathers the blobs
+ * of every node (like a collecting fence) gives the concatenation to
+ * pxc_server_host_data before it calls the connect's callback, so the
+ * server's reply gives every member the others' data and no direct modex
+ * across namespaces follows. Other hosts ignore the key. */
+#define PXC_CONNECT_DATA "slurmix.cnct.data"
+/* Merges a store blob of posted records into the server's store (a trusted
+ * host's data). Progress thread. PMIX_SUCCESS or the unpack error. */
+pmix_status_t pxc_server_host_data(const char *data, size_t ndata);
+
 /* PMIx_server_dmodex_request with the requester's own timeout (seconds,
  * e.g. the PMIX_TIMEOUT of the Get that caused it; <= 0: the server's
  * default): how long to wait for proc to commit before answering
