@@ -9,7 +9,8 @@
  * ends the connection with EPROTO / EMSGSIZE), the payload copied into a
  * pmix_data_buffer_t and the message callback called. Once a header is in,
  * rbuf grows to hold its whole frame, so a large frame needs no regrowth
- * per read; a buffer grown past RBUF_KEEP is released when it empties.
+ * per read; rbuf is released whenever it empties (an idle connection
+ * holds no buffer: servers keep two connections per client).
  * The callback may close the connection; the closed/ended flags checked
  * after each message stop the loop then, and the struct is freed only when
  * no callback is running (freeing is deferred to the end of the read
@@ -114,8 +115,7 @@ int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN],
 	return 0;
 }
 
-#define RBUF_MIN 16384
-#define RBUF_KEEP (1u << 20)
+#define RBUF_MIN 4096
 
 static void conn_free(pxc_conn_t *c)
 {
@@ -221,14 +221,6 @@ static int fill(pxc_conn_t *c, int fd)
 {
 	ssize_t n;
 
-	if (c->roff == c->rlen) {
-		c->roff = c->rlen = 0;
-		if (c->rcap > RBUF_KEEP) {
-			free(c->rbuf);
-			c->rbuf = NULL;
-			c->rcap = 0;
-		}
-	}
 	if (rbuf_room(c, 0) < 0)
 		return -1;
 	n = recv(fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
@@ -250,6 +242,11 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
 	err = got < 0 ? errno : 0;
 	while (rc == 1 && !c->closed && !c->ended)
 		rc = deliver_one(c);
+	if (c->roff == c->rlen) {	/* all delivered: hold nothing */
+		free(c->rbuf);
+		c->rbuf = NULL;
+		c->roff = c->rlen = c->rcap = 0;
+	}
 	c->in_callback--;
 	if (rc < 0 && !c->closed) {
 		pxc_error("closing connection: %s", errno == EMSGSIZE ?
