@@ -1445,24 +1445,35 @@ static void *fake_server(void *arg)
 	return NULL;
 }
 
+/* A listening Unix socket for a fake server at /tmp/<name>.<pid> (path in
+ * sa), named to the client library as its server (fake:0). Returns the fd. */
+static int fake_listen(const char *name, struct sockaddr_un *sa)
+{
+	char uri[200];
+	int lfd;
+
+	sa->sun_family = AF_UNIX;
+	snprintf(sa->sun_path, sizeof(sa->sun_path), "/tmp/%s.%d", name, (int)getpid());
+	unlink(sa->sun_path);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)sa, sizeof(*sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	snprintf(uri, sizeof(uri), "unix:%s", sa->sun_path);
+	setenv("PMIX_NAMESPACE", "fake", 1);
+	setenv("PMIX_RANK", "0", 1);
+	setenv("SLURMIX_PMIX_SERVER_URI", uri, 1);
+	return lfd;
+}
+
 static pmix_status_t init_against_fake(const char *reply, size_t len)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	struct fake f = { .reply = reply, .len = len };
-	char uri[200];
 	pthread_t t;
 	pmix_status_t st;
 	pmix_proc_t p;
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/slurmix-fake.%d", (int)getpid());
-	unlink(sa.sun_path);
-	f.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	ck_assert_int_eq(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(f.lfd, 4), 0);
-	snprintf(uri, sizeof(uri), "unix:%s", sa.sun_path);
-	setenv("PMIX_NAMESPACE", "fake", 1);
-	setenv("PMIX_RANK", "0", 1);
-	setenv("SLURMIX_PMIX_SERVER_URI", uri, 1);
+	f.lfd = fake_listen("slurmix-fake", &sa);
 	pthread_create(&t, NULL, fake_server, &f);
 	st = PMIx_Init(&p, NULL, 0);
 	pthread_join(t, NULL);
@@ -1681,26 +1692,17 @@ static void cnct_cb(pmix_status_t st, void *cbdata)
 
 START_TEST(broken_connect_results)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	pmix_data_buffer_t replies[CN_N];
 	struct fake_cnct f = { .replies = replies, .n = CN_N };
 	volatile pmix_status_t nb = 1;
 	pmix_proc_t me, other;
 	pmix_value_t *v = NULL;
-	char uri[200];
 	pthread_t t;
 	double t0;
 
 	build_cnct_replies(replies);
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/slurmix-fakec.%d", (int)getpid());
-	unlink(sa.sun_path);
-	f.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	ck_assert_int_eq(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(f.lfd, 4), 0);
-	snprintf(uri, sizeof(uri), "unix:%s", sa.sun_path);
-	setenv("PMIX_NAMESPACE", "fake", 1);
-	setenv("PMIX_RANK", "0", 1);
-	setenv("SLURMIX_PMIX_SERVER_URI", uri, 1);
+	f.lfd = fake_listen("slurmix-fakec", &sa);
 	pthread_create(&t, NULL, fake_cnct_server, &f);
 	ck_assert_int_eq(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
 	PMIx_Load_procid(&other, "other", PMIX_RANK_WILDCARD);

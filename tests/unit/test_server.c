@@ -1615,16 +1615,22 @@ static void good_client_works(void)
 /* A reply channel (proto.h): only for a connected identity, once; the
  * replies to tags with PXC_TAG_REPLY_CHANNEL go there, the others on the
  * first connection; a request on it closes it; it ends with the first. */
-static int rchan_open(pmix_rank_t rank, pmix_status_t want)
+/* A fresh connection that says HELLO as kind ns:rank and gets want. */
+static int rc_hello_kind(uint8_t kind, const char *ns, pmix_rank_t rank, pmix_status_t want)
 {
 	pmix_data_buffer_t b;
 	int fd = rc_connect();
 
-	pack_hello(&b, PXC_PEER_REPLY, NS, rank);
+	pack_hello(&b, kind, ns, rank);
 	rc_send(fd, PXC_CMD_HELLO, 1, &b);
 	ck_assert_int_eq(rc_reply(fd, 1, &b), want);
 	pxc_buf_clear(&b);
 	return fd;
+}
+
+static int rchan_open(pmix_rank_t rank, pmix_status_t want)
+{
+	return rc_hello_kind(PXC_PEER_REPLY, NS, rank, want);
 }
 
 static void rchan_get_size(int fd, uint32_t tag)
@@ -3094,14 +3100,7 @@ END_TEST
 
 static int rc_hello_as(const char *ns, pmix_rank_t rank)
 {
-	pmix_data_buffer_t b;
-	int fd = rc_connect();
-
-	pack_hello(&b, PXC_PEER_CLIENT, ns, rank);
-	rc_send(fd, PXC_CMD_HELLO, 1, &b);
-	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	return fd;
+	return rc_hello_kind(PXC_PEER_CLIENT, ns, rank, PMIX_SUCCESS);
 }
 
 /* Sends CONNECT/DISCONNECT over procs with info; returns the reply status

@@ -267,9 +267,10 @@ START_TEST(conn_delivers_frames)
 }
 END_TEST
 
-/* Many frames in one burst, a frame larger than the read buffer keeps
- * (several MiB), then the peer closes: every frame arrives whole and in
- * order, and the end is reported only after the last one. */
+/* Many frames in one burst, a frame of several MiB (the read buffer grows
+ * to hold it, then is released), then the peer closes: every frame
+ * arrives whole and in order, and the end is reported only after the last
+ * one. */
 struct order {
 	uint32_t next;
 	int bad;
