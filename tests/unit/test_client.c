@@ -1738,6 +1738,73 @@ START_TEST(broken_connect_results)
 END_TEST
 /* ---- end of broken CONNECT results ---- */
 
+/* ---- a reply channel that breaks ----
+ * The server answers the first blocking call with garbage on the reply
+ * channel: that call fails, and the next ones go the plain way (their
+ * tags without PXC_TAG_REPLY_CHANNEL, replies on the first connection)
+ * and succeed. */
+struct fake_rb {
+	int lfd;
+	int plain_tags;		/* requests after the break without the bit */
+	int after;		/* requests after the break */
+};
+
+static void *fake_rbreak_server(void *arg)
+{
+	struct fake_rb *f = arg;
+	int c1 = fake_accept_hello(f->lfd), c2 = c1 < 0 ? -1 : fake_accept_hello(f->lfd);
+	int broke = 0;
+	uint16_t cmd;
+	uint32_t tag;
+
+	while (c1 >= 0 && c2 >= 0 && fake_read(c1, &cmd, &tag) == 0) {
+		pmix_data_buffer_t ok;
+
+		if (!broke && (tag & 0x80000000u)) {
+			broke = fd_io(c2, "NOT-A-FRAME-AT-ALL", 18, 0) == 0;
+			continue;
+		}
+		f->after++;
+		f->plain_tags += tag && !(tag & 0x80000000u);
+		pk_status(&ok, PMIX_SUCCESS, 0);
+		if (tag)
+			fake_write(c1, cmd, tag, &ok);
+		PMIX_DATA_BUFFER_DESTRUCT(&ok);
+	}
+	if (c2 >= 0)
+		close(c2);
+	if (c1 >= 0)
+		close(c1);
+	return NULL;
+}
+
+START_TEST(broken_reply_channel)
+{
+	struct fake_rb f = { 0 };
+	struct sockaddr_un sa;
+	pmix_info_t pub;
+	pmix_proc_t me;
+	pthread_t t;
+	double t0 = now_s();
+
+	f.lfd = fake_listen("slurmix-fakerb", &sa);
+	pthread_create(&t, NULL, fake_rbreak_server, &f);
+	ck_assert_int_eq(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIx_Info_load(&pub, "rb.key", "v", PMIX_STRING);
+	ck_assert_int_eq(PMIx_Publish(&pub, 1), PMIX_ERR_LOST_CONNECTION_TO_SERVER);
+	ck_assert_int_eq(PMIx_Publish(&pub, 1), PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Publish(&pub, 1), PMIX_SUCCESS);
+	PMIx_Info_destruct(&pub);
+	PMIx_Finalize(NULL, 0);
+	pthread_join(t, NULL);
+	ck_assert_int_ge(f.after, 2);
+	ck_assert_int_eq(f.plain_tags, f.after);
+	ck_assert(now_s() - t0 < 10);
+	close(f.lfd);
+	unlink(sa.sun_path);
+}
+END_TEST
+
 static Suite *client_suite(void)
 {
 	Suite *s = suite_create("client");
@@ -1764,6 +1831,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tl, local_only_calls);
 	tcase_add_test(tl, broken_server);
 	tcase_add_test(tl, broken_connect_results);
+	tcase_add_test(tl, broken_reply_channel);
 	suite_add_tcase(s, tl);
 	return s;
 }

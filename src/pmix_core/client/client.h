@@ -81,6 +81,7 @@ typedef struct {
 	atomic_uint queued;
 	pthread_mutex_t fast_lock;
 	atomic_int rfd;
+	atomic_bool rbroken;	/* the channel failed: calls go the plain way */
 	char *rbuf;
 	size_t rlen, rcap;
 	uint32_t fast_tag;

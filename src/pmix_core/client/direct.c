@@ -23,7 +23,10 @@
  * from other threads, calls without a channel (a server of another build
  * refused it) and calls from the progress thread take the plain path.
  * A reply that arrives after its call timed out is read and dropped by
- * the next call (tags never repeat within 2^31 calls).
+ * the next call (tags never repeat within 2^31 calls). A channel that
+ * fails (closed, broken frame) fails the call waiting on it and is not
+ * used again: later calls take the plain path, whose replies the server
+ * then sends on the first connection.
  *
  * Lifetimes: txconn is set and cleared by the progress thread under
  * tx_lock before it frees the connection, and callers write only while
@@ -80,6 +83,7 @@ void pxc_direct_detach(void)
 
 void pxc_direct_set_channel(int fd)
 {
+	atomic_store(&pxc_cl.rbroken, false);
 	atomic_store(&pxc_cl.rfd, fd);
 }
 
@@ -208,7 +212,14 @@ static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
 	if (rc < 0) {
 		pxc_error("client: malformed frame on the reply channel");
 		shutdown(fd, SHUT_RDWR);
-		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+		st = PMIX_ERR_LOST_CONNECTION_TO_SERVER;
+	}
+	if (st == PMIX_ERR_LOST_CONNECTION_TO_SERVER || st == PMIX_ERR_NOMEM)
+		atomic_store(&pxc_cl.rbroken, true);
+	else if (pxc_cl.rlen == 0 && pxc_cl.rcap > 65536) {	/* a big reply went by */
+		free(pxc_cl.rbuf);
+		pxc_cl.rbuf = NULL;
+		pxc_cl.rcap = 0;
 	}
 	return st;
 }
@@ -220,7 +231,8 @@ bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
 	pmix_status_t st;
 	uint32_t tag;
 
-	if (atomic_load(&pxc_cl.rfd) < 0 || pthread_mutex_trylock(&pxc_cl.fast_lock) != 0)
+	if (atomic_load(&pxc_cl.rfd) < 0 || atomic_load(&pxc_cl.rbroken) ||
+	    pthread_mutex_trylock(&pxc_cl.fast_lock) != 0)
 		return false;
 	if (atomic_load(&pxc_cl.rfd) < 0) {
 		pthread_mutex_unlock(&pxc_cl.fast_lock);
