@@ -937,6 +937,7 @@ static void rc_fence_send(int fd, uint32_t tag, bool collect, int timeout)
 	pmix_data_buffer_t b;
 	size_t n = 0;
 
+	memset(info, 0, sizeof(info));	/* gcc -O1 -fsanitize sees it unset */
 	if (collect)
 		PMIx_Info_load(&info[n++], PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
 	if (timeout)
