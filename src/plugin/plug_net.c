@@ -3,8 +3,8 @@
  * plug_net.c - stepd-to-stepd transport (see plug_net.h for the design).
  *
  * State, all owned by the progress thread once plug_net_start has posted
- * its work: the listener, the link to srun (until the endpoint table has
- * arrived), one peer record per node of the step (endpoint, primary
+ * its work: the listener, the root's link to srun (while it hands over
+ * the table), one peer record per node of the step (endpoint, primary
  * connection, queue of messages waiting for it), and the list of every
  * open connection ("links", authenticated or not) so that stop can close
  * them all. Connects are non-blocking (an EV_WRITE event with a timeout),
@@ -31,6 +31,7 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "plug_boot.h"
 #include "plug_coll.h"
 #include "plug_conf.h"
 #include "plug_net.h"
@@ -77,7 +78,9 @@ static struct {
 	pxc_progress_t *pg;
 	struct event_base *base;
 	uint32_t me, nnodes;
-	uint32_t step;		/* this step's id */
+	uint32_t job, step;	/* this step's ids */
+	pmix_data_buffer_t steptable;	/* root: the table, for srun's step file */
+	int booting;		/* plug_boot started */
 	uint32_t npeers;	/* nnodes + stepds of other steps */
 	char key[PLUG_KEY_LEN + 1];
 	char srun_host[256];
@@ -256,10 +259,8 @@ static void connected(pconn_t *pc)
 	pxc_buf_init(&b);
 	if (pc->node < 0) {
 		pxc_pack_str(&b, net.key);
-		pxc_pack_u32(&b, net.me);
-		pxc_pack_str(&b, net.self_addr);
-		pxc_pack_u32(&b, net.self_port);
-		pxc_conn_send(l->conn, PLUG_NET_REGISTER, 0, 0, &b);
+		pxc_buf_append(&b, net.steptable.base_ptr, net.steptable.bytes_used);
+		pxc_conn_send(l->conn, PLUG_NET_STEPTABLE, 0, 0, &b);
 	} else {
 		peer_t *p = &net.peers[pc->node];
 
@@ -452,6 +453,47 @@ static int take_table(pmix_data_buffer_t *in)
 	return 0;
 }
 
+/* A complete table (the root's, or one from the parent): taken, and sent
+ * on to this node's children in the tree of all nodes. 0/-1. */
+static int table_in(const pmix_data_buffer_t *table)
+{
+	pmix_data_buffer_t copy = *table;
+	uint32_t parent, *kids = calloc(plug_coll_ctx.width ? plug_coll_ctx.width : 1,
+					sizeof(*kids)), nkids = 0;
+	int rc;
+
+	copy.unpack_ptr = copy.base_ptr;
+	rc = net.have_table || !kids ? -1 : take_table(&copy);
+	if (rc == 0 && plug_tree_node(net.me, net.nnodes, plug_coll_ctx.width, &parent,
+				      kids, &nkids) == 0)
+		for (uint32_t i = 0; i < nkids; i++)
+			plug_net_send(kids[i], PLUG_NET_TABLE, 0, table);
+	free(kids);
+	return rc;
+}
+
+void plug_net_boot_failed(const char *why)
+{
+	plug_error("no endpoint table: %s", why);
+	for (uint32_t i = 0; i < net.nnodes; i++)
+		if (i != net.me)
+			peer_lost(i, "no endpoint table");
+}
+
+void plug_net_boot_table(const pmix_data_buffer_t *table)
+{
+	if (table_in(table) < 0) {
+		plug_net_boot_failed("a bad table");
+		return;
+	}
+	/* srun writes it to the step file for the job's other steps */
+	pxc_buf_init(&net.steptable);
+	if (pxc_buf_append(&net.steptable, table->base_ptr, table->bytes_used) < 0 ||
+	    start_connect(net.srun_host, net.srun_port, -1) < 0)
+		plug_error("cannot hand the endpoint table to srun: other steps "
+			   "cannot reach this one");
+}
+
 /* HELLO on a fresh incoming connection. 0, or -1 to drop it. */
 static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
@@ -488,13 +530,7 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 
 	(void)c;
 	if (l->srun) {
-		link_drop(l);	/* srun's job is done, one way or the other */
-		if (h->cmd != PLUG_NET_TABLE || take_table(in) < 0) {
-			plug_error("bad endpoint table from srun");
-			for (uint32_t i = 0; i < net.nnodes; i++)
-				if (i != net.me)
-					peer_lost(i, "no endpoint table");
-		}
+		link_drop(l);	/* srun answers nothing: done */
 		return;
 	}
 	if (l->node < 0) {
@@ -502,7 +538,12 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 			link_drop(l);
 		return;
 	}
-	if (h->cmd == PLUG_NET_FANIN || h->cmd == PLUG_NET_FANOUT)
+	if (h->cmd == PLUG_NET_TABLE) {
+		if (l->node >= net.nnodes || net.have_table)
+			plug_error("endpoint table from node %u dropped", (unsigned)l->node);
+		else if (table_in(in) < 0)
+			plug_net_boot_failed("a bad table from the parent");
+	} else if (h->cmd == PLUG_NET_FANIN || h->cmd == PLUG_NET_FANOUT)
 		plug_coll_msg((uint32_t)l->node, h, in);
 	else if (h->cmd == PLUG_NET_DMDX_REQ || h->cmd == PLUG_NET_DMDX_RESP)
 		plug_dmdx_msg((uint32_t)l->node, h, in);
@@ -521,12 +562,6 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 	int was_primary = node >= 0 && net.peers[node].link == l;
 
 	(void)c;
-	if (l->srun && !net.have_table) {
-		plug_error("srun closed the rendezvous before the endpoint table");
-		for (uint32_t i = 0; i < net.nnodes; i++)
-			if (i != net.me)
-				peer_lost(i, "no endpoint table");
-	}
 	link_drop(l);
 	if (was_primary) {
 		net.peers[node].link = NULL;
@@ -551,12 +586,12 @@ static void start_fn(void *arg)
 {
 	(void)arg;
 	net.lev = event_new(net.base, net.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
-	if (!net.lev || event_add(net.lev, NULL) < 0 ||
-	    start_connect(net.srun_host, net.srun_port, -1) < 0) {
+	if (!net.lev || event_add(net.lev, NULL) < 0) {
 		plug_error("cannot start the step daemons' network");
 		return;
 	}
 	net.up = 1;
+	plug_boot_go();
 }
 
 /* Listener on the address this node uses towards srun's host. */
@@ -611,15 +646,19 @@ static int read_env(char **env)
 		const char *id = plug_env_get(env, "SLURMIX_STEP");
 		const char *dot = id ? strchr(id, '.') : NULL;
 
-		if (!dot || plug_parse_u32(dot + 1, 0, UINT32_MAX, &net.step) < 0)
+		if (!dot || plug_parse_u32(dot + 1, 0, UINT32_MAX, &net.step) < 0 ||
+		    sscanf(id, "%u.", &net.job) != 1)
 			return plug_error("launch environment lacks SLURMIX_STEP"), -1;
 	}
 	net.srun_port = (uint16_t)p;
 	return 0;
 }
 
-int plug_net_start(uint32_t me, uint32_t nnodes, char **env)
+int plug_net_start(uint32_t me, uint32_t nnodes, char *const *hosts, char **env)
 {
+	plug_boot_args_t ba = { .me = me, .nnodes = nnodes, .hosts = hosts,
+				.width = plug_coll_ctx.width, .timeout_s = (int)plug_coll_ctx.timeout };
+
 	net.me = me;
 	net.nnodes = nnodes;
 	net.pg = pxc_progress_global();
@@ -636,7 +675,13 @@ int plug_net_start(uint32_t me, uint32_t nnodes, char **env)
 		net.peers[i].step = net.step;
 		net.peers[i].node = i;
 	}
-	if (pxc_progress_post(net.pg, start_fn, NULL) < 0)
+	ba.key = net.key;
+	ba.job = net.job;
+	ba.step = net.step;
+	ba.addr = net.self_addr;
+	ba.port = net.self_port;
+	net.booting = 1;
+	if (plug_boot_start(&ba, net.base) < 0 || pxc_progress_post(net.pg, start_fn, NULL) < 0)
 		return -1;
 	plug_debug("node %u listens on %s:%u", me, net.self_addr, net.self_port);
 	return 0;
@@ -664,6 +709,7 @@ static void stop_fn(void *arg)
 	if (net.lev)
 		event_free(net.lev);
 	net.lev = NULL;
+	plug_boot_stop();
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
@@ -684,8 +730,11 @@ void plug_net_stop(void)
 			free(s);
 		}
 	}
+	if (net.booting)
+		plug_boot_join();
 	if (net.lfd >= 0)
 		close(net.lfd);
+	pxc_buf_clear(&net.steptable);
 	free(net.peers);
 	memset(&net, 0, sizeof(net));
 	net.lfd = -1;

@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plug_net.h - messages between the step daemons of one step (the
- * transport under plug_coll.c and plug_dmdx.c), and the rendezvous in srun
- * through which they learn each other's endpoints.
+ * transport under plug_coll.c and plug_dmdx.c), how they learn each
+ * other's endpoints, and the agent in srun.
  *
- * Bootstrap (why not Slurm's forwarding RPC): srun exists before any
- * stepd starts, so a small agent in srun (plug_rdv.c) removes every
- * start-up race that slurm_forward_data would need retries for, and it
- * hands every stepd the whole endpoint table, which direct modex needs
- * anyway (a request goes straight to the node owning the rank, not along
- * the tree). srun puts its port and a fresh 128-bit step key in the launch
- * environment (SLURMIX_SRUN_PORT, SLURMIX_STEP_KEY); each stepd listens on
- * an ephemeral TCP port on the address it reaches srun's host from
- * (SLURM_SRUN_COMM_HOST), registers "node id, address, port" with srun, and
- * gets the table once every node has registered. Cost: one connection per
- * node at srun and a table of N entries to each of N nodes - fine for
- * thousands of nodes; a forwarding-RPC bootstrap can replace it later.
+ * Bootstrap (plug_boot.h): each stepd listens on an ephemeral TCP port on
+ * the address it reaches srun's host from (SLURM_SRUN_COMM_HOST); the
+ * records "node id, address, port" go up the tree of the step's nodes
+ * through Slurm's forwarding RPC, and the complete table comes down the
+ * same tree over the direct connections (TABLE). The root also hands it
+ * to srun (STEPTABLE), which writes the step file other steps read. srun
+ * puts its port and the job's 128-bit key in the launch environment
+ * (SLURMIX_SRUN_PORT, SLURMIX_STEP_KEY); besides the table its agent
+ * takes abort reports and requests (plug_rdv.c). Every node gets the
+ * whole table, which direct modex needs (a request goes straight to the
+ * node owning the rank, not along the tree).
  *
  * Peers: a connection to a peer is made when the first message for it is
  * sent (messages wait in a queue until the table has arrived and the
@@ -43,8 +42,10 @@
 /* Commands between stepds (and srun). */
 enum {
 	PLUG_NET_HELLO = 1,	/* key, node id */
-	PLUG_NET_REGISTER = 2,	/* stepd -> srun: key, node id, addr, port */
-	PLUG_NET_TABLE = 3,	/* srun -> stepd: n, n x (addr, port) */
+	PLUG_NET_STEPTABLE = 2,	/* root stepd -> srun: key, then a TABLE's
+				 * payload (for the step file) */
+	PLUG_NET_TABLE = 3,	/* stepd -> its children in the tree of all
+				 * nodes: n, n x (addr, port) (plug_boot.h) */
 	PLUG_NET_ABORT = 4,	/* stepd -> srun, own connection: key, node id,
 				 * rank, status (int32), host, message */
 	PLUG_NET_ABORT_ACK = 5,	/* srun -> stepd: empty; srun kills the step */
@@ -80,9 +81,11 @@ enum {
 	PLUG_NET_REPLY = 60,	/* srun -> stepd: status, reply payload */
 };
 
-/* Starts the stepd side: listener, registration with srun. env: the
- * step's environment. Job manager thread, after PMIx_server_init. 0/-1. */
-int plug_net_start(uint32_t me, uint32_t nnodes, char **env);
+/* Starts the stepd side: listener, the endpoint exchange (plug_boot.h).
+ * hosts: the step's node names in step order (borrowed until stop); env:
+ * the step's environment. Job manager thread, after PMIx_server_init.
+ * 0/-1. */
+int plug_net_start(uint32_t me, uint32_t nnodes, char *const *hosts, char **env);
 /* Closes every connection, fails what is pending (PMIX_ERR_UNREACH),
  * waits for that at most a few seconds. Idempotent; not from the
  * progress thread. */

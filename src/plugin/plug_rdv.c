@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_rdv.c - the rendezvous agent in srun (see plug_net.h): srun listens
- * on an ephemeral TCP port, every stepd of the step connects and sends
- * REGISTER (step key, node id, address, port); once all nodes have
- * registered, srun sends each the TABLE of every node's endpoint and
- * closes. A registration with a bad key, a bad or repeated node id, or
- * anything else than REGISTER is dropped with a log line.
+ * plug_rdv.c - the agent in srun (see plug_net.h): srun listens on an
+ * ephemeral TCP port and puts it, with the job key, in the launch
+ * environment. The step daemons learn each other's endpoints among
+ * themselves (plug_boot.h); the root's daemon then sends srun the whole
+ * table (STEPTABLE: key, table), which srun writes to the step file for
+ * the job's other steps. A table with a bad key or the wrong number of
+ * nodes is dropped with a log line.
  *
  * Abort agent: the listener stays open until client_fini. A stepd whose
  * client called PMIx_Abort opens a new connection and sends ABORT (key,
@@ -52,19 +53,12 @@
 #include "progress.h"
 #include "slurm_adapter.h"
 
-typedef struct {
-	pxc_conn_t *conn;
-	char *addr;
-	uint32_t port;
-} reg_t;
-
 static struct {
 	pxc_progress_t *pg;
 	struct event_base *base;
 	int lfd;
 	struct event *lev;
-	uint32_t nnodes, nreg;
-	reg_t *regs;
+	uint32_t nnodes;
 	char key[PLUG_KEY_LEN + 1];
 	uint32_t job, step;
 	int aborted, abort_rc;
@@ -105,52 +99,31 @@ static void write_step_file(const pmix_data_buffer_t *table)
 	pxc_buf_clear(&f);
 }
 
-static void send_table(void)
+/* The root daemon's STEPTABLE: key, then n, n x (STRING addr, UINT32
+ * port). 0, or -1 (logged). */
+static int take_table(pmix_data_buffer_t *in)
 {
-	pmix_data_buffer_t b;
+	pmix_data_buffer_t table = *in, check;
+	char *key = NULL, *addr;
+	uint32_t n = 0, port;
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, rdv.key) &&
+		 !rdv.step_file;
 
-	pxc_buf_init(&b);
-	pxc_pack_u32(&b, rdv.nnodes);
-	for (uint32_t i = 0; i < rdv.nnodes; i++) {
-		pxc_pack_str(&b, rdv.regs[i].addr);
-		pxc_pack_u32(&b, rdv.regs[i].port);
-	}
-	for (uint32_t i = 0; i < rdv.nnodes; i++) {
-		if (!rdv.regs[i].conn)
-			continue;	/* left early: its peers will notice */
-		pxc_conn_send(rdv.regs[i].conn, PLUG_NET_TABLE, 0, 0, &b);
-		pxc_conn_close(rdv.regs[i].conn, 1);
-		rdv.regs[i].conn = NULL;
-	}
-	write_step_file(&b);
-	pxc_buf_clear(&b);
-	plug_spawn_srun_warm();
-}
-
-/* 0, or -1 to drop the connection. */
-static int take(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
-{
-	char *key = NULL, *addr = NULL;
-	uint32_t node = UINT32_MAX, port = 0;
-	int ok;
-
-	if (h->cmd != PLUG_NET_REGISTER || pxc_unpack_str(in, &key) != PMIX_SUCCESS ||
-	    pxc_unpack_u32(in, &node) != PMIX_SUCCESS ||
-	    pxc_unpack_str(in, &addr) != PMIX_SUCCESS ||
-	    pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !addr || !port || port > 65535)
-		ok = 0;
-	else
-		ok = plug_key_ok(key, rdv.key) && node < rdv.nnodes &&
-		     !rdv.regs[node].addr;
 	free(key);
-	if (!ok) {
+	table.base_ptr = table.unpack_ptr = in->unpack_ptr;
+	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
+	check = table;
+	ok = ok && pxc_unpack_u32(&check, &n) == PMIX_SUCCESS && n == rdv.nnodes;
+	for (uint32_t i = 0; ok && i < n; i++) {
+		addr = NULL;
+		ok = pxc_unpack_str(&check, &addr) == PMIX_SUCCESS && addr &&
+		     pxc_unpack_u32(&check, &port) == PMIX_SUCCESS && port && port <= 65535;
 		free(addr);
-		return plug_error("bad registration from a step daemon (node %u)", node), -1;
 	}
-	rdv.regs[node] = (reg_t){ .conn = c, .addr = addr, .port = port };
-	pxc_conn_set_arg(c, &rdv.regs[node]);
-	if (++rdv.nreg == rdv.nnodes)
-		send_table();
+	if (!ok)
+		return plug_error("bad endpoint table from a step daemon: dropped"), -1;
+	write_step_file(&table);
+	plug_spawn_srun_warm();
 	return 0;
 }
 
@@ -379,12 +352,6 @@ static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 	}
 }
 
-static int is_reg(const void *arg)
-{
-	return arg && rdv.regs && (const reg_t *)arg >= rdv.regs &&
-	       (const reg_t *)arg < rdv.regs + rdv.nnodes;
-}
-
 /* A request on a fresh connection. 0, or -1 to drop the connection. */
 static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
@@ -417,36 +384,28 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 			pxc_conn_close(c, 0);
 		return;
 	}
-	if (arg && !is_reg(arg)) {	/* a second message on a request */
+	if (arg) {			/* a second message on a request */
 		((plug_rdv_req_t *)arg)->conn = NULL;
 		pxc_conn_close(c, 0);
 		return;
 	}
-	if (!arg && h->cmd == PLUG_NET_ABORT) {
+	if (h->cmd == PLUG_NET_ABORT) {
 		if (take_abort(c, in) < 0)
 			pxc_conn_close(c, 0);
 		return;
 	}
-	if (arg || take(c, h, in) < 0) {	/* one message per connection */
-		reg_t *r = arg;
-
-		if (r)
-			r->conn = NULL;
-		pxc_conn_close(c, 0);
-	}
+	if (h->cmd == PLUG_NET_STEPTABLE)
+		take_table(in);
+	else
+		plug_error("unexpected message %u on srun's port: dropped", h->cmd);
+	pxc_conn_close(c, 0);		/* one message per connection */
 }
 
 static void on_close(pxc_conn_t *c, int err, void *arg)
 {
-	reg_t *r = arg;
-
 	(void)err;
-	if (r && !is_reg(r)) {		/* a request's requester left */
+	if (arg)			/* a request's requester left */
 		((plug_rdv_req_t *)arg)->conn = NULL;
-	} else if (r) {
-		plug_error("a step daemon left before the endpoint table was complete");
-		r->conn = NULL;
-	}
 	pxc_conn_close(c, 0);
 }
 
@@ -523,8 +482,7 @@ int plug_rdv_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
 	rdv.job = job;
 	rdv.step = step;
 	plug_pub_srun_init();
-	if (!(rdv.regs = calloc(nnodes, sizeof(reg_t))) || make_key() < 0 ||
-	    listen_any(&port) < 0)
+	if (make_key() < 0 || listen_any(&port) < 0)
 		return plug_error("rendezvous: cannot listen: %m"), -1;
 	if (!(rdv.pg = pxc_progress_acquire()))
 		return plug_error("rendezvous: no progress thread: %m"), -1;
@@ -542,10 +500,6 @@ static void stop_fn(void *arg)
 {
 	pxc_sync_t *s = arg;
 
-	for (uint32_t i = 0; i < rdv.nnodes; i++) {
-		pxc_conn_close(rdv.regs[i].conn, 0);
-		free(rdv.regs[i].addr);
-	}
 	if (rdv.lev)
 		event_free(rdv.lev);
 	rdv.lev = NULL;
@@ -580,7 +534,6 @@ int plug_rdv_stop(void)
 		pxc_progress_release();
 	if (rdv.lfd >= 0)
 		close(rdv.lfd);
-	free(rdv.regs);
 	free(rdv.nodelist);
 	free(rdv.map);
 	plug_jobdir_close();

@@ -46,6 +46,9 @@ extern void *slurm_list_append(List l, void *x);
 extern void slurm_destroy_config_key_pair(void *object);
 extern int slurm_env_array_overwrite(char ***array, const char *name,
 				     const char *value);
+/* src/common/slurm_protocol_api.h */
+extern int slurm_forward_data(char **nodelist, char *address, uint32_t len,
+			      const char *data);
 
 /* src/common/read_config.h */
 typedef struct {
@@ -139,6 +142,30 @@ const char *plug_slurm_tmpfs(void)
 uint32_t plug_slurm_tree_width(void)
 {
 	return slurm_conf.tree_width ? slurm_conf.tree_width : 50;
+}
+
+const char *plug_slurm_spooldir(void)
+{
+	return slurm_conf.slurmd_spooldir;
+}
+
+uid_t plug_slurm_user(void)
+{
+	return (uid_t)slurm_conf.slurm_user_id;
+}
+
+int plug_slurm_forward(const char *host, const char *path, const void *data, uint32_t len)
+{
+	char *nodes = strdup(host), *addr = strdup(path), *mine = nodes;
+	int rc = -1;
+
+	if (nodes && addr)
+		rc = slurm_forward_data(&nodes, addr, len, data) == SLURM_SUCCESS ? 0 : -1;
+	/* with several nodes Slurm may replace the list by one of its own
+	 * allocator (the failed ones); with one it leaves ours */
+	free(mine);
+	free(addr);
+	return rc;
 }
 
 const char *plug_slurm_cluster_name(void)

@@ -104,6 +104,16 @@ bool plug_debug_flag_mpi(void);
 const char *plug_slurm_tmpfs(void);
 /* Slurm's TreeWidth (50 when unset). */
 uint32_t plug_slurm_tree_width(void);
+/* SlurmdSpoolDir as configured (%n/%h not expanded), or NULL. Borrowed. */
+const char *plug_slurm_spooldir(void);
+/* The uid of SlurmUser. */
+uid_t plug_slurm_user(void);
+/* Slurm's forwarding RPC (REQUEST_FORWARD_DATA): slurmd on node `host`
+ * connects to the Unix socket `path` (expanding %n and %h there) and
+ * writes the sender's uid and len (each 4 bytes, network order), then
+ * data. Blocking (up to MessageTimeout). 0, or -1 when slurmd could not
+ * deliver it (no such socket yet, node down). */
+int plug_slurm_forward(const char *host, const char *path, const void *data, uint32_t len);
 /* slurm.conf ClusterName (PMIX_CLUSTER_ID), or NULL. */
 const char *plug_slurm_cluster_name(void);
 

@@ -162,9 +162,10 @@ stepd_killed() {
 	scancel --state=running -u root >/dev/null 2>&1
 	wait "$pid" 2>/dev/null
 	sleep 1
-	# a SIGKILLed slurmstepd cannot remove its step directory: take it away
-	# so that later "nothing left" checks see only what other cases leave
-	rm -rf "$state"/nodes/vn4/tmp/slurmix.*
+	# a SIGKILLed slurmstepd cannot remove its step directory nor its
+	# endpoints socket in the spool directory: take them away so that
+	# later "nothing left" checks see only what other cases leave
+	rm -rf "$state"/nodes/vn4/tmp/slurmix.* "$state"/nodes/vn4/spool/slurmix.*
 }
 
 # Rank 0 of the strangers' job pokes srun's rendezvous/abort port: garbage,
@@ -183,7 +184,7 @@ for data in (b"junk" * 9, frame(4, b""), frame(4, b"\x07" * 30), frame(2, b"\xff
 # a hello, a LOST without a hello, a connection that says nothing. The job
 # must still succeed.
 strangers() {
-	local name="strangers on the step daemons' ports" pid py rc ports="" np dropped p srun_bad
+	local name="strangers on the step daemons' ports" pid py rc ports="" np dropped p srun_bad boot_bad
 	want_case "$name" || return 0
 	(cd "$bin" && timeout 90 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
 		bash -c '[ "$SLURM_PROCID" = 0 ] && python3 -c "$0"; sleep 3; exec ./pmix_modex 5' \
@@ -194,6 +195,20 @@ strangers() {
 		ports="$ports $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
 			grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2)"
 	done
+	# the endpoints sockets slurmd delivers to (plug_boot.h): broken
+	# deliveries from root, as slurmd's forwarder would write them
+	python3 - "$state"/nodes/*/spool/slurmix.* <<'PY' &
+import socket, struct, sys
+for path in sys.argv[1:]:
+    for data in (b"\x00\x00", struct.pack(">II", 0, 0), struct.pack(">II", 0, 0xffffffff),
+                 struct.pack(">II", 0, 40) + b"\xff" * 40,
+                 struct.pack(">II", 12345, 8) + b"\x00" * 8,
+                 struct.pack(">II", 0, 64) + b"\x01" * 10):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        s.sendall(data)
+        s.close()
+PY
 	python3 - $ports <<'PY' &
 import socket, struct, sys, time
 def frame(cmd, body):
@@ -214,10 +229,11 @@ PY
 	wait "$py"
 	np=$(echo $ports | wc -w)
 	dropped=$(cat "$state"/log/slurmd.*.log | grep -c "mpi/slurmix: peer .*dropped")
+	boot_bad=$(cat "$state"/log/slurmd.*.log | grep -c "mpi/slurmix: endpoints: a bad report")
 	srun_bad=$(grep -c "mpi/slurmix: bad abort report" "$state/strangers.out")
 	if [ $rc -eq 0 ] && grep -qx OK "$state/strangers.out" && [ "$np" -gt 0 ] &&
-	   [ "$dropped" -ge $((5 * np)) ] && [ "$srun_bad" -ge 2 ]; then
-		ok "$name: $np ports, $dropped dropped with a log line, srun dropped $srun_bad, job OK"
+	   [ "$dropped" -ge $((5 * np)) ] && [ "$srun_bad" -ge 2 ] && [ "$boot_bad" -ge $((6 * np)) ]; then
+		ok "$name: $np ports, $dropped dropped with a log line, srun dropped $srun_bad, $boot_bad bad endpoint reports dropped, job OK"
 	else
 		cat "$state/strangers.out"
 		bad "$name" "(rc $rc, ports '$ports', $dropped dropped)"

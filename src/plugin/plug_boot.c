@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * plug_boot.c - endpoint records up the tree through Slurm's forwarding
+ * RPC (see plug_boot.h for the design).
+ *
+ * Message (the data of a REQUEST_FORWARD_DATA): STRING key, UINT32 from
+ * (the sender's node id), UINT32 n, n x (UINT32 node, STRING addr, UINT32
+ * port). slurmd writes before it: UINT32 uid, UINT32 length (network
+ * order), then closes.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+
+#include "pack.h"
+#include "plug_boot.h"
+#include "plug_net.h"
+#include "plug_tree.h"
+#include "progress.h"
+#include "slurm_adapter.h"
+
+#define BOOT_MAX_MSG (16u << 20)
+#define BOOT_MAX_READERS 1024
+
+typedef struct reader {
+	struct reader *next;
+	int fd;
+	struct event *ev;
+	unsigned char hdr[8];
+	size_t got;		/* bytes of header + data read */
+	uint32_t uid, len;
+	char *data;
+} reader_t;
+
+static struct {
+	plug_boot_args_t a;
+	struct event_base *base;
+	char *raw;			/* the path as slurmd expands it */
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int lfd;
+	struct event *lev;
+	reader_t *readers;
+	uint32_t nreaders;
+	uint32_t parent, *kids, nkids, nfrom;
+	unsigned char *kid_done, *seen;
+	pmix_data_buffer_t recs;	/* records of this subtree */
+	uint32_t nrecs;
+	pmix_data_buffer_t out;		/* the report to the parent */
+	pthread_t thr;
+	int thr_on, done;
+	atomic_int stop;
+} bt = { .lfd = -1 };
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* raw with %n -> node and %h -> host, into out. 0/-1. */
+static int expand(const char *raw, const char *node, char *out, size_t size)
+{
+	char host[256] = "";
+	size_t o = 0;
+
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		strcpy(host, node);
+	for (const char *p = raw; *p; p++) {
+		const char *s = NULL;
+		char one[2] = { *p, 0 };
+
+		if (p[0] == '%' && (p[1] == 'n' || p[1] == 'h'))
+			s = *++p == 'n' ? node : host;
+		else
+			s = one;
+		if (o + strlen(s) >= size)
+			return -1;
+		strcpy(out + o, s);
+		o += strlen(s);
+	}
+	return 0;
+}
+
+static int add_record(uint32_t node, const char *addr, uint32_t port)
+{
+	if (node >= bt.a.nnodes || bt.seen[node] || !addr || !*addr ||
+	    strlen(addr) >= INET6_ADDRSTRLEN || !port || port > 65535)
+		return -1;
+	bt.seen[node] = 1;
+	bt.nrecs++;
+	return pxc_pack_u32(&bt.recs, node) == PMIX_SUCCESS &&
+	       pxc_pack_str(&bt.recs, addr) == PMIX_SUCCESS &&
+	       pxc_pack_u32(&bt.recs, port) == PMIX_SUCCESS ? 0 : -1;
+}
+
+/* ---- sending to the parent ---------------------------------------------- */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void failed_fn(void *arg)
+{
+	(void)arg;
+	plug_net_boot_failed("the parent step daemon could not be reached");
+}
+
+static void *sender(void *arg)
+{
+	long deadline = now_ms() + 1000L * bt.a.timeout_s;
+	int delay = 10, ok = 0;
+
+	(void)arg;
+	while (!atomic_load(&bt.stop) && !ok) {
+		ok = plug_slurm_forward(bt.a.hosts[bt.parent], bt.raw, bt.out.base_ptr,
+					(uint32_t)bt.out.bytes_used) == 0;
+		if (ok || now_ms() >= deadline)
+			break;
+		for (int t = 0; t < delay && !atomic_load(&bt.stop); t += 10)
+			usleep(10000);
+		delay = delay < 500 ? delay * 2 : 500;
+	}
+	if (!ok && !atomic_load(&bt.stop)) {
+		plug_error("endpoints: node %s (parent of node %u) not reachable through "
+			   "slurmd: %m", bt.a.hosts[bt.parent], bt.a.me);
+		pxc_progress_post(pxc_progress_global(), failed_fn, NULL);
+	}
+	return NULL;
+}
+
+/* Root: the table, in node order. */
+static void give_table(void)
+{
+	pmix_data_buffer_t t, view = bt.recs;
+	char **addr = calloc(bt.a.nnodes, sizeof(char *));
+	uint32_t *port = calloc(bt.a.nnodes, sizeof(uint32_t)), node, p;
+	char *a;
+
+	view.unpack_ptr = view.base_ptr;
+	for (uint32_t i = 0; addr && port && i < bt.nrecs; i++) {
+		a = NULL;
+		if (pxc_unpack_u32(&view, &node) || pxc_unpack_str(&view, &a) ||
+		    pxc_unpack_u32(&view, &p) || node >= bt.a.nnodes) {
+			free(a);
+			break;
+		}
+		addr[node] = a;
+		port[node] = p;
+	}
+	pxc_buf_init(&t);
+	pxc_pack_u32(&t, bt.a.nnodes);
+	for (uint32_t i = 0; addr && port && i < bt.a.nnodes; i++) {
+		pxc_pack_str(&t, addr[i]);
+		pxc_pack_u32(&t, port[i]);
+	}
+	if (addr && port)
+		plug_net_boot_table(&t);
+	else
+		plug_net_boot_failed("out of memory");
+	pxc_buf_clear(&t);
+	for (uint32_t i = 0; addr && i < bt.a.nnodes; i++)
+		free(addr[i]);
+	free(addr);
+	free(port);
+}
+
+/* Every child reported: up to the parent, or the root has it all. */
+static void subtree_done(void)
+{
+	if (bt.done)
+		return;
+	bt.done = 1;
+	if (bt.parent == PLUG_TREE_NONE) {
+		give_table();
+		return;
+	}
+	pxc_buf_init(&bt.out);
+	if (pxc_pack_str(&bt.out, bt.a.key) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&bt.out, bt.a.me) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&bt.out, bt.nrecs) != PMIX_SUCCESS ||
+	    pxc_buf_append(&bt.out, bt.recs.base_ptr, bt.recs.bytes_used) < 0 ||
+	    (errno = pthread_create(&bt.thr, NULL, sender, NULL)) != 0) {
+		plug_error("endpoints: cannot report to the parent: %m");
+		plug_net_boot_failed("out of memory");
+		return;
+	}
+	bt.thr_on = 1;
+}
+
+/* ---- receiving from children -------------------------------------------- */
+
+static int kid_index(uint32_t node)
+{
+	for (uint32_t i = 0; i < bt.nkids; i++)
+		if (bt.kids[i] == node)
+			return (int)i;
+	return -1;
+}
+
+/* One child's report. 0, or -1 (logged by the caller). */
+static int take_report(uint32_t uid, char *data, uint32_t len)
+{
+	pmix_data_buffer_t in;
+	char *key = NULL, *addr;
+	uint32_t from = UINT32_MAX, n = 0, node, port;
+	int k, rc = -1;
+
+	pxc_buf_init(&in);
+	pxc_buf_load_take(&in, data, len);
+	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) ||
+	    pxc_unpack_str(&in, &key) || !plug_key_ok(key, bt.a.key) ||
+	    pxc_unpack_u32(&in, &from) || (k = kid_index(from)) < 0 || bt.kid_done[k] ||
+	    pxc_unpack_u32(&in, &n) || n > bt.a.nnodes)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		addr = NULL;
+		if (pxc_unpack_u32(&in, &node) || pxc_unpack_str(&in, &addr) ||
+		    pxc_unpack_u32(&in, &port) || add_record(node, addr, port) < 0) {
+			free(addr);
+			goto out;
+		}
+		free(addr);
+	}
+	bt.kid_done[k] = 1;
+	rc = 0;
+	if (++bt.nfrom == bt.nkids)
+		subtree_done();
+out:
+	free(key);
+	pxc_buf_clear(&in);
+	return rc;
+}
+
+static void reader_free(reader_t *r)
+{
+	for (reader_t **pp = &bt.readers; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	bt.nreaders--;
+	event_free(r->ev);
+	close(r->fd);
+	free(r->data);
+	free(r);
+}
+
+/* 1 when the message is complete, 0 for more, -1 on an error. */
+static int reader_fill(reader_t *r)
+{
+	ssize_t n;
+
+	if (r->got < 8) {
+		n = read(r->fd, r->hdr + r->got, 8 - r->got);
+		if (n > 0 && (r->got += (size_t)n) == 8) {
+			memcpy(&r->uid, r->hdr, 4);
+			memcpy(&r->len, r->hdr + 4, 4);
+			r->uid = ntohl(r->uid);
+			r->len = ntohl(r->len);
+			if (r->len == 0 || r->len > BOOT_MAX_MSG || !(r->data = malloc(r->len)))
+				return -1;
+		}
+	} else {
+		n = read(r->fd, r->data + (r->got - 8), r->len - (r->got - 8));
+		if (n > 0)
+			r->got += (size_t)n;
+	}
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		return -1;
+	return r->got >= 8 && r->got == 8 + (size_t)r->len;
+}
+
+static void on_read(evutil_socket_t fd, short what, void *arg)
+{
+	reader_t *r = arg;
+	int rc = reader_fill(r);
+
+	(void)fd, (void)what;
+	if (rc == 0)
+		return;
+	if (rc > 0) {
+		rc = take_report(r->uid, r->data, r->len);
+		r->data = NULL;		/* take_report took it */
+	}
+	if (rc < 0)
+		plug_error("endpoints: a bad report through slurmd: dropped");
+	reader_free(r);
+}
+
+static void on_accept(evutil_socket_t lfd, short what, void *arg)
+{
+	int fd = accept4((int)lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	reader_t *r;
+
+	(void)what, (void)arg;
+	if (fd < 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
+	    (cr.uid != 0 && cr.uid != plug_slurm_user()) || bt.nreaders >= BOOT_MAX_READERS ||
+	    !(r = calloc(1, sizeof(*r)))) {
+		close(fd);
+		return;
+	}
+	r->fd = fd;
+	r->ev = event_new(bt.base, fd, EV_READ | EV_PERSIST, on_read, r);
+	if (!r->ev || event_add(r->ev, NULL) < 0) {
+		if (r->ev)
+			event_free(r->ev);
+		free(r);
+		close(fd);
+		return;
+	}
+	r->next = bt.readers;
+	bt.readers = r;
+	bt.nreaders++;
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+static int bind_socket(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	unlink(bt.path);
+	strcpy(sa.sun_path, bt.path);
+	bt.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (bt.lfd < 0 || bind(bt.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    chmod(bt.path, 0600) < 0 || listen(bt.lfd, 128) < 0)
+		return plug_error("endpoints: cannot listen on %s: %m", bt.path), -1;
+	return 0;
+}
+
+int plug_boot_start(const plug_boot_args_t *a, struct event_base *base)
+{
+	const char *spool = plug_slurm_spooldir();
+
+	bt.a = *a;
+	bt.base = base;
+	bt.parent = PLUG_TREE_NONE;
+	atomic_store(&bt.stop, 0);
+	pxc_buf_init(&bt.recs);
+	if (!spool || !*spool ||
+	    asprintf(&bt.raw, "%s/slurmix.%u.%u", spool, a->job, a->step) < 0 ||
+	    expand(bt.raw, a->hosts[a->me], bt.path, sizeof(bt.path)) < 0)
+		return plug_error("endpoints: no usable SlurmdSpoolDir socket path"), -1;
+	if (!(bt.kids = calloc(a->width ? a->width : 1, sizeof(uint32_t))) ||
+	    !(bt.kid_done = calloc(a->width ? a->width : 1, 1)) ||
+	    !(bt.seen = calloc(a->nnodes, 1)) ||
+	    plug_tree_node(a->me, a->nnodes, a->width, &bt.parent, bt.kids, &bt.nkids) < 0 ||
+	    add_record(a->me, a->addr, a->port) < 0)
+		return plug_error("endpoints: out of memory"), -1;
+	return bind_socket();
+}
+
+void plug_boot_go(void)
+{
+	bt.lev = event_new(bt.base, bt.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
+	if (!bt.lev || event_add(bt.lev, NULL) < 0) {
+		plug_net_boot_failed("cannot watch the endpoints socket");
+		return;
+	}
+	if (bt.nkids == 0)
+		subtree_done();
+}
+
+void plug_boot_stop(void)
+{
+	atomic_store(&bt.stop, 1);
+	while (bt.readers)
+		reader_free(bt.readers);
+	if (bt.lev)
+		event_free(bt.lev);
+	bt.lev = NULL;
+}
+
+void plug_boot_join(void)
+{
+	atomic_store(&bt.stop, 1);
+	if (bt.thr_on)
+		pthread_join(bt.thr, NULL);
+	if (bt.lfd >= 0) {
+		close(bt.lfd);
+		unlink(bt.path);
+	}
+	pxc_buf_clear(&bt.recs);
+	pxc_buf_clear(&bt.out);
+	free(bt.raw);
+	free(bt.kids);
+	free(bt.kid_done);
+	free(bt.seen);
+	memset(&bt, 0, sizeof(bt));
+	bt.lfd = -1;
+}
