@@ -488,8 +488,10 @@ static int start_net(plug_step_t *st, char **env)
 	c->host = st->hosts[st->si.nodeid];
 	/* one-node steps too: other steps of the job reach them for
 	 * connect and fences across namespaces (docs/dynamic.md 5) */
-	if (plug_net_start(st->si.nodeid, st->map->nnodes, st->hosts, env) < 0)
+	if (plug_net_start(st->si.nodeid, st->map->nnodes, st->hosts, env) < 0) {
+		plug_net_stop();	/* what it had opened: sockets, socket file */
 		return plug_error("cannot open the network between step daemons"), -1;
+	}
 	st->net_up = true;
 	return 0;
 }
