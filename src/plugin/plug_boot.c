@@ -135,9 +135,12 @@ static void *sender(void *arg)
 		delay = delay < 500 ? delay * 2 : 500;
 	}
 	if (!ok && !atomic_load(&bt.stop)) {
+		pxc_progress_t *pg = pxc_progress_global();
+
 		plug_error("endpoints: node %s (parent of node %u) not reachable through "
 			   "slurmd: %m", bt.a.hosts[bt.parent], bt.a.me);
-		pxc_progress_post(pxc_progress_global(), failed_fn, NULL);
+		if (pg)		/* alive until after plug_boot_join */
+			pxc_progress_post(pg, failed_fn, NULL);
 	}
 	return NULL;
 }

@@ -474,6 +474,8 @@ static int table_in(const pmix_data_buffer_t *table)
 
 void plug_net_boot_failed(const char *why)
 {
+	if (!net.up)		/* stopping: the sender thread's news is stale */
+		return;
 	plug_error("no endpoint table: %s", why);
 	for (uint32_t i = 0; i < net.nnodes; i++)
 		if (i != net.me)
