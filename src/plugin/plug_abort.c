@@ -215,6 +215,41 @@ kill:
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Blocking: connect, send, wait for the ACK (or the close); bounded. */
+static void send_blocking(const pmix_data_buffer_t *msg)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	struct timeval tv = { PLUG_ABORT_SEC, 0 };
+	unsigned char hdr[PXC_WIRE_HDR_LEN], ack[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h = { .len = (uint32_t)msg->bytes_used, .cmd = PLUG_NET_ABORT };
+	int fd = -1;
+
+	if (getaddrinfo(ab.host, ab.port, &hints, &ai) != 0)
+		return;
+	pxc_wire_hdr_encode(&h, hdr);
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
+	    connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+	    send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == (ssize_t)sizeof(hdr) &&
+	    send(fd, msg->base_ptr, msg->bytes_used, MSG_NOSIGNAL) == (ssize_t)msg->bytes_used)
+		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL);	/* ACK, or srun closed */
+	if (fd >= 0)
+		close(fd);
+	freeaddrinfo(ai);
+}
+
+void plug_abort_launch_failed(const char *host, const char *why)
+{
+	op_t o = { .fd = -1 };
+
+	if (!ab.ready || pack_report(&o, PLUG_ABORT_RANK_STEPD, 1, host, why) < 0)
+		return;
+	send_blocking(&o.msg);
+	pxc_buf_clear(&o.msg);
+}
+
 static void stop_fn(void *arg)
 {
 	while (ab.ops)

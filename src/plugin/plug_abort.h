@@ -36,6 +36,13 @@ int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node);
 pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
 				const char *msg, pmix_op_cbfunc_t cbfunc, void *cbdata);
 void plug_abort_stop(void);
+/* The step could not be set up on this node (prefork failed): the same
+ * report with rank PLUG_ABORT_RANK_STEPD and status 1, sent from the
+ * calling thread and waited for at most a few seconds, so that srun says
+ * why and exits non-zero instead of 0 (Slurm 22.05 gives a step whose
+ * every launch failed no exit code). Job manager thread. */
+#define PLUG_ABORT_RANK_STEPD 0xffffffffu
+void plug_abort_launch_failed(const char *host, const char *why);
 
 /* Lost tasks. init: before the server runs (map borrowed until stop). */
 int plug_lost_init(const char *nspace, const plug_map_t *map);

@@ -46,6 +46,7 @@
 #include <event2/event.h>
 
 #include "pack.h"
+#include "plug_abort.h"
 #include "plug_jobdir.h"
 #include "plug_net.h"
 #include "plug_pub.h"
@@ -167,9 +168,14 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 		if (msg)
 			clean(msg);
 		/* the first report is the one users need; the rest on -v */
-		plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
-			 "slurmix: rank %u (%s) called PMIx_Abort: %s",
-			 rank, host ? host : "?", msg ? msg : "");
+		if (rank == PLUG_ABORT_RANK_STEPD)
+			plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
+				 "slurmix: the step could not be set up on %s: %s",
+				 host ? host : "?", msg ? msg : "");
+		else
+			plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
+				 "slurmix: rank %u (%s) called PMIx_Abort: %s",
+				 rank, host ? host : "?", msg ? msg : "");
 		rdv.aborted = 1;
 		if (first)
 			rdv.abort_rc = exit_code(status);

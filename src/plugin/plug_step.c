@@ -503,11 +503,11 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
 		return 0;
 	plug_conf_env(*env);
+	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
+			step.si.nodeid);
 	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
 	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
-	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
-			step.si.nodeid);
 	if (plug_req_init(*env) < 0)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
@@ -524,6 +524,13 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		   step.map->nnodes);
 	return 0;
 fail:
+	{
+		char host[256] = "?";
+
+		gethostname(host, sizeof(host) - 1);
+		plug_abort_launch_failed(host, "mpi/slurmix could not set up the step "
+					 "there (the reason is in that node's slurmd log)");
+	}
 	plug_step_fini();
 	return -1;
 }

@@ -694,14 +694,14 @@ proc_map_env() {
 	fi
 }
 
-# proc_map_bad LABEL MAP LOG-REGEX OUT-REGEX [rc]: the map reaches the step
-# daemons of "-N2 -n4"; the node logs must give the reason (LOG-REGEX),
-# srun's output must show the failure (OUT-REGEX, 4 lines: one per task),
-# never OK, no hang, no step directory or slurmstepd left. srun 22.05
-# exits 0 when every launch failed (no task ever ran, so no task exit
-# code, and mpi/slurmix's srun side sees no abort): its "task N launch
-# failed" lines are the user's error there. With "rc", srun must also
-# exit non-zero (the tasks were forked and exit 1).
+# proc_map_bad LABEL MAP LOG-REGEX OUT-REGEX [task]: the map reaches the
+# step daemons of "-N2 -n4"; the node logs must give the reason
+# (LOG-REGEX), srun's output must show the failure (OUT-REGEX, 4 lines:
+# one per task), never OK, srun must exit non-zero, no hang, no step
+# directory or slurmstepd left. A step daemon whose set-up failed tells
+# srun ("the step could not be set up on <node>"), which exits 1: srun
+# 22.05 alone exits 0 when every launch failed (no task ever ran). With
+# "task" the set-up succeeds and the tasks fail in the task hook (exit 1).
 proc_map_bad() {
 	local name="broken SLURMIX_PROC_MAP from a modified srun: $1" out rc t0 t logged left fails
 	want_case "$name" || return 0
@@ -716,7 +716,8 @@ proc_map_bad() {
 	fails=$(echo "$out" | grep -cE "$4")
 	for n in $(seq 20); do [ -z "$(my_stepds)" ] && break; sleep 0.25; done
 	left=$(ls -d "$state"/nodes/*/tmp/slurmix.* 2>/dev/null; my_stepds)
-	if [ $rc -ne 124 ] && { [ -z "${5:-}" ] || [ $rc -ne 0 ]; } &&
+	if [ $rc -ne 124 ] && [ $rc -ne 0 ] &&
+	   { [ -n "${5:-}" ] || echo "$out" | grep -q "slurmix: the step could not be set up on vn"; } &&
 	   ! echo "$out" | grep -qx OK && [ "$fails" -eq 4 ] &&
 	   [ "$logged" -ge 1 ] && [ -z "$left" ] && [ "$(echo "$t < 20" | bc)" = 1 ]; then
 		ok "$name: rc $rc in $t s, $fails task failures, $logged log lines, nothing left"
@@ -738,7 +739,7 @@ robust_cases() {
 	# counts agree, ranks swapped between the nodes: each task fails in the
 	# task hook (no log line of ours after fork; Slurm's own)
 	proc_map_bad "ranks of the other node" "1;4;2-3|0-1" \
-		"Unable to configure MPI plugin" "Unable to configure MPI plugin: Invalid argument" rc
+		"Unable to configure MPI plugin" "Unable to configure MPI plugin: Invalid argument" task
 }
 
 # Each task's PMIX_CPUSET and PMIX_LOCALITY_STRING follow its binding
