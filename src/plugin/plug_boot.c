@@ -22,7 +22,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 #include <event2/event.h>
 
@@ -31,6 +30,7 @@
 #include "plug_net.h"
 #include "plug_tree.h"
 #include "progress.h"
+#include "pxc.h"
 #include "slurm_adapter.h"
 
 #define BOOT_MAX_MSG (16u << 20)
@@ -105,14 +105,6 @@ static int add_record(uint32_t node, const char *addr, uint32_t port)
 
 /* ---- sending to the parent ---------------------------------------------- */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 static void failed_fn(void *arg)
 {
 	(void)arg;
@@ -121,14 +113,14 @@ static void failed_fn(void *arg)
 
 static void *sender(void *arg)
 {
-	long deadline = now_ms() + 1000L * bt.a.timeout_s;
+	long deadline = pxc_now_ms() + 1000L * bt.a.timeout_s;
 	int delay = 10, ok = 0;
 
 	(void)arg;
 	while (!atomic_load(&bt.stop) && !ok) {
 		ok = plug_slurm_forward(bt.a.hosts[bt.parent], bt.raw, bt.out.base_ptr,
 					(uint32_t)bt.out.bytes_used) == 0;
-		if (ok || now_ms() >= deadline)
+		if (ok || pxc_now_ms() >= deadline)
 			break;
 		for (int t = 0; t < delay && !atomic_load(&bt.stop); t += 10)
 			usleep(10000);

@@ -59,6 +59,7 @@
 #include "plug_net.h"
 #include "plug_spawn.h"
 #include "progress.h"
+#include "pxc.h"
 #include "slurm_adapter.h"
 
 #define PLUG_SPAWN_KILL_SEC 5	/* SIGTERM -> SIGKILL */
@@ -768,14 +769,6 @@ static void final_round(void)
 	}			/* else: stuck, leak rather than free under it */
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits up to ms for a record to be freed since the last stop round. */
 static void wait_idle(int ms)
 {
@@ -795,12 +788,12 @@ static void wait_idle(int ms)
 void plug_spawn_srun_stop(void)
 {
 	const long long fini = PLUG_SPAWN_FINI_SEC * 1000LL, kill = PLUG_SPAWN_KILL_SEC * 1000LL;
-	long long t0 = now_ms(), t;
+	long long t0 = pxc_now_ms(), t;
 	int phase = 0;	/* 1: SIGTERM sent, 2: SIGKILL sent */
 
 	if (!sp.pg)
 		return;
-	while (stop_round() != PMIX_SUCCESS && (t = now_ms() - t0) < fini + 2 * kill) {
+	while (stop_round() != PMIX_SUCCESS && (t = pxc_now_ms() - t0) < fini + 2 * kill) {
 		if (phase == 0 && t >= fini && ++phase)
 			pxc_progress_post(sp.pg, end_fn, NULL);
 		if (phase == 1 && t >= fini + kill && ++phase)

@@ -311,14 +311,6 @@ pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply)
 
 /* ---- synchronous connect + HELLO ---- */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 static int wait_fd(int fd, short ev, long deadline)
 {
 	struct pollfd p = { .fd = fd, .events = ev };
@@ -326,7 +318,7 @@ static int wait_fd(int fd, short ev, long deadline)
 	int rc;
 
 	do {
-		left = deadline - now_ms();
+		left = deadline - pxc_now_ms();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -353,7 +345,7 @@ static int unix_connect(const char *path, long deadline)
 			return fd;
 		close(fd);
 		/* EAGAIN: the listen backlog is full; retry until the deadline */
-		if ((errno != EAGAIN && errno != EINTR) || now_ms() >= deadline)
+		if ((errno != EAGAIN && errno != EINTR) || pxc_now_ms() >= deadline)
 			return -1;
 		usleep(10000);
 	}
@@ -523,7 +515,7 @@ pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
 				 const pmix_proc_t *claim,
 				 const pmix_info_t *info, size_t ninfo)
 {
-	long deadline = now_ms() + CONNECT_TIMEOUT_MS;
+	long deadline = pxc_now_ms() + CONNECT_TIMEOUT_MS;
 	pmix_status_t st;
 	int fd;
 

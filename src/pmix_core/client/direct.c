@@ -41,21 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 
 #define DIRECT_SEND_TIMEOUT_MS 10000
 #define REPLY_GRACE_MS 250
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* ---- progress-thread side ---- */
 
@@ -172,7 +163,7 @@ static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool 
 static pmix_status_t fill(int fd, long deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	long left = deadline < 0 ? -1 : deadline - now_ms();
+	long left = deadline < 0 ? -1 : deadline - pxc_now_ms();
 	ssize_t n;
 
 	if (deadline >= 0 && left <= 0)
@@ -195,7 +186,7 @@ static pmix_status_t fill(int fd, long deadline)
 static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
 				pmix_data_buffer_t *out)
 {
-	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms + REPLY_GRACE_MS : -1;
+	long deadline = timeout_ms > 0 ? pxc_now_ms() + timeout_ms + REPLY_GRACE_MS : -1;
 	int fd = atomic_load(&pxc_cl.rfd);
 	pmix_status_t st = PMIX_SUCCESS;
 	bool again;

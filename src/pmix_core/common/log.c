@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 int pxc_role = PXC_ROLE_NONE;
@@ -80,6 +81,14 @@ pmix_status_t pxc_errno_status(int err)
 	case EEXIST: return PMIX_ERR_DUPLICATE_KEY;
 	default: return PMIX_ERROR;
 	}
+}
+
+long pxc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 int pxc_default_timeout(void)

@@ -53,6 +53,8 @@ bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 /* Default timeout, in seconds, of server-side waits when the request names
  * none (PMIX_TIMEOUT). Overridden by SLURMIX_TIMEOUT in the environment. */
 int pxc_default_timeout(void);
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. Any thread. */
+long pxc_now_ms(void);
 
 /* What this process is, set by the first successful init: PMIx_Init
  * (client), PMIx_server_init (server) or PMIx_tool_init (tool). API

@@ -44,7 +44,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -397,14 +396,6 @@ int pxc_conn_share(pxc_conn_t *c)
 	return 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Drops the first n bytes of msg's iovecs. */
 static void iov_advance(struct msghdr *msg, size_t n)
 {
@@ -438,7 +429,7 @@ static int write_all(int fd, struct iovec *iov, int n, long deadline)
 			continue;
 		if (errno != EAGAIN)
 			return -1;
-		if ((left = deadline - now_ms()) <= 0) {
+		if ((left = deadline - pxc_now_ms()) <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -469,7 +460,7 @@ int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t fla
 		errno = EAGAIN;
 		return -1;
 	}
-	rc = write_all(fd, iov, len ? 2 : 1, now_ms() + timeout_ms);
+	rc = write_all(fd, iov, len ? 2 : 1, pxc_now_ms() + timeout_ms);
 	if (rc < 0) {
 		int e = errno;
 
