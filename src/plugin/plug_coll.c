@@ -353,15 +353,6 @@ static int info_timeout(const pmix_info_t *info, size_t ninfo)
 	return 0;
 }
 
-/* A true bool flag key in info (a bare key counts as true). */
-static int info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
-
-	return i && (i->value.type == PMIX_UNDEF ||
-		     PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE);
-}
-
 /* A hash of PMIX_CONNECT_ID (0 without one): two connects of the same
  * procs with different ids are different instances on every node. */
 static uint64_t connect_salt(const pmix_info_t *info, size_t ninfo)
@@ -615,7 +606,7 @@ pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
 {
 	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata,
 		      .salt = connect_salt(info, ninfo),
-		      .optional = info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL) };
+		      .optional = pxc_info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL) };
 	const pmix_info_t *d = pxc_info_find(info, ninfo, PXC_CONNECT_DATA);
 	char *data = NULL;
 	size_t ndata = 0;
@@ -633,7 +624,7 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 {
 	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata,
 		      .salt = connect_salt(info, ninfo),
-		      .optional = info_flag(info, ninfo, PMIX_CONNECT_EARLY_TERM_ALLOWED) };
+		      .optional = pxc_info_flag(info, ninfo, PMIX_CONNECT_EARLY_TERM_ALLOWED) };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), NULL, 0, &cl);
 }
