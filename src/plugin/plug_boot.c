@@ -56,9 +56,9 @@ static struct {
 	reader_t *readers;
 	uint32_t nreaders;
 	uint32_t parent, *kids, nkids, nfrom;
-	unsigned char *kid_done, *seen;
-	pmix_data_buffer_t recs;	/* records of this subtree */
-	uint32_t nrecs;
+	unsigned char *kid_done;
+	char **addr;			/* [nnodes] records of this subtree: */
+	uint32_t *port, nrecs;		/* addr[node] set once it is in */
 	pmix_data_buffer_t out;		/* the report to the parent */
 	pthread_t thr;
 	int thr_on, done;
@@ -93,14 +93,13 @@ static int expand(const char *raw, const char *node, char *out, size_t size)
 
 static int add_record(uint32_t node, const char *addr, uint32_t port)
 {
-	if (node >= bt.a.nnodes || bt.seen[node] || !addr || !*addr ||
-	    strlen(addr) >= INET6_ADDRSTRLEN || !port || port > 65535)
+	if (node >= bt.a.nnodes || bt.addr[node] || !addr || !*addr ||
+	    strlen(addr) >= INET6_ADDRSTRLEN || !port || port > 65535 ||
+	    !(bt.addr[node] = strdup(addr)))
 		return -1;
-	bt.seen[node] = 1;
+	bt.port[node] = port;
 	bt.nrecs++;
-	return pxc_pack_u32(&bt.recs, node) == PMIX_SUCCESS &&
-	       pxc_pack_str(&bt.recs, addr) == PMIX_SUCCESS &&
-	       pxc_pack_u32(&bt.recs, port) == PMIX_SUCCESS ? 0 : -1;
+	return 0;
 }
 
 /* ---- sending to the parent ---------------------------------------------- */
@@ -137,40 +136,37 @@ static void *sender(void *arg)
 	return NULL;
 }
 
-/* Root: the table, in node order. */
+/* Root: the table, in node order (every record is in: each node reports
+ * once and the children's subtrees cover them all). */
 static void give_table(void)
 {
-	pmix_data_buffer_t t, view = bt.recs;
-	char **addr = calloc(bt.a.nnodes, sizeof(char *));
-	uint32_t *port = calloc(bt.a.nnodes, sizeof(uint32_t)), node, p;
-	char *a;
+	pmix_data_buffer_t t;
+	int rc = bt.nrecs != bt.a.nnodes;
 
-	view.unpack_ptr = view.base_ptr;
-	for (uint32_t i = 0; addr && port && i < bt.nrecs; i++) {
-		a = NULL;
-		if (pxc_unpack_u32(&view, &node) || pxc_unpack_str(&view, &a) ||
-		    pxc_unpack_u32(&view, &p) || node >= bt.a.nnodes) {
-			free(a);
-			break;
-		}
-		addr[node] = a;
-		port[node] = p;
-	}
 	pxc_buf_init(&t);
-	pxc_pack_u32(&t, bt.a.nnodes);
-	for (uint32_t i = 0; addr && port && i < bt.a.nnodes; i++) {
-		pxc_pack_str(&t, addr[i]);
-		pxc_pack_u32(&t, port[i]);
-	}
-	if (addr && port)
+	rc = rc || pxc_pack_u32(&t, bt.a.nnodes);
+	for (uint32_t i = 0; !rc && i < bt.a.nnodes; i++)
+		rc = pxc_pack_str(&t, bt.addr[i]) || pxc_pack_u32(&t, bt.port[i]);
+	if (!rc)
 		plug_net_boot_table(&t);
 	else
-		plug_net_boot_failed("out of memory");
+		plug_net_boot_failed("an incomplete table");
 	pxc_buf_clear(&t);
-	for (uint32_t i = 0; addr && i < bt.a.nnodes; i++)
-		free(addr[i]);
-	free(addr);
-	free(port);
+}
+
+/* The report to the parent: key, this node, the subtree's records. 0/-1. */
+static int pack_report(void)
+{
+	int rc;
+
+	pxc_buf_init(&bt.out);
+	rc = pxc_pack_str(&bt.out, bt.a.key) || pxc_pack_u32(&bt.out, bt.a.me) ||
+	     pxc_pack_u32(&bt.out, bt.nrecs);
+	for (uint32_t i = 0; !rc && i < bt.a.nnodes; i++)
+		if (bt.addr[i])
+			rc = pxc_pack_u32(&bt.out, i) || pxc_pack_str(&bt.out, bt.addr[i]) ||
+			     pxc_pack_u32(&bt.out, bt.port[i]);
+	return rc ? -1 : 0;
 }
 
 /* Every child reported: up to the parent, or the root has it all. */
@@ -183,12 +179,7 @@ static void subtree_done(void)
 		give_table();
 		return;
 	}
-	pxc_buf_init(&bt.out);
-	if (pxc_pack_str(&bt.out, bt.a.key) != PMIX_SUCCESS ||
-	    pxc_pack_u32(&bt.out, bt.a.me) != PMIX_SUCCESS ||
-	    pxc_pack_u32(&bt.out, bt.nrecs) != PMIX_SUCCESS ||
-	    pxc_buf_append(&bt.out, bt.recs.base_ptr, bt.recs.bytes_used) < 0 ||
-	    (errno = pthread_create(&bt.thr, NULL, sender, NULL)) != 0) {
+	if (pack_report() < 0 || (errno = pthread_create(&bt.thr, NULL, sender, NULL)) != 0) {
 		plug_error("endpoints: cannot report to the parent: %m");
 		plug_net_boot_failed("out of memory");
 		return;
@@ -349,14 +340,14 @@ int plug_boot_start(const plug_boot_args_t *a, struct event_base *base)
 	bt.base = base;
 	bt.parent = PLUG_TREE_NONE;
 	atomic_store(&bt.stop, 0);
-	pxc_buf_init(&bt.recs);
 	if (!spool || !*spool ||
 	    asprintf(&bt.raw, "%s/slurmix.%u.%u", spool, a->job, a->step) < 0 ||
 	    expand(bt.raw, a->hosts[a->me], bt.path, sizeof(bt.path)) < 0)
 		return plug_error("endpoints: no usable SlurmdSpoolDir socket path"), -1;
 	if (!(bt.kids = calloc(a->width ? a->width : 1, sizeof(uint32_t))) ||
 	    !(bt.kid_done = calloc(a->width ? a->width : 1, 1)) ||
-	    !(bt.seen = calloc(a->nnodes, 1)) ||
+	    !(bt.addr = calloc(a->nnodes, sizeof(char *))) ||
+	    !(bt.port = calloc(a->nnodes, sizeof(uint32_t))) ||
 	    plug_tree_node(a->me, a->nnodes, a->width, &bt.parent, bt.kids, &bt.nkids) < 0 ||
 	    add_record(a->me, a->addr, a->port) < 0)
 		return plug_error("endpoints: out of memory"), -1;
@@ -393,12 +384,14 @@ void plug_boot_join(void)
 		close(bt.lfd);
 		unlink(bt.path);
 	}
-	pxc_buf_clear(&bt.recs);
+	for (uint32_t i = 0; bt.addr && i < bt.a.nnodes; i++)
+		free(bt.addr[i]);
+	free(bt.addr);
+	free(bt.port);
 	pxc_buf_clear(&bt.out);
 	free(bt.raw);
 	free(bt.kids);
 	free(bt.kid_done);
-	free(bt.seen);
 	memset(&bt, 0, sizeof(bt));
 	bt.lfd = -1;
 }
