@@ -20,7 +20,7 @@ import sys
 import time
 
 T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
-HELLO, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 10, 11, 20, 21, 30, 31
+HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
 
 
 def frame(cmd, body, tag=0):
@@ -76,6 +76,7 @@ def broken_messages():
          struct.pack(">Q", 1 << 40), 0),
         (EVENT, proc("slurmix.1.0", 0) + struct.pack(">HIQ", T_SIZE, 1, 0) +
          status(-1) + JUNK, 0),
+        (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]
 

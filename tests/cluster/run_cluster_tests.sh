@@ -631,7 +631,7 @@ stepd_endpoints() {
 # DMDX_REQ, 10 malformed EVENT, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk
+	local lost coll fout dmdx ev unk tbl
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -656,17 +656,18 @@ auth_garbage() {
 	dmdx=$(log_new | grep -c "bad direct modex request from node")
 	ev=$(log_new | grep -c "malformed EVENT from node")
 	unk=$(log_new | grep -c "unknown message 99 from node")
+	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
-	   [ "$unk" -ge $((2 * n)) ]; then
+	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
-			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $unk unknown; job OK ($(since "$t0") s)"
+			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $tbl TABLE, $unk unknown; job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"
-		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT, $unk unknown)"
+		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT, $tbl TABLE, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go"
 }
