@@ -6,9 +6,10 @@
 #
 #   bench/spawn_bench.sh [-r ROUNDS] [-b BUILDDIR] [-o OUTDIR]
 #
-# The program is tests/cluster/ompi_spawn.c: 2 parents call
-# MPI_Comm_spawn for N children (N = 2 and 8), exchange a message with
-# each over the intercommunicator, disconnect and finish. Metrics per run:
+# The program is tests/cluster/ompi_spawn.c: P parents call
+# MPI_Comm_spawn for N children, exchange a message with each over the
+# intercommunicator, disconnect and finish. Configurations P+N: 1+2 (the
+# issue's "whole 1+2 job"), 2+2 and 2+8. Metrics per run:
 #   spawn_ms  MPI_Comm_spawn as parent rank 0 measures it (MPI_Wtime
 #             around the call: the start of the children plus the
 #             connect/accept between the two jobs)
@@ -67,44 +68,44 @@ mpicc -O2 -o "$prog" "$repo/tests/cluster/ompi_spawn.c" || exit 1
 srun_env=$("$vc" env --state-dir "$STATE") || exit 1
 mkdir -p "$STATE/jobdirs" || exit 1
 
-# run_one IMPL N ROUND: one spawning job, its samples in results.tsv.
+# run_one IMPL P N ROUND: one spawning job, its samples in results.tsv.
 run_one() {
-	local impl=$1 n=$2 r=$3 out t0 rc wall
-	out=$OUTDIR/$impl.$n.$r.out
+	local impl=$1 p=$2 n=$3 r=$4 cfg="spawn $2+$3" out t0 rc wall
+	out=$OUTDIR/$impl.$p+$n.$r.out
 	t0=$(now_ms)
 	if [ "$impl" = slurmix ]; then
 		(eval "$srun_env"; export SLURMIX_JOBDIR_BASE=$STATE/jobdirs
-		 cd "$STATE/bin" && timeout 120 srun --mpi=slurmix -N1 -n2 ./ompi_spawn single "$n") \
+		 cd "$STATE/bin" && timeout 120 srun --mpi=slurmix -N1 -n"$p" ./ompi_spawn single "$n") \
 			>"$out" 2>&1
 	else
 		(cd "$STATE/bin" && env -u SLURM_CONF OMPI_ALLOW_RUN_AS_ROOT=1 \
 			OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tcp_if_include=lo \
 			OMPI_MCA_oob_tcp_if_include=lo timeout 120 \
-			mpirun -np 2 --host localhost:32 ./ompi_spawn single "$n") >"$out" 2>&1
+			mpirun -np "$p" --host localhost:32 ./ompi_spawn single "$n") >"$out" 2>&1
 	fi
 	rc=$?
 	wall=$(($(now_ms) - t0))
 	if [ $rc -eq 0 ] && grep -q "^spawn ok: children=$n " "$out"; then
-		sample "spawn $n" "$impl" spawn_ms \
+		sample "$cfg" "$impl" spawn_ms \
 			"$(sed -n 's/^spawn ok: .* spawn_time=\([0-9.]*\)$/\1/p' "$out" |
 			   awk '{ printf "%.1f", $1 * 1000 }')"
-		sample "spawn $n" "$impl" job_ms "$wall"
+		sample "$cfg" "$impl" job_ms "$wall"
 	else
-		sample "spawn $n" "$impl" spawn_ms failed
-		sample "spawn $n" "$impl" job_ms failed
-		show_failure "spawn $n" "$impl" "$out" "exit $rc"
+		sample "$cfg" "$impl" spawn_ms failed
+		sample "$cfg" "$impl" job_ms failed
+		show_failure "$cfg" "$impl" "$out" "exit $rc"
 	fi
 }
 
 {
 	echo "# spawn_bench: $ROUNDS rounds, $(nproc) CPUs, $(date -u +%FT%TZ)"
-	echo "slurmix: srun --mpi=slurmix -N1 -n2 ./ompi_spawn single N (one-node virtual cluster)"
-	echo "mpirun:  mpirun -np 2 --host localhost:32 ./ompi_spawn single N ($(mpirun --version 2>&1 | head -1))"
+	echo "slurmix: srun --mpi=slurmix -N1 -nP ./ompi_spawn single N (one-node virtual cluster)"
+	echo "mpirun:  mpirun -np P --host localhost:32 ./ompi_spawn single N ($(mpirun --version 2>&1 | head -1))"
 } | tee "$OUTDIR/commands.txt"
-for n in 2 8; do
+for cfg in 1+2 2+2 2+8; do
 	for r in $(seq "$ROUNDS"); do
-		run_one slurmix "$n" "$r"
-		run_one mpirun "$n" "$r"
+		run_one slurmix "${cfg%+*}" "${cfg#*+}" "$r"
+		run_one mpirun "${cfg%+*}" "${cfg#*+}" "$r"
 	done
 done
 python3 "$here/bench_table.py" "$OUTDIR/results.tsv" slurmix mpirun | tee "$OUTDIR/table.md"

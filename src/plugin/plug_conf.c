@@ -19,9 +19,11 @@
 #endif
 #define PLUG_TIMEOUT_MAX (7 * 86400)
 
-plug_conf_t plug_conf = {
-	.timeout = 300, .set_ld_library_path = true, .spawn_overlap = true,
-};
+#define PLUG_CONF_DEFAULTS { .timeout = 300, .set_ld_library_path = true, \
+			    .spawn_overlap = true, .fast_step_end = true, \
+			    .task_weight = true }
+
+plug_conf_t plug_conf = PLUG_CONF_DEFAULTS;
 
 static s_p_options_t options[] = {
 	{ .key = (char *)"SlurmixTimeout", .type = S_P_UINT32 },
@@ -30,6 +32,8 @@ static s_p_options_t options[] = {
 	{ .key = (char *)"SlurmixDebug", .type = S_P_UINT32 },
 	{ .key = (char *)"SlurmixTmpDir", .type = S_P_STRING },
 	{ .key = (char *)"SlurmixSpawnOverlap", .type = S_P_BOOLEAN },
+	{ .key = (char *)"SlurmixFastStepEnd", .type = S_P_BOOLEAN },
+	{ .key = (char *)"SlurmixTaskWeight", .type = S_P_BOOLEAN },
 	{ .key = NULL },
 };
 
@@ -37,8 +41,7 @@ void plug_conf_reset(void)
 {
 	free(plug_conf.client_libdir);
 	free(plug_conf.tmpdir);
-	plug_conf = (plug_conf_t){ .timeout = 300, .set_ld_library_path = true,
-				   .spawn_overlap = true };
+	plug_conf = (plug_conf_t)PLUG_CONF_DEFAULTS;
 	plug_conf.client_libdir = strdup(PLUG_CLIENT_LIBDIR);
 }
 
@@ -84,6 +87,8 @@ void plug_conf_set(s_p_hashtbl_t *tbl)
 	plug_conf_get_u32(tbl, "SlurmixDebug", &plug_conf.debug);
 	set_str(&plug_conf.tmpdir, tbl, "SlurmixTmpDir");
 	plug_conf_get_bool(tbl, "SlurmixSpawnOverlap", &plug_conf.spawn_overlap);
+	plug_conf_get_bool(tbl, "SlurmixFastStepEnd", &plug_conf.fast_step_end);
+	plug_conf_get_bool(tbl, "SlurmixTaskWeight", &plug_conf.task_weight);
 	check_ranges();
 }
 
@@ -101,6 +106,8 @@ s_p_hashtbl_t *plug_conf_get(void)
 	plug_conf_tbl_add(tbl, "SlurmixDebug", num);
 	plug_conf_tbl_add(tbl, "SlurmixTmpDir", plug_conf.tmpdir);
 	plug_conf_tbl_add(tbl, "SlurmixSpawnOverlap", plug_conf.spawn_overlap ? "yes" : "no");
+	plug_conf_tbl_add(tbl, "SlurmixFastStepEnd", plug_conf.fast_step_end ? "yes" : "no");
+	plug_conf_tbl_add(tbl, "SlurmixTaskWeight", plug_conf.task_weight ? "yes" : "no");
 	return tbl;
 }
 
@@ -119,6 +126,9 @@ void *plug_conf_printable(void)
 	plug_conf_list_add(list, "SlurmixTmpDir", plug_conf.tmpdir);
 	plug_conf_list_add(list, "SlurmixSpawnOverlap",
 			   plug_conf.spawn_overlap ? "yes" : "no");
+	plug_conf_list_add(list, "SlurmixFastStepEnd",
+			   plug_conf.fast_step_end ? "yes" : "no");
+	plug_conf_list_add(list, "SlurmixTaskWeight", plug_conf.task_weight ? "yes" : "no");
 	return list;
 }
 
@@ -163,9 +173,12 @@ static int env_str(char **env, const char *name, char **field)
 }
 
 /* SlurmixTmpDir has no override on purpose: slurmstepd creates directories
- * there as root, so only the admin chooses it. */
+ * there as root, so only the admin chooses it. SLURMIX_TASK_WEIGHT can
+ * only turn the weighting off: raising a step's CPU share is the admin's
+ * call. */
 int plug_conf_env(char **env)
 {
+	bool weight = plug_conf.task_weight;
 	int bad = 0;
 
 	bad += env_u32(env, "SLURMIX_TIMEOUT", 1, PLUG_TIMEOUT_MAX, &plug_conf.timeout);
@@ -174,6 +187,9 @@ int plug_conf_env(char **env)
 			&plug_conf.set_ld_library_path);
 	bad += env_str(env, "SLURMIX_CLIENT_LIBDIR", &plug_conf.client_libdir);
 	bad += env_bool(env, "SLURMIX_SPAWN_OVERLAP", &plug_conf.spawn_overlap);
+	bad += env_bool(env, "SLURMIX_FAST_STEP_END", &plug_conf.fast_step_end);
+	bad += env_bool(env, "SLURMIX_TASK_WEIGHT", &weight);
+	plug_conf.task_weight = plug_conf.task_weight && weight;
 	return bad;
 }
 

@@ -30,6 +30,12 @@ typedef struct {
 	char *tmpdir;			/* SlurmixTmpDir (TmpFS, else /tmp) */
 	bool spawn_overlap;		/* SlurmixSpawnOverlap (yes): spawned
 					 * steps share the CPUs (--overlap) */
+	bool fast_step_end;		/* SlurmixFastStepEnd (yes): no 100 ms
+					 * reaping pause once all tasks ended
+					 * (plug_reap.c) */
+	bool task_weight;		/* SlurmixTaskWeight (yes): a step's
+					 * autogroup CPU weight follows its
+					 * task count (plug_weight.c) */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

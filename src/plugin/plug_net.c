@@ -717,20 +717,10 @@ static void stop_fn(void *arg)
 
 void plug_net_stop(void)
 {
-	pxc_sync_t *s = net.pg && net.peers ? calloc(1, sizeof(*s)) : NULL;
-
-	if (s) {
-		pxc_sync_init(s);
-		if (pxc_progress_post(net.pg, stop_fn, s) < 0) {
-			pxc_sync_fini(s);
-			free(s);
-		} else if (pxc_sync_wait(s, 10000) != PMIX_SUCCESS) {
-			plug_error("network did not stop in time");	/* s leaks */
-			return;
-		} else {
-			pxc_sync_fini(s);
-			free(s);
-		}
+	if (net.pg && net.peers &&
+	    pxc_progress_call(net.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT) {
+		plug_error("network did not stop in time");
+		return;
 	}
 	if (net.booting)
 		plug_boot_join();

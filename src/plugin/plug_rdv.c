@@ -524,17 +524,10 @@ static void stop_fn(void *arg)
 
 int plug_rdv_stop(void)
 {
-	pxc_sync_t *s = rdv.pg ? calloc(1, sizeof(*s)) : NULL;
 	int rc;
 
-	if (s) {
-		pxc_sync_init(s);
-		if (pxc_progress_post(rdv.pg, stop_fn, s) == 0 &&
-		    pxc_sync_wait(s, 10000) != PMIX_SUCCESS)
-			return rdv.abort_rc;	/* stuck: leak rather than free under it */
-		pxc_sync_fini(s);
-		free(s);
-	}
+	if (rdv.pg && pxc_progress_call(rdv.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT)
+		return rdv.abort_rc;	/* stuck: leave the engine to it */
 	rc = rdv.abort_rc;
 	if (rdv.pg)
 		pxc_progress_release();

@@ -216,18 +216,8 @@ static void stop_fn(void *arg)
 
 void plug_req_stop(void)
 {
-	pxc_progress_t *pg = pxc_progress_global();
-	pxc_sync_t *s = pg && rs.ready ? calloc(1, sizeof(*s)) : NULL;
-
-	rs.ready = 0;
-	if (!s)
-		return;
-	pxc_sync_init(s);
-	if (pxc_progress_post(pg, stop_fn, s) < 0) {
-		pxc_sync_fini(s);
-		free(s);
-	} else if (pxc_sync_wait(s, 10000) == PMIX_SUCCESS) {
-		pxc_sync_fini(s);
-		free(s);
-	}			/* else: stuck, leak rather than free under it */
+	if (rs.ready) {
+		rs.ready = 0;
+		pxc_progress_call(pxc_progress_global(), stop_fn, 10000);
+	}
 }

@@ -735,18 +735,10 @@ static void end_fn(void *arg)
  * the progress thread does not answer (then the rest is leaked). */
 static pmix_status_t stop_round(void)
 {
-	pxc_sync_t *sync = calloc(1, sizeof(*sync));
-	pmix_status_t st = PMIX_SUCCESS;
+	pmix_status_t st = pxc_progress_call(sp.pg, stop_fn, 10000);
 
-	if (!sync)
-		return PMIX_ERR_NOMEM;
-	pxc_sync_init(sync);
-	if (pxc_progress_post(sp.pg, stop_fn, sync) == 0 &&
-	    (st = pxc_sync_wait(sync, 10000)) == PMIX_ERR_TIMEOUT)
-		return PMIX_SUCCESS;	/* stuck: leak rather than free under it */
-	pxc_sync_fini(sync);
-	free(sync);
-	return st;
+	/* stuck or gone: the rest is leaked, stop trying */
+	return st == PMIX_ERR_TIMEOUT || st == PMIX_ERR_UNREACH ? PMIX_SUCCESS : st;
 }
 
 static void final_fn(void *arg)
@@ -757,16 +749,7 @@ static void final_fn(void *arg)
 
 static void final_round(void)
 {
-	pxc_sync_t *sync = calloc(1, sizeof(*sync));
-
-	if (!sync)
-		return;
-	pxc_sync_init(sync);
-	if (pxc_progress_post(sp.pg, final_fn, sync) < 0 ||
-	    pxc_sync_wait(sync, 10000) == PMIX_SUCCESS) {
-		pxc_sync_fini(sync);
-		free(sync);
-	}			/* else: stuck, leak rather than free under it */
+	pxc_progress_call(sp.pg, final_fn, 10000);
 }
 
 /* Waits up to ms for a record to be freed since the last stop round. */

@@ -48,8 +48,10 @@
 #include "plug_cpuset.h"
 #include "plug_net.h"
 #include "plug_pub.h"
+#include "plug_reap.h"
 #include "plug_spawn.h"
 #include "plug_step.h"
+#include "plug_weight.h"
 #include "pxc.h"
 #include "server/server.h"
 
@@ -152,6 +154,7 @@ static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 		plug_lost_local(proc->rank);
 	} else {
 		plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
+		plug_reap_finalized(proc->rank);
 	}
 	return PMIX_OPERATION_SUCCEEDED;
 }
@@ -512,12 +515,16 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
+	if (plug_conf.task_weight)
+		plug_weight_apply("/proc", step.si.node_tasks);
 	load_topology(&step);
 	if (start_server(&step) < 0 || task_localities(&step) < 0 ||
 	    register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
+	if (plug_conf.fast_step_end)
+		plug_reap_start(step.si.node_tasks);
 	plug_spawn_prefork_done();
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
 		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
@@ -544,6 +551,7 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 {
 	int lr = plug_map_local_rank(step.map, task->gtaskid);
 
+	plug_reap_task();
 	if (!step.task_env || lr < 0 || lr != task->ltaskid ||
 	    step.map->node_of[task->gtaskid] != step.si.nodeid) {
 		errno = EINVAL;
@@ -569,6 +577,7 @@ void plug_step_fini(void)
 {
 	if (step.net_up)
 		plug_net_stop();
+	plug_reap_stop();
 	if (step.server_up) {
 		plug_req_stop();
 		plug_abort_stop();

@@ -771,6 +771,88 @@ locality_case() {	# locality_case NAME EXPECTED-"rank cpuset" SRUN-ARGS...
 	fi
 }
 
+# ---- the end of a step and its CPU share (plug_reap.c, plug_weight.c) ----
+
+# Every task's exit code still reaches srun when the stepd no longer waits
+# Slurm's 100 ms for more exits: six tasks on two nodes end within a few
+# ms with codes 0..5 (each task runs a PMIx client that finalizes, then
+# exits with its code); srun exits 5 and names each failed task's code.
+# Then the exits spread over half a second, one task killed by SIGKILL.
+step_end_codes() {
+	local name="exit codes of every task with the fast step end" out rc c
+	want_case "$name" || return 0
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n6 --ntasks-per-node=3 \
+		sh -c './pmix_probe >/dev/null; exit $SLURM_PROCID' 2>&1)
+	rc=$?
+	for c in 1 2 3 4 5; do
+		echo "$out" | grep -qE "task[s]? [0-9,-]*\b$c\b[0-9,-]*: Exited with exit code $c" || rc=99
+	done
+	# the same with exits spread over 0.5 s and one task killed
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n6 --ntasks-per-node=3 \
+		sh -c './pmix_probe >/dev/null; sleep 0.$SLURM_PROCID; [ $SLURM_PROCID = 4 ] && kill -9 $$
+			exit $SLURM_PROCID' 2>&1)
+	c=$?
+	echo "$out" | grep -q "task 4: Killed" && echo "$out" | grep -q "task 5: Exited with exit code 5" &&
+		[ $c -ne 0 ] || rc=98
+	if [ $rc -eq 5 ]; then
+		ok "$name"
+	else
+		echo "$out" | tail -12
+		bad "$name" "(rc $rc)"
+	fi
+}
+
+# Four PMIx tasks on one node that finalize and end at once: srun returns
+# at least 50 ms sooner than with SLURMIX_FAST_STEP_END=no (Slurm's pause
+# is 100 ms). Medians of 5 alternating runs each. Tasks that do not use
+# PMIx keep the pause: /bin/true takes as long either way (within 50 ms).
+step_end_time() {
+	local name="fast step end saves Slurm's reaping pause" prog r f t0 mf ms
+	local -A ms_of
+	want_case "$name" || return 0
+	for prog in ./pmix_probe /bin/true; do
+		for f in yes no; do ms_of[$prog.$f]=""; done
+		for r in 1 2 3 4 5; do
+			for f in yes no; do
+				t0=$(date +%s%N)
+				(cd "$bin" && SLURMIX_FAST_STEP_END=$f timeout 60 \
+					srun --mpi=slurmix -N1 -n4 $prog) >/dev/null 2>&1 ||
+					{ bad "$name" "(srun $prog failed)"; return; }
+				ms_of[$prog.$f]+=" $((($(date +%s%N) - t0) / 1000000))"
+			done
+		done
+	done
+	median() { printf '%s\n' $1 | sort -n | sed -n 3p; }
+	mf=$(median "${ms_of[./pmix_probe.yes]}") ms=$(median "${ms_of[./pmix_probe.no]}")
+	local tf ts
+	tf=$(median "${ms_of[/bin/true.yes]}") ts=$(median "${ms_of[/bin/true.no]}")
+	if [ $((ms - mf)) -ge 50 ] && [ $((ts - tf)) -lt 50 ] && [ $((tf - ts)) -lt 50 ]; then
+		ok "$name: PMIx tasks $mf ms against $ms ms, /bin/true $tf against $ts ms"
+	else
+		bad "$name" "(PMIx $mf ms against $ms ms, /bin/true $tf against $ts ms)"
+	fi
+}
+
+# Under the kernel's autogroup scheduler a step's session weighs as many
+# processes as it has tasks on the node: 4 tasks -> autogroup nice -6, one
+# task or SLURMIX_TASK_WEIGHT=no -> 0. Without autogroups nothing changes.
+task_weight() {
+	local name="autogroup weight follows the task count" want=-6 a b c
+	want_case "$name" || return 0
+	[ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] || want=0
+	a=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N1 -n4 cat /proc/self/autogroup 2>&1 |
+		sed -n 's/.* nice //p' | sort -u | tr '\n' ' ')
+	b=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N1 -n1 cat /proc/self/autogroup 2>&1 |
+		sed -n 's/.* nice //p' | tr '\n' ' ')
+	c=$(cd "$bin" && SLURMIX_TASK_WEIGHT=no timeout 60 srun --mpi=slurmix -N1 -n4 \
+		cat /proc/self/autogroup 2>&1 | sed -n 's/.* nice //p' | sort -u | tr '\n' ' ')
+	if [ "$a" = "$want " ] && [ "$b" = "0 " ] && [ "$c" = "0 " ]; then
+		ok "$name: 4 tasks nice $want, 1 task and off nice 0"
+	else
+		bad "$name" "(4 tasks '$a', 1 task '$b', off '$c'; want $want)"
+	fi
+}
+
 build_programs() {
 	local p
 	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
@@ -830,6 +912,9 @@ logging
 stepd_killed
 srun_requests_broken
 get_timeout
+step_end_codes
+step_end_time
+task_weight
 dyn_cases
 robust_cases
 no_leftovers "steps of one allocation"

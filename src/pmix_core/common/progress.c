@@ -302,3 +302,20 @@ pmix_status_t pxc_sync_wait(pxc_sync_t *s, int timeout_ms)
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
+
+pmix_status_t pxc_progress_call(pxc_progress_t *pg, pxc_work_f fn, int timeout_ms)
+{
+	pxc_sync_t *s = pg ? calloc(1, sizeof(*s)) : NULL;
+	pmix_status_t st;
+
+	if (!s)
+		return pg ? PMIX_ERR_NOMEM : PMIX_ERR_UNREACH;
+	pxc_sync_init(s);
+	if (pxc_progress_post(pg, fn, s) < 0)
+		st = PMIX_ERR_UNREACH;
+	else if ((st = pxc_sync_wait(s, timeout_ms)) == PMIX_ERR_TIMEOUT)
+		return st;	/* stuck: leak rather than free under it */
+	pxc_sync_fini(s);
+	free(s);
+	return st;
+}

@@ -65,4 +65,12 @@ void pxc_sync_signal(pxc_sync_t *s, pmix_status_t status);
  * signalled status, or PMIX_ERR_TIMEOUT. */
 pmix_status_t pxc_sync_wait(pxc_sync_t *s, int timeout_ms);
 
+/* Runs fn(sync) in pg's thread and waits up to timeout_ms for fn, or work
+ * it started there, to call pxc_sync_signal(sync, status): the usual stop
+ * of a module. Returns that status; PMIX_ERR_UNREACH when fn could not be
+ * posted (no engine, or stopping: fn did not run), PMIX_ERR_NOMEM; or
+ * PMIX_ERR_TIMEOUT, and then the sync is leaked on purpose, since the
+ * progress thread may still signal it. Not from pg's own thread. */
+pmix_status_t pxc_progress_call(pxc_progress_t *pg, pxc_work_f fn, int timeout_ms);
+
 #endif

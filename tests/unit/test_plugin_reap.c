@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_plugin_reap.c - plug_reap.c (fast step end) and plug_weight.c
+ * (task weight), without Slurm.
+ *
+ * The test's main thread plays slurmstepd's job manager thread: it arms
+ * the watch, forks the "tasks" (each calls plug_reap_task, as the task
+ * hook does, then sleeps a little and exits), and reaps them the way
+ * slurmstepd 22.05 does: a blocking wait for one, usleep(100000) when
+ * tasks are left, then a non-blocking sweep. What is checked is how long
+ * that usleep lasted.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plug_reap.h"
+#include "plug_weight.h"
+#include "progress.h"
+#include "slurm_adapter.h"
+
+/* The plugin logs through Slurm; here, to stderr. */
+void plug_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)level;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool plug_debug_flag_mpi(void)
+{
+	return false;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void finalized_fn(void *arg)
+{
+	plug_reap_finalized((uint32_t)(uintptr_t)arg);
+}
+
+/* Forks n tasks; task i reports (unless i == silent) and exits after
+ * delay_ms[i]. Every task but `unfinalized` "finalizes": the server's
+ * client_finalized upcall, in the progress thread. */
+static void fork_tasks(int n, const int *delay_ms, int silent, int unfinalized)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			if (i != silent)
+				plug_reap_task();
+			usleep((useconds_t)delay_ms[i] * 1000);
+			_exit(0);
+		}
+		if (i != unfinalized)
+			ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
+							   (void *)(uintptr_t)(100 + i)), 0);
+	}
+}
+
+/* slurmstepd's reaping loop, first round: returns how long the pause
+ * lasted (ms) and how many tasks the round reaped. */
+static double slurm_round(int n, int *reaped)
+{
+	double t0;
+	int st;
+
+	ck_assert_int_gt(waitpid(-1, &st, 0), 0);
+	*reaped = 1;
+	t0 = now_ms();
+	usleep(100000);
+	t0 = now_ms() - t0;
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		++*reaped;
+	(void)n;
+	return t0;
+}
+
+static void reap_all(void)
+{
+	int st;
+
+	while (waitpid(-1, &st, 0) > 0)
+		;
+}
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(pxc_progress_acquire());
+}
+
+static void teardown(void)
+{
+	plug_reap_stop();
+	reap_all();
+	pxc_progress_release();
+}
+
+START_TEST(test_cut_short)
+{
+	const int delay[4] = { 20, 20, 25, 30 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(4), 0);
+	fork_tasks(4, delay, -1, -1);
+	usleep(60000);		/* every task has exited */
+	pause = slurm_round(4, &reaped);
+	ck_assert_int_eq(reaped, 4);
+	ck_assert_int_ge(plug_reap_fired(), 1);
+	ck_assert_msg(pause < 60, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
+/* The usual case: the tasks end while Slurm waits for the first. */
+START_TEST(test_cut_short_while_waiting)
+{
+	const int delay[3] = { 30, 31, 32 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(3), 0);
+	fork_tasks(3, delay, -1, -1);
+	pause = slurm_round(3, &reaped);
+	ck_assert_int_eq(reaped, 3);
+	ck_assert_msg(pause < 60, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
+/* A task still runs: Slurm's pause stays. */
+START_TEST(test_task_left)
+{
+	const int delay[3] = { 10, 10, 400 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(3), 0);
+	fork_tasks(3, delay, -1, -1);
+	usleep(50000);
+	pause = slurm_round(3, &reaped);
+	ck_assert_int_eq(reaped, 2);
+	ck_assert_int_eq(plug_reap_fired(), 0);
+	ck_assert_msg(pause >= 95, "the pause lasted %.1f ms", pause);
+	/* The last one ends: cut short again (second round). */
+	pause = slurm_round(1, &reaped);
+	(void)pause;
+}
+END_TEST
+
+/* A task that never reported: the watch never fires. */
+START_TEST(test_silent_task)
+{
+	const int delay[3] = { 10, 10, 10 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(3), 0);
+	fork_tasks(3, delay, 1, -1);
+	usleep(50000);
+	pause = slurm_round(3, &reaped);
+	ck_assert_int_eq(reaped, 3);
+	ck_assert_int_eq(plug_reap_fired(), 0);
+	ck_assert_msg(pause >= 95, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
+/* A task that did not finalize (killed, lost, not a PMIx program):
+ * Slurm's pause stays; a repeated finalize of another rank does not
+ * stand in for it. */
+START_TEST(test_unfinalized_task)
+{
+	const int delay[3] = { 10, 10, 10 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(3), 0);
+	fork_tasks(3, delay, -1, 2);
+	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
+					   (void *)(uintptr_t)100), 0);
+	usleep(50000);
+	pause = slurm_round(3, &reaped);
+	ck_assert_int_eq(reaped, 3);
+	ck_assert_int_eq(plug_reap_fired(), 0);
+	ck_assert_msg(pause >= 95, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
+/* More reports than tasks (a task forked twice, say): extras ignored. */
+START_TEST(test_extra_reports)
+{
+	const int delay[3] = { 10, 10, 10 };
+	double pause;
+	int reaped;
+
+	ck_assert_int_eq(plug_reap_start(2), 0);
+	fork_tasks(3, delay, -1, -1);
+	usleep(50000);
+	pause = slurm_round(3, &reaped);
+	ck_assert_int_eq(reaped, 3);
+	ck_assert_msg(pause < 60, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
+static void other_handler(int sig)
+{
+	(void)sig;
+}
+
+/* The signal belongs to someone else: not armed, their handler stays. */
+START_TEST(test_signal_in_use)
+{
+	struct sigaction sa, now;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = other_handler;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGRTMIN + 6, &sa, NULL), 0);
+	ck_assert_int_eq(plug_reap_start(4), -1);
+	plug_reap_task();	/* a task of an unarmed step: nothing */
+	plug_reap_stop();
+	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
+	ck_assert_ptr_eq((void *)now.sa_handler, (void *)other_handler);
+	signal(SIGRTMIN + 6, SIG_DFL);	/* for the next test (CK_FORK=no) */
+}
+END_TEST
+
+/* One task: Slurm never pauses, nothing to arm. After stop, the signal
+ * is ignored: a late one cannot end the process. */
+START_TEST(test_one_task_and_after_stop)
+{
+	struct sigaction now;
+
+	ck_assert_int_eq(plug_reap_start(1), 0);
+	ck_assert_int_eq(plug_reap_start(2), 0);
+	plug_reap_stop();
+	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
+	ck_assert_ptr_eq((void *)now.sa_handler, (void *)SIG_IGN);
+	ck_assert_int_eq(raise(SIGRTMIN + 6), 0);
+}
+END_TEST
+
+START_TEST(test_weight_nice)
+{
+	ck_assert_int_eq(plug_weight_nice(0), 0);
+	ck_assert_int_eq(plug_weight_nice(1), 0);
+	ck_assert_int_eq(plug_weight_nice(2), -3);	/* 1991 / 1024 = 1.94 */
+	ck_assert_int_eq(plug_weight_nice(4), -6);	/* 3906 */
+	ck_assert_int_eq(plug_weight_nice(8), -9);	/* 7620 */
+	ck_assert_int_eq(plug_weight_nice(64), -19);	/* 71755 / 1024 = 70 */
+	ck_assert_int_eq(plug_weight_nice(1000), -20);
+}
+END_TEST
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	buf[fread(buf, 1, len - 1, f)] = '\0';
+	fclose(f);
+}
+
+/* A stand-in /proc: the value goes to self/autogroup only when the
+ * kernel schedules by autogroup. */
+START_TEST(test_weight_apply)
+{
+	char dir[] = "/tmp/slurmix-weight-XXXXXX", path[256], buf[64];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/self", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/self/autogroup", dir);
+	put(path, "");
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
+	put(path, "0\n");
+	ck_assert_int_eq(plug_weight_apply(dir, 8), 0);
+	snprintf(path, sizeof(path), "%s/self/autogroup", dir);
+	get(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
+	put(path, "1\n");
+	ck_assert_int_eq(plug_weight_apply(dir, 1), 0);
+	ck_assert_int_eq(plug_weight_apply(dir, 8), -9);
+	snprintf(path, sizeof(path), "%s/self/autogroup", dir);
+	get(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-9");
+
+	unlink(path);		/* no autogroup file (kernel without it) */
+	ck_assert_int_eq(plug_weight_apply(dir, 8), -1);
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
+	unlink(path);
+	ck_assert_int_eq(plug_weight_apply(dir, 8), 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plugin_reap");
+	TCase *tc = tcase_create("reap");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_cut_short);
+	tcase_add_test(tc, test_cut_short_while_waiting);
+	tcase_add_test(tc, test_task_left);
+	tcase_add_test(tc, test_silent_task);
+	tcase_add_test(tc, test_unfinalized_task);
+	tcase_add_test(tc, test_extra_reports);
+	tcase_add_test(tc, test_signal_in_use);
+	tcase_add_test(tc, test_one_task_and_after_stop);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("weight");
+	tcase_add_test(tc, test_weight_nice);
+	tcase_add_test(tc, test_weight_apply);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
