@@ -433,6 +433,21 @@ $S -N1 -n1 ./pmix_dyn look nokey 2 dflt >out.D 2>&1'
 			bad "$name"
 		fi
 	fi
+	# Two waiting lookups in a row in one srun: its watch on the directory
+	# goes when the first is answered and must come back for the second
+	# (a lost wake-up would end it by its 10 s timeout).
+	name="two PMIX_WAIT lookups in a row"
+	if want_case "$name"; then
+		dyn "$name" '$S -N1 -n1 -w vn1 ./pmix_dyn look w1 10 dflt look w2 10 dflt >out.A 2>&1 &
+$S -N1 -n1 -w vn2 ./pmix_dyn sleep 1 pub w1 v1 dflt dflt sleep 1 pub w2 v2 dflt dflt >out.B 2>&1 &'
+		if grep -qE '^look w1 SUCCESS v1 ' "$bin/out.A" && grep -qE '^look w2 SUCCESS v2 ' "$bin/out.A" &&
+		   [ "$(echo "$dyn_t < 8" | bc)" = 1 ]; then
+			ok "$name ($dyn_t s)"
+		else
+			head -20 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	name="PMIx connect, Get, fence, disconnect across two sruns"
 	if want_case "$name"; then
 		dyn "$name" '$S -N2 -n4 -w vn1,vn2 ./pmix_dyn all xconn A B >out.A 2>&1 &
