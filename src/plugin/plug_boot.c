@@ -154,6 +154,26 @@ static void give_table(void)
 	pxc_buf_clear(&t);
 }
 
+int plug_boot_table_unpack(pmix_data_buffer_t *in, uint32_t nnodes, plug_boot_entry_f fn,
+			   void *arg)
+{
+	uint32_t n = 0, port;
+	char *addr;
+	int rc = 0;
+
+	if (pxc_unpack_u32(in, &n) != PMIX_SUCCESS || n != nnodes)
+		return -1;
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		addr = NULL;
+		rc = pxc_unpack_str(in, &addr) != PMIX_SUCCESS || !addr ||
+		     strlen(addr) >= INET6_ADDRSTRLEN ||
+		     pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !port || port > 65535 ||
+		     (fn && fn(arg, i, addr, (uint16_t)port) < 0) ? -1 : 0;
+		free(addr);
+	}
+	return rc;
+}
+
 /* The report to the parent: key, this node, the subtree's records. 0/-1. */
 static int pack_report(void)
 {

@@ -53,8 +53,18 @@ void plug_boot_stop(void);
  * (within one RPC's time), removes the socket file, frees everything. */
 void plug_boot_join(void);
 
+/* The complete endpoint table, as the root packs it: n (UINT32), then n x
+ * (STRING addr, UINT32 port). Unpacks one of nnodes entries from in,
+ * checking each (an address shorter than INET6_ADDRSTRLEN, a port in
+ * 1..65535), and hands each to fn (NULL: check only), which may refuse
+ * it with -1. 0, or -1 when the table is malformed or refused (fn may
+ * have taken the first entries). Any thread. */
+typedef int (*plug_boot_entry_f)(void *arg, uint32_t node, const char *addr, uint16_t port);
+int plug_boot_table_unpack(pmix_data_buffer_t *in, uint32_t nnodes, plug_boot_entry_f fn,
+			   void *arg);
+
 /* Upcalls into plug_net.c, progress thread: the root's complete table
- * (n, n x (STRING addr, UINT32 port)); or the bootstrap failed. */
+ * (above); or the bootstrap failed. */
 void plug_net_boot_table(const pmix_data_buffer_t *table);
 void plug_net_boot_failed(const char *why);
 

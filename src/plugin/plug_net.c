@@ -421,25 +421,20 @@ void plug_net_flood(uint16_t cmd, uint32_t except, const pmix_data_buffer_t *pay
 
 /* ---- incoming ----------------------------------------------------------- */
 
+static int set_peer(void *arg, uint32_t node, const char *addr, uint16_t port)
+{
+	(void)arg;
+	strcpy(net.peers[node].addr, addr);	/* shorter than INET6_ADDRSTRLEN */
+	net.peers[node].port = port;
+	return 0;
+}
+
 static int take_table(pmix_data_buffer_t *in)
 {
-	uint32_t n = 0, port, parent;
-	char *addr;
+	uint32_t n = net.nnodes, parent;
 
-	if (pxc_unpack_u32(in, &n) != PMIX_SUCCESS || n != net.nnodes)
+	if (plug_boot_table_unpack(in, net.nnodes, set_peer, NULL) < 0)
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		addr = NULL;
-		if (pxc_unpack_str(in, &addr) != PMIX_SUCCESS ||
-		    pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !addr ||
-		    strlen(addr) >= INET6_ADDRSTRLEN || port == 0 || port > 65535) {
-			free(addr);
-			return -1;
-		}
-		strcpy(net.peers[i].addr, addr);
-		net.peers[i].port = (uint16_t)port;
-		free(addr);
-	}
 	net.have_table = 1;
 	for (uint32_t i = 0; i < n; i++)
 		if (net.peers[i].queue)

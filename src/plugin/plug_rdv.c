@@ -49,6 +49,7 @@
 #include "plug_abort.h"
 #include "plug_jobdir.h"
 #include "plug_net.h"
+#include "plug_boot.h"
 #include "plug_pub.h"
 #include "plug_spawn.h"
 #include "progress.h"
@@ -105,8 +106,7 @@ static void write_step_file(const pmix_data_buffer_t *table)
 static int take_table(pmix_data_buffer_t *in)
 {
 	pmix_data_buffer_t table = *in, check;
-	char *key = NULL, *addr;
-	uint32_t n = 0, port;
+	char *key = NULL;
 	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, rdv.key) &&
 		 !rdv.step_file;
 
@@ -114,13 +114,7 @@ static int take_table(pmix_data_buffer_t *in)
 	table.base_ptr = table.unpack_ptr = in->unpack_ptr;
 	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
 	check = table;
-	ok = ok && pxc_unpack_u32(&check, &n) == PMIX_SUCCESS && n == rdv.nnodes;
-	for (uint32_t i = 0; ok && i < n; i++) {
-		addr = NULL;
-		ok = pxc_unpack_str(&check, &addr) == PMIX_SUCCESS && addr &&
-		     pxc_unpack_u32(&check, &port) == PMIX_SUCCESS && port && port <= 65535;
-		free(addr);
-	}
+	ok = ok && plug_boot_table_unpack(&check, rdv.nnodes, NULL, NULL) == 0;
 	if (!ok)
 		return plug_error("bad endpoint table from a step daemon: dropped"), -1;
 	write_step_file(&table);

@@ -21,6 +21,7 @@
 
 #include "pack.h"
 #include "plug_coll.h"
+#include "plug_boot.h"
 #include "plug_net.h"
 #include "slurm_adapter.h"
 
@@ -106,31 +107,30 @@ static void recheck(void)
 	}
 }
 
-/* The step file: nspace, node list, map, n, n x (addr, port). 0/-1. */
+static int add_peer(void *arg, uint32_t node, const char *addr, uint16_t port)
+{
+	plug_xstep_t *x = arg;
+
+	x->peer[node] = plug_net_peer(x->step, node, addr, port);
+	return x->peer[node] == UINT32_MAX ? -1 : 0;
+}
+
+/* The step file: nspace, node list, map, then the endpoint table
+ * (plug_boot.h). 0/-1. */
 static int parse(plug_xstep_t *x, pmix_data_buffer_t *in)
 {
-	char *ns = NULL, *nodes = NULL, *map = NULL, *addr;
-	uint32_t n = 0, port, nh = 0;
+	char *ns = NULL, *nodes = NULL, *map = NULL;
+	uint32_t nh = 0;
 	int rc = -1;
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns || !PMIx_Check_nspace(ns, x->nspace) ||
 	    pxc_unpack_str(in, &nodes) != PMIX_SUCCESS || !nodes ||
 	    pxc_unpack_str(in, &map) != PMIX_SUCCESS || !map ||
-	    pxc_unpack_u32(in, &n) != PMIX_SUCCESS || !(x->map = plug_map_decode(map)) ||
-	    n != x->map->nnodes || !(x->hosts = plug_hostlist_expand(nodes, &nh)) || nh != n ||
-	    !(x->peer = calloc(n, sizeof(*x->peer))))
+	    !(x->map = plug_map_decode(map)) ||
+	    !(x->hosts = plug_hostlist_expand(nodes, &nh)) || nh != x->map->nnodes ||
+	    !(x->peer = calloc(nh, sizeof(*x->peer))))
 		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		addr = NULL;
-		if (pxc_unpack_str(in, &addr) != PMIX_SUCCESS || !addr ||
-		    pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !port || port > 65535 ||
-		    (x->peer[i] = plug_net_peer(x->step, i, addr, (uint16_t)port)) == UINT32_MAX) {
-			free(addr);
-			goto out;
-		}
-		free(addr);
-	}
-	rc = 0;
+	rc = plug_boot_table_unpack(in, nh, add_peer, x);
 out:
 	free(ns);
 	free(nodes);
