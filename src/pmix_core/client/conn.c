@@ -311,25 +311,6 @@ pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply)
 
 /* ---- synchronous connect + HELLO ---- */
 
-static int wait_fd(int fd, short ev, long deadline)
-{
-	struct pollfd p = { .fd = fd, .events = ev };
-	long left;
-	int rc;
-
-	do {
-		left = deadline - pxc_now_ms();
-		if (left <= 0) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		rc = poll(&p, 1, (int)left);
-	} while (rc < 0 && errno == EINTR);
-	if (rc == 0)
-		errno = ETIMEDOUT;
-	return rc > 0 ? 0 : -1;
-}
-
 static int unix_connect(const char *path, long deadline)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -352,39 +333,15 @@ static int unix_connect(const char *path, long deadline)
 	return -1;
 }
 
-static int io_all(int fd, void *buf, size_t len, bool rd, long deadline)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		if (wait_fd(fd, rd ? POLLIN : POLLOUT, deadline) != 0)
-			return -1;
-		n = rd ? recv(fd, p, len, MSG_DONTWAIT)
-		       : send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n == 0) {
-			errno = ECONNRESET;
-			return -1;
-		}
-		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			return -1;
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-		}
-	}
-	return 0;
-}
-
 static int send_frame(int fd, uint16_t cmd, const pmix_data_buffer_t *pl, long deadline)
 {
 	pxc_wire_hdr_t h = { .len = (uint32_t)pl->bytes_used, .tag = 1, .cmd = cmd };
 	unsigned char hb[PXC_WIRE_HDR_LEN];
 
+	struct iovec iov[2] = { { hb, sizeof(hb) }, { pl->base_ptr, pl->bytes_used } };
+
 	pxc_wire_hdr_encode(&h, hb);
-	if (io_all(fd, hb, sizeof(hb), false, deadline) != 0)
-		return -1;
-	return io_all(fd, pl->base_ptr, pl->bytes_used, false, deadline);
+	return pxc_io_write_all(fd, iov, pl->bytes_used ? 2 : 1, deadline);
 }
 
 static int recv_frame(int fd, uint16_t cmd, pmix_data_buffer_t *out, long deadline)
@@ -393,7 +350,7 @@ static int recv_frame(int fd, uint16_t cmd, pmix_data_buffer_t *out, long deadli
 	pxc_wire_hdr_t h;
 	char *bytes;
 
-	if (io_all(fd, hb, sizeof(hb), true, deadline) != 0 ||
+	if (pxc_io_read_all(fd, hb, sizeof(hb), deadline) != 0 ||
 	    pxc_wire_hdr_decode(hb, PXC_WIRE_MAX_PAYLOAD, &h) != 0)
 		return -1;
 	if (h.cmd != cmd || !(h.flags & PXC_WIRE_F_REPLY) || h.tag != 1) {
@@ -402,7 +359,7 @@ static int recv_frame(int fd, uint16_t cmd, pmix_data_buffer_t *out, long deadli
 	}
 	if (!(bytes = malloc(h.len ? h.len : 1)))
 		return -1;
-	if (io_all(fd, bytes, h.len, true, deadline) != 0) {
+	if (pxc_io_read_all(fd, bytes, h.len, deadline) != 0) {
 		free(bytes);
 		return -1;
 	}

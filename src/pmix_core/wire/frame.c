@@ -410,31 +410,56 @@ static void iov_advance(struct msghdr *msg, size_t n)
 	}
 }
 
-/* Writes all of iov to fd, waiting for room until deadline (ms,
- * CLOCK_MONOTONIC). 0, or -1 with errno (ETIMEDOUT). */
-static int write_all(int fd, struct iovec *iov, int n, long deadline)
+/* Waits for ev on fd until deadline. 0, or -1 with errno (ETIMEDOUT). */
+static int wait_fd(int fd, short ev, long deadline)
 {
-	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)n };
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
-	ssize_t w;
+	struct pollfd p = { .fd = fd, .events = ev };
 	long left;
+	int rc;
 
-	while (msg.msg_iovlen > 0) {
-		w = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (w >= 0) {
-			iov_advance(&msg, (size_t)w);
-			continue;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN)
-			return -1;
+	do {
 		if ((left = deadline - pxc_now_ms()) <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
-		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+		rc = poll(&p, 1, (int)left);
+	} while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		errno = ETIMEDOUT;
+	return rc > 0 ? 0 : -1;
+}
+
+int pxc_io_write_all(int fd, struct iovec *iov, int n, long deadline)
+{
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+	ssize_t w;
+
+	while (msg.msg_iovlen > 0) {
+		w = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (w >= 0)
+			iov_advance(&msg, (size_t)w);
+		else if (errno != EINTR && (errno != EAGAIN || wait_fd(fd, POLLOUT, deadline) < 0))
 			return -1;
+	}
+	return 0;
+}
+
+int pxc_io_read_all(int fd, void *buf, size_t len, long deadline)
+{
+	char *p = buf;
+	ssize_t r;
+
+	while (len > 0) {
+		r = recv(fd, p, len, MSG_DONTWAIT);
+		if (r > 0) {
+			p += r;
+			len -= (size_t)r;
+		} else if (r == 0) {
+			errno = ECONNRESET;
+			return -1;
+		} else if (errno != EINTR && (errno != EAGAIN || wait_fd(fd, POLLIN, deadline) < 0)) {
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -460,7 +485,7 @@ int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t fla
 		errno = EAGAIN;
 		return -1;
 	}
-	rc = write_all(fd, iov, len ? 2 : 1, pxc_now_ms() + timeout_ms);
+	rc = pxc_io_write_all(fd, iov, len ? 2 : 1, pxc_now_ms() + timeout_ms);
 	if (rc < 0) {
 		int e = errno;
 

@@ -24,6 +24,7 @@
 #define PXC_FRAME_H
 
 #include <stdint.h>
+#include <sys/uio.h>
 #include <pmix_common.h>
 
 #define PXC_WIRE_MAGIC 0x534c4d58u
@@ -84,6 +85,13 @@ int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t fla
  * Pending outgoing bytes are dropped unless flush is true, in which case the
  * socket is closed only after they are written (or it fails). NULL-tolerant. */
 void pxc_conn_close(pxc_conn_t *c, int flush);
+
+/* Blocking socket I/O bounded by deadline (pxc_now_ms() time), any
+ * thread, with or without O_NONBLOCK: writes all of iov[0..n) (the
+ * iovecs are advanced), or reads exactly len bytes. 0, or -1 with errno
+ * (ETIMEDOUT at the deadline; ECONNRESET when the peer closed first). */
+int pxc_io_write_all(int fd, struct iovec *iov, int n, long deadline);
+int pxc_io_read_all(int fd, void *buf, size_t len, long deadline);
 /* The socket, for SO_PEERCRED. */
 int pxc_conn_fd(const pxc_conn_t *c);
 /* Per-connection user pointer. */
