@@ -88,7 +88,7 @@ typedef struct {
 	task_t *t;
 	uint32_t *fin;		/* ranks that finalized, [nfin] */
 	uint32_t got, ended, nfin;
-	int ticks;		/* since the last exit */
+	int ticks;		/* since every task finalized and exited */
 	int last_fire;		/* tick of the last signal */
 } watch_t;
 
