@@ -51,6 +51,7 @@
 #include "plug_net.h"
 #include "plug_boot.h"
 #include "plug_pub.h"
+#include "pxc.h"
 #include "plug_spawn.h"
 #include "progress.h"
 #include "slurm_adapter.h"
@@ -447,29 +448,51 @@ static int make_key(void)
 	return plug_make_key(rdv.key);
 }
 
+/* Binds fd (family AF_INET6 dual stack, or AF_INET) to port (0: any). */
+static int bind_port(int fd, int family, uint16_t port)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT,
+				   .sin6_port = htons(port) };
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	return family == AF_INET6 ? bind(fd, (struct sockaddr *)&s6, sizeof(s6))
+				  : bind(fd, (struct sockaddr *)&s4, sizeof(s4));
+}
+
+/* The agent's listener: any port, or with SrunPortRange a free one of the
+ * range (tried from a random start, as srun's own listeners share it).
+ * 0 with *port, or -1 with errno. */
 static int listen_any(uint16_t *port)
 {
-	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
-	socklen_t len = sizeof(sa);
-	int off = 0;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int family = AF_INET6, off = 0, rc = -1;
+	uint16_t lo = 0, hi = 0;
 
 	rdv.lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (rdv.lfd >= 0)	/* dual stack: IPv4 stepds too */
 		setsockopt(rdv.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-	if (rdv.lfd < 0) {	/* no IPv6 at all */
-		struct sockaddr_in s4 = { .sin_family = AF_INET };
-
-		rdv.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (rdv.lfd < 0 || bind(rdv.lfd, (struct sockaddr *)&s4, sizeof(s4)) < 0 ||
-		    listen(rdv.lfd, 1024) < 0 || getsockname(rdv.lfd, (struct sockaddr *)&s4, &len) < 0)
-			return -1;
-		*port = ntohs(s4.sin_port);
-		return 0;
-	}
-	if (bind(rdv.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(rdv.lfd, 1024) < 0 || getsockname(rdv.lfd, (struct sockaddr *)&sa, &len) < 0)
+	else if ((rdv.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+		family = AF_INET;	/* no IPv6 at all */
+	if (rdv.lfd < 0)
 		return -1;
-	*port = ntohs(sa.sin6_port);
+	if (plug_slurm_srun_port_range(&lo, &hi) < 0) {
+		rc = bind_port(rdv.lfd, family, 0);
+	} else {
+		uint32_t n = (uint32_t)hi - lo + 1;
+		uint32_t start = ((uint32_t)getpid() * 2654435761u ^ (uint32_t)pxc_now_ms()) % n;
+
+		errno = EADDRINUSE;
+		for (uint32_t k = 0; rc < 0 && errno == EADDRINUSE && k < n; k++)
+			rc = bind_port(rdv.lfd, family, (uint16_t)(lo + (start + k) % n));
+		if (rc < 0)
+			plug_error("rendezvous: no free port in SrunPortRange=%u-%u: %m", lo, hi);
+	}
+	if (rc < 0 || listen(rdv.lfd, 1024) < 0 ||
+	    getsockname(rdv.lfd, (struct sockaddr *)&ss, &len) < 0)
+		return -1;
+	*port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					 : ((struct sockaddr_in *)&ss)->sin_port);
 	return 0;
 }
 

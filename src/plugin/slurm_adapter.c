@@ -144,6 +144,17 @@ uint32_t plug_slurm_tree_width(void)
 	return slurm_conf.tree_width ? slurm_conf.tree_width : 50;
 }
 
+int plug_slurm_srun_port_range(uint16_t *lo, uint16_t *hi)
+{
+	const uint16_t *r = slurm_conf.srun_port_range;
+
+	if (!r || !r[0] || r[1] < r[0])
+		return -1;
+	*lo = r[0];
+	*hi = r[1];
+	return 0;
+}
+
 const char *plug_slurm_spooldir(void)
 {
 	return slurm_conf.slurmd_spooldir;

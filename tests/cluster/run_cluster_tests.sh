@@ -859,6 +859,28 @@ step_end_time() {
 	fi
 }
 
+# slurm.conf SrunPortRange (firewalled submit hosts): srun's agent, which
+# the step daemons connect to, listens on a port of the range, and the job
+# works. The range is removed again afterwards.
+srun_port_range() {
+	local name="srun's agent honours SrunPortRange" lo=$((port + 1000)) hi=$((port + 1099)) out p bad_ports=0
+	want_case "$name" || return 0
+	echo "SrunPortRange=$lo-$hi" >>"$state/etc/slurm.conf"
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n4 sh -c \
+		'echo "PORT $SLURMIX_SRUN_PORT"; ./ompi_hello 4 2' 2>&1)
+	sed -i '/^SrunPortRange=/d' "$state/etc/slurm.conf"
+	for p in $(echo "$out" | sed -n 's/^PORT //p'); do
+		[ "$p" -ge "$lo" ] && [ "$p" -le "$hi" ] || bad_ports=1
+	done
+	if [ "$(echo "$out" | grep -c '^PORT [0-9]')" = 4 ] && [ $bad_ports = 0 ] &&
+	   echo "$out" | grep -q '^OK$'; then
+		ok "$name: port $(echo "$out" | sed -n 's/^PORT //p' | head -1) in $lo-$hi, job OK"
+	else
+		echo "$out" | tail -10
+		bad "$name"
+	fi
+}
+
 # Under the kernel's autogroup scheduler a step's session weighs as many
 # processes as it has tasks on the node: 4 tasks -> autogroup nice -6, one
 # task or SLURMIX_TASK_WEIGHT=no -> 0. Without autogroups nothing changes.
@@ -941,6 +963,7 @@ get_timeout
 step_end_codes
 step_end_time
 task_weight
+srun_port_range
 dyn_cases
 robust_cases
 no_leftovers "steps of one allocation"
