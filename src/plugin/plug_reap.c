@@ -54,6 +54,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static struct {
 	int sig_set;
 	int ignored;		/* stop left the signal ignored (SIG_IGN) */
 	struct sigaction old;
-	volatile int fired;
+	atomic_int fired;	/* written by the progress thread */
 	watch_t w;
 } rp = { .sock = { -1, -1 } };
 
@@ -178,10 +179,10 @@ static void on_tick(int fd, short what, void *arg)
 	}
 	/* Again if a signal found another sleep of Slurm's (a task epilog
 	 * wait, say) and the thread sleeps once more. */
-	if (gone > 0 && rp.fired < PLUG_REAP_FIRES &&
-	    (!rp.fired || w->ticks - w->last_fire >= PLUG_REAP_GAP_MS) &&
+	if (gone > 0 && atomic_load(&rp.fired) < PLUG_REAP_FIRES &&
+	    (!atomic_load(&rp.fired) || w->ticks - w->last_fire >= PLUG_REAP_GAP_MS) &&
 	    in_sleep(rp.mgr_tid) && pthread_kill(rp.mgr, PLUG_REAP_SIG) == 0) {
-		rp.fired++;
+		atomic_fetch_add(&rp.fired, 1);
 		w->last_fire = w->ticks;
 		plug_flag("fast step end: all %u tasks ended, pause cut short", rp.ntasks);
 	}
@@ -277,7 +278,7 @@ void plug_reap_finalized(uint32_t rank)
 {
 	watch_t *w = &rp.w;
 
-	if (!rp.on || !w->fin)
+	if (!w->fin)		/* not armed (w is the progress thread's) */
 		return;
 	for (uint32_t i = 0; i < w->nfin; i++)
 		if (w->fin[i] == rank)
@@ -320,7 +321,7 @@ int plug_reap_start(uint32_t node_tasks)
 
 	if (rp.on || node_tasks < 2)
 		return node_tasks < 2 ? 0 : -1;
-	rp.fired = 0;
+	atomic_store(&rp.fired, 0);
 	if (!pg || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, rp.sock) < 0 ||
 	    fcntl(rp.sock[0], F_SETFL, O_NONBLOCK) < 0) {
 		plug_debug("fast step end not armed: %s", pg ? strerror(errno) : "no progress thread");
@@ -405,5 +406,5 @@ void plug_reap_stop(void)
 
 int plug_reap_fired(void)
 {
-	return rp.fired;
+	return atomic_load(&rp.fired);
 }
