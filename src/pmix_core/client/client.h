@@ -75,15 +75,14 @@ typedef struct {
 	 * to the progress thread and not written yet (while any is, requests
 	 * go that way too, to stay in order); rfd is the reply channel
 	 * (proto.h) or -1, read by one blocking caller at a time, the one
-	 * holding fast_lock, which also guards rbuf and fast_tag. */
+	 * holding fast_lock, which also guards rb and fast_tag. */
 	pthread_mutex_t tx_lock;
 	pxc_conn_t *txconn;
 	atomic_uint queued;
 	pthread_mutex_t fast_lock;
 	atomic_int rfd;
 	atomic_bool rbroken;	/* the channel failed: calls go the plain way */
-	char *rbuf;
-	size_t rlen, rcap;
+	pxc_rbuf_t rb;
 	uint32_t fast_tag;
 	/* guarded by store_lock */
 	pthread_rwlock_t store_lock;

@@ -84,9 +84,7 @@ void pxc_direct_close_channel(void)
 	if (atomic_load(&pxc_cl.rfd) >= 0)
 		close(atomic_load(&pxc_cl.rfd));
 	atomic_store(&pxc_cl.rfd, -1);
-	free(pxc_cl.rbuf);
-	pxc_cl.rbuf = NULL;
-	pxc_cl.rlen = pxc_cl.rcap = 0;
+	pxc_rbuf_free(&pxc_cl.rb);
 	pthread_mutex_unlock(&pxc_cl.fast_lock);
 }
 
@@ -109,52 +107,25 @@ int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b)
 	return rc;
 }
 
-/* Room for need bytes in rbuf. 0/-1. */
-static int rbuf_reserve(size_t need)
-{
-	size_t cap = pxc_cl.rcap ? pxc_cl.rcap : 4096;
-	char *p;
-
-	if (need <= pxc_cl.rcap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	if (!(p = realloc(pxc_cl.rbuf, cap)))
-		return -1;
-	pxc_cl.rbuf = p;
-	pxc_cl.rcap = cap;
-	return 0;
-}
-
-/* Takes one whole frame from rbuf: 1 when it is the reply (payload moved
- * to out), 0 when more bytes are needed or a stale frame was dropped
- * (*again set), -1 on a protocol error. */
+/* Takes one whole frame from the channel's buffer: 1 when it is the
+ * reply (payload moved to out), 0 when more bytes are needed or a stale
+ * frame was dropped (*again set), -1 on a protocol error. */
 static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool *again)
 {
 	pxc_wire_hdr_t h;
-	size_t whole;
 	char *bytes;
-	int mine;
+	int rc = pxc_rbuf_take(&pxc_cl.rb, PXC_WIRE_MAX_PAYLOAD, &h, &bytes), mine;
 
 	*again = false;
-	if (pxc_cl.rlen < PXC_WIRE_HDR_LEN)
-		return 0;
-	if (pxc_wire_hdr_decode((unsigned char *)pxc_cl.rbuf, PXC_WIRE_MAX_PAYLOAD, &h) < 0)
-		return -1;
-	whole = PXC_WIRE_HDR_LEN + (size_t)h.len;
-	if (pxc_cl.rlen < whole)
-		return rbuf_reserve(whole) < 0 ? -1 : 0;
+	if (rc <= 0)
+		return rc;
 	mine = h.tag == tag && h.cmd == cmd && (h.flags & PXC_WIRE_F_REPLY);
 	if (mine) {
-		if (!(bytes = malloc(h.len ? h.len : 1)))
-			return -1;
-		memcpy(bytes, pxc_cl.rbuf + PXC_WIRE_HDR_LEN, h.len);
 		pxc_buf_load_take(out, bytes, h.len);
 	} else {
 		pxc_debug("client: late reply (tag %x cmd %u) dropped", h.tag, h.cmd);
+		free(bytes);
 	}
-	memmove(pxc_cl.rbuf, pxc_cl.rbuf + whole, pxc_cl.rlen - whole);
-	pxc_cl.rlen -= whole;
 	*again = !mine;
 	return mine;
 }
@@ -164,7 +135,7 @@ static pmix_status_t fill(int fd, long deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	long left = deadline < 0 ? -1 : deadline - pxc_now_ms();
-	ssize_t n;
+	int n;
 
 	if (deadline >= 0 && left <= 0)
 		return PMIX_ERR_TIMEOUT;
@@ -172,12 +143,10 @@ static pmix_status_t fill(int fd, long deadline)
 		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
 	if (p.revents == 0)
 		return PMIX_SUCCESS;	/* timeout or EINTR: checked next turn */
-	if (rbuf_reserve(pxc_cl.rlen + 4096) < 0)
+	n = pxc_rbuf_recv(&pxc_cl.rb, fd);
+	if (n < 0 && errno == ENOMEM)
 		return PMIX_ERR_NOMEM;
-	n = recv(fd, pxc_cl.rbuf + pxc_cl.rlen, pxc_cl.rcap - pxc_cl.rlen, MSG_DONTWAIT);
-	if (n > 0)
-		pxc_cl.rlen += (size_t)n;
-	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
 	return PMIX_SUCCESS;
 }
@@ -207,11 +176,8 @@ static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
 	}
 	if (st == PMIX_ERR_LOST_CONNECTION_TO_SERVER || st == PMIX_ERR_NOMEM)
 		atomic_store(&pxc_cl.rbroken, true);
-	else if (pxc_cl.rlen == 0 && pxc_cl.rcap > 65536) {	/* a big reply went by */
-		free(pxc_cl.rbuf);
-		pxc_cl.rbuf = NULL;
-		pxc_cl.rcap = 0;
-	}
+	else
+		pxc_rbuf_trim(&pxc_cl.rb, 65536);	/* a big reply went by */
 	return st;
 }
 

@@ -4,12 +4,12 @@
  *
  * Reading: our own read event and buffer, not the bufferevent's (whose
  * every read costs an FIONREAD ioctl on top of the readv): one recv per
- * readable event into rbuf, then every whole frame in it is delivered: the
+ * readable event into c->in, then every whole frame in it is delivered: the
  * header is decoded (a bad magic or a length over the connection's limit
  * ends the connection with EPROTO / EMSGSIZE), the payload copied into a
  * pmix_data_buffer_t and the message callback called. Once a header is in,
- * rbuf grows to hold its whole frame, so a large frame needs no regrowth
- * per read; rbuf is released whenever it empties (an idle connection
+ * the buffer grows to hold its whole frame, so a large frame needs no regrowth
+ * per read; it is released whenever it empties (an idle connection
  * holds no buffer: servers keep two connections per client).
  * The callback may close the connection; the closed/ended flags checked
  * after each message stop the loop then, and the struct is freed only when
@@ -60,8 +60,7 @@ struct pxc_conn {
 	bool ended;		/* end reported (or must not be) */
 	bool flushing;		/* freed when output drains */
 	struct event *rev;	/* readable */
-	char *rbuf;		/* received bytes [roff, rlen) */
-	size_t roff, rlen, rcap;
+	pxc_rbuf_t in;		/* received, not yet delivered */
 	bool shared;		/* pxc_conn_share: tx_lock guards writes */
 	bool queued;		/* shared: the output buffer holds bytes */
 	pthread_mutex_t tx_lock;
@@ -120,7 +119,7 @@ static void conn_free(pxc_conn_t *c)
 {
 	if (c->rev)
 		event_free(c->rev);
-	free(c->rbuf);
+	pxc_rbuf_free(&c->in);
 	if (c->bev)
 		bufferevent_free(c->bev);	/* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
 	if (c->shared)
@@ -155,56 +154,90 @@ static void conn_end(pxc_conn_t *c, int err)
 
 /* Room for need unread bytes (plus RBUF_MIN free when need is 0): moves
  * the unread bytes to the front, grows. 0/-1 (ENOMEM). */
-static int rbuf_room(pxc_conn_t *c, size_t need)
+static int rbuf_room(pxc_rbuf_t *b, size_t need)
 {
-	size_t unread = c->rlen - c->roff, cap = c->rcap ? c->rcap : RBUF_MIN;
+	size_t unread = b->len - b->off, cap = b->cap ? b->cap : RBUF_MIN;
 	char *p;
 
 	if (need < unread + RBUF_MIN)
 		need = unread + RBUF_MIN;
-	if (c->roff && (c->rcap - c->rlen < RBUF_MIN || need > c->rcap - c->roff)) {
-		memmove(c->rbuf, c->rbuf + c->roff, unread);
-		c->roff = 0;
-		c->rlen = unread;
+	if (b->off && (b->cap - b->len < RBUF_MIN || need > b->cap - b->off)) {
+		memmove(b->buf, b->buf + b->off, unread);
+		b->off = 0;
+		b->len = unread;
 	}
-	if (need <= c->rcap)
+	if (need <= b->cap)
 		return 0;
 	while (cap < need)
 		cap *= 2;
-	if (!(p = realloc(c->rbuf, cap))) {
+	if (!(p = realloc(b->buf, cap))) {
 		errno = ENOMEM;
 		return -1;
 	}
-	c->rbuf = p;
-	c->rcap = cap;
+	b->buf = p;
+	b->cap = cap;
 	return 0;
 }
 
-/* Takes one complete frame out of rbuf, if there is one. Returns 1 when
- * a frame was delivered, 0 when more bytes are needed, -1 on a protocol
- * error (errno set). */
+int pxc_rbuf_recv(pxc_rbuf_t *b, int fd)
+{
+	ssize_t n;
+
+	if (rbuf_room(b, 0) < 0)
+		return -1;
+	n = recv(fd, b->buf + b->len, b->cap - b->len, MSG_DONTWAIT);
+	if (n > 0)
+		b->len += (size_t)n;
+	return n > 0 ? 1 : (int)n;
+}
+
+int pxc_rbuf_take(pxc_rbuf_t *b, uint32_t max_payload, pxc_wire_hdr_t *h, char **bytes)
+{
+	size_t whole;
+
+	*bytes = NULL;
+	if (b->len - b->off < PXC_WIRE_HDR_LEN)
+		return 0;
+	if (pxc_wire_hdr_decode((unsigned char *)b->buf + b->off, max_payload, h) < 0)
+		return -1;
+	whole = PXC_WIRE_HDR_LEN + (size_t)h->len;
+	if (b->len - b->off < whole)
+		return rbuf_room(b, whole) < 0 ? -1 : 0;
+	if (h->len > 0) {
+		if (!(*bytes = malloc(h->len))) {
+			errno = ENOMEM;
+			return -1;
+		}
+		memcpy(*bytes, b->buf + b->off + PXC_WIRE_HDR_LEN, h->len);
+	}
+	b->off += whole;
+	return 1;
+}
+
+void pxc_rbuf_trim(pxc_rbuf_t *b, size_t keep)
+{
+	if (b->off == b->len && b->cap > keep)
+		pxc_rbuf_free(b);
+}
+
+void pxc_rbuf_free(pxc_rbuf_t *b)
+{
+	free(b->buf);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Delivers the first whole frame of c->in, if there is one. Returns 1
+ * when a frame was delivered, 0 when more bytes are needed, -1 on a
+ * protocol error (errno set). */
 static int deliver_one(pxc_conn_t *c)
 {
 	pmix_data_buffer_t payload;
 	pxc_wire_hdr_t h;
-	size_t whole;
-	char *bytes = NULL;
+	char *bytes;
+	int rc = pxc_rbuf_take(&c->in, c->max_payload, &h, &bytes);
 
-	if (c->rlen - c->roff < PXC_WIRE_HDR_LEN)
-		return 0;
-	if (pxc_wire_hdr_decode((unsigned char *)c->rbuf + c->roff, c->max_payload, &h) < 0)
-		return -1;
-	whole = PXC_WIRE_HDR_LEN + (size_t)h.len;
-	if (c->rlen - c->roff < whole)
-		return rbuf_room(c, whole) < 0 ? -1 : 0;
-	if (h.len > 0) {
-		if (!(bytes = malloc(h.len))) {
-			errno = ENOMEM;
-			return -1;
-		}
-		memcpy(bytes, c->rbuf + c->roff + PXC_WIRE_HDR_LEN, h.len);
-	}
-	c->roff += whole;
+	if (rc <= 0)
+		return rc;
 	pxc_buf_init(&payload);
 	pxc_buf_load_take(&payload, bytes, h.len);
 	c->in_callback++;
@@ -214,20 +247,13 @@ static int deliver_one(pxc_conn_t *c)
 	return 1;
 }
 
-/* One recv into rbuf: 1 bytes came, 0 the peer closed, -1 error (errno),
- * 2 nothing to read now. */
+/* One recv: 1 bytes came, 0 the peer closed, -1 error (errno), 2 nothing
+ * to read now. */
 static int fill(pxc_conn_t *c, int fd)
 {
-	ssize_t n;
+	int n = pxc_rbuf_recv(&c->in, fd);
 
-	if (rbuf_room(c, 0) < 0)
-		return -1;
-	n = recv(fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
-	if (n > 0)
-		c->rlen += (size_t)n;
-	else if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 2;
-	return n > 0 ? 1 : (int)n;
+	return n < 0 && (errno == EAGAIN || errno == EINTR) ? 2 : n;
 }
 
 static void read_cb(evutil_socket_t fd, short what, void *arg)
@@ -241,11 +267,7 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
 	err = got < 0 ? errno : 0;
 	while (rc == 1 && !c->closed && !c->ended)
 		rc = deliver_one(c);
-	if (c->roff == c->rlen) {	/* all delivered: hold nothing */
-		free(c->rbuf);
-		c->rbuf = NULL;
-		c->roff = c->rlen = c->rcap = 0;
-	}
+	pxc_rbuf_trim(&c->in, 0);	/* all delivered: hold nothing */
 	c->in_callback--;
 	if (rc < 0 && !c->closed) {
 		pxc_error("closing connection: %s", errno == EMSGSIZE ?

@@ -86,6 +86,27 @@ int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t fla
  * socket is closed only after they are written (or it fails). NULL-tolerant. */
 void pxc_conn_close(pxc_conn_t *c, int flush);
 
+/* A receive buffer of frames: what came from a socket, [off, len) unread.
+ * The connection engine and the client's reply channel both read into
+ * one. Zeroed = empty; not thread-safe (its reader owns it). */
+typedef struct {
+	char *buf;
+	size_t off, len, cap;
+} pxc_rbuf_t;
+
+/* One recv (non-blocking) into b, after making room. 1 bytes came, 0 the
+ * peer closed, -1 with errno (EAGAIN/EINTR: nothing now; ENOMEM). */
+int pxc_rbuf_recv(pxc_rbuf_t *b, int fd);
+/* Takes the first whole frame: 1 with *h and *bytes (malloc'ed, h->len
+ * bytes; NULL when empty), 0 when it is not all there yet (b grows to
+ * hold it), -1 with errno (a bad header: EPROTO, EMSGSIZE over
+ * max_payload; ENOMEM). */
+int pxc_rbuf_take(pxc_rbuf_t *b, uint32_t max_payload, pxc_wire_hdr_t *h, char **bytes);
+/* When nothing is unread and the storage is larger than keep bytes,
+ * frees it (an idle reader holds no memory; keep 0: always). */
+void pxc_rbuf_trim(pxc_rbuf_t *b, size_t keep);
+void pxc_rbuf_free(pxc_rbuf_t *b);
+
 /* Blocking socket I/O bounded by deadline (pxc_now_ms() time), any
  * thread, with or without O_NONBLOCK: writes all of iov[0..n) (the
  * iovecs are advanced), or reads exactly len bytes. 0, or -1 with errno
