@@ -22,7 +22,10 @@
  *
  * How:
  *   - prefork (job manager thread) records that thread, makes a datagram
- *     socket pair (close-on-exec) and installs a handler that does nothing
+ *     socket pair (close-on-exec; between the two ends of a pair only the
+ *     send buffer bounds the queue, not net.unix.max_dgram_qlen, and it is
+ *     made large enough for about 1500 reports) and installs a handler
+ *     that does nothing
  *     for PLUG_REAP_SIG, if nothing else handles that signal and the
  *     thread does not block it;
  *   - each task, between fork and exec, opens a pidfd of itself and sends
@@ -213,7 +216,7 @@ static void on_exit_fd(int fd, short what, void *arg)
 	maybe_watch(&rp.w);
 }
 
-/* A task's report: one datagram with one pidfd. */
+/* A task's report: one datagram, its pid with one pidfd attached. */
 static void on_sock(int fd, short what, void *arg)
 {
 	watch_t *w = arg;
@@ -318,6 +321,7 @@ static int install_handler(void)
 int plug_reap_start(uint32_t node_tasks)
 {
 	pxc_progress_t *pg = pxc_progress_global();
+	int buf = 1 << 20;	/* about 1500 reports (an skb each) */
 
 	if (rp.on || node_tasks < 2)
 		return node_tasks < 2 ? 0 : -1;
@@ -328,6 +332,8 @@ int plug_reap_start(uint32_t node_tasks)
 		plug_reap_stop();
 		return -1;
 	}
+	if (setsockopt(rp.sock[1], SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
+		setsockopt(rp.sock[1], SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	if (install_handler() < 0) {
 		plug_debug("fast step end not armed: signal %d in use or blocked",
 			   (int)PLUG_REAP_SIG);

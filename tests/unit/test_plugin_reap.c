@@ -157,6 +157,36 @@ START_TEST(test_cut_short_while_waiting)
 }
 END_TEST
 
+static void stall_fn(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+}
+
+/* Many tasks reporting at once while the progress thread is busy
+ * elsewhere (more than net.unix.max_dgram_qlen, 10 by default, which
+ * does not bound a socket pair): all 40 reports arrive, the pause is cut
+ * short. */
+START_TEST(test_many_tasks)
+{
+	int delay[40];
+	double pause;
+	int reaped;
+
+	for (int i = 0; i < 40; i++)
+		delay[i] = 500;
+	ck_assert_int_eq(plug_reap_start(40), 0);
+	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), stall_fn, NULL), 0);
+	usleep(20000);		/* the thread is in stall_fn now */
+	fork_tasks(40, delay, -1, -1);
+	usleep(700000);
+	pause = slurm_round(40, &reaped);
+	ck_assert_int_eq(reaped, 40);
+	ck_assert_int_ge(plug_reap_fired(), 1);
+	ck_assert_msg(pause < CUT_MS, "the pause lasted %.1f ms", pause);
+}
+END_TEST
+
 /* A task still runs: Slurm's pause stays. */
 START_TEST(test_task_left)
 {
@@ -378,6 +408,7 @@ int main(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_cut_short);
 	tcase_add_test(tc, test_cut_short_while_waiting);
+	tcase_add_test(tc, test_many_tasks);
 	tcase_add_test(tc, test_task_left);
 	tcase_add_test(tc, test_silent_task);
 	tcase_add_test(tc, test_unfinalized_task);
