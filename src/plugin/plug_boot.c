@@ -27,6 +27,7 @@
 
 #include "pack.h"
 #include "plug_boot.h"
+#include "plug_util.h"
 #include "plug_net.h"
 #include "plug_tree.h"
 #include "progress.h"
@@ -67,28 +68,14 @@ static struct {
 
 /* ---- paths -------------------------------------------------------------- */
 
-/* raw with %n -> node and %h -> host, into out. 0/-1. */
+/* raw with %n -> node and %h -> this host, into out. 0/-1. */
 static int expand(const char *raw, const char *node, char *out, size_t size)
 {
 	char host[256] = "";
-	size_t o = 0;
 
 	if (gethostname(host, sizeof(host) - 1) < 0)
-		strcpy(host, node);
-	for (const char *p = raw; *p; p++) {
-		const char *s = NULL;
-		char one[2] = { *p, 0 };
-
-		if (p[0] == '%' && (p[1] == 'n' || p[1] == 'h'))
-			s = *++p == 'n' ? node : host;
-		else
-			s = one;
-		if (o + strlen(s) >= size)
-			return -1;
-		strcpy(out + o, s);
-		o += strlen(s);
-	}
-	return 0;
+		snprintf(host, sizeof(host), "%s", node);
+	return plug_path_expand(raw, node, host, out, size);
 }
 
 static int add_record(uint32_t node, const char *addr, uint32_t port)

@@ -58,3 +58,31 @@ const char *plug_env_get(char *const *env, const char *name)
 	}
 	return NULL;
 }
+
+int plug_path_expand(const char *raw, const char *node, const char *host, char *out,
+		     size_t size)
+{
+	size_t o = 0;
+
+	for (const char *p = raw; *p; p++) {
+		const char *s = NULL;
+		char one[2] = { *p, 0 };
+
+		if (p[0] == '%' && (p[1] == 'n' || p[1] == 'h'))
+			s = *++p == 'n' ? node : host;
+		else
+			s = one;
+		if (o + strlen(s) >= size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(out + o, s, strlen(s) + 1);
+		o += strlen(s);
+	}
+	if (!size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	out[o] = '\0';
+	return 0;
+}

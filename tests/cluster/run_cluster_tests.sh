@@ -786,6 +786,18 @@ locality_case() {	# locality_case NAME EXPECTED-"rank cpuset" SRUN-ARGS...
 	fi
 }
 
+# DebugFlags=MPI and SlurmdDebug=verbose (the logging case turns them on;
+# a case run alone turns them on itself).
+mpi_debug_on() {
+	if ! grep -q '^DebugFlags=MPI' "$state/etc/slurm.conf" ||
+	   ! grep -q '^SlurmdDebug=verbose' "$state/etc/slurm.conf"; then
+		sed -i -e 's/^SlurmdDebug=.*/SlurmdDebug=verbose/' -e '/^DebugFlags=/d' \
+			"$state/etc/slurm.conf"
+		echo "DebugFlags=MPI" >>"$state/etc/slurm.conf"
+		scontrol reconfigure >/dev/null && sleep 1
+	fi
+}
+
 # ---- the end of a step and its CPU share (plug_reap.c, plug_weight.c) ----
 
 # Every task's exit code still reaches srun when the stepd no longer waits
@@ -825,13 +837,7 @@ step_end_codes() {
 step_end_time() {
 	local name="fast step end saves Slurm's reaping pause" r f t0 mf ms fast="" slow="" cut plain
 	want_case "$name" || return 0
-	if ! grep -q '^DebugFlags=MPI' "$state/etc/slurm.conf" ||
-	   ! grep -q '^SlurmdDebug=verbose' "$state/etc/slurm.conf"; then
-		sed -i -e 's/^SlurmdDebug=.*/SlurmdDebug=verbose/' -e '/^DebugFlags=/d' \
-			"$state/etc/slurm.conf"
-		echo "DebugFlags=MPI" >>"$state/etc/slurm.conf"
-		scontrol reconfigure >/dev/null && sleep 1
-	fi
+	mpi_debug_on
 	for r in 1 2 3 4 5; do
 		for f in yes no; do
 			t0=$(date +%s%N)
@@ -878,6 +884,27 @@ srun_port_range() {
 	else
 		echo "$out" | tail -10
 		bad "$name"
+	fi
+}
+
+# The step daemons take slurmd's cached topology (SlurmdSpoolDir/
+# hwloc_topo_whole.xml) instead of discovering it again, and the tasks'
+# locality strings stay right: one "from slurmd's cache" line per node
+# (DebugFlags=MPI), pmix_loc sees its own CPUs.
+topology_cache() {
+	local name="topology from slurmd's cache" out n
+	want_case "$name" || return 0
+	mpi_debug_on
+	log_mark
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n2 ./pmix_loc 2>&1)
+	sleep 0.3
+	n=$(log_new | grep -c "topology from slurmd's cache")
+	if [ "$n" = 2 ] && echo "$out" | grep -qE "^LOC 1 hwloc:$own_cpus NM" &&
+	   ! echo "$out" | grep -q FAIL; then
+		ok "$name: 2 step daemons, locality OK"
+	else
+		echo "$out" | tail -5
+		bad "$name" "($n log lines)"
 	fi
 }
 
@@ -964,6 +991,7 @@ step_end_codes
 step_end_time
 task_weight
 srun_port_range
+topology_cache
 dyn_cases
 robust_cases
 no_leftovers "steps of one allocation"

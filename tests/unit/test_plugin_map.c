@@ -213,6 +213,24 @@ START_TEST(test_decode_large)
 }
 END_TEST
 
+/* Slurm's %n / %h in paths (SlurmdSpoolDir) */
+START_TEST(test_path_expand)
+{
+	char out[32];
+
+	ck_assert_int_eq(plug_path_expand("/var/%n/spool", "vn1", "h", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "/var/vn1/spool");
+	ck_assert_int_eq(plug_path_expand("%h-%n-%%x", "n", "host", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "host-n-%%x");
+	ck_assert_int_eq(plug_path_expand("", "n", "h", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 4), -1);	/* "/a/n" + NUL */
+	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 5), 0);
+	ck_assert_str_eq(out, "/a/n");
+	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 0), -1);
+}
+END_TEST
+
 START_TEST(test_parsers)
 {
 	bool b = false;
@@ -254,6 +272,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_decode_broken);
 	tcase_add_test(tc, test_decode_large);
 	tcase_add_test(tc, test_parsers);
+	tcase_add_test(tc, test_path_expand);
 	suite_add_tcase(s, tc);
 	return s;
 }
