@@ -292,8 +292,6 @@ static int make_dirs(plug_step_t *st)
 	return 0;
 }
 
-/* This node's topology (kept for the locality strings) and its hwloc
- * XML (v2) for the clients; optional. */
 /* slurmd's own topology, which it caches in SlurmdSpoolDir
  * (hwloc_topo_whole.xml, Slurm 22.05): NUL-terminated, with *len, from a
  * regular file of root or SlurmUser that nobody else may write; else NULL. */
@@ -341,11 +339,14 @@ static hwloc_topology_t cached_topology(const plug_step_t *st)
 	hwloc_topology_t topo = NULL;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (xml && hwloc_topology_init(&topo) == 0 &&
-	    (hwloc_topology_set_xmlbuffer(topo, xml, (int)len + 1) < 0 ||
-	     hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) < 0 ||
-	     hwloc_topology_load(topo) < 0 ||
-	     hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) != (int)ncpu)) {
+	if (!xml || hwloc_topology_init(&topo) < 0) {
+		free(xml);
+		return NULL;
+	}
+	if (hwloc_topology_set_xmlbuffer(topo, xml, (int)len + 1) < 0 ||
+	    hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) < 0 ||
+	    hwloc_topology_load(topo) < 0 ||
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) != (int)ncpu) {
 		hwloc_topology_destroy(topo);
 		topo = NULL;
 	}
@@ -353,6 +354,8 @@ static hwloc_topology_t cached_topology(const plug_step_t *st)
 	return topo;
 }
 
+/* This node's topology (kept for the locality strings) and its hwloc
+ * XML (v2) for the clients; optional. */
 static void load_topology(plug_step_t *st)
 {
 	hwloc_topology_t topo = cached_topology(st);
