@@ -33,9 +33,10 @@ typedef struct {
 	bool fast_step_end;		/* SlurmixFastStepEnd (yes): no 100 ms
 					 * reaping pause once all tasks ended
 					 * (plug_reap.c) */
-	bool task_weight;		/* SlurmixTaskWeight (yes): a step's
-					 * autogroup CPU weight follows its
-					 * task count (plug_weight.c) */
+	bool task_weight;		/* SlurmixTaskWeight (yes): a spawned
+					 * step's autogroup CPU weight is its
+					 * tasks over its parent's on the node
+					 * (plug_weight.c) */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -160,6 +160,9 @@ struct event_base *plug_rdv_base(void);
 /* The job and step of this srun. */
 uint32_t plug_rdv_job(void);
 uint32_t plug_rdv_step(void);
+/* This srun's step: node list and process map text ("" until known). */
+const char *plug_rdv_nodelist(void);
+const char *plug_rdv_map(void);
 /* What goes into step.<stepid> besides the endpoints: the step's node
  * list (Slurm hostlist) and process map (plug_map.h text). Call before
  * plug_rdv_start; copies. */

@@ -237,6 +237,16 @@ uint32_t plug_rdv_step(void)
 	return rdv.step;
 }
 
+const char *plug_rdv_nodelist(void)
+{
+	return rdv.nodelist ? rdv.nodelist : "";
+}
+
+const char *plug_rdv_map(void)
+{
+	return rdv.map ? rdv.map : "";
+}
+
 void plug_rdv_set_step(const char *nodelist, const char *map)
 {
 	free(rdv.nodelist);

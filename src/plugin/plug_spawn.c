@@ -414,6 +414,8 @@ static int child_env(spawn_t *s, plug_spawn_plan_t *plan, const pmix_proc_t *req
 	       set_env(&plan->env, PLUG_SPAWN_ID_ENV, "%u", s->id) |
 	       set_env(&plan->env, PLUG_SPAWN_KEY_ENV, "%s", sp.key) |
 	       set_env(&plan->env, PLUG_SPAWN_PARENT_ENV, "%s:%u", req->nspace, req->rank) |
+	       set_env(&plan->env, PLUG_SPAWN_PARENT_NODES_ENV, "%s", plug_rdv_nodelist()) |
+	       set_env(&plan->env, PLUG_SPAWN_PARENT_MAP_ENV, "%s", plug_rdv_map()) |
 	       (plan->nonpmi ? set_env(&plan->env, PLUG_SPAWN_NONPMI_ENV, "1") : 0);
 }
 

@@ -40,6 +40,10 @@
 #define PLUG_SPAWN_ID_ENV "SLURMIX_SPAWN_ID"		/* request number */
 #define PLUG_SPAWN_KEY_ENV "SLURMIX_SPAWN_KEY"	/* parent srun's key */
 #define PLUG_SPAWN_PARENT_ENV "SLURMIX_PARENT"	/* "<nspace>:<rank>" */
+/* The parent step's node list and process map (plug_map text), so that a
+ * child stepd knows how many of the parent's tasks share its node. */
+#define PLUG_SPAWN_PARENT_NODES_ENV "SLURMIX_PARENT_NODES"
+#define PLUG_SPAWN_PARENT_MAP_ENV "SLURMIX_PARENT_MAP"
 #define PLUG_SPAWN_NONPMI_ENV "SLURMIX_SPAWN_NONPMI"	/* "1" */
 #define PLUG_SPAWN_CWD_ENV "SLURMIX_SPAWN_SESSION_CWD"	/* "1" */
 /* Launch environment of the child's stepds (set by the child srun). */

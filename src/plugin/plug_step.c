@@ -58,6 +58,8 @@
 
 static plug_step_t step;
 
+static void free_list(char **list);
+
 /* ---- waiting for a server callback, with a timeout ---------------------- */
 
 /* Heap-allocated; whoever comes last (callback or a waiter that gave up)
@@ -290,6 +292,27 @@ static int make_dirs(plug_step_t *st)
 		return plug_error("mkdir %s for uid %u: %m", st->cltdir,
 				  (unsigned)st->si.uid), -1;
 	return 0;
+}
+
+/* A spawned step: how many tasks its parent step has on this node
+ * (SLURMIX_PARENT_NODES / _MAP from the parent srun); 1 when unknown. */
+static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
+{
+	const char *nodes = plug_env_get(env, PLUG_SPAWN_PARENT_NODES_ENV);
+	const char *text = plug_env_get(env, PLUG_SPAWN_PARENT_MAP_ENV);
+	plug_map_t *map = text && *text ? plug_map_decode(text) : NULL;
+	uint32_t n = 0, here = 1;
+	char **names = map && nodes ? plug_hostlist_expand(nodes, &n) : NULL;
+
+	if (names && n == map->nnodes) {
+		here = 0;
+		for (uint32_t i = 0; i < n; i++)
+			if (!strcmp(names[i], st->hosts[st->si.nodeid]))
+				here = map->count[i];
+	}
+	free_list(names);
+	plug_map_free(map);
+	return here;
 }
 
 /* slurmd's own topology, which it caches in SlurmdSpoolDir
@@ -581,8 +604,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
-	if (plug_conf.task_weight)
-		plug_weight_apply("/proc", step.si.node_tasks);
+	if (plug_conf.task_weight && step.spawned)
+		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
 	load_topology(&step);
 	if (start_server(&step) < 0 || task_localities(&step) < 0 ||
 	    register_nspace(&step) < 0 ||

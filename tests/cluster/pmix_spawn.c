@@ -21,7 +21,9 @@
  *                            then rank 0 kills itself (SIGKILL) while the
  *                            spawn is pending: the step and the spawn end
  * Prints "SPAWN <status> <nspace> <seconds>" per spawn and OK at the end
- * (rank 0), and exits 0 when everything went as expected.
+ * (rank 0), and exits 0 when everything went as expected. Every child
+ * prints "AUTOGROUP child <rank> nice <n>", the spawning rank "AUTOGROUP
+ * parent nice <n>" (its autogroup's nice value, sched(7)).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,20 @@
 #include <time.h>
 #include <unistd.h>
 #include <pmix.h>
+
+/* This process's autogroup nice value (sched(7)), or 99 without one. */
+static int autogroup_nice(void)
+{
+	FILE *f = fopen("/proc/self/autogroup", "r");
+	int nice = 99;
+
+	if (f) {
+		if (fscanf(f, "%*s nice %d", &nice) != 1)
+			nice = 99;
+		fclose(f);
+	}
+	return nice;
+}
 
 static pmix_proc_t me;
 static char self[1024];
@@ -54,6 +70,7 @@ static pmix_status_t spawn(pmix_info_t *info, size_t ninfo, pmix_app_t *apps,
 
 	printf("SPAWN %s %s %.2f\n", PMIx_Error_string(rc), rc == PMIX_SUCCESS ? ns : "-",
 	       now() - t0);
+	printf("AUTOGROUP parent nice %d\n", autogroup_nice());
 	fflush(stdout);
 	return rc;
 }
@@ -106,6 +123,7 @@ static int child(const char *mode, const char *arg)
 	printf("CHILD %s rank %u of %u ns %s spawned %d parent %s host %s app %s\n", mode,
 	       me.rank, size, me.nspace, spawned, parent, host,
 	       getenv("SPAWN_APP") ? getenv("SPAWN_APP") : "first");
+	printf("AUTOGROUP child %u nice %d\n", me.rank, autogroup_nice());
 	fflush(stdout);
 	if (!strcmp(mode, "childspawn") && me.rank == 0) {
 		pmix_app_t app;

@@ -71,6 +71,15 @@ pmix_cases() {
 		 [ "$(count "host vn1")" = 2 ] && [ "$(count "host vn2")" = 2 ] &&
 		 [ "$(count "^SPAWN SUCCESS slurmix")" = 1 ] && [ "$(count "^OK$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn basic 4
+	# SlurmixTaskWeight: a spawned step's autogroup weighs its tasks over
+	# the parent's on each node (2 over 1 here: nice -3); the parent step
+	# keeps the default (nice 0).
+	local agnice=-3
+	[ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] || agnice=0
+	spawn_case "task weight: the spawned step weighs its tasks over the parent's" \
+		'[ $rc = 0 ] && [ "$(count "^AUTOGROUP child [0-3] nice $agnice$")" = 4 ] &&
+		 [ "$(count "^AUTOGROUP parent nice 0$")" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn basic 4
 	spawn_case "PMIx_Spawn_nb" \
 		'[ $rc = 0 ] && [ "$(count "^CHILD child .* spawned 1 ")" = 3 ] && [ "$(count "^SPAWN_NB SUCCESS")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn nb 3

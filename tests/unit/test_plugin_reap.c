@@ -329,13 +329,16 @@ END_TEST
 
 START_TEST(test_weight_nice)
 {
-	ck_assert_int_eq(plug_weight_nice(0), 0);
-	ck_assert_int_eq(plug_weight_nice(1), 0);
-	ck_assert_int_eq(plug_weight_nice(2), -3);	/* 1991 / 1024 = 1.94 */
-	ck_assert_int_eq(plug_weight_nice(4), -6);	/* 3906 */
-	ck_assert_int_eq(plug_weight_nice(8), -9);	/* 7620 */
-	ck_assert_int_eq(plug_weight_nice(64), -19);	/* 71755 / 1024 = 70 */
-	ck_assert_int_eq(plug_weight_nice(1000), -20);
+	ck_assert_int_eq(plug_weight_nice(0, 0), 0);
+	ck_assert_int_eq(plug_weight_nice(1, 1), 0);
+	ck_assert_int_eq(plug_weight_nice(2, 1), -3);	/* 1991 / 1024 = 1.94 */
+	ck_assert_int_eq(plug_weight_nice(4, 0), -6);	/* 3906; no parent count: 1 */
+	ck_assert_int_eq(plug_weight_nice(8, 1), -9);	/* 7620 */
+	ck_assert_int_eq(plug_weight_nice(8, 2), -6);	/* 8 children, 2 parents */
+	ck_assert_int_eq(plug_weight_nice(2, 2), 0);
+	ck_assert_int_eq(plug_weight_nice(1, 8), 0);	/* never above 0 */
+	ck_assert_int_eq(plug_weight_nice(64, 1), -19);	/* 71755 / 1024 = 70 */
+	ck_assert_int_eq(plug_weight_nice(1000, 1), -20);
 }
 END_TEST
 
@@ -374,24 +377,24 @@ START_TEST(test_weight_apply)
 	put(path, "");
 	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
 	put(path, "0\n");
-	ck_assert_int_eq(plug_weight_apply(dir, 8), 0);
+	ck_assert_int_eq(plug_weight_apply(dir, 8, 1), 0);
 	snprintf(path, sizeof(path), "%s/self/autogroup", dir);
 	get(path, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
 	put(path, "1\n");
-	ck_assert_int_eq(plug_weight_apply(dir, 1), 0);
-	ck_assert_int_eq(plug_weight_apply(dir, 8), -9);
+	ck_assert_int_eq(plug_weight_apply(dir, 1, 1), 0);
+	ck_assert_int_eq(plug_weight_apply(dir, 8, 1), -9);
 	snprintf(path, sizeof(path), "%s/self/autogroup", dir);
 	get(path, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "-9");
 
 	unlink(path);		/* no autogroup file (kernel without it) */
-	ck_assert_int_eq(plug_weight_apply(dir, 8), -1);
+	ck_assert_int_eq(plug_weight_apply(dir, 8, 1), -1);
 	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
 	unlink(path);
-	ck_assert_int_eq(plug_weight_apply(dir, 8), 0);
+	ck_assert_int_eq(plug_weight_apply(dir, 8, 1), 0);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	ck_assert_int_eq(system(path), 0);
 }
