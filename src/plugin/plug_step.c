@@ -58,8 +58,6 @@
 
 static plug_step_t step;
 
-static void free_list(char **list);
-
 /* ---- waiting for a server callback, with a timeout ---------------------- */
 
 /* Heap-allocated; whoever comes last (callback or a waiter that gave up)
@@ -301,17 +299,11 @@ static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
 	const char *nodes = plug_env_get(env, PLUG_SPAWN_PARENT_NODES_ENV);
 	const char *text = plug_env_get(env, PLUG_SPAWN_PARENT_MAP_ENV);
 	plug_map_t *map = text && *text ? plug_map_decode(text) : NULL;
-	uint32_t n = 0, here = 1;
-	char **names = map && nodes ? plug_hostlist_expand(nodes, &n) : NULL;
+	int i = map && nodes ? plug_hostlist_index(nodes, st->hosts[st->si.nodeid],
+						   map->nnodes) : -2;
+	uint32_t here = i == -2 ? 1 : i < 0 ? 0 : map->count[i];
 
-	if (names && n == map->nnodes) {
-		here = 0;
-		for (uint32_t i = 0; i < n; i++)
-			if (!strcmp(names[i], st->hosts[st->si.nodeid]))
-				here = map->count[i];
-	}
-	free_list(names);
-	plug_map_free(map);
+	plug_map_free(map);	/* the environment is the user's: checked */
 	return here;
 }
 

@@ -240,6 +240,26 @@ char **plug_hostlist_expand(const char *list, uint32_t *n)
 	return names;
 }
 
+int plug_hostlist_index(const char *list, const char *name, uint32_t expect)
+{
+	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	int cnt = hl ? slurm_hostlist_count(hl) : 0, idx = -1;
+	char *h;
+
+	if (cnt <= 0 || (uint32_t)cnt != expect) {
+		if (hl)
+			slurm_hostlist_destroy(hl);
+		return -2;
+	}
+	for (int i = 0; i < cnt && (h = slurm_hostlist_shift(hl)); i++) {
+		if (idx < 0 && !strcmp(h, name))
+			idx = i;
+		free(h);	/* malloc()ed by slurm_hostlist_shift */
+	}
+	slurm_hostlist_destroy(hl);
+	return idx;
+}
+
 /* ---- config ------------------------------------------------------------- */
 
 void plug_conf_transfer(s_p_options_t **full, int *full_cnt, s_p_options_t *ours)
