@@ -327,9 +327,7 @@ logging() {
 	(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4 >/dev/null 2>&1)
 	sleep 0.5
 	n1=$(log_new | grep -c slurmix)
-	sed -i -e 's/^SlurmdDebug=.*/SlurmdDebug=verbose/' -e '/^DebugFlags=/d' "$state/etc/slurm.conf"
-	echo "DebugFlags=MPI" >>"$state/etc/slurm.conf"
-	scontrol reconfigure >/dev/null && sleep 1
+	mpi_debug_on
 	log_mark
 	(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 ./ompi_hello 8 4 >/dev/null 2>&1)
 	sleep 0.5
