@@ -8,6 +8,9 @@
  *                            PMIX_SPAWNED, PMIX_PARENT_ID and its host
  *   pmix_spawn nested N      the children's rank 0 spawns N grandchildren
  *   pmix_spawn mpmd          two apps (2 + 1 procs) in one spawn
+ *   pmix_spawn hostileenv    2 children whose app env sets a huge
+ *                            SLURMIX_PARENT_NODES and a broken
+ *                            SLURMIX_PARENT_MAP: the spawn still works
  *   pmix_spawn missing       a command that does not exist: error
  *   pmix_spawn badhost       PMIX_HOST outside the allocation: error
  *   pmix_spawn reqd          an unknown attribute marked required: error
@@ -192,6 +195,12 @@ static int parent(const char *mode, const char *arg)
 		set_app(&apps[1], self, 1, "child", NULL);
 		PMIx_Argv_append_nosize(&apps[1].env, "SPAWN_APP=second");
 		return spawn(NULL, 0, apps, 2, ns) != PMIX_SUCCESS;
+	}
+	if (!strcmp(mode, "hostileenv")) {	/* the app's env overrides the parent's map */
+		set_app(&apps[0], self, 2, "child", NULL);
+		PMIx_Argv_append_nosize(&apps[0].env, "SLURMIX_PARENT_NODES=vn[1-65000],vm[1-65000]");
+		PMIx_Argv_append_nosize(&apps[0].env, "SLURMIX_PARENT_MAP=1;2;garbage");
+		return spawn(NULL, 0, apps, 1, ns) != PMIX_SUCCESS;
 	}
 	if (!strcmp(mode, "missing")) {
 		set_app(&apps[0], "/nonexistent/no_such_program", 2, NULL, NULL);

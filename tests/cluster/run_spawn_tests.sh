@@ -80,6 +80,14 @@ pmix_cases() {
 		'[ $rc = 0 ] && [ "$(count "^AUTOGROUP child [0-3] nice $agnice$")" = 4 ] &&
 		 [ "$(count "^AUTOGROUP parent nice 0$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn basic 4
+	# The parent's node list and map reach the child stepds through the
+	# environment, which the spawning app can override: a 130000-name list
+	# and a broken map must not hurt (stepd finds its node without
+	# expanding the list; a bad map means "unknown").
+	spawn_case "hostile SLURMIX_PARENT_NODES/MAP in the app's environment" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD child rank [01] of 2 .* spawned 1 ")" = 2 ] &&
+		 [ "$(count "^SPAWN SUCCESS")" = 1 ] && [ "$(echo "$t < 10" | bc)" = 1 ]' \
+		$S -N2 -n2 ./pmix_spawn hostileenv
 	spawn_case "PMIx_Spawn_nb" \
 		'[ $rc = 0 ] && [ "$(count "^CHILD child .* spawned 1 ")" = 3 ] && [ "$(count "^SPAWN_NB SUCCESS")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn nb 3
