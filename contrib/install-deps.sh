@@ -11,6 +11,8 @@ PKGS=(
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
 	valgrind procps util-linux iproute2 bc
+	# make check's format check (tests/format_check.sh): clang-format 14
+	clang-format
 )
 
 missing=()
