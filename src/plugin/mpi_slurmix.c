@@ -12,11 +12,11 @@
  */
 #include <stdint.h>
 
-#include "plug_conf.h"
-#include "plug_net.h"
-#include "plug_spawn.h"
-#include "plug_srun.h"
-#include "plug_step.h"
+#include "common/conf.h"
+#include "net/transport.h"
+#include "srun/spawn.h"
+#include "srun/prelaunch.h"
+#include "stepd/step.h"
 #include "slurm_adapter.h"
 
 /* Not in Slurm's enum (101-107 in 22.05, 108 from 25.11): ours. */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <hwloc.h>
 
-#include "plug_cpuset.h"
+#include "lib/cpuset.h"
 
 static hwloc_bitmap_t avail, own;
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plug_jobdir.h"
+#include "lib/jobdir.h"
 
 static char base[64];
 

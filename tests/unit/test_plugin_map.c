@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_map.h"
-#include "plug_util.h"
+#include "lib/map.h"
+#include "lib/util.h"
 
 #define MAXN 64
 

@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plug_reap.h"
-#include "plug_weight.h"
+#include "stepd/reap.h"
+#include "stepd/weight.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

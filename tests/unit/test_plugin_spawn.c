@@ -12,7 +12,7 @@
 #include <string.h>
 #include <pmix_common.h>
 
-#include "plug_spawn.h"
+#include "srun/spawn.h"
 
 static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
 static char *base_env[] = { "PATH=/usr/bin", "HOME=/root", "SLURM_NTASKS=8",

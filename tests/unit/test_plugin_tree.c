@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_tree.h"
+#include "lib/tree.h"
 
 #define MAXW 64
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_map.h"
+#include "lib/map.h"
 
 /* ---- encoder ------------------------------------------------------------ */
 

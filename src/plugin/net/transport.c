@@ -31,11 +31,11 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "plug_boot.h"
-#include "plug_coll.h"
-#include "plug_conf.h"
-#include "plug_net.h"
-#include "plug_tree.h"
+#include "net/boot.h"
+#include "net/coll.h"
+#include "common/conf.h"
+#include "net/transport.h"
+#include "lib/tree.h"
 #include "progress.h"
 #include "pxc.h"
 #include "slurm_adapter.h"

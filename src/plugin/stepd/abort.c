@@ -30,9 +30,9 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "plug_abort.h"
-#include "plug_net.h"
-#include "plug_util.h"
+#include "stepd/abort.h"
+#include "net/transport.h"
+#include "lib/util.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

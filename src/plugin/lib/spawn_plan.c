@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_spawn.h"
+#include "srun/spawn.h"
 
 enum kind {
 	K_IGNORE, K_HOST, K_HOSTFILE, K_WDIR, K_CWD, K_PREFIX, K_MAPBY, K_PPR,

@@ -24,9 +24,9 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "plug_abort.h"
-#include "plug_net.h"
-#include "plug_tree.h"
+#include "stepd/abort.h"
+#include "net/transport.h"
+#include "lib/tree.h"
 #include "slurm_adapter.h"
 
 enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2 };

@@ -26,10 +26,10 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "plug_boot.h"
-#include "plug_util.h"
-#include "plug_net.h"
-#include "plug_tree.h"
+#include "net/boot.h"
+#include "lib/util.h"
+#include "net/transport.h"
+#include "lib/tree.h"
 #include "progress.h"
 #include "pxc.h"
 #include "slurm_adapter.h"

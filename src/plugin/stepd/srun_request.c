@@ -25,9 +25,9 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "plug_conf.h"
-#include "plug_net.h"
-#include "plug_util.h"
+#include "common/conf.h"
+#include "net/transport.h"
+#include "lib/util.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <pmix_server.h>
 
-#include "plug_step.h"
+#include "stepd/step.h"
 
 #define PLUG_JOB_KEYS 20
 #define PLUG_PROC_KEYS 11

@@ -14,7 +14,7 @@
 #define PLUG_STEP_H
 
 #include <pmix_common.h>
-#include "plug_map.h"
+#include "lib/map.h"
 #include "slurm_adapter.h"
 
 #define PLUG_STEP_ENV "SLURMIX_STEP"	/* "<jobid>.<stepid>", set by srun */

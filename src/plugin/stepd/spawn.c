@@ -32,10 +32,10 @@
 #include <pmix_server.h>
 
 #include "pack.h"
-#include "plug_conf.h"
-#include "plug_net.h"
-#include "plug_spawn.h"
-#include "plug_util.h"
+#include "common/conf.h"
+#include "net/transport.h"
+#include "srun/spawn.h"
+#include "lib/util.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "slurm_adapter.h"
-#include "plug_util.h"
+#include "lib/util.h"
 
 typedef struct {
 	uint32_t timeout;		/* SlurmixTimeout, seconds (300) */

@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmix_server.h>
-#include "plug_map.h"
+#include "lib/map.h"
 
 /* Reads srun's agent address and the step key from the launch env.
  * 0, or -1 (no agent: an abort then only kills the step). */

@@ -28,8 +28,8 @@
 
 #include "pack.h"
 #include "pxc.h"
-#include "plug_coll.h"
-#include "plug_net.h"
+#include "net/coll.h"
+#include "net/transport.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 #include "server/server.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "plug_util.h"
+#include "lib/util.h"
 
 int plug_parse_bool(const char *s, bool *out)
 {

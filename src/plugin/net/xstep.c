@@ -20,9 +20,9 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "plug_coll.h"
-#include "plug_boot.h"
-#include "plug_net.h"
+#include "net/coll.h"
+#include "net/boot.h"
+#include "net/transport.h"
 #include "slurm_adapter.h"
 
 typedef struct need {

@@ -39,7 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plug_weight.h"
+#include "stepd/weight.h"
 #include "slurm_adapter.h"
 
 /* The kernel's CFS weight of nice -20 .. 0 (sched_prio_to_weight). */

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_map.h"
-#include "plug_net.h"
-#include "plug_spawn.h"
-#include "plug_srun.h"
-#include "plug_step.h"
+#include "lib/map.h"
+#include "net/transport.h"
+#include "srun/spawn.h"
+#include "srun/prelaunch.h"
+#include "stepd/step.h"
 
 plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***env)
 {

@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plug_jobdir.h"
-#include "plug_util.h"
+#include "lib/jobdir.h"
+#include "lib/util.h"
 
 #define LOCK_WAIT_MS 30000
 

@@ -67,7 +67,7 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "plug_reap.h"
+#include "stepd/reap.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

@@ -42,17 +42,17 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
-#include "plug_abort.h"
-#include "plug_coll.h"
-#include "plug_conf.h"
-#include "plug_cpuset.h"
-#include "plug_net.h"
-#include "plug_pub.h"
-#include "plug_reap.h"
-#include "plug_spawn.h"
-#include "plug_step.h"
-#include "plug_util.h"
-#include "plug_weight.h"
+#include "stepd/abort.h"
+#include "net/coll.h"
+#include "common/conf.h"
+#include "lib/cpuset.h"
+#include "net/transport.h"
+#include "stepd/publish.h"
+#include "stepd/reap.h"
+#include "srun/spawn.h"
+#include "stepd/step.h"
+#include "lib/util.h"
+#include "stepd/weight.h"
 #include "pxc.h"
 #include "server/server.h"
 

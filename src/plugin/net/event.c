@@ -27,8 +27,8 @@
 
 #include "pack.h"
 #include "pxc.h"
-#include "plug_coll.h"
-#include "plug_net.h"
+#include "net/coll.h"
+#include "net/transport.h"
 #include "slurm_adapter.h"
 #include "server/server.h"
 

@@ -46,13 +46,13 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "plug_abort.h"
-#include "plug_jobdir.h"
-#include "plug_net.h"
-#include "plug_boot.h"
-#include "plug_pub.h"
+#include "stepd/abort.h"
+#include "lib/jobdir.h"
+#include "net/transport.h"
+#include "net/boot.h"
+#include "stepd/publish.h"
 #include "pxc.h"
-#include "plug_spawn.h"
+#include "srun/spawn.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 

@@ -44,10 +44,10 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "plug_conf.h"
-#include "plug_jobdir.h"
-#include "plug_net.h"
-#include "plug_pub.h"
+#include "common/conf.h"
+#include "lib/jobdir.h"
+#include "net/transport.h"
+#include "stepd/publish.h"
 #include "slurm_adapter.h"
 
 #define PUB_MAX_ENTRY (16u << 20)

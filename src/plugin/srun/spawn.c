@@ -54,10 +54,10 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "plug_conf.h"
-#include "plug_jobdir.h"
-#include "plug_net.h"
-#include "plug_spawn.h"
+#include "common/conf.h"
+#include "lib/jobdir.h"
+#include "net/transport.h"
+#include "srun/spawn.h"
 #include "progress.h"
 #include "pxc.h"
 #include "slurm_adapter.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_cpuset.h"
+#include "lib/cpuset.h"
 
 #define MAX_CPU_ID 65535u	/* hwloc bitmaps grow to whatever is set */
 

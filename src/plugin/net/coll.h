@@ -8,7 +8,7 @@
 #define PLUG_COLL_H
 
 #include <pmix_server.h>
-#include "plug_map.h"
+#include "lib/map.h"
 
 /* What the collectives need from the step; set once in prefork before
  * the network starts, read-only afterwards. */

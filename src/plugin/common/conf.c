@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_conf.h"
+#include "common/conf.h"
 
 #ifndef PLUG_CLIENT_LIBDIR
 #define PLUG_CLIENT_LIBDIR "/usr/local/lib/slurmix"

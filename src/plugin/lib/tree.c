@@ -6,7 +6,7 @@
  * agree because the function is deterministic.
  */
 #include <errno.h>
-#include "plug_tree.h"
+#include "lib/tree.h"
 
 /* Block size for the children of a subtree with `rest` nodes below its
  * root: ceil(rest / w), at least 1. */
