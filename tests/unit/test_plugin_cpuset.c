@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_cpuset.c - check suite for src/plugin/plug_cpuset.c: the
+ * test_plugin_cpuset.c - check suite for src/plugin/lib/cpuset.c: the
  * CPUs of each local task from Slurm's mask_cpu / map_cpu lists (with
  * and without 0x, cycling when the list is short), the fallback for other
  * bindings and for broken entries, and the cut to the node's CPUs.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_jobdir.c - check suite for the per-job directory on the srun
- * host (src/plugin/plug_jobdir.c): creation with mode 0700, one key per
+ * host (src/plugin/lib/jobdir.c): creation with mode 0700, one key per
  * job shared by every opener, atomic step files, removal of other jobs'
  * stale directories and of a reused job id's old directory, refusal of an
  * unsafe existing directory, of a malformed key and of names with "..".

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_map.c - check suite for the plugin's Slurm-free parts: the
- * process map encoder/decoder (src/plugin/plug_map.c) and the config value
- * parsers (src/plugin/plug_util.c).
+ * process map encoder/decoder (src/plugin/lib/map.c) and the config value
+ * parsers (src/plugin/lib/util.c).
  *
  * Layouts are built the way Slurm distributes tasks (block, cyclic, plane,
  * arbitrary), encoded, decoded, and compared rank by rank; then the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_reap.c - plug_reap.c (fast step end) and plug_weight.c
+ * test_plugin_reap.c - stepd/reap.c (fast step end) and stepd/weight.c
  * (task weight), without Slurm.
  *
  * The test's main thread plays slurmstepd's job manager thread: it arms

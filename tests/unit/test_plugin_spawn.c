@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_spawn.c - plug_spawn_plan (src/plugin/plug_spawn_opts.c):
+ * test_plugin_spawn.c - plug_spawn_plan (src/plugin/lib/spawn_plan.c):
  * PMIx_Spawn attributes and apps -> the child srun's command line,
  * environment and multi-prog file; required attributes we cannot honour,
  * nodes outside the allocation and malformed requests are refused with
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <pmix_common.h>
 
-#include "srun/spawn.h"
+#include "lib/spawn_plan.h"
 
 static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
 static char *base_env[] = { "PATH=/usr/bin", "HOME=/root", "SLURM_NTASKS=8",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_tree.c - check suite for the collective tree shape
- * (src/plugin/plug_tree.c): for many sizes and widths, every node but the
+ * (src/plugin/lib/tree.c): for many sizes and widths, every node but the
  * root has exactly one parent that lists it as a child, nobody has more
  * than `width` children, the root reaches every node exactly once, the
  * depth stays logarithmic, subtrees are contiguous; a few shapes are

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_conf.c - mpi.conf options and their environment overrides; see
- * plug_conf.h. Keys, types and defaults live in the tables below so that
+ * common/conf.c - mpi.conf options and their environment overrides; see
+ * common/conf.h. Keys, types and defaults live in the tables below so that
  * parsing, packing for the stepd and printing stay in step.
  */
 #ifndef _GNU_SOURCE
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/conf.h"
+#include "lib/util.h"
 
 #ifndef PLUG_CLIENT_LIBDIR
 #define PLUG_CLIENT_LIBDIR "/usr/local/lib/slurmix"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_conf.h - the plugin's options: mpi.conf keys (prefixed Slurmix),
+ * common/conf.h - the plugin's options: mpi.conf keys (prefixed Slurmix),
  * their defaults and their environment overrides.
  *
  * Life cycle in Slurm 22.05: slurmd/slurmctld call plug_conf_options() and
@@ -20,7 +20,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "slurm_adapter.h"
-#include "lib/util.h"
 
 typedef struct {
 	uint32_t timeout;		/* SlurmixTimeout, seconds (300) */
@@ -32,11 +31,11 @@ typedef struct {
 					 * steps share the CPUs (--overlap) */
 	bool fast_step_end;		/* SlurmixFastStepEnd (yes): no 100 ms
 					 * reaping pause once all tasks ended
-					 * (plug_reap.c) */
+					 * (stepd/reap.c) */
 	bool task_weight;		/* SlurmixTaskWeight (yes): a spawned
 					 * step's autogroup CPU weight is its
 					 * tasks over its parent's on the node
-					 * (plug_weight.c) */
+					 * (stepd/weight.c) */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_cpuset.c - a task's CPUs from Slurm's cpu_bind list (see
- * plug_cpuset.h). The list comes from slurmd (trusted) but is parsed as
+ * lib/cpuset.c - a task's CPUs from Slurm's cpu_bind list (see
+ * lib/cpuset.h). The list comes from slurmd (trusted) but is parsed as
  * if it were not: a malformed entry gives the fallback, never a crash.
  */
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_cpuset.h - the CPUs each task of this node will run on, for its
+ * lib/cpuset.h - the CPUs each task of this node will run on, for its
  * PMIX_LOCALITY_STRING (and PMIX_CPUSET), known in slurmstepd before the
  * tasks exist.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_jobdir.c - the per-job directory on the srun host (see
- * plug_jobdir.h). Every path is built from the base, the uid and numbers,
+ * lib/jobdir.c - the per-job directory on the srun host (see
+ * lib/jobdir.h). Every path is built from the base, the uid and numbers,
  * never from peer input; directories found in place are trusted only if
  * they are real directories of this uid without group/other access.
  *

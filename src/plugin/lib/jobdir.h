@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_jobdir.h - the per-job directory on the srun host (docs/dynamic.md
+ * lib/jobdir.h - the per-job directory on the srun host (docs/dynamic.md
  * section 1), the meeting point of every step of one allocation:
  *
  *   ${SLURMIX_JOBDIR_BASE:-/tmp}/slurmix-<uid>/     0700, the user's
  *       job.<jobid>/                                0700
  *           key            job-wide secret, 32 hex characters, 0600
- *           step.<stepid>  the step's endpoints and map (plug_rdv.c)
- *           pub/           the publish/lookup directory (plug_pub.c)
+ *           step.<stepid>  the step's endpoints and map (srun/agent.c)
+ *           pub/           the publish/lookup directory (srun/pubdir.c)
  *
  * srun runs as the user, so everything here is created with the user's
  * own rights; an existing directory is used only when it is a real

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_map.c - process map encoder and decoder; format in plug_map.h.
+ * lib/map.c - process map encoder and decoder; format in lib/map.h.
  * The decoder walks the string once, appending ranks to a node-ordered
  * array and marking them in a seen[] table, so duplicates, gaps, ranks out
  * of range and counts that disagree with the header are all rejected.

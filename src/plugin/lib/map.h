@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_map.h - the step's process map (which rank runs on which node) as
+ * lib/map.h - the step's process map (which rank runs on which node) as
  * srun computes it from the step layout, and its compact text form carried
  * to every slurmstepd in the launch environment (SLURMIX_PROC_MAP).
  *

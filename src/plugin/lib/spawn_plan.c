@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_spawn_opts.c - from a PMIx_Spawn request (job info, apps) to the
- * command line and environment of the child srun (see plug_spawn.h and
+ * lib/spawn_plan.c - from a PMIx_Spawn request (job info, apps) to the
+ * command line and environment of the child srun (see srun/spawn.h and
  * docs/dynamic.md §3). Slurm-free and side-effect free, so that the unit
  * test (tests/unit/test_plugin_spawn.c) can feed it anything.
  *
@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srun/spawn.h"
+#include "common/proto.h"
+#include "lib/spawn_plan.h"
 
 enum kind {
 	K_IGNORE, K_HOST, K_HOSTFILE, K_WDIR, K_CWD, K_PREFIX, K_MAPBY, K_PPR,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_tree.c - see plug_tree.h. Walks down from the root, narrowing the
+ * lib/tree.c - see lib/tree.h. Walks down from the root, narrowing the
  * range that contains `me`, so it costs O(depth) and needs no
  * table; every stepd computes its own neighbours independently and all
  * agree because the function is deterministic.

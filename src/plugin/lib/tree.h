@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_tree.h - the shape of the collective tree over n participants
+ * lib/tree.h - the shape of the collective tree over n participants
  * (indices 0..n-1, index 0 the root) with at most `width` children per
  * node: a depth-first, contiguous tree in the manner of Slurm's reverse
  * tree, so that every subtree is a contiguous range of indices.

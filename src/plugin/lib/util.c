@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_util.c - see plug_util.h. No Slurm and no PMIx here, so that the
+ * lib/util.c - see lib/util.h. No Slurm and no PMIx here, so that the
  * unit tests can link it alone.
  */
 #include <errno.h>

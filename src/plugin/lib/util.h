@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_util.h - small Slurm-free helpers of the plugin (strict number and
+ * lib/util.h - small Slurm-free helpers of the plugin (strict number and
  * boolean parsing for config values, lookup in "K=V" environment arrays).
  * Pure functions, any thread, also safe in a forked child (no allocation).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_boot.c - endpoint records up the tree through Slurm's forwarding
- * RPC (see plug_boot.h for the design).
+ * net/boot.c - endpoint records up the tree through Slurm's forwarding
+ * RPC (see net/boot.h for the design).
  *
  * Message (the data of a REQUEST_FORWARD_DATA): STRING key, UINT32 from
  * (the sender's node id), UINT32 n, n x (UINT32 node, STRING addr, UINT32
@@ -26,10 +26,12 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "net/boot.h"
-#include "lib/util.h"
-#include "net/transport.h"
+#include "common/key.h"
+#include "lib/endpoints.h"
 #include "lib/tree.h"
+#include "lib/util.h"
+#include "net/boot.h"
+#include "net/transport.h"
 #include "progress.h"
 #include "pxc.h"
 #include "slurm_adapter.h"
@@ -64,7 +66,7 @@ static struct {
 	pthread_t thr;
 	int thr_on, done;
 	atomic_int stop;
-} bt = { .lfd = -1 };
+} boot = { .lfd = -1 };
 
 /* ---- paths -------------------------------------------------------------- */
 
@@ -80,45 +82,46 @@ static int expand(const char *raw, const char *node, char *out, size_t size)
 
 static int add_record(uint32_t node, const char *addr, uint32_t port)
 {
-	if (node >= bt.a.nnodes || bt.addr[node] || !addr || !*addr ||
+	if (node >= boot.a.nnodes || boot.addr[node] || !addr || !*addr ||
 	    strlen(addr) >= INET6_ADDRSTRLEN || !port || port > 65535 ||
-	    !(bt.addr[node] = strdup(addr)))
+	    !(boot.addr[node] = strdup(addr)))
 		return -1;
-	bt.port[node] = port;
-	bt.nrecs++;
+	boot.port[node] = port;
+	boot.nrecs++;
 	return 0;
 }
 
 /* ---- sending to the parent ---------------------------------------------- */
 
+/* arg: the network, alive until it is destroyed, which happens through
+ * the loop after this has run (plug_boot_join ends the sender first). */
 static void failed_fn(void *arg)
 {
-	(void)arg;
-	plug_net_boot_failed("the parent step daemon could not be reached");
+	plug_net_table_failed(arg, "the parent step daemon could not be reached");
 }
 
 static void *sender(void *arg)
 {
-	long deadline = pxc_now_ms() + 1000L * bt.a.timeout_s;
+	long deadline = pxc_now_ms() + 1000L * boot.a.timeout_s;
 	int delay = 10, ok = 0;
 
 	(void)arg;
-	while (!atomic_load(&bt.stop) && !ok) {
-		ok = plug_slurm_forward(bt.a.hosts[bt.parent], bt.raw, bt.out.base_ptr,
-					(uint32_t)bt.out.bytes_used) == 0;
+	while (!atomic_load(&boot.stop) && !ok) {
+		ok = plug_slurm_forward(boot.a.hosts[boot.parent], boot.raw, boot.out.base_ptr,
+					(uint32_t)boot.out.bytes_used) == 0;
 		if (ok || pxc_now_ms() >= deadline)
 			break;
-		for (int t = 0; t < delay && !atomic_load(&bt.stop); t += 10)
+		for (int t = 0; t < delay && !atomic_load(&boot.stop); t += 10)
 			usleep(10000);
 		delay = delay < 500 ? delay * 2 : 500;
 	}
-	if (!ok && !atomic_load(&bt.stop)) {
+	if (!ok && !atomic_load(&boot.stop)) {
 		pxc_progress_t *pg = pxc_progress_global();
 
 		plug_error("endpoints: node %s (parent of node %u) not reachable through "
-			   "slurmd: %m", bt.a.hosts[bt.parent], bt.a.me);
+			   "slurmd: %m", boot.a.hosts[boot.parent], boot.a.me);
 		if (pg)		/* alive until after plug_boot_join */
-			pxc_progress_post(pg, failed_fn, NULL);
+			pxc_progress_post(pg, failed_fn, boot.a.net);
 	}
 	return NULL;
 }
@@ -128,37 +131,15 @@ static void *sender(void *arg)
 static void give_table(void)
 {
 	pmix_data_buffer_t t;
-	int rc = bt.nrecs != bt.a.nnodes;
+	int rc = boot.nrecs != boot.a.nnodes;
 
 	pxc_buf_init(&t);
-	rc = rc || pxc_pack_u32(&t, bt.a.nnodes);
-	for (uint32_t i = 0; !rc && i < bt.a.nnodes; i++)
-		rc = pxc_pack_str(&t, bt.addr[i]) || pxc_pack_u32(&t, bt.port[i]);
+	rc = rc || plug_endpoints_pack(&t, boot.a.nnodes, boot.addr, boot.port) < 0;
 	if (!rc)
-		plug_net_boot_table(&t);
+		plug_net_table_in(boot.a.net, &t, true);
 	else
-		plug_net_boot_failed("an incomplete table");
+		plug_net_table_failed(boot.a.net, "an incomplete table");
 	pxc_buf_clear(&t);
-}
-
-int plug_boot_table_unpack(pmix_data_buffer_t *in, uint32_t nnodes, plug_boot_entry_f fn,
-			   void *arg)
-{
-	uint32_t n = 0, port;
-	char *addr;
-	int rc = 0;
-
-	if (pxc_unpack_u32(in, &n) != PMIX_SUCCESS || n != nnodes)
-		return -1;
-	for (uint32_t i = 0; rc == 0 && i < n; i++) {
-		addr = NULL;
-		rc = pxc_unpack_str(in, &addr) != PMIX_SUCCESS || !addr ||
-		     strlen(addr) >= INET6_ADDRSTRLEN ||
-		     pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !port || port > 65535 ||
-		     (fn && fn(arg, i, addr, (uint16_t)port) < 0) ? -1 : 0;
-		free(addr);
-	}
-	return rc;
 }
 
 /* The report to the parent: key, this node, the subtree's records. 0/-1. */
@@ -166,40 +147,40 @@ static int pack_report(void)
 {
 	int rc;
 
-	pxc_buf_init(&bt.out);
-	rc = pxc_pack_str(&bt.out, bt.a.key) || pxc_pack_u32(&bt.out, bt.a.me) ||
-	     pxc_pack_u32(&bt.out, bt.nrecs);
-	for (uint32_t i = 0; !rc && i < bt.a.nnodes; i++)
-		if (bt.addr[i])
-			rc = pxc_pack_u32(&bt.out, i) || pxc_pack_str(&bt.out, bt.addr[i]) ||
-			     pxc_pack_u32(&bt.out, bt.port[i]);
+	pxc_buf_init(&boot.out);
+	rc = pxc_pack_str(&boot.out, boot.a.key) || pxc_pack_u32(&boot.out, boot.a.me) ||
+	     pxc_pack_u32(&boot.out, boot.nrecs);
+	for (uint32_t i = 0; !rc && i < boot.a.nnodes; i++)
+		if (boot.addr[i])
+			rc = pxc_pack_u32(&boot.out, i) || pxc_pack_str(&boot.out, boot.addr[i]) ||
+			     pxc_pack_u32(&boot.out, boot.port[i]);
 	return rc ? -1 : 0;
 }
 
 /* Every child reported: up to the parent, or the root has it all. */
 static void subtree_done(void)
 {
-	if (bt.done)
+	if (boot.done)
 		return;
-	bt.done = 1;
-	if (bt.parent == PLUG_TREE_NONE) {
+	boot.done = 1;
+	if (boot.parent == PLUG_TREE_NONE) {
 		give_table();
 		return;
 	}
-	if (pack_report() < 0 || (errno = pthread_create(&bt.thr, NULL, sender, NULL)) != 0) {
+	if (pack_report() < 0 || (errno = pthread_create(&boot.thr, NULL, sender, NULL)) != 0) {
 		plug_error("endpoints: cannot report to the parent: %m");
-		plug_net_boot_failed("out of memory");
+		plug_net_table_failed(boot.a.net, "out of memory");
 		return;
 	}
-	bt.thr_on = 1;
+	boot.thr_on = 1;
 }
 
 /* ---- receiving from children -------------------------------------------- */
 
 static int kid_index(uint32_t node)
 {
-	for (uint32_t i = 0; i < bt.nkids; i++)
-		if (bt.kids[i] == node)
+	for (uint32_t i = 0; i < boot.nkids; i++)
+		if (boot.kids[i] == node)
 			return (int)i;
 	return -1;
 }
@@ -215,9 +196,9 @@ static int take_report(uint32_t uid, char *data, uint32_t len)
 	pxc_buf_init(&in);
 	pxc_buf_load_take(&in, data, len);
 	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) ||
-	    pxc_unpack_str(&in, &key) || !plug_key_ok(key, bt.a.key) ||
-	    pxc_unpack_u32(&in, &from) || (k = kid_index(from)) < 0 || bt.kid_done[k] ||
-	    pxc_unpack_u32(&in, &n) || n > bt.a.nnodes)
+	    pxc_unpack_str(&in, &key) || !plug_key_ok(key, boot.a.key) ||
+	    pxc_unpack_u32(&in, &from) || (k = kid_index(from)) < 0 || boot.kid_done[k] ||
+	    pxc_unpack_u32(&in, &n) || n > boot.a.nnodes)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		addr = NULL;
@@ -228,9 +209,9 @@ static int take_report(uint32_t uid, char *data, uint32_t len)
 		}
 		free(addr);
 	}
-	bt.kid_done[k] = 1;
+	boot.kid_done[k] = 1;
 	rc = 0;
-	if (++bt.nfrom == bt.nkids)
+	if (++boot.nfrom == boot.nkids)
 		subtree_done();
 out:
 	free(key);
@@ -240,12 +221,12 @@ out:
 
 static void reader_free(reader_t *r)
 {
-	for (reader_t **pp = &bt.readers; *pp; pp = &(*pp)->next)
+	for (reader_t **pp = &boot.readers; *pp; pp = &(*pp)->next)
 		if (*pp == r) {
 			*pp = r->next;
 			break;
 		}
-	bt.nreaders--;
+	boot.nreaders--;
 	event_free(r->ev);
 	close(r->fd);
 	free(r->data);
@@ -305,13 +286,13 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 	if (fd < 0)
 		return;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
-	    (cr.uid != 0 && cr.uid != plug_slurm_user()) || bt.nreaders >= BOOT_MAX_READERS ||
+	    (cr.uid != 0 && cr.uid != plug_slurm_user()) || boot.nreaders >= BOOT_MAX_READERS ||
 	    !(r = calloc(1, sizeof(*r)))) {
 		close(fd);
 		return;
 	}
 	r->fd = fd;
-	r->ev = event_new(bt.base, fd, EV_READ | EV_PERSIST, on_read, r);
+	r->ev = event_new(boot.base, fd, EV_READ | EV_PERSIST, on_read, r);
 	if (!r->ev || event_add(r->ev, NULL) < 0) {
 		if (r->ev)
 			event_free(r->ev);
@@ -319,9 +300,9 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 		close(fd);
 		return;
 	}
-	r->next = bt.readers;
-	bt.readers = r;
-	bt.nreaders++;
+	r->next = boot.readers;
+	boot.readers = r;
+	boot.nreaders++;
 }
 
 /* ---- life cycle --------------------------------------------------------- */
@@ -330,75 +311,85 @@ static int bind_socket(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
-	unlink(bt.path);
-	strcpy(sa.sun_path, bt.path);
-	bt.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (bt.lfd < 0 || bind(bt.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    chmod(bt.path, 0600) < 0 || listen(bt.lfd, 128) < 0)
-		return plug_error("endpoints: cannot listen on %s: %m", bt.path), -1;
+	unlink(boot.path);
+	strcpy(sa.sun_path, boot.path);
+	boot.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (boot.lfd < 0 || bind(boot.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    chmod(boot.path, 0600) < 0 || listen(boot.lfd, 128) < 0)
+		return plug_error("endpoints: cannot listen on %s: %m", boot.path), -1;
 	return 0;
 }
 
-int plug_boot_start(const plug_boot_args_t *a, struct event_base *base)
+static void boot_go(void *arg);
+static void boot_stop(void *arg);
+
+int plug_boot_start(const plug_boot_args_t *a)
 {
 	const char *spool = plug_slurm_spooldir();
+	plug_net_user_t user = { .name = "endpoints", .start = boot_go, .stop = boot_stop };
 
-	bt.a = *a;
-	bt.base = base;
-	bt.parent = PLUG_TREE_NONE;
-	atomic_store(&bt.stop, 0);
+	boot.a = *a;
+	boot.base = plug_net_base(a->net);
+	boot.parent = PLUG_TREE_NONE;
+	atomic_store(&boot.stop, 0);
 	if (!spool || !*spool ||
-	    asprintf(&bt.raw, "%s/slurmix.%u.%u", spool, a->job, a->step) < 0 ||
-	    expand(bt.raw, a->hosts[a->me], bt.path, sizeof(bt.path)) < 0)
+	    asprintf(&boot.raw, "%s/slurmix.%u.%u", spool, a->job, a->step) < 0 ||
+	    expand(boot.raw, a->hosts[a->me], boot.path, sizeof(boot.path)) < 0)
 		return plug_error("endpoints: no usable SlurmdSpoolDir socket path"), -1;
-	if (!(bt.kids = calloc(a->width ? a->width : 1, sizeof(uint32_t))) ||
-	    !(bt.kid_done = calloc(a->width ? a->width : 1, 1)) ||
-	    !(bt.addr = calloc(a->nnodes, sizeof(char *))) ||
-	    !(bt.port = calloc(a->nnodes, sizeof(uint32_t))) ||
-	    plug_tree_node(a->me, a->nnodes, a->width, &bt.parent, bt.kids, &bt.nkids) < 0 ||
+	if (!(boot.kids = calloc(a->width ? a->width : 1, sizeof(uint32_t))) ||
+	    !(boot.kid_done = calloc(a->width ? a->width : 1, 1)) ||
+	    !(boot.addr = calloc(a->nnodes, sizeof(char *))) ||
+	    !(boot.port = calloc(a->nnodes, sizeof(uint32_t))) ||
+	    plug_tree_node(a->me, a->nnodes, a->width, &boot.parent, boot.kids, &boot.nkids) < 0 ||
 	    add_record(a->me, a->addr, a->port) < 0)
 		return plug_error("endpoints: out of memory"), -1;
+	if (plug_net_register(a->net, &user) < 0)
+		return plug_error("endpoints: cannot register with the network"), -1;
 	return bind_socket();
 }
 
-void plug_boot_go(void)
+/* The network is up: start listening; a leaf reports at once. */
+static void boot_go(void *arg)
 {
-	bt.lev = event_new(bt.base, bt.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
-	if (!bt.lev || event_add(bt.lev, NULL) < 0) {
-		plug_net_boot_failed("cannot watch the endpoints socket");
+	(void)arg;
+	boot.lev = event_new(boot.base, boot.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
+	if (!boot.lev || event_add(boot.lev, NULL) < 0) {
+		plug_net_table_failed(boot.a.net, "cannot watch the endpoints socket");
 		return;
 	}
-	if (bt.nkids == 0)
+	if (boot.nkids == 0)
 		subtree_done();
 }
 
-void plug_boot_stop(void)
+/* The network stops: close the socket and the forwarders' connections. */
+static void boot_stop(void *arg)
 {
-	atomic_store(&bt.stop, 1);
-	while (bt.readers)
-		reader_free(bt.readers);
-	if (bt.lev)
-		event_free(bt.lev);
-	bt.lev = NULL;
+	(void)arg;
+	atomic_store(&boot.stop, 1);
+	while (boot.readers)
+		reader_free(boot.readers);
+	if (boot.lev)
+		event_free(boot.lev);
+	boot.lev = NULL;
 }
 
 void plug_boot_join(void)
 {
-	atomic_store(&bt.stop, 1);
-	if (bt.thr_on)
-		pthread_join(bt.thr, NULL);
-	if (bt.lfd >= 0) {
-		close(bt.lfd);
-		unlink(bt.path);
+	atomic_store(&boot.stop, 1);
+	if (boot.thr_on)
+		pthread_join(boot.thr, NULL);
+	if (boot.lfd >= 0) {
+		close(boot.lfd);
+		unlink(boot.path);
 	}
-	for (uint32_t i = 0; bt.addr && i < bt.a.nnodes; i++)
-		free(bt.addr[i]);
-	free(bt.addr);
-	free(bt.port);
-	pxc_buf_clear(&bt.out);
-	free(bt.raw);
-	free(bt.kids);
-	free(bt.kid_done);
-	memset(&bt, 0, sizeof(bt));
-	bt.lfd = -1;
+	for (uint32_t i = 0; boot.addr && i < boot.a.nnodes; i++)
+		free(boot.addr[i]);
+	free(boot.addr);
+	free(boot.port);
+	pxc_buf_clear(&boot.out);
+	free(boot.raw);
+	free(boot.kids);
+	free(boot.kid_done);
+	memset(&boot, 0, sizeof(boot));
+	boot.lfd = -1;
 }

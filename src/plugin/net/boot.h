@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_boot.h - how the step daemons of a step learn each other's
+ * net/boot.h - how the step daemons of a step learn each other's
  * endpoints: through Slurm's forwarding RPC, then over the direct
- * connections (plug_net.c).
+ * connections (net/transport.c).
  *
  * Every stepd listens on a Unix socket under SlurmdSpoolDir,
  * slurmix.<job>.<step> (%n/%h expanded as slurmd expands them). The
  * endpoint records (node id, address, port of each stepd's TCP listener)
- * go up the tree of the step's nodes (TreeWidth, plug_tree.c): a stepd
+ * go up the tree of the step's nodes (TreeWidth, lib/tree.c): a stepd
  * whose children have all reported sends its subtree's records to its
  * parent with slurm_forward_data, which slurmd on the parent's node
  * delivers to that socket (uid and length first, as Slurm writes them).
@@ -32,9 +32,10 @@
 #include <stdint.h>
 #include <pmix_common.h>
 
-struct event_base;
+#include "net/transport.h"
 
 typedef struct {
+	plug_net_t *net;	/* the table's destination */
 	const char *key;	/* the job key (PLUG_KEY_LEN) */
 	uint32_t me, nnodes, width, job, step;
 	const char *addr;	/* this stepd's TCP listener */
@@ -43,29 +44,14 @@ typedef struct {
 	int timeout_s;		/* give up on the parent after this */
 } plug_boot_args_t;
 
-/* Binds the Unix socket (before the tasks start). 0 or -1 (logged). */
-int plug_boot_start(const plug_boot_args_t *a, struct event_base *base);
-/* Progress thread: starts listening; a leaf reports at once. */
-void plug_boot_go(void);
-/* Progress thread: closes the socket and the forwarders' connections. */
-void plug_boot_stop(void);
+/* Binds the Unix socket (before the tasks start) and registers with
+ * a->net (before plug_net_start), which starts the exchange once it is up
+ * and stops it with itself. The root hands the table to
+ * plug_net_table_in; a failure is plug_net_table_failed. 0 or -1
+ * (logged). */
+int plug_boot_start(const plug_boot_args_t *a);
 /* After stop, any thread but the progress thread: ends the sender thread
  * (within one RPC's time), removes the socket file, frees everything. */
 void plug_boot_join(void);
-
-/* The complete endpoint table, as the root packs it: n (UINT32), then n x
- * (STRING addr, UINT32 port). Unpacks one of nnodes entries from in,
- * checking each (an address shorter than INET6_ADDRSTRLEN, a port in
- * 1..65535), and hands each to fn (NULL: check only), which may refuse
- * it with -1. 0, or -1 when the table is malformed or refused (fn may
- * have taken the first entries). Any thread. */
-typedef int (*plug_boot_entry_f)(void *arg, uint32_t node, const char *addr, uint16_t port);
-int plug_boot_table_unpack(pmix_data_buffer_t *in, uint32_t nnodes, plug_boot_entry_f fn,
-			   void *arg);
-
-/* Upcalls into plug_net.c, progress thread: the root's complete table
- * (above); or the bootstrap failed. */
-void plug_net_boot_table(const pmix_data_buffer_t *table);
-void plug_net_boot_failed(const char *why);
 
 #endif

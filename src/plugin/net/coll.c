@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_coll.c - fence across nodes (the server module's fence_nb).
+ * net/coll.c - fence across nodes (the server module's fence_nb).
  *
  * The server aggregates its local participants and calls fence_nb once
  * per fence with its node's blob (store.h: blobs concatenate). Here:
  *   1. participants' nodes = the nodes of the listed ranks (a WILDCARD
  *      rank: every node of the step), sorted; a tree of TreeWidth over
- *      them (plug_tree.c), index 0 = root;
+ *      them (lib/tree.c), index 0 = root;
  *   2. fan-in: once the local blob and every child's FANIN are in, the
  *      concatenation goes to the parent in a FANIN;
  *   3. the root sends the whole concatenation down in a FANOUT; each node
@@ -20,7 +20,7 @@
  * Failures: a timeout (SlurmixTimeout, or the fence's PMIX_TIMEOUT when
  * shorter), a lost parent or missing child, an error status from a
  * neighbour, or a participating task that ended without finalizing
- * (plug_lost.c; not for a connect with PMIX_CONNECT_OPTIONAL or a
+ * (net/lost.c; not for a connect with PMIX_CONNECT_OPTIONAL or a
  * disconnect with PMIX_CONNECT_EARLY_TERM_ALLOWED: the server of the
  * task's node drops it and contributes without it, the others complete)
  * fail the instance: the error is sent up and down the tree (except to
@@ -43,14 +43,17 @@
 #include "pack.h"
 #include "pxc.h"
 #include "pmix_slurmix.h"
-#include "stepd/abort.h"
-#include "net/coll.h"
-#include "net/transport.h"
+#include "common/proto.h"
+#include "lib/map.h"
 #include "lib/tree.h"
+#include "net/coll.h"
+#include "net/ctx.h"
+#include "net/lost.h"
+#include "net/transport.h"
+#include "net/xstep.h"
 #include "server/server.h"
 #include "slurm_adapter.h"
 
-plug_coll_ctx_t plug_coll_ctx;
 
 typedef struct inst {
 	struct inst *next;
@@ -144,7 +147,7 @@ static void on_timeout(int fd, short what, void *arg);
 
 static inst_t *inst_get(uint64_t sig, uint32_t seq)
 {
-	struct timeval tv = { plug_coll_ctx.timeout, 0 };
+	struct timeval tv = { plug_net_ctx.timeout, 0 };
 	inst_t *x;
 
 	for (x = insts; x; x = x->next)
@@ -156,7 +159,7 @@ static inst_t *inst_get(uint64_t sig, uint32_t seq)
 	x->seq = seq;
 	x->parent = PLUG_TREE_NONE;
 	pxc_buf_init(&x->data);
-	x->timer = evtimer_new(plug_net_base(), on_timeout, x);
+	x->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, x);
 	if (!x->timer || evtimer_add(x->timer, &tv) < 0) {
 		if (x->timer)
 			event_free(x->timer);
@@ -180,7 +183,7 @@ static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st
 	     (st == PMIX_SUCCESS && x->data.bytes_used &&
 	      pxc_buf_append(&b, x->data.base_ptr, x->data.bytes_used) < 0) ? -1 : 0;
 	if (rc == 0)
-		rc = plug_net_send(to, cmd, 0, &b);
+		rc = plug_net_send(plug_net_ctx.net, to, cmd, 0, &b);
 	pxc_buf_clear(&b);
 	return rc;
 }
@@ -240,7 +243,7 @@ static void on_timeout(int fd, short what, void *arg)
 		return;
 	}
 	plug_error("fence %016llx/%u timed out after %u s (local %s, %u of %u children)",
-		   (unsigned long long)x->sig, x->seq, plug_coll_ctx.timeout,
+		   (unsigned long long)x->sig, x->seq, plug_net_ctx.timeout,
 		   x->local ? "in" : "missing", x->nfrom, x->nkids);
 	fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);	/* delivers if local */
 	inst_free(x);
@@ -292,13 +295,13 @@ static int arrived(const inst_t *x, uint32_t node)
 static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
 			    uint32_t *mine, pmix_status_t *st)
 {
-	const plug_map_t *m = plug_coll_ctx.map;
+	const plug_map_t *m = plug_net_ctx.map;
 	unsigned char *in = calloc(m->nnodes, 1);
 	uint32_t *list = calloc(m->nnodes, sizeof(*list)), k = 0;
 
 	*st = PMIX_ERR_NOMEM;
 	for (size_t i = 0; in && list && i < n; i++) {
-		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace))
+		if (!PMIx_Check_nspace(procs[i].nspace, plug_net_ctx.nspace))
 			continue;	/* see part_peers */
 		if (procs[i].rank == PMIX_RANK_WILDCARD)
 			memset(in, 1, m->nnodes);
@@ -309,11 +312,11 @@ static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
 	}
 	for (uint32_t i = 0; in && list && i < m->nnodes; i++)
 		if (in[i]) {
-			if (i == plug_coll_ctx.me)
+			if (i == plug_net_ctx.me)
 				*mine = k;
 			list[k++] = i;
 		}
-	if (!in || !list || !in[plug_coll_ctx.me])
+	if (!in || !list || !in[plug_net_ctx.me])
 		goto bad;
 	free(in);
 	*count = k;
@@ -328,7 +331,7 @@ bad:
 /* Tree neighbours of this node among the participants. */
 static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 {
-	uint32_t w = plug_coll_ctx.width, p;
+	uint32_t w = plug_net_ctx.width, p;
 
 	x->kids = calloc(w, sizeof(*x->kids));
 	if (!x->kids || plug_tree_node(mine, n, w, &p, x->kids, &x->nkids) < 0)
@@ -400,7 +403,7 @@ static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo,
 	x->cbfunc = cl->cbfunc;
 	x->opcb = cl->opcb;
 	x->cbdata = cl->cbdata;
-	if (tmo > 0 && (uint32_t)tmo < plug_coll_ctx.timeout) {
+	if (tmo > 0 && (uint32_t)tmo < plug_net_ctx.timeout) {
 		struct timeval tv = { tmo, 0 };
 
 		evtimer_del(x->timer);
@@ -438,7 +441,7 @@ static uint32_t *part_peers(const pmix_proc_t *procs, size_t n, uint32_t *count,
 	if (!ns || !(own = part_nodes(procs, n, &nown, mine, st)))
 		goto out;
 	for (size_t j = 0; j < nns; j++) {
-		int me = PMIx_Check_nspace(ns[j], plug_coll_ctx.nspace);
+		int me = PMIx_Check_nspace(ns[j], plug_net_ctx.nspace);
 		plug_xstep_t *x = me ? NULL : plug_xstep_find(ns[j]);
 		uint32_t nn = me ? nown : x && x->ready ? x->map->nnodes : 0;
 		unsigned char *in = me ? NULL : calloc(nn ? nn : 1, 1);
@@ -482,7 +485,7 @@ out:
 static int spans_nspaces(const pmix_proc_t *procs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!PMIx_Check_nspace(procs[i].nspace, plug_coll_ctx.nspace))
+		if (!PMIx_Check_nspace(procs[i].nspace, plug_net_ctx.nspace))
 			return 1;
 	return 0;
 }
@@ -670,7 +673,8 @@ static void got_fanout(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
 	fan_out(x);
 }
 
-void plug_coll_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
+		     pmix_data_buffer_t *in)
 {
 	uint64_t sig;
 	uint32_t seq;
@@ -678,6 +682,7 @@ void plug_coll_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 	pmix_status_t st;
 	inst_t *x;
 
+	(void)arg;
 	if (pxc_unpack(in, &sig, &one, PMIX_UINT64) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &seq) != PMIX_SUCCESS ||
 	    pxc_unpack_status(in, &st) != PMIX_SUCCESS) {
@@ -694,10 +699,11 @@ void plug_coll_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		got_fanout(x, from, in);
 }
 
-void plug_coll_peer_lost(uint32_t node)
+static void coll_peer_lost(void *arg, uint32_t node)
 {
 	inst_t *x, *next;
 
+	(void)arg;
 	for (x = insts; x; x = next) {
 		next = x->next;
 		if (x->failed || !x->kids)
@@ -715,7 +721,7 @@ void plug_coll_peer_lost(uint32_t node)
 static int involves(const inst_t *x, pmix_rank_t rank)
 {
 	for (size_t i = 0; i < x->nprocs; i++)
-		if (PMIx_Check_nspace(x->procs[i].nspace, plug_coll_ctx.nspace) &&
+		if (PMIx_Check_nspace(x->procs[i].nspace, plug_net_ctx.nspace) &&
 		    (x->procs[i].rank == rank || x->procs[i].rank == PMIX_RANK_WILDCARD))
 			return 1;
 	return 0;
@@ -735,8 +741,9 @@ void plug_coll_rank_lost(pmix_rank_t rank)
 	}
 }
 
-void plug_coll_stop(void)
+static void coll_stop(void *arg)
 {
+	(void)arg;
 	plug_xstep_stop();	/* answers the collectives waiting for it */
 	while (insts) {
 		inst_t *x = insts;
@@ -751,4 +758,13 @@ void plug_coll_stop(void)
 		sigs = s->next;
 		free(s);
 	}
+}
+
+int plug_coll_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "collectives", .first = PLUG_NET_FANIN,
+			      .last = PLUG_NET_FANOUT, .msg = coll_msg,
+			      .peer_lost = coll_peer_lost, .stop = coll_stop };
+
+	return plug_net_register(n, &u);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_dmdx.c - direct modex across nodes (the server module's
+ * net/dmodex.c - direct modex across nodes (the server module's
  * direct_modex): the server asks for a remote rank's posted data; the
  * request goes straight to the node owning the rank (from the process
  * map) as DMDX_REQ with a request id in the frame tag; that node calls
@@ -28,8 +28,12 @@
 
 #include "pack.h"
 #include "pxc.h"
-#include "net/coll.h"
+#include "common/proto.h"
+#include "lib/map.h"
+#include "net/ctx.h"
+#include "net/dmodex.h"
 #include "net/transport.h"
+#include "net/xstep.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 #include "server/server.h"
@@ -85,16 +89,16 @@ static void on_timeout(int fd, short what, void *arg)
  * its first node). UINT32_MAX when unknown. */
 static uint32_t owner(const pmix_proc_t *proc)
 {
-	const plug_map_t *m = plug_coll_ctx.map;
+	const plug_map_t *m = plug_net_ctx.map;
 	plug_xstep_t *x;
 
-	if (PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace))
+	if (PMIx_Check_nspace(proc->nspace, plug_net_ctx.nspace))
 		return proc->rank < m->ntasks ? m->node_of[proc->rank] : UINT32_MAX;
 	if (!(x = plug_xstep_find(proc->nspace)) || !x->ready)
 		return UINT32_MAX;
 	if (proc->rank == PMIX_RANK_WILDCARD) {
-		for (uint32_t i = 0; plug_coll_ctx.host && i < x->map->nnodes; i++)
-			if (!strcmp(x->hosts[i], plug_coll_ctx.host))
+		for (uint32_t i = 0; plug_net_ctx.host && i < x->map->nnodes; i++)
+			if (!strcmp(x->hosts[i], plug_net_ctx.host))
 				return x->peer[i];
 		return x->peer[0];
 	}
@@ -117,12 +121,12 @@ static uint32_t info_timeout(const pmix_info_t *info, size_t ninfo)
 static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo,
 			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-	struct timeval tv = { tmo ? tmo + 1 : plug_coll_ctx.timeout, 0 };
+	struct timeval tv = { tmo ? tmo + 1 : plug_net_ctx.timeout, 0 };
 	uint32_t to = owner(proc);
 	pmix_data_buffer_t b;
 	req_t *r;
 
-	if (to == UINT32_MAX || to == plug_coll_ctx.me)
+	if (to == UINT32_MAX || to == plug_net_ctx.me)
 		return PMIX_ERR_NOT_FOUND;
 	if (!(r = calloc(1, sizeof(*r))))
 		return PMIX_ERR_NOMEM;
@@ -132,22 +136,28 @@ static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo,
 	r->tmo = tmo;
 	r->cbfunc = cbfunc;
 	r->cbdata = cbdata;
-	r->timer = evtimer_new(plug_net_base(), on_timeout, r);
+	r->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, r);
 	pxc_buf_init(&b);
 	if (!r->timer || evtimer_add(r->timer, &tv) < 0 ||
 	    pxc_pack_u32(&b, proc->rank) != PMIX_SUCCESS ||
-	    pxc_pack_u32(&b, tmo) != PMIX_SUCCESS ||
-	    plug_net_send(r->node, PLUG_NET_DMDX_REQ, r->id, &b) < 0) {
-		pxc_buf_clear(&b);
-		if (r->timer)
-			event_free(r->timer);
-		free(r);
-		return PMIX_ERR_UNREACH;
-	}
-	pxc_buf_clear(&b);
+	    pxc_pack_u32(&b, tmo) != PMIX_SUCCESS)
+		goto fail;
+	/* In the list before the send: whatever happens to the peer from
+	 * now on finds the request. */
 	r->next = reqs;
 	reqs = r;
+	if (plug_net_send(plug_net_ctx.net, r->node, PLUG_NET_DMODEX_REQ, r->id, &b) < 0) {
+		reqs = r->next;
+		goto fail;
+	}
+	pxc_buf_clear(&b);
 	return PMIX_SUCCESS;
+fail:
+	pxc_buf_clear(&b);
+	if (r->timer)
+		event_free(r->timer);
+	free(r);
+	return PMIX_ERR_UNREACH;
 }
 
 /* A request for another step's proc, waiting for its step information. */
@@ -169,7 +179,7 @@ static void resume(pmix_status_t st, void *arg)
 	free(p);
 }
 
-pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
+pmix_status_t plug_dmodex_request(const pmix_proc_t *proc,
 				const pmix_info_t info[], size_t ninfo,
 				pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
@@ -177,7 +187,7 @@ pmix_status_t plug_dmdx_request(const pmix_proc_t *proc,
 	dpend_t *p;
 	int rc;
 
-	if (PMIx_Check_nspace(proc->nspace, plug_coll_ctx.nspace) || !plug_net_base())
+	if (PMIx_Check_nspace(proc->nspace, plug_net_ctx.nspace) || !plug_net_ctx.net)
 		return send_req(proc, tmo, cbfunc, cbdata);
 	if (!(p = calloc(1, sizeof(*p))))
 		return PMIX_ERR_NOMEM;
@@ -203,7 +213,7 @@ static void answer_fn(void *arg)
 	if (!stopped && pxc_pack_status(&b, a->status) == PMIX_SUCCESS &&
 	    (!a->blob.bytes_used ||
 	     pxc_buf_append(&b, a->blob.base_ptr, a->blob.bytes_used) == 0))
-		plug_net_send(a->node, PLUG_NET_DMDX_RESP, a->id, &b);
+		plug_net_send(plug_net_ctx.net, a->node, PLUG_NET_DMODEX_RESP, a->id, &b);
 	pxc_buf_clear(&b);
 	pxc_buf_clear(&a->blob);
 	free(a);
@@ -230,8 +240,8 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    (pxc_buf_remaining(in) && pxc_unpack_u32(in, &tmo) != PMIX_SUCCESS) ||
-	    (rank != PMIX_RANK_WILDCARD && (rank >= plug_coll_ctx.map->ntasks ||
-	     plug_coll_ctx.map->node_of[rank] != plug_coll_ctx.me))) {
+	    (rank != PMIX_RANK_WILDCARD && (rank >= plug_net_ctx.map->ntasks ||
+	     plug_net_ctx.map->node_of[rank] != plug_net_ctx.me))) {
 		plug_error("bad direct modex request from node %u", from);
 		return;		/* the requester's timer answers it */
 	}
@@ -241,7 +251,7 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	a->node = from;
 	a->id = id;
 	pxc_buf_init(&a->blob);
-	PMIx_Load_procid(&proc, plug_coll_ctx.nspace, rank);
+	PMIx_Load_procid(&proc, plug_net_ctx.nspace, rank);
 	if (pxc_server_dmodex_request_tmo(&proc, tmo < 7 * 24 * 3600 ? (int)tmo : 0,
 					  server_answer, a) != PMIX_SUCCESS) {
 		a->status = PMIX_ERR_NOT_FOUND;
@@ -265,18 +275,21 @@ static void response(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	req_done(r, st, pxc_buf_read_ptr(in), pxc_buf_remaining(in));
 }
 
-void plug_dmdx_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+static void dmodex_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
+		       pmix_data_buffer_t *in)
 {
-	if (h->cmd == PLUG_NET_DMDX_REQ)
+	(void)arg;
+	if (h->cmd == PLUG_NET_DMODEX_REQ)
 		serve(from, h->tag, in);
 	else
 		response(from, h->tag, in);
 }
 
-void plug_dmdx_peer_lost(uint32_t node)
+static void dmodex_peer_lost(void *arg, uint32_t node)
 {
 	req_t *r, *next;
 
+	(void)arg;
 	for (r = reqs; r; r = next) {
 		next = r->next;
 		if (r->node == node) {
@@ -286,9 +299,20 @@ void plug_dmdx_peer_lost(uint32_t node)
 	}
 }
 
-void plug_dmdx_stop(void)
+static void dmodex_stop(void *arg)
 {
+	(void)arg;
 	stopped = 1;
 	while (reqs)
 		req_done(reqs, PMIX_ERR_UNREACH, NULL, 0);
+}
+
+int plug_dmodex_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "direct modex", .first = PLUG_NET_DMODEX_REQ,
+			      .last = PLUG_NET_DMODEX_RESP, .msg = dmodex_msg,
+			      .peer_lost = dmodex_peer_lost, .stop = dmodex_stop };
+
+	stopped = 0;
+	return plug_net_register(n, &u);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_event.c - the host's notify_event, for the events of connect
+ * net/event.c - the host's notify_event, for the events of connect
  * (server/connect.c) that concern procs on other nodes, range CUSTOM:
  * - PMIX_ERR_INVALID_TERMINATION: a connected proc ended without
  *   disconnecting;
@@ -8,7 +8,7 @@
  *   connect) and PMIX_CONNECT_REQUESTED (PMIX_CONNECT_NOTIFY_REQ: the
  *   first one asked), with the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT.
  * We carry them to the stepds hosting the procs of the custom range - in
- * this step, or in other steps of the job (plug_xstep.c: an nspace not
+ * this step, or in other steps of the job (net/xstep.c: an nspace not
  * known yet is fetched first, as for a collective; one that cannot be
  * is skipped with a log line) - as PLUG_NET_EVENT (PROC source, PROC[]
  * procs, STATUS code, INFO[] the id and timeout; a message without the
@@ -27,8 +27,12 @@
 
 #include "pack.h"
 #include "pxc.h"
-#include "net/coll.h"
+#include "common/proto.h"
+#include "lib/map.h"
+#include "net/ctx.h"
+#include "net/event.h"
 #include "net/transport.h"
+#include "net/xstep.h"
 #include "slurm_adapter.h"
 #include "server/server.h"
 
@@ -57,9 +61,9 @@ static int add_peer(peers_t *p, uint32_t peer)
 /* The stepds (plug_net peer ids) hosting q, this node excepted. */
 static int peers_of(const pmix_proc_t *q, peers_t *p)
 {
-	int own = PMIx_Check_nspace(q->nspace, plug_coll_ctx.nspace);
+	int own = PMIx_Check_nspace(q->nspace, plug_net_ctx.nspace);
 	plug_xstep_t *x = own ? NULL : plug_xstep_find(q->nspace);
-	const plug_map_t *m = own ? plug_coll_ctx.map : x && x->ready ? x->map : NULL;
+	const plug_map_t *m = own ? plug_net_ctx.map : x && x->ready ? x->map : NULL;
 	int rc = 0;
 
 	if (!m) {
@@ -70,7 +74,7 @@ static int peers_of(const pmix_proc_t *q, peers_t *p)
 		if (q->rank != PMIX_RANK_WILDCARD &&
 		    (q->rank >= m->ntasks || m->node_of[q->rank] != node))
 			continue;
-		if (own && node == plug_coll_ctx.me)
+		if (own && node == plug_net_ctx.me)
 			continue;
 		rc = add_peer(p, own ? node : x->peer[node]);
 	}
@@ -113,7 +117,7 @@ static void send_out(evpend_t *e)
 	if (rc < 0)
 		plug_error("event: out of memory, not sent");
 	for (size_t i = 0; i < p.n && rc == 0; i++)
-		if (plug_net_send(p.peer[i], PLUG_NET_EVENT, 0, &e->msg) < 0)
+		if (plug_net_send(plug_net_ctx.net, p.peer[i], PLUG_NET_EVENT, 0, &e->msg) < 0)
 			plug_flag("event: stepd %u unreachable", p.peer[i]);
 	free(p.peer);
 }
@@ -176,7 +180,7 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 		evpend_free(e);
 		return PMIX_ERR_NOMEM;
 	}
-	rc = plug_net_base() ? plug_xstep_need(e->procs, e->n, steps_known, e) : 1;
+	rc = plug_net_ctx.net ? plug_xstep_need(e->procs, e->n, steps_known, e) : 1;
 	if (rc == 0)
 		return PMIX_OPERATION_SUCCEEDED;	/* sent once they are known */
 	if (rc < 0)
@@ -186,14 +190,15 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-void plug_event_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
+		  pmix_data_buffer_t *in)
 {
 	pmix_proc_t src, *procs = NULL;
 	pmix_info_t *info = NULL;
 	pmix_status_t code = PMIX_ERR_INVALID_TERMINATION;
 	size_t n = 0, ninfo = 0;
 
-	(void)h;
+	(void)arg, (void)h;
 	if (pxc_unpack_proc(in, &src) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&procs, &n, PMIX_PROC) != PMIX_SUCCESS ||
 	    (pxc_buf_remaining(in) &&
@@ -209,4 +214,12 @@ void plug_event_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 		pxc_server_connect_event(code, &src, procs, n, info, ninfo);
 	pxc_array_free(procs, n, PMIX_PROC);
 	pxc_array_free(info, ninfo, PMIX_INFO);
+}
+
+int plug_event_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "events", .first = PLUG_NET_EVENT, .last = PLUG_NET_EVENT,
+			      .msg = event_msg };
+
+	return plug_net_register(n, &u);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_lost.c - tasks that leave without finalizing (see plug_abort.h):
+ * net/lost.c - tasks that leave without finalizing (see stepd/abort.h):
  * the per-rank state of the step as this stepd knows it, the LOST flood
  * over the tree of all nodes, and the PMIx event to the local clients.
  *
@@ -24,9 +24,13 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "stepd/abort.h"
-#include "net/transport.h"
+#include "common/proto.h"
+#include "lib/map.h"
 #include "lib/tree.h"
+#include "net/coll.h"
+#include "net/ctx.h"
+#include "net/lost.h"
+#include "net/transport.h"
 #include "slurm_adapter.h"
 
 enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2 };
@@ -110,7 +114,7 @@ static void rank_lost(pmix_rank_t rank, pmix_status_t code, uint32_t from)
 	pxc_buf_init(&b);
 	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS &&
 	    pxc_pack_status(&b, code) == PMIX_SUCCESS)
-		plug_net_flood(PLUG_NET_LOST, from, &b);
+		plug_net_flood(plug_net_ctx.net, PLUG_NET_LOST, from, &b);
 	pxc_buf_clear(&b);
 	plug_coll_rank_lost(rank);
 	notify(rank, code);
@@ -121,12 +125,13 @@ void plug_lost_local(pmix_rank_t rank)
 	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 }
 
-void plug_lost_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
+		 pmix_data_buffer_t *in)
 {
 	uint32_t rank;
 	pmix_status_t code;
 
-	(void)h;
+	(void)arg, (void)h;
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
 	    !lost.map || rank >= lost.map->ntasks || code >= 0) {
@@ -134,4 +139,12 @@ void plug_lost_msg(uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		return;
 	}
 	rank_lost(rank, code, from);
+}
+
+int plug_lost_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "lost ranks", .first = PLUG_NET_LOST, .last = PLUG_NET_LOST,
+			      .msg = lost_msg };
+
+	return plug_net_register(n, &u);
 }

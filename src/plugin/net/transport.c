@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_net.c - stepd-to-stepd transport (see plug_net.h for the design).
+ * net/transport.c - stepd-to-stepd transport (see net/transport.h).
  *
  * State, all owned by the progress thread once plug_net_start has posted
  * its work: the listener, the root's link to srun (while it hands over
  * the table), one peer record per node of the step (endpoint, primary
- * connection, queue of messages waiting for it), and the list of every
- * open connection ("links", authenticated or not) so that stop can close
- * them all. Connects are non-blocking (an EV_WRITE event with a timeout),
- * so nothing here ever blocks the progress thread.
+ * connection, queue of messages waiting for it), the list of every open
+ * connection ("links", authenticated or not) so that stop can close them
+ * all, and the users' registrations (read-only once started). Connects
+ * are non-blocking (an EV_WRITE event with a timeout), so nothing here
+ * ever blocks the progress thread.
+ *
+ * A lost peer is marked and a single event is made active; its callback
+ * tells the users about every marked peer. So a failure found inside
+ * plug_net_send (no endpoint, socket() failing) reaches the users only
+ * after the sender's own call has returned and it has recorded what it
+ * sent.
  *
  * Caveats: the key travels in clear inside HELLO (anyone who can sniff the
  * node network can learn it; a challenge-response needs a MAC we do not
@@ -19,7 +26,6 @@
 #endif
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -31,18 +37,18 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "net/boot.h"
-#include "net/coll.h"
-#include "common/conf.h"
-#include "net/transport.h"
+#include "common/key.h"
+#include "common/proto.h"
+#include "lib/endpoints.h"
 #include "lib/tree.h"
-#include "progress.h"
+#include "net/transport.h"
 #include "pxc.h"
 #include "slurm_adapter.h"
 
 #define NET_MAX_PAYLOAD (64u << 20)
 #define NET_CONNECT_SEC 30
-#define PLUG_NET_MAX_FOREIGN 65536	/* stepds of other steps we talk to */
+#define NET_MAX_FOREIGN 65536	/* stepds of other steps we talk to */
+#define NET_MAX_USERS 16
 
 typedef struct qmsg {
 	struct qmsg *next;
@@ -53,6 +59,7 @@ typedef struct qmsg {
 
 typedef struct link {
 	struct link *next;
+	plug_net_t *net;
 	pxc_conn_t *conn;
 	int64_t node;		/* -1: not authenticated yet */
 	int srun;		/* the link to srun */
@@ -64,121 +71,168 @@ typedef struct {
 	uint16_t port;		/* 0: unknown yet */
 	link_t *link;		/* primary connection, or NULL */
 	int connecting;
+	int lost;		/* to be reported to the users */
 	qmsg_t *queue, **tail;
 } peer_t;
 
 typedef struct pconn {
 	struct pconn *next;
+	plug_net_t *net;
 	int fd;
 	struct event *ev;
 	int64_t node;		/* -1: srun */
 } pconn_t;
 
-static struct {
+struct plug_net {
 	pxc_progress_t *pg;
 	struct event_base *base;
-	uint32_t me, nnodes;
+	uint32_t me, nnodes, width;
 	uint32_t job, step;	/* this step's ids */
 	pmix_data_buffer_t steptable;	/* root: the table, for srun's step file */
-	int booting;		/* plug_boot started */
 	uint32_t npeers;	/* nnodes + stepds of other steps */
 	char key[PLUG_KEY_LEN + 1];
 	char srun_host[256];
 	uint16_t srun_port;
-	struct sockaddr_storage self;	/* listener address */
-	socklen_t selflen;
 	char self_addr[INET6_ADDRSTRLEN];
 	uint16_t self_port;
 	int lfd;
 	struct event *lev;
+	struct event *lost_ev;	/* reports the peers marked lost */
 	peer_t *peers;
 	link_t *links;
-	int have_table, up;
-	pconn_t *pconns;		/* connects in progress */
-} net = { .lfd = -1 };
+	int have_table, up, started, stopped;
+	pconn_t *pconns;	/* connects in progress */
+	plug_net_user_t users[NET_MAX_USERS];
+	size_t nusers;
+};
 
-int plug_key_ok(const char *a, const char *b)
+const char *plug_net_addr(const plug_net_t *n)
 {
-	unsigned diff = 0;
-
-	if (!a || !b || strlen(a) != PLUG_KEY_LEN || strlen(b) != PLUG_KEY_LEN)
-		return 0;
-	for (size_t i = 0; i < PLUG_KEY_LEN; i++)
-		diff |= (unsigned)(a[i] ^ b[i]);
-	return diff == 0;
+	return n->self_addr;
 }
 
-uint32_t plug_net_me(void)
+uint16_t plug_net_port(const plug_net_t *n)
 {
-	return net.me;
+	return n->self_port;
 }
 
-struct event_base *plug_net_base(void)
+uint32_t plug_net_me(const plug_net_t *n)
 {
-	return net.base;
+	return n->me;
 }
 
-uint32_t plug_net_step(void)
+uint32_t plug_net_nnodes(const plug_net_t *n)
 {
-	return net.step;
+	return n->nnodes;
 }
+
+uint32_t plug_net_step(const plug_net_t *n)
+{
+	return n->step;
+}
+
+uint32_t plug_net_width(const plug_net_t *n)
+{
+	return n->width;
+}
+
+struct event_base *plug_net_base(const plug_net_t *n)
+{
+	return n->base;
+}
+
+/* ---- users -------------------------------------------------------------- */
+
+static int kinds_overlap(uint16_t a0, uint16_t a1, uint16_t b0, uint16_t b1)
+{
+	return a0 && b0 && a0 <= b1 && b0 <= a1;
+}
+
+int plug_net_register(plug_net_t *n, const plug_net_user_t *u)
+{
+	if (n->started || n->nusers == NET_MAX_USERS || u->first > u->last ||
+	    kinds_overlap(u->first, u->last, PLUG_NET_HELLO, PLUG_NET_TABLE))
+		return -1;
+	for (size_t i = 0; i < n->nusers; i++)
+		if (kinds_overlap(u->first, u->last, n->users[i].first, n->users[i].last))
+			return -1;
+	n->users[n->nusers++] = *u;
+	return 0;
+}
+
+static const plug_net_user_t *user_of(const plug_net_t *n, uint16_t cmd)
+{
+	for (size_t i = 0; i < n->nusers; i++)
+		if (n->users[i].first && cmd >= n->users[i].first && cmd <= n->users[i].last)
+			return &n->users[i];
+	return NULL;
+}
+
+/* The users hear of every peer marked lost since the last time. */
+static void report_lost(int fd, short what, void *arg)
+{
+	plug_net_t *n = arg;
+
+	(void)fd, (void)what;
+	for (uint32_t i = 0; i < n->npeers; i++) {
+		if (!n->peers[i].lost)
+			continue;
+		n->peers[i].lost = 0;
+		for (size_t u = 0; u < n->nusers; u++)
+			if (n->users[u].peer_lost)
+				n->users[u].peer_lost(n->users[u].arg, i);
+	}
+}
+
+/* ---- peers -------------------------------------------------------------- */
 
 /* After a realloc: the queue tails point into the old array. */
-static void fix_tails(void)
+static void fix_tails(plug_net_t *n)
 {
-	for (uint32_t i = 0; i < net.npeers; i++) {
-		qmsg_t **t = &net.peers[i].queue;
+	for (uint32_t i = 0; i < n->npeers; i++) {
+		qmsg_t **t = &n->peers[i].queue;
 
 		while (*t)
 			t = &(*t)->next;
-		net.peers[i].tail = t;
+		n->peers[i].tail = t;
 	}
 }
 
-uint32_t plug_net_peer(uint32_t step, uint32_t node, const char *addr, uint16_t port)
+static void set_endpoint(peer_t *p, const char *addr, uint16_t port)
 {
-	peer_t *p, *grown;
-
-	if (step == net.step)
-		return node < net.nnodes ? node : UINT32_MAX;
-	for (uint32_t i = net.nnodes; i < net.npeers; i++) {
-		p = &net.peers[i];
-		if (p->step == step && p->node == node) {
-			if (addr && !p->port && strlen(addr) < sizeof(p->addr)) {
-				strcpy(p->addr, addr);
-				p->port = port;
-			}
-			return i;
-		}
-	}
-	if (net.npeers >= net.nnodes + PLUG_NET_MAX_FOREIGN ||
-	    !(grown = realloc(net.peers, (net.npeers + 1) * sizeof(*grown))))
-		return UINT32_MAX;
-	net.peers = grown;
-	p = &net.peers[net.npeers];
-	memset(p, 0, sizeof(*p));
-	p->step = step;
-	p->node = node;
 	if (addr && strlen(addr) < sizeof(p->addr)) {
 		strcpy(p->addr, addr);
 		p->port = port;
 	}
-	net.npeers++;
-	fix_tails();
-	return net.npeers - 1;
 }
 
-/* ---- links -------------------------------------------------------------- */
-
-static void link_drop(link_t *l)
+uint32_t plug_net_peer(plug_net_t *n, uint32_t step, uint32_t node, const char *addr,
+		       uint16_t port)
 {
-	for (link_t **p = &net.links; *p; p = &(*p)->next)
-		if (*p == l) {
-			*p = l->next;
-			break;
+	peer_t *p, *grown;
+
+	if (step == n->step)
+		return node < n->nnodes ? node : UINT32_MAX;
+	for (uint32_t i = n->nnodes; i < n->npeers; i++) {
+		p = &n->peers[i];
+		if (p->step == step && p->node == node) {
+			if (!p->port)
+				set_endpoint(p, addr, port);
+			return i;
 		}
-	pxc_conn_close(l->conn, 0);
-	free(l);
+	}
+	if (n->npeers >= n->nnodes + NET_MAX_FOREIGN ||
+	    !(grown = realloc(n->peers, (n->npeers + 1) * sizeof(*grown))))
+		return UINT32_MAX;
+	n->peers = grown;
+	p = &n->peers[n->npeers];
+	memset(p, 0, sizeof(*p));
+	p->step = step;
+	p->node = node;
+	set_endpoint(p, addr, port);
+	n->npeers++;
+	fix_tails(n);
+	return n->npeers - 1;
 }
 
 static void queue_free(peer_t *p)
@@ -193,16 +247,26 @@ static void queue_free(peer_t *p)
 	p->tail = &p->queue;
 }
 
-/* Node unreachable: drop what waited for it, fail what depends on it. */
-static void peer_lost(uint32_t node, const char *why)
+/* Peer unreachable: drop what waited for it; the users hear of it from
+ * the loop. */
+static void peer_lost(plug_net_t *n, uint32_t node, const char *why)
 {
-	peer_t *p = &net.peers[node];
+	peer_t *p = &n->peers[node];
 
 	plug_debug("step daemon of node %u unreachable: %s", node, why);
 	queue_free(p);
 	p->connecting = 0;
-	plug_coll_peer_lost(node);
-	plug_dmdx_peer_lost(node);
+	p->lost = 1;
+	if (n->lost_ev)
+		event_active(n->lost_ev, 0, 0);
+}
+
+/* Every node of the step but this one. */
+static void all_lost(plug_net_t *n, const char *why)
+{
+	for (uint32_t i = 0; i < n->nnodes; i++)
+		if (i != n->me)
+			peer_lost(n, i, why);
 }
 
 static void flush_queue(peer_t *p)
@@ -218,11 +282,25 @@ static void flush_queue(peer_t *p)
 	p->tail = &p->queue;
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *in, void *arg);
+/* ---- links -------------------------------------------------------------- */
+
+static void link_drop(link_t *l)
+{
+	plug_net_t *n = l->net;
+
+	for (link_t **p = &n->links; *p; p = &(*p)->next)
+		if (*p == l) {
+			*p = l->next;
+			break;
+		}
+	pxc_conn_close(l->conn, 0);
+	free(l);
+}
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg);
 static void on_close(pxc_conn_t *c, int err, void *arg);
 
-static link_t *link_new(int fd, int64_t node, int srun)
+static link_t *link_new(plug_net_t *n, int fd, int64_t node, int srun)
 {
 	link_t *l = calloc(1, sizeof(*l));
 
@@ -230,15 +308,16 @@ static link_t *link_new(int fd, int64_t node, int srun)
 		close(fd);
 		return NULL;
 	}
-	l->conn = pxc_conn_new(net.base, fd, NET_MAX_PAYLOAD, on_msg, on_close, l);
+	l->net = n;
+	l->conn = pxc_conn_new(n->base, fd, NET_MAX_PAYLOAD, on_msg, on_close, l);
 	if (!l->conn) {
 		free(l);
 		return NULL;
 	}
 	l->node = node;
 	l->srun = srun;
-	l->next = net.links;
-	net.links = l;
+	l->next = n->links;
+	n->links = l;
 	return l;
 }
 
@@ -246,27 +325,29 @@ static link_t *link_new(int fd, int64_t node, int srun)
 
 static void connected(pconn_t *pc)
 {
+	plug_net_t *n = pc->net;
 	pmix_data_buffer_t b;
-	link_t *l = link_new(pc->fd, pc->node, pc->node < 0);
+	link_t *l = link_new(n, pc->fd, pc->node, pc->node < 0);
 
 	pc->fd = -1;
 	if (!l) {
-		for (uint32_t i = 0; i < net.nnodes; i++)
-			if (i != net.me && (pc->node < 0 || pc->node == (int64_t)i))
-				peer_lost(i, "out of memory");
+		if (pc->node < 0)
+			all_lost(n, "out of memory");
+		else
+			peer_lost(n, (uint32_t)pc->node, "out of memory");
 		return;
 	}
 	pxc_buf_init(&b);
 	if (pc->node < 0) {
-		pxc_pack_str(&b, net.key);
-		pxc_buf_append(&b, net.steptable.base_ptr, net.steptable.bytes_used);
+		pxc_pack_str(&b, n->key);
+		pxc_buf_append(&b, n->steptable.base_ptr, n->steptable.bytes_used);
 		pxc_conn_send(l->conn, PLUG_NET_STEPTABLE, 0, 0, &b);
 	} else {
-		peer_t *p = &net.peers[pc->node];
+		peer_t *p = &n->peers[pc->node];
 
-		pxc_pack_str(&b, net.key);
-		pxc_pack_u32(&b, net.me);
-		pxc_pack_u32(&b, net.step);
+		pxc_pack_str(&b, n->key);
+		pxc_pack_u32(&b, n->me);
+		pxc_pack_u32(&b, n->step);
 		pxc_conn_send(l->conn, PLUG_NET_HELLO, 0, 0, &b);
 		p->connecting = 0;
 		if (!p->link)
@@ -279,10 +360,11 @@ static void connected(pconn_t *pc)
 static void connect_done(int fd, short what, void *arg)
 {
 	pconn_t *pc = arg;
+	plug_net_t *n = pc->net;
 	int err = 0;
 	socklen_t len = sizeof(err);
 
-	for (pconn_t **p = &net.pconns; *p; p = &(*p)->next)
+	for (pconn_t **p = &n->pconns; *p; p = &(*p)->next)
 		if (*p == pc) {
 			*p = pc->next;
 			break;
@@ -295,13 +377,11 @@ static void connect_done(int fd, short what, void *arg)
 	if (err) {
 		close(fd);
 		if (pc->node < 0) {
-			plug_error("cannot reach srun at %s:%u: %s", net.srun_host,
-				   net.srun_port, strerror(err));
-			for (uint32_t i = 0; i < net.nnodes; i++)
-				if (i != net.me)
-					peer_lost(i, "no endpoint table");
+			plug_error("cannot reach srun at %s:%u: %s", n->srun_host, n->srun_port,
+				   strerror(err));
+			all_lost(n, "no endpoint table");
 		} else {
-			peer_lost((uint32_t)pc->node, strerror(err));
+			peer_lost(n, (uint32_t)pc->node, strerror(err));
 		}
 	} else {
 		connected(pc);
@@ -309,7 +389,6 @@ static void connect_done(int fd, short what, void *arg)
 	free(pc);
 }
 
-/* Starts a non-blocking connect; node -1 is srun. 0/-1. */
 /* Collective messages are small and latency-bound: without TCP_NODELAY,
  * Nagle's algorithm and delayed ACKs add ~40 ms per tree hop. */
 static void set_nodelay(int fd)
@@ -320,7 +399,8 @@ static void set_nodelay(int fd)
 		plug_debug("TCP_NODELAY: %m");
 }
 
-static int start_connect(const char *host, uint16_t port, int64_t node)
+/* Starts a non-blocking connect; node -1 is srun. 0/-1. */
+static int start_connect(plug_net_t *n, const char *host, uint16_t port, int64_t node)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
 	struct timeval tv = { NET_CONNECT_SEC, 0 };
@@ -335,16 +415,16 @@ static int start_connect(const char *host, uint16_t port, int64_t node)
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		set_nodelay(fd);
-	if (fd < 0 || (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
-		       errno != EINPROGRESS))
+	if (fd < 0 || (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS))
 		goto fail;
+	pc->net = n;
 	pc->fd = fd;
 	pc->node = node;
-	pc->ev = event_new(net.base, fd, EV_WRITE, connect_done, pc);
+	pc->ev = event_new(n->base, fd, EV_WRITE, connect_done, pc);
 	if (!pc->ev || event_add(pc->ev, &tv) < 0)
 		goto fail;
-	pc->next = net.pconns;
-	net.pconns = pc;
+	pc->next = n->pconns;
+	n->pconns = pc;
 	freeaddrinfo(ai);
 	return 0;
 fail:
@@ -358,32 +438,32 @@ fail:
 	return -1;
 }
 
-static void peer_connect(uint32_t node)
+static void peer_connect(plug_net_t *n, uint32_t node)
 {
-	peer_t *p = &net.peers[node];
+	peer_t *p = &n->peers[node];
 
-	if (p->link || p->connecting || (node < net.nnodes && !net.have_table))
+	if (p->link || p->connecting || (node < n->nnodes && !n->have_table))
 		return;
 	if (!p->port) {		/* another step's stepd known only by its hello */
-		peer_lost(node, "no endpoint");
+		peer_lost(n, node, "no endpoint");
 		return;
 	}
 	p->connecting = 1;
-	if (start_connect(p->addr, p->port, node) < 0) {
+	if (start_connect(n, p->addr, p->port, node) < 0) {
 		p->connecting = 0;
-		peer_lost(node, "cannot start a connection");
+		peer_lost(n, node, "cannot start a connection");
 	}
 }
 
-int plug_net_send(uint32_t to, uint16_t cmd, uint32_t tag,
+int plug_net_send(plug_net_t *n, uint32_t to, uint16_t cmd, uint32_t tag,
 		  const pmix_data_buffer_t *payload)
 {
 	peer_t *p;
 	qmsg_t *q;
 
-	if (!net.up || to >= net.npeers || to == net.me)
+	if (!n || !n->up || to >= n->npeers || to == n->me)
 		return -1;
-	p = &net.peers[to];
+	p = &n->peers[to];
 	if (p->link)
 		return pxc_conn_send(p->link->conn, cmd, tag, 0, payload);
 	if (!(q = calloc(1, sizeof(*q))))
@@ -398,102 +478,104 @@ int plug_net_send(uint32_t to, uint16_t cmd, uint32_t tag,
 	}
 	*p->tail = q;
 	p->tail = &q->next;
-	peer_connect(to);
+	peer_connect(n, to);
 	return 0;
 }
 
-void plug_net_flood(uint16_t cmd, uint32_t except, const pmix_data_buffer_t *payload)
+void plug_net_flood(plug_net_t *n, uint16_t cmd, uint32_t except,
+		    const pmix_data_buffer_t *payload)
 {
-	uint32_t w = plug_coll_ctx.width, parent, n = 0;
-	uint32_t *kids;
+	uint32_t parent, nkids = 0, *kids;
 
-	if (!net.up || !(kids = calloc(w, sizeof(*kids))))
+	if (!n || !n->up || !(kids = calloc(n->width, sizeof(*kids))))
 		return;
-	if (plug_tree_node(net.me, net.nnodes, w, &parent, kids, &n) == 0) {
+	if (plug_tree_node(n->me, n->nnodes, n->width, &parent, kids, &nkids) == 0) {
 		if (parent != PLUG_TREE_NONE && parent != except)
-			plug_net_send(parent, cmd, 0, payload);
-		for (uint32_t i = 0; i < n; i++)
+			plug_net_send(n, parent, cmd, 0, payload);
+		for (uint32_t i = 0; i < nkids; i++)
 			if (kids[i] != except)
-				plug_net_send(kids[i], cmd, 0, payload);
+				plug_net_send(n, kids[i], cmd, 0, payload);
 	}
 	free(kids);
 }
 
-/* ---- incoming ----------------------------------------------------------- */
+/* ---- the endpoint table ------------------------------------------------- */
 
 static int set_peer(void *arg, uint32_t node, const char *addr, uint16_t port)
 {
-	(void)arg;
-	strcpy(net.peers[node].addr, addr);	/* shorter than INET6_ADDRSTRLEN */
-	net.peers[node].port = port;
+	plug_net_t *n = arg;
+
+	set_endpoint(&n->peers[node], addr, port);	/* checked: short enough */
 	return 0;
 }
 
-static int take_table(pmix_data_buffer_t *in)
+static int take_table(plug_net_t *n, pmix_data_buffer_t *in)
 {
-	uint32_t n = net.nnodes, parent;
+	uint32_t parent;
 
-	if (plug_boot_table_unpack(in, net.nnodes, set_peer, NULL) < 0)
+	if (plug_endpoints_unpack(in, n->nnodes, set_peer, n) < 0)
 		return -1;
-	net.have_table = 1;
-	for (uint32_t i = 0; i < n; i++)
-		if (net.peers[i].queue)
-			peer_connect(i);
+	n->have_table = 1;
+	for (uint32_t i = 0; i < n->nnodes; i++)
+		if (n->peers[i].queue)
+			peer_connect(n, i);
 	/* Early link to the parent in the tree of all nodes: the first fence
 	 * pays no connect, and a dead parent or child is seen as a closed
 	 * connection instead of a timeout. */
-	if (plug_tree_node(net.me, n, plug_coll_ctx.width, &parent, NULL, NULL) == 0 &&
+	if (plug_tree_node(n->me, n->nnodes, n->width, &parent, NULL, NULL) == 0 &&
 	    parent != PLUG_TREE_NONE)
-		peer_connect(parent);
+		peer_connect(n, parent);
 	return 0;
 }
 
 /* A complete table (the root's, or one from the parent): taken, and sent
  * on to this node's children in the tree of all nodes. 0/-1. */
-static int table_in(const pmix_data_buffer_t *table)
+static int table_in(plug_net_t *n, const pmix_data_buffer_t *table)
 {
 	pmix_data_buffer_t copy = *table;
-	uint32_t parent, *kids = calloc(plug_coll_ctx.width ? plug_coll_ctx.width : 1,
-					sizeof(*kids)), nkids = 0;
+	uint32_t parent, *kids = calloc(n->width ? n->width : 1, sizeof(*kids)), nkids = 0;
 	int rc;
 
 	copy.unpack_ptr = copy.base_ptr;
-	rc = net.have_table || !kids ? -1 : take_table(&copy);
-	if (rc == 0 && plug_tree_node(net.me, net.nnodes, plug_coll_ctx.width, &parent,
-				      kids, &nkids) == 0)
+	rc = n->have_table || !kids ? -1 : take_table(n, &copy);
+	if (rc == 0 && plug_tree_node(n->me, n->nnodes, n->width, &parent, kids, &nkids) == 0)
 		for (uint32_t i = 0; i < nkids; i++)
-			plug_net_send(kids[i], PLUG_NET_TABLE, 0, table);
+			plug_net_send(n, kids[i], PLUG_NET_TABLE, 0, table);
 	free(kids);
 	return rc;
 }
 
-void plug_net_boot_failed(const char *why)
+void plug_net_table_failed(plug_net_t *n, const char *why)
 {
-	if (!net.up)		/* stopping: the sender thread's news is stale */
+	if (!n->up)		/* stopping: the sender thread's news is stale */
 		return;
 	plug_error("no endpoint table: %s", why);
-	for (uint32_t i = 0; i < net.nnodes; i++)
-		if (i != net.me)
-			peer_lost(i, "no endpoint table");
+	all_lost(n, "no endpoint table");
 }
 
-void plug_net_boot_table(const pmix_data_buffer_t *table)
+void plug_net_table_in(plug_net_t *n, const pmix_data_buffer_t *table, bool to_srun)
 {
-	if (table_in(table) < 0) {
-		plug_net_boot_failed("a bad table");
+	if (table_in(n, table) < 0) {
+		plug_net_table_failed(n, "a bad table");
 		return;
 	}
+	if (!to_srun || !n->srun_port)
+		return;
 	/* srun writes it to the step file for the job's other steps */
-	pxc_buf_init(&net.steptable);
-	if (pxc_buf_append(&net.steptable, table->base_ptr, table->bytes_used) < 0 ||
-	    start_connect(net.srun_host, net.srun_port, -1) < 0)
+	pxc_buf_clear(&n->steptable);
+	pxc_buf_init(&n->steptable);
+	if (pxc_buf_append(&n->steptable, table->base_ptr, table->bytes_used) < 0 ||
+	    start_connect(n, n->srun_host, n->srun_port, -1) < 0)
 		plug_error("cannot hand the endpoint table to srun: other steps "
 			   "cannot reach this one");
 }
 
+/* ---- incoming ----------------------------------------------------------- */
+
 /* HELLO on a fresh incoming connection. 0, or -1 to drop it. */
 static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
+	plug_net_t *n = l->net;
 	char *key = NULL;
 	uint32_t node = UINT32_MAX, step = UINT32_MAX;
 	int ok;
@@ -504,26 +586,27 @@ static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		free(key);
 		return plug_error("peer connection without a hello: dropped"), -1;
 	}
-	ok = plug_key_ok(key, net.key);
+	ok = plug_key_ok(key, n->key);
 	free(key);
-	if (ok && step != net.step)	/* a stepd of another step of the job */
-		node = plug_net_peer(step, node, NULL, 0);
-	else if (ok && (node >= net.nnodes || node == net.me))
+	if (ok && step != n->step)	/* a stepd of another step of the job */
+		node = plug_net_peer(n, step, node, NULL, 0);
+	else if (ok && (node >= n->nnodes || node == n->me))
 		ok = 0;
 	if (!ok || node == UINT32_MAX)
 		return plug_error("peer with a bad key or node id %u: dropped", node), -1;
 	l->node = node;
-	if (!net.peers[node].link) {
-		net.peers[node].link = l;
-		flush_queue(&net.peers[node]);
+	if (!n->peers[node].link) {
+		n->peers[node].link = l;
+		flush_queue(&n->peers[node]);
 	}
 	return 0;
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *in, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	link_t *l = arg;
+	plug_net_t *n = l->net;
+	const plug_net_user_t *u;
 
 	(void)c;
 	if (l->srun) {
@@ -536,33 +619,29 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		return;
 	}
 	if (h->cmd == PLUG_NET_TABLE) {
-		if (l->node >= net.nnodes || net.have_table)
+		if (l->node >= n->nnodes || n->have_table)
 			plug_error("endpoint table from node %u dropped", (unsigned)l->node);
-		else if (table_in(in) < 0)
-			plug_net_boot_failed("a bad table from the parent");
-	} else if (h->cmd == PLUG_NET_FANIN || h->cmd == PLUG_NET_FANOUT)
-		plug_coll_msg((uint32_t)l->node, h, in);
-	else if (h->cmd == PLUG_NET_DMDX_REQ || h->cmd == PLUG_NET_DMDX_RESP)
-		plug_dmdx_msg((uint32_t)l->node, h, in);
-	else if (h->cmd == PLUG_NET_LOST)
-		plug_lost_msg((uint32_t)l->node, h, in);
-	else if (h->cmd == PLUG_NET_EVENT)
-		plug_event_msg((uint32_t)l->node, h, in);
-	else
+		else if (table_in(n, in) < 0)
+			plug_net_table_failed(n, "a bad table from the parent");
+	} else if ((u = user_of(n, h->cmd)) && u->msg) {
+		u->msg(u->arg, (uint32_t)l->node, h, in);
+	} else {
 		plug_error("unknown message %u from node %u", h->cmd, (unsigned)l->node);
+	}
 }
 
 static void on_close(pxc_conn_t *c, int err, void *arg)
 {
 	link_t *l = arg;
+	plug_net_t *n = l->net;
 	int64_t node = l->node;
-	int was_primary = node >= 0 && net.peers[node].link == l;
+	int was_primary = node >= 0 && n->peers[node].link == l;
 
 	(void)c;
 	link_drop(l);
 	if (was_primary) {
-		net.peers[node].link = NULL;
-		peer_lost((uint32_t)node, err ? strerror(err) : "connection closed");
+		n->peers[node].link = NULL;
+		peer_lost(n, (uint32_t)node, err ? strerror(err) : "connection closed");
 	}
 }
 
@@ -570,49 +649,37 @@ static void on_accept(int lfd, short what, void *arg)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	(void)what, (void)arg;
+	(void)what;
 	if (fd >= 0) {
 		set_nodelay(fd);
-		link_new(fd, -1, 0);
+		link_new(arg, fd, -1, 0);
 	}
 }
 
-/* ---- start / stop ------------------------------------------------------- */
+/* ---- create / start / stop ---------------------------------------------- */
 
-static void start_fn(void *arg)
-{
-	(void)arg;
-	net.lev = event_new(net.base, net.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
-	if (!net.lev || event_add(net.lev, NULL) < 0) {
-		plug_error("cannot start the step daemons' network");
-		return;
-	}
-	net.up = 1;
-	plug_boot_go();
-}
-
-/* Listener on the address this node uses towards srun's host. */
-static int listen_self(void)
+/* Listener on the address this node uses towards route_host. */
+static int listen_self(plug_net_t *n)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai = NULL;
+	struct sockaddr_storage self;
+	socklen_t selflen = sizeof(self);
 	int ufd = -1, rc = -1;
 
-	if (getaddrinfo(net.srun_host, "9", &hints, &ai) != 0)
-		return plug_error("cannot resolve srun's host %s", net.srun_host), -1;
+	if (getaddrinfo(n->srun_host, "9", &hints, &ai) != 0)
+		return plug_error("cannot resolve srun's host %s", n->srun_host), -1;
 	ufd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	net.selflen = sizeof(net.self);
 	if (ufd < 0 || connect(ufd, ai->ai_addr, ai->ai_addrlen) < 0 ||
-	    getsockname(ufd, (struct sockaddr *)&net.self, &net.selflen) < 0)
+	    getsockname(ufd, (struct sockaddr *)&self, &selflen) < 0)
 		goto out;
-	((struct sockaddr_in *)&net.self)->sin_port = 0;	/* same offset in v6 */
-	net.lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (net.lfd < 0 || bind(net.lfd, (struct sockaddr *)&net.self, net.selflen) < 0 ||
-	    listen(net.lfd, 128) < 0 ||
-	    getsockname(net.lfd, (struct sockaddr *)&net.self, &net.selflen) < 0 ||
-	    getnameinfo((struct sockaddr *)&net.self, net.selflen, net.self_addr,
-			sizeof(net.self_addr), NULL, 0, NI_NUMERICHOST) != 0)
+	((struct sockaddr_in *)&self)->sin_port = 0;	/* same offset in v6 */
+	n->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (n->lfd < 0 || bind(n->lfd, (struct sockaddr *)&self, selflen) < 0 ||
+	    listen(n->lfd, 128) < 0 || getsockname(n->lfd, (struct sockaddr *)&self, &selflen) < 0 ||
+	    getnameinfo((struct sockaddr *)&self, selflen, n->self_addr, sizeof(n->self_addr),
+			NULL, 0, NI_NUMERICHOST) != 0)
 		goto out;
-	net.self_port = ntohs(((struct sockaddr_in *)&net.self)->sin_port);
+	n->self_port = ntohs(((struct sockaddr_in *)&self)->sin_port);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -623,106 +690,111 @@ out:
 	return rc;
 }
 
-static int read_env(char **env)
+plug_net_t *plug_net_create(const plug_net_args_t *a)
 {
-	const char *key = plug_env_get(env, PLUG_KEY_ENV);
-	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
-	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
-	uint32_t p;
+	plug_net_t *n = calloc(1, sizeof(*n));
 
-	if (!host)
-		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
-	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
-	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host ||
-	    strlen(host) >= sizeof(net.srun_host))
-		return plug_error("launch environment lacks %s/%s/SLURM_SRUN_COMM_HOST",
-				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV), -1;
-	strcpy(net.key, key);
-	strcpy(net.srun_host, host);
-	{
-		const char *id = plug_env_get(env, "SLURMIX_STEP");
-		const char *dot = id ? strchr(id, '.') : NULL;
-
-		if (!dot || plug_parse_u32(dot + 1, 0, UINT32_MAX, &net.step) < 0 ||
-		    sscanf(id, "%u.", &net.job) != 1)
-			return plug_error("launch environment lacks SLURMIX_STEP"), -1;
+	if (!n || !a->pg || !a->key || strlen(a->key) != PLUG_KEY_LEN || !a->route_host ||
+	    strlen(a->route_host) >= sizeof(n->srun_host) || a->me >= a->nnodes || !a->width) {
+		free(n);
+		return plug_error("the step daemons' network: bad arguments"), NULL;
 	}
-	net.srun_port = (uint16_t)p;
-	return 0;
+	n->lfd = -1;
+	n->pg = a->pg;
+	n->base = pxc_progress_base(a->pg);
+	n->me = a->me;
+	n->nnodes = a->nnodes;
+	n->width = a->width;
+	n->job = a->job;
+	n->step = a->step;
+	n->srun_port = a->srun_port;
+	strcpy(n->key, a->key);
+	strcpy(n->srun_host, a->route_host);
+	pxc_buf_init(&n->steptable);
+	if (!(n->peers = calloc(n->nnodes, sizeof(peer_t))) ||
+	    !(n->lost_ev = event_new(n->base, -1, 0, report_lost, n)) || listen_self(n) < 0) {
+		plug_net_destroy(n);
+		return NULL;
+	}
+	n->npeers = n->nnodes;
+	for (uint32_t i = 0; i < n->nnodes; i++) {
+		n->peers[i].tail = &n->peers[i].queue;
+		n->peers[i].step = n->step;
+		n->peers[i].node = i;
+	}
+	plug_debug("node %u listens on %s:%u", n->me, n->self_addr, n->self_port);
+	return n;
 }
 
-int plug_net_start(uint32_t me, uint32_t nnodes, char *const *hosts, char **env)
+static void start_fn(void *arg)
 {
-	plug_boot_args_t ba = { .me = me, .nnodes = nnodes, .hosts = hosts,
-				.width = plug_coll_ctx.width, .timeout_s = (int)plug_coll_ctx.timeout };
+	plug_net_t *n = arg;
 
-	net.me = me;
-	net.nnodes = nnodes;
-	net.pg = pxc_progress_global();
-	if (!net.pg || read_env(env) < 0 || listen_self() < 0)
-		return -1;
-	/* Only the progress thread uses it; taken here so that it is set
-	 * before any fence can reach plug_coll.c. */
-	net.base = pxc_progress_base(net.pg);
-	if (!(net.peers = calloc(nnodes, sizeof(peer_t))))
-		return -1;
-	net.npeers = nnodes;
-	for (uint32_t i = 0; i < nnodes; i++) {
-		net.peers[i].tail = &net.peers[i].queue;
-		net.peers[i].step = net.step;
-		net.peers[i].node = i;
+	n->lev = event_new(n->base, n->lfd, EV_READ | EV_PERSIST, on_accept, n);
+	if (!n->lev || event_add(n->lev, NULL) < 0) {
+		plug_error("cannot start the step daemons' network");
+		return;
 	}
-	ba.key = net.key;
-	ba.job = net.job;
-	ba.step = net.step;
-	ba.addr = net.self_addr;
-	ba.port = net.self_port;
-	net.booting = 1;
-	if (plug_boot_start(&ba, net.base) < 0 || pxc_progress_post(net.pg, start_fn, NULL) < 0)
-		return -1;
-	plug_debug("node %u listens on %s:%u", me, net.self_addr, net.self_port);
-	return 0;
+	n->up = 1;
+	for (size_t i = 0; i < n->nusers; i++)
+		if (n->users[i].start)
+			n->users[i].start(n->users[i].arg);
+}
+
+int plug_net_start(plug_net_t *n)
+{
+	n->started = 1;
+	return pxc_progress_post(n->pg, start_fn, n);
 }
 
 static void stop_fn(void *arg)
 {
 	pxc_sync_t *s = arg;
+	plug_net_t *n = s->arg;
 
-	net.up = 0;
-	plug_coll_stop();
-	plug_dmdx_stop();
-	while (net.pconns) {
-		pconn_t *pc = net.pconns;
+	n->up = 0;
+	for (size_t i = 0; i < n->nusers; i++)
+		if (n->users[i].stop)
+			n->users[i].stop(n->users[i].arg);
+	while (n->pconns) {
+		pconn_t *pc = n->pconns;
 
-		net.pconns = pc->next;
+		n->pconns = pc->next;
 		event_free(pc->ev);
 		close(pc->fd);
 		free(pc);
 	}
-	while (net.links)
-		link_drop(net.links);
-	for (uint32_t i = 0; net.peers && i < net.npeers; i++)
-		queue_free(&net.peers[i]);
-	if (net.lev)
-		event_free(net.lev);
-	net.lev = NULL;
-	plug_boot_stop();
+	while (n->links)
+		link_drop(n->links);
+	for (uint32_t i = 0; i < n->npeers; i++)
+		queue_free(&n->peers[i]);
+	if (n->lev)
+		event_free(n->lev);
+	n->lev = NULL;
+	event_free(n->lost_ev);
+	n->lost_ev = NULL;
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
-void plug_net_stop(void)
+void plug_net_stop(plug_net_t *n)
 {
-	if (net.pg && net.peers &&
-	    pxc_progress_call(net.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT) {
-		plug_error("network did not stop in time");
+	if (!n || !n->started || n->stopped)
 		return;
-	}
-	if (net.booting)
-		plug_boot_join();
-	if (net.lfd >= 0)
-		close(net.lfd);
-	pxc_buf_clear(&net.steptable);
-	free(net.peers);
-	memset(&net, 0, sizeof(net));
-	net.lfd = -1;
+	n->stopped = 1;
+	if (pxc_progress_call_arg(n->pg, stop_fn, n, 10000) == PMIX_ERR_TIMEOUT)
+		plug_error("network did not stop in time");
+}
+
+void plug_net_destroy(plug_net_t *n)
+{
+	if (!n)
+		return;
+	plug_net_stop(n);
+	if (n->lost_ev && !n->started)	/* never started: no loop has it */
+		event_free(n->lost_ev);
+	if (n->lfd >= 0)
+		close(n->lfd);
+	pxc_buf_clear(&n->steptable);
+	free(n->peers);
+	free(n);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_xstep.c - what a stepd knows about the other steps of its job, for
+ * net/xstep.c - what a stepd knows about the other steps of its job, for
  * fences, connects and direct modex across namespaces (docs/dynamic.md
  * section 5): per other nspace ("slurmix.<job>.<step>", same job), the
  * step file its srun wrote (node list, process map, endpoints), fetched
@@ -20,9 +20,13 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "net/coll.h"
-#include "net/boot.h"
+#include "common/agent_client.h"
+#include "common/proto.h"
+#include "lib/endpoints.h"
+#include "lib/map.h"
+#include "net/ctx.h"
 #include "net/transport.h"
+#include "net/xstep.h"
 #include "slurm_adapter.h"
 
 typedef struct need {
@@ -38,7 +42,7 @@ static need_t *needs;
 
 static int foreign(const char *ns)
 {
-	return !PMIx_Check_nspace(ns, plug_coll_ctx.nspace);
+	return !PMIx_Check_nspace(ns, plug_net_ctx.nspace);
 }
 
 plug_xstep_t *plug_xstep_find(const char *nspace)
@@ -111,12 +115,12 @@ static int add_peer(void *arg, uint32_t node, const char *addr, uint16_t port)
 {
 	plug_xstep_t *x = arg;
 
-	x->peer[node] = plug_net_peer(x->step, node, addr, port);
+	x->peer[node] = plug_net_peer(plug_net_ctx.net, x->step, node, addr, port);
 	return x->peer[node] == UINT32_MAX ? -1 : 0;
 }
 
 /* The step file: nspace, node list, map, then the endpoint table
- * (plug_boot.h). 0/-1. */
+ * (net/boot.h). 0/-1. */
 static int parse(plug_xstep_t *x, pmix_data_buffer_t *in)
 {
 	char *ns = NULL, *nodes = NULL, *map = NULL;
@@ -130,7 +134,7 @@ static int parse(plug_xstep_t *x, pmix_data_buffer_t *in)
 	    !(x->hosts = plug_hostlist_expand(nodes, &nh)) || nh != x->map->nnodes ||
 	    !(x->peer = calloc(nh, sizeof(*x->peer))))
 		goto out;
-	rc = plug_boot_table_unpack(in, nh, add_peer, x);
+	rc = plug_endpoints_unpack(in, nh, add_peer, x);
 out:
 	free(ns);
 	free(nodes);
@@ -177,7 +181,7 @@ static pmix_status_t fetch(const char *ns)
 	steps = x;
 	pxc_buf_init(&b);
 	pxc_pack_str(&b, ns);
-	if (plug_srun_request(PLUG_NET_STEPINFO, &b, 0, got_info, arg) < 0) {
+	if (plug_agent_request(PLUG_NET_STEPINFO, &b, 0, got_info, arg) < 0) {
 		pxc_buf_clear(&b);
 		free(arg);
 		xstep_free(x);

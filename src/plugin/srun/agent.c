@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_rdv.c - the agent in srun (see plug_net.h): srun listens on an
+ * srun/agent.c - the agent in srun (see net/transport.h): srun listens on an
  * ephemeral TCP port and puts it, with the job key, in the launch
  * environment. The step daemons learn each other's endpoints among
- * themselves (plug_boot.h); the root's daemon then sends srun the whole
+ * themselves (net/boot.h); the root's daemon then sends srun the whole
  * table (STEPTABLE: key, table), which srun writes to the step file for
  * the job's other steps. A table with a bad key or the wrong number of
  * nodes is dropped with a log line.
@@ -19,12 +19,12 @@
  * too (no endpoint table then).
  *
  * Job directory and requests (docs/dynamic.md sections 1-2): the key is
- * the job's (plug_jobdir.c), so stepds of different steps of the job can
+ * the job's (lib/jobdir.c), so stepds of different steps of the job can
  * authenticate each other; once the table is complete srun writes it with
  * the node list and process map to step.<stepid> in the job directory
  * (removed at client_fini). A connection whose first message is a request
  * (PLUG_NET_STEPINFO..PLUG_NET_REQ_LAST) carries one request: the key is
- * checked, the command's handler runs and answers with plug_rdv_reply.
+ * checked, the command's handler runs and answers with plug_agent_reply.
  *
  * Threads: mpi_p_client_prelaunch (srun's main thread) starts a progress
  * engine of the core in srun and posts the listener to it; all state below
@@ -46,13 +46,12 @@
 #include <event2/event.h>
 
 #include "pack.h"
-#include "stepd/abort.h"
+#include "common/key.h"
+#include "common/proto.h"
+#include "lib/endpoints.h"
 #include "lib/jobdir.h"
-#include "net/transport.h"
-#include "net/boot.h"
-#include "stepd/publish.h"
+#include "srun/agent.h"
 #include "pxc.h"
-#include "srun/spawn.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 
@@ -64,21 +63,20 @@ static struct {
 	uint32_t nnodes;
 	char key[PLUG_KEY_LEN + 1];
 	uint32_t job, step;
-	int aborted, abort_rc;
 	char *nodelist, *map;	/* for the step file */
 	int step_file;		/* written */
-} rdv = { .lfd = -1 };
+} agent = { .lfd = -1 };
 
-struct plug_rdv_req {
+struct plug_agent_req {
 	pxc_conn_t *conn;	/* NULL once the requester left */
 	uint32_t tag;
 };
 
-#define RDV_NCMD (PLUG_NET_REQ_LAST - PLUG_NET_STEPINFO + 1)
-static plug_rdv_handler_f handlers[RDV_NCMD];
-static plug_rdv_stop_f stoppers[RDV_NCMD];
-
-#define RDV_MSG_MAX 4000	/* bytes of an abort message we print */
+#define AGENT_NCMD (PLUG_NET_REQ_LAST - PLUG_NET_STEPINFO + 1)
+static plug_agent_handler_f handlers[AGENT_NCMD];
+static plug_agent_stop_f stoppers[AGENT_NCMD];
+static plug_agent_message_f messages[PLUG_NET_STEPINFO];	/* other kinds */
+static plug_agent_table_f table_hook;
 
 /* step.<stepid>: nspace, node list, map, then the table as sent. */
 static void write_step_file(const pmix_data_buffer_t *table)
@@ -88,15 +86,15 @@ static void write_step_file(const pmix_data_buffer_t *table)
 
 	if (!plug_jobdir_path())
 		return;
-	snprintf(name, sizeof(name), "step.%u", rdv.step);
-	snprintf(ns, sizeof(ns), "slurmix.%u.%u", rdv.job, rdv.step);
+	snprintf(name, sizeof(name), "step.%u", agent.step);
+	snprintf(ns, sizeof(ns), "slurmix.%u.%u", agent.job, agent.step);
 	pxc_buf_init(&f);
 	if (pxc_pack_str(&f, ns) == PMIX_SUCCESS &&
-	    pxc_pack_str(&f, rdv.nodelist) == PMIX_SUCCESS &&
-	    pxc_pack_str(&f, rdv.map) == PMIX_SUCCESS &&
+	    pxc_pack_str(&f, agent.nodelist) == PMIX_SUCCESS &&
+	    pxc_pack_str(&f, agent.map) == PMIX_SUCCESS &&
 	    pxc_buf_append(&f, table->base_ptr, table->bytes_used) == 0 &&
 	    plug_jobdir_write(name, f.base_ptr, f.bytes_used) == 0)
-		rdv.step_file = 1;
+		agent.step_file = 1;
 	else
 		plug_error("cannot write %s/%s: %m", plug_jobdir_path(), name);
 	pxc_buf_clear(&f);
@@ -108,88 +106,27 @@ static int take_table(pmix_data_buffer_t *in)
 {
 	pmix_data_buffer_t table = *in, check;
 	char *key = NULL;
-	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, rdv.key) &&
-		 !rdv.step_file;
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, agent.key) &&
+		 !agent.step_file;
 
 	free(key);
 	table.base_ptr = table.unpack_ptr = in->unpack_ptr;
 	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
 	check = table;
-	ok = ok && plug_boot_table_unpack(&check, rdv.nnodes, NULL, NULL) == 0;
+	ok = ok && plug_endpoints_unpack(&check, agent.nnodes, NULL, NULL) == 0;
 	if (!ok)
 		return plug_error("bad endpoint table from a step daemon: dropped"), -1;
 	write_step_file(&table);
-	plug_spawn_srun_warm();
+	if (table_hook)
+		table_hook();
 	return 0;
-}
-
-/* Printable copy of a client's message: bounded, no control characters
- * but newline and tab. */
-static void clean(char *msg)
-{
-	if (strlen(msg) > RDV_MSG_MAX)
-		strcpy(msg + RDV_MSG_MAX - 4, "...");
-	for (unsigned char *p = (unsigned char *)msg; *p; p++)
-		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-			*p = '?';
-}
-
-static int exit_code(int32_t status)
-{
-	int rc = (int)((uint32_t)status & 0xff);
-
-	return status && !rc ? 1 : rc;
-}
-
-/* ABORT on a fresh connection. 0, or -1 to drop the connection. */
-static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
-{
-	char *key = NULL, *host = NULL, *msg = NULL;
-	uint32_t node = UINT32_MAX, rank = 0;
-	int32_t status = 0, one = 1;
-	int ok, first = !rdv.aborted;
-
-	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS &&
-	     pxc_unpack_u32(in, &node) == PMIX_SUCCESS &&
-	     pxc_unpack_u32(in, &rank) == PMIX_SUCCESS &&
-	     pxc_unpack(in, &status, &one, PMIX_INT32) == PMIX_SUCCESS &&
-	     pxc_unpack_str(in, &host) == PMIX_SUCCESS &&
-	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS &&
-	     plug_key_ok(key, rdv.key) && node < rdv.nnodes;
-	free(key);
-	if (ok) {
-		if (host)
-			clean(host);
-		if (msg)
-			clean(msg);
-		/* the first report is the one users need; the rest on -v */
-		if (rank == PLUG_ABORT_RANK_STEPD)
-			plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
-				 "slurmix: the step could not be set up on %s: %s",
-				 host ? host : "?", msg ? msg : "");
-		else
-			plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
-				 "slurmix: rank %u (%s) called PMIx_Abort: %s",
-				 rank, host ? host : "?", msg ? msg : "");
-		rdv.aborted = 1;
-		if (first)
-			rdv.abort_rc = exit_code(status);
-		pxc_conn_send(c, PLUG_NET_ABORT_ACK, 0, 0, NULL);
-		pxc_conn_close(c, 1);
-		if (first)
-			slurm_kill_job_step(rdv.job, rdv.step, SIGKILL);
-	}
-	free(host);
-	free(msg);
-	return ok ? 0 : (plug_error("bad abort report from a step daemon (node %u)",
-				    node), -1);
 }
 
 /* ---- requests ----------------------------------------------------------- */
 
-int plug_rdv_register_handler(uint16_t cmd, plug_rdv_handler_f fn, plug_rdv_stop_f stop)
+int plug_agent_register_handler(uint16_t cmd, plug_agent_handler_f fn, plug_agent_stop_f stop)
 {
-	if (cmd < PLUG_NET_STEPINFO || cmd > PLUG_NET_REQ_LAST ||
+	if (cmd <= PLUG_NET_STEPINFO || cmd > PLUG_NET_REQ_LAST ||
 	    handlers[cmd - PLUG_NET_STEPINFO])
 		return -1;
 	handlers[cmd - PLUG_NET_STEPINFO] = fn;
@@ -197,7 +134,25 @@ int plug_rdv_register_handler(uint16_t cmd, plug_rdv_handler_f fn, plug_rdv_stop
 	return 0;
 }
 
-void plug_rdv_reply(plug_rdv_req_t *req, pmix_status_t st,
+int plug_agent_register_message(uint16_t cmd, plug_agent_message_f fn)
+{
+	if (cmd == 0 || cmd >= PLUG_NET_STEPINFO || cmd == PLUG_NET_STEPTABLE || messages[cmd])
+		return -1;
+	messages[cmd] = fn;
+	return 0;
+}
+
+void plug_agent_on_table(plug_agent_table_f fn)
+{
+	table_hook = fn;
+}
+
+int plug_agent_key_ok(const char *key)
+{
+	return plug_key_ok(key, agent.key);
+}
+
+void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st,
 		    const pmix_data_buffer_t *payload)
 {
 	pmix_data_buffer_t b;
@@ -217,42 +172,47 @@ void plug_rdv_reply(plug_rdv_req_t *req, pmix_status_t st,
 	free(req);
 }
 
-int plug_rdv_req_gone(const plug_rdv_req_t *req)
+int plug_agent_req_gone(const plug_agent_req_t *req)
 {
 	return !req || !req->conn;
 }
 
-struct event_base *plug_rdv_base(void)
+struct event_base *plug_agent_base(void)
 {
-	return rdv.base;
+	return agent.base;
 }
 
-uint32_t plug_rdv_job(void)
+uint32_t plug_agent_job(void)
 {
-	return rdv.job;
+	return agent.job;
 }
 
-uint32_t plug_rdv_step(void)
+uint32_t plug_agent_step(void)
 {
-	return rdv.step;
+	return agent.step;
 }
 
-const char *plug_rdv_nodelist(void)
+uint32_t plug_agent_nnodes(void)
 {
-	return rdv.nodelist ? rdv.nodelist : "";
+	return agent.nnodes;
 }
 
-const char *plug_rdv_map(void)
+const char *plug_agent_nodelist(void)
 {
-	return rdv.map ? rdv.map : "";
+	return agent.nodelist ? agent.nodelist : "";
 }
 
-void plug_rdv_set_step(const char *nodelist, const char *map)
+const char *plug_agent_map(void)
 {
-	free(rdv.nodelist);
-	free(rdv.map);
-	rdv.nodelist = strdup(nodelist ? nodelist : "");
-	rdv.map = strdup(map ? map : "");
+	return agent.map ? agent.map : "";
+}
+
+void plug_agent_set_step(const char *nodelist, const char *map)
+{
+	free(agent.nodelist);
+	free(agent.map);
+	agent.nodelist = strdup(nodelist ? nodelist : "");
+	agent.map = strdup(map ? map : "");
 }
 
 /* STEPINFO: nspace -> the bytes of its step file. A step of this job
@@ -266,7 +226,7 @@ void plug_rdv_set_step(const char *nodelist, const char *map)
 
 typedef struct sinfo_wait {
 	struct sinfo_wait *next;
-	plug_rdv_req_t *req;
+	plug_agent_req_t *req;
 	struct event *ev;
 	char name[32];
 	int left_ms;
@@ -287,7 +247,7 @@ static void sinfo_unlink(sinfo_wait_t *w)
 }
 
 /* Replies with the step file if it is there. 1 when answered. */
-static int stepinfo_answer(plug_rdv_req_t *req, const char *name, int last)
+static int stepinfo_answer(plug_agent_req_t *req, const char *name, int last)
 {
 	pmix_data_buffer_t out;
 	char *data = NULL;
@@ -296,12 +256,12 @@ static int stepinfo_answer(plug_rdv_req_t *req, const char *name, int last)
 	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0) {
 		if (!last)
 			return 0;
-		plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+		plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 		return 1;
 	}
 	pxc_buf_init(&out);
 	pxc_buf_load_take(&out, data, len);
-	plug_rdv_reply(req, PMIX_SUCCESS, &out);
+	plug_agent_reply(req, PMIX_SUCCESS, &out);
 	pxc_buf_clear(&out);
 	return 1;
 }
@@ -313,8 +273,8 @@ static void stepinfo_poll(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd, (void)what;
 	w->left_ms -= STEPINFO_POLL_MS;
-	if (plug_rdv_req_gone(w->req)) {
-		plug_rdv_reply(w->req, PMIX_ERR_UNREACH, NULL);	/* frees it */
+	if (plug_agent_req_gone(w->req)) {
+		plug_agent_reply(w->req, PMIX_ERR_UNREACH, NULL);	/* frees it */
 		sinfo_unlink(w);
 	} else if (stepinfo_answer(w->req, w->name, w->left_ms <= 0)) {
 		sinfo_unlink(w);
@@ -326,12 +286,12 @@ static void stepinfo_poll(evutil_socket_t fd, short what, void *arg)
 static void stepinfo_stop(void)
 {
 	while (sinfo_waits) {
-		plug_rdv_reply(sinfo_waits->req, PMIX_ERR_UNREACH, NULL);
+		plug_agent_reply(sinfo_waits->req, PMIX_ERR_UNREACH, NULL);
 		sinfo_unlink(sinfo_waits);
 	}
 }
 
-static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void stepinfo(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	char *ns = NULL;
 	unsigned job, step;
@@ -340,13 +300,13 @@ static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 	struct timeval tv = { 0, STEPINFO_POLL_MS * 1000 };
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
-	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] || job != rdv.job) {
+	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] || job != agent.job) {
 		free(ns);
-		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+		return plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 	}
 	free(ns);
 	if (!(w = calloc(1, sizeof(*w))))
-		return plug_rdv_reply(req, PMIX_ERR_NOMEM, NULL);
+		return plug_agent_reply(req, PMIX_ERR_NOMEM, NULL);
 	snprintf(w->name, sizeof(w->name), "step.%u", step);
 	w->req = req;
 	w->left_ms = STEPINFO_WAIT_MS;
@@ -354,11 +314,11 @@ static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 		free(w);
 		return;
 	}
-	w->ev = evtimer_new(rdv.base, stepinfo_poll, w);
+	w->ev = evtimer_new(agent.base, stepinfo_poll, w);
 	w->next = sinfo_waits;
 	sinfo_waits = w;
 	if (!w->ev || evtimer_add(w->ev, &tv) < 0) {
-		plug_rdv_reply(req, PMIX_ERR_NOMEM, NULL);
+		plug_agent_reply(req, PMIX_ERR_NOMEM, NULL);
 		sinfo_unlink(w);
 	}
 }
@@ -366,11 +326,11 @@ static void stepinfo(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 /* A request on a fresh connection. 0, or -1 to drop the connection. */
 static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	plug_rdv_handler_f fn = h->cmd == PLUG_NET_STEPINFO ? stepinfo :
+	plug_agent_handler_f fn = h->cmd == PLUG_NET_STEPINFO ? stepinfo :
 				handlers[h->cmd - PLUG_NET_STEPINFO];
-	plug_rdv_req_t *req;
+	plug_agent_req_t *req;
 	char *key = NULL;
-	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, rdv.key);
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, agent.key);
 
 	free(key);
 	if (!ok)
@@ -383,7 +343,7 @@ static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer
 	if (fn)
 		fn(req, in);
 	else
-		plug_rdv_reply(req, PMIX_ERR_NOT_SUPPORTED, NULL);
+		plug_agent_reply(req, PMIX_ERR_NOT_SUPPORTED, NULL);
 	return 0;
 }
 
@@ -396,12 +356,12 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		return;
 	}
 	if (arg) {			/* a second message on a request */
-		((plug_rdv_req_t *)arg)->conn = NULL;
+		((plug_agent_req_t *)arg)->conn = NULL;
 		pxc_conn_close(c, 0);
 		return;
 	}
-	if (h->cmd == PLUG_NET_ABORT) {
-		if (take_abort(c, in) < 0)
+	if (h->cmd < PLUG_NET_STEPINFO && messages[h->cmd]) {
+		if (messages[h->cmd](c, in) < 0)
 			pxc_conn_close(c, 0);
 		return;
 	}
@@ -416,7 +376,7 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 {
 	(void)err;
 	if (arg)			/* a request's requester left */
-		((plug_rdv_req_t *)arg)->conn = NULL;
+		((plug_agent_req_t *)arg)->conn = NULL;
 	pxc_conn_close(c, 0);
 }
 
@@ -425,16 +385,16 @@ static void on_accept(int lfd, short what, void *arg)
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	(void)what, (void)arg;
-	if (fd >= 0 && !pxc_conn_new(rdv.base, fd, 1u << 16, on_msg, on_close, NULL))
+	if (fd >= 0 && !pxc_conn_new(agent.base, fd, 1u << 16, on_msg, on_close, NULL))
 		plug_error("rendezvous: cannot take a connection: %m");
 }
 
 static void start_fn(void *arg)
 {
 	(void)arg;
-	rdv.base = pxc_progress_base(rdv.pg);
-	rdv.lev = event_new(rdv.base, rdv.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
-	if (!rdv.lev || event_add(rdv.lev, NULL) < 0)
+	agent.base = pxc_progress_base(agent.pg);
+	agent.lev = event_new(agent.base, agent.lfd, EV_READ | EV_PERSIST, on_accept, NULL);
+	if (!agent.lev || event_add(agent.lev, NULL) < 0)
 		plug_error("rendezvous: cannot listen");
 }
 
@@ -448,14 +408,14 @@ _Static_assert(PLUG_KEY_LEN == PLUG_JOBDIR_KEY_LEN, "one key length");
  * new step. */
 static int make_key(void)
 {
-	const char *agent = getenv(PLUG_SPAWN_AGENT_ENV);
-	plug_job_alive_f alive = agent && *agent ? NULL : plug_slurm_job_alive;
+	const char *parent = getenv(PLUG_SPAWN_AGENT_ENV);
+	plug_job_alive_f alive = parent && *parent ? NULL : plug_slurm_job_alive;
 
-	if (plug_jobdir_open(NULL, rdv.job, alive, rdv.key) == 0)
+	if (plug_jobdir_open(NULL, agent.job, alive, agent.key) == 0)
 		return 0;
 	plug_error("no job directory (%m): PMIx_Publish/Lookup, connect and spawn "
 		   "across steps will fail");
-	return plug_make_key(rdv.key);
+	return plug_make_key(agent.key);
 }
 
 /* Binds fd (family AF_INET6 dual stack, or AF_INET) to port (0: any). */
@@ -479,50 +439,49 @@ static int listen_any(uint16_t *port)
 	int family = AF_INET6, off = 0, rc = -1;
 	uint16_t lo = 0, hi = 0;
 
-	rdv.lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (rdv.lfd >= 0)	/* dual stack: IPv4 stepds too */
-		setsockopt(rdv.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-	else if ((rdv.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+	agent.lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (agent.lfd >= 0)	/* dual stack: IPv4 stepds too */
+		setsockopt(agent.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	else if ((agent.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
 		family = AF_INET;	/* no IPv6 at all */
-	if (rdv.lfd < 0)
+	if (agent.lfd < 0)
 		return -1;
 	if (plug_slurm_srun_port_range(&lo, &hi) < 0) {
-		rc = bind_port(rdv.lfd, family, 0);
+		rc = bind_port(agent.lfd, family, 0);
 	} else {
 		uint32_t n = (uint32_t)hi - lo + 1;
 		uint32_t start = ((uint32_t)getpid() * 2654435761u ^ (uint32_t)pxc_now_ms()) % n;
 
 		errno = EADDRINUSE;
 		for (uint32_t k = 0; rc < 0 && errno == EADDRINUSE && k < n; k++)
-			rc = bind_port(rdv.lfd, family, (uint16_t)(lo + (start + k) % n));
+			rc = bind_port(agent.lfd, family, (uint16_t)(lo + (start + k) % n));
 		if (rc < 0)
 			plug_error("rendezvous: no free port in SrunPortRange=%u-%u: %m", lo, hi);
 	}
-	if (rc < 0 || listen(rdv.lfd, 1024) < 0 ||
-	    getsockname(rdv.lfd, (struct sockaddr *)&ss, &len) < 0)
+	if (rc < 0 || listen(agent.lfd, 1024) < 0 ||
+	    getsockname(agent.lfd, (struct sockaddr *)&ss, &len) < 0)
 		return -1;
 	*port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
 					 : ((struct sockaddr_in *)&ss)->sin_port);
 	return 0;
 }
 
-int plug_rdv_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
+int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
 {
 	uint16_t port = 0;
 	char sport[8];
 
-	rdv.nnodes = nnodes;
-	rdv.job = job;
-	rdv.step = step;
-	plug_pub_srun_init();
+	agent.nnodes = nnodes;
+	agent.job = job;
+	agent.step = step;
 	if (make_key() < 0 || listen_any(&port) < 0)
 		return plug_error("rendezvous: cannot listen: %m"), -1;
-	if (!(rdv.pg = pxc_progress_acquire()))
+	if (!(agent.pg = pxc_progress_acquire()))
 		return plug_error("rendezvous: no progress thread: %m"), -1;
-	if (pxc_progress_post(rdv.pg, start_fn, NULL) < 0)
+	if (pxc_progress_post(agent.pg, start_fn, NULL) < 0)
 		return -1;
 	snprintf(sport, sizeof(sport), "%u", port);
-	if (plug_env_set(env, PLUG_KEY_ENV, rdv.key) < 0 ||
+	if (plug_env_set(env, PLUG_KEY_ENV, agent.key) < 0 ||
 	    plug_env_set(env, PLUG_SRUN_PORT_ENV, sport) < 0)
 		return -1;
 	plug_flag("rendezvous for %u nodes on port %u", nnodes, port);
@@ -533,37 +492,37 @@ static void stop_fn(void *arg)
 {
 	pxc_sync_t *s = arg;
 
-	if (rdv.lev)
-		event_free(rdv.lev);
-	rdv.lev = NULL;
+	if (agent.lev)
+		event_free(agent.lev);
+	agent.lev = NULL;
 	stepinfo_stop();
-	for (int i = 0; i < RDV_NCMD; i++)
+	for (int i = 0; i < AGENT_NCMD; i++)
 		if (stoppers[i])
 			stoppers[i]();
-	if (rdv.step_file) {
+	if (agent.step_file) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "step.%u", rdv.step);
+		snprintf(name, sizeof(name), "step.%u", agent.step);
 		plug_jobdir_unlink(name);
 	}
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
-int plug_rdv_stop(void)
+void plug_agent_stop(void)
 {
-	int rc;
-
-	if (rdv.pg && pxc_progress_call(rdv.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT)
-		return rdv.abort_rc;	/* stuck: leave the engine to it */
-	rc = rdv.abort_rc;
-	if (rdv.pg)
+	if (agent.pg && pxc_progress_call(agent.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT)
+		return;		/* stuck: leave the engine to it */
+	if (agent.pg)
 		pxc_progress_release();
-	if (rdv.lfd >= 0)
-		close(rdv.lfd);
-	free(rdv.nodelist);
-	free(rdv.map);
+	if (agent.lfd >= 0)
+		close(agent.lfd);
+	free(agent.nodelist);
+	free(agent.map);
 	plug_jobdir_close();
-	memset(&rdv, 0, sizeof(rdv));
-	rdv.lfd = -1;
-	return rc;
+	memset(&agent, 0, sizeof(agent));
+	agent.lfd = -1;
+	memset(handlers, 0, sizeof(handlers));
+	memset(stoppers, 0, sizeof(stoppers));
+	memset(messages, 0, sizeof(messages));
+	table_hook = NULL;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_srun.c - see plug_srun.h. The map string can be long for large
+ * srun/prelaunch.c - see srun/prelaunch.h. The map string can be long for large
  * arbitrary layouts; block, cyclic and plane layouts stay a few bytes per
- * node (plug_map.h).
+ * node (lib/map.h).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -12,10 +12,25 @@
 #include <string.h>
 
 #include "lib/map.h"
-#include "net/transport.h"
-#include "srun/spawn.h"
+#include "srun/abort.h"
+#include "srun/agent.h"
 #include "srun/prelaunch.h"
+#include "srun/pubdir.h"
+#include "srun/spawn.h"
 #include "stepd/step.h"
+
+/* The features that answer the step daemons through the agent register
+ * before it starts; the agent itself knows none of them. 0/-1. */
+static int register_features(void)
+{
+	plug_pub_srun_init();
+	plug_agent_on_table(plug_spawn_srun_warm);
+	if (plug_abort_srun_init() < 0)
+		return plug_error("cannot register the abort reports"), -1;
+	if (plug_spawn_srun_init() < 0)
+		plug_error("cannot register the spawn requests");
+	return 0;
+}
 
 plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***env)
 {
@@ -33,10 +48,8 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 				  "nodes: %m", l->task_cnt, l->node_cnt), NULL;
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
-	plug_rdv_set_step(l->node_list, map);	/* for step.<stepid> */
-	if (rc == 0 && plug_spawn_srun_init() < 0)
-		plug_error("cannot register the spawn requests");
-	if (rc == 0 && (plug_rdv_start(l->node_cnt, job->step_id.job_id,
+	plug_agent_set_step(l->node_list, map);	/* for step.<stepid> */
+	if (rc == 0 && (register_features() < 0 || plug_agent_start(l->node_cnt, job->step_id.job_id,
 				       job->step_id.step_id, env) < 0 ||
 			plug_spawn_srun_start(l->node_cnt, env) < 0)) {
 		free(map);
@@ -47,4 +60,11 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 	if (rc)
 		return plug_error("cannot set the launch environment"), NULL;
 	return (plug_client_state_t *)(uintptr_t)1;	/* any non-NULL */
+}
+
+int plug_srun_fini(void)
+{
+	plug_spawn_srun_stop();	/* children first: they report to the agent */
+	plug_agent_stop();
+	return plug_abort_srun_status();
 }

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_spawn.c - the srun side of PMIx_Spawn (see plug_spawn.h): the
+ * srun/spawn.c - the srun side of PMIx_Spawn (see srun/spawn.h): the
  * parent srun's spawn engine and the child srun's reports.
  *
- * All messages are requests of the stepd -> srun framework (plug_net.h,
- * plug_rdv.c / plug_req.c): one connection, one reply each.
+ * All messages are requests of the stepd -> srun framework (net/transport.h,
+ * srun/agent.c / common/agent_client.c): one connection, one reply each.
  *
  * Parent srun. SPAWN (requestor, job info, apps) from a stepd: the engine
- * plans the child srun (plug_spawn_opts.c), forks and execs it with
+ * plans the child srun (lib/spawn_plan.c), forks and execs it with
  * SLURMIX_SPAWN_{AGENT,ID,KEY} and SLURMIX_PARENT in its environment, and
  * keeps a record until the child srun is reaped:
  *   STARTING  until the child srun sends SPAWN_READY: reply to SPAWN
@@ -28,7 +28,7 @@
  *
  * Child srun. Its prelaunch sends SPAWN_STEP (id, job, step) to the
  * parent srun (127.0.0.1:<SLURMIX_SPAWN_AGENT>: its parent process, on
- * this host), through plug_req.c aimed there; each of its stepds sends
+ * this host), through common/agent_client.c aimed there; each of its stepds sends
  * SPAWN_NODE once its tasks are up; when every node has, SPAWN_READY (id,
  * step) goes to the parent srun.
  *
@@ -54,9 +54,13 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "common/conf.h"
+#include "common/agent_client.h"
+#include "common/key.h"
+#include "common/proto.h"
 #include "lib/jobdir.h"
-#include "net/transport.h"
+#include "lib/spawn_plan.h"
+#include "lib/util.h"
+#include "srun/agent.h"
 #include "srun/spawn.h"
 #include "progress.h"
 #include "pxc.h"
@@ -73,8 +77,8 @@ typedef struct spawn {
 	int state;
 	pid_t pid;		/* child srun; 0 once reaped */
 	uint32_t step;		/* NO_VAL until SPAWN_STEP */
-	plug_rdv_req_t *req;	/* the SPAWN request, until answered */
-	plug_rdv_req_t *wait;	/* a SPAWN_WAIT request */
+	plug_agent_req_t *req;	/* the SPAWN request, until answered */
+	plug_agent_req_t *wait;	/* a SPAWN_WAIT request */
 	struct event *timer;	/* spawn timeout, then SIGKILL escalation */
 	struct event *poll;	/* waitpid fallback, requestor check */
 	struct event *exitev;	/* the pidfd's readability: the child srun ended */
@@ -99,7 +103,7 @@ static struct {
 	uint32_t up_id, nnodes, nready;
 	uint8_t *ready;		/* [nnodes] */
 	bool ready_sent;
-} sp;
+} spawner;
 
 /* srun's main thread waits in plug_spawn_srun_stop for the records to go:
  * every spawn_free bumps the generation (progress thread). */
@@ -114,7 +118,7 @@ static struct {
 
 static spawn_t *find_id(uint32_t id)
 {
-	for (spawn_t *s = sp.list; s; s = s->next)
+	for (spawn_t *s = spawner.list; s; s = s->next)
 		if (s->id == id)
 			return s;
 	return NULL;
@@ -122,7 +126,7 @@ static spawn_t *find_id(uint32_t id)
 
 static void spawn_free(spawn_t *s)
 {
-	for (spawn_t **p = &sp.list; *p; p = &(*p)->next)
+	for (spawn_t **p = &spawner.list; *p; p = &(*p)->next)
 		if (*p == s) {
 			*p = s->next;
 			break;
@@ -135,8 +139,8 @@ static void spawn_free(spawn_t *s)
 		event_free(s->exitev);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
-	plug_rdv_reply(s->req, PMIX_ERR_UNREACH, NULL);
-	plug_rdv_reply(s->wait, PMIX_ERR_UNREACH, NULL);
+	plug_agent_reply(s->req, PMIX_ERR_UNREACH, NULL);
+	plug_agent_reply(s->wait, PMIX_ERR_UNREACH, NULL);
 	if (s->mpfile)
 		unlink(s->mpfile);
 	free(s->mpfile);
@@ -154,10 +158,10 @@ static void answer(spawn_t *s, pmix_status_t st)
 	char ns[PMIX_MAX_NSLEN + 1] = "";
 
 	if (st == PMIX_SUCCESS)
-		snprintf(ns, sizeof(ns), "slurmix.%u.%u", sp.job, s->step);
+		snprintf(ns, sizeof(ns), "slurmix.%u.%u", spawner.job, s->step);
 	pxc_buf_init(&b);
 	pxc_pack_str(&b, ns);
-	plug_rdv_reply(s->req, st, &b);
+	plug_agent_reply(s->req, st, &b);
 	s->req = NULL;
 	pxc_buf_clear(&b);
 	plug_flag("spawn %u: %s %s", s->id, PMIx_Error_string(st), ns);
@@ -169,7 +173,7 @@ static void kill_child(spawn_t *s, int sig)
 		kill(s->pid, sig);
 	if (sig == SIGKILL && s->step != NO_VAL && !s->killed) {
 		s->killed = true;
-		slurm_kill_job_step(sp.job, s->step, SIGKILL);
+		slurm_kill_job_step(spawner.job, s->step, SIGKILL);
 	}
 }
 
@@ -206,7 +210,7 @@ static void reply_wait(spawn_t *s)
 
 	pxc_buf_init(&b);
 	pxc_pack(&b, &s->code, 1, PMIX_INT32);
-	plug_rdv_reply(s->wait, PMIX_SUCCESS, &b);
+	plug_agent_reply(s->wait, PMIX_SUCCESS, &b);
 	s->wait = NULL;
 	pxc_buf_clear(&b);
 }
@@ -223,7 +227,7 @@ static void reaped(spawn_t *s, int status)
 			   "started (srun exit code %d)", s->id, (int)s->code);
 		s->fail = PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 		if (s->step != NO_VAL && !s->killed)
-			slurm_kill_job_step(sp.job, s->step, SIGKILL);
+			slurm_kill_job_step(spawner.job, s->step, SIGKILL);
 	}
 	if (s->state != S_RUNNING) {
 		answer(s, s->fail);
@@ -261,7 +265,7 @@ static void on_poll(int fd, short what, void *arg)
 	(void)fd, (void)what;
 	if (try_reap(s))
 		return;
-	if (s->state == S_STARTING && plug_rdv_req_gone(s->req))
+	if (s->state == S_STARTING && plug_agent_req_gone(s->req))
 		abandon(s, PMIX_ERR_UNREACH);	/* the requestor left */
 }
 
@@ -279,7 +283,7 @@ static void watch_exit(spawn_t *s)
 #ifdef SYS_pidfd_open
 	s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
 	if (s->pidfd >= 0 && fcntl(s->pidfd, F_SETFD, FD_CLOEXEC) == 0 &&
-	    (s->exitev = event_new(sp.base, s->pidfd, EV_READ, on_exit_fd, s)) &&
+	    (s->exitev = event_new(spawner.base, s->pidfd, EV_READ, on_exit_fd, s)) &&
 	    event_add(s->exitev, NULL) == 0)
 		return;
 	if (s->exitev)
@@ -301,30 +305,30 @@ static char **lookup_alloc(void)
 	resource_allocation_response_msg_t *r = NULL;
 	uint32_t n;
 
-	if (sp.alloc || !sp.job)
-		return sp.alloc;
-	if (slurm_allocation_lookup(sp.job, &r) != SLURM_SUCCESS || !r)
+	if (spawner.alloc || !spawner.job)
+		return spawner.alloc;
+	if (slurm_allocation_lookup(spawner.job, &r) != SLURM_SUCCESS || !r)
 		return NULL;
-	sp.alloc = plug_hostlist_expand(r->node_list, &n);
+	spawner.alloc = plug_hostlist_expand(r->node_list, &n);
 	slurm_free_resource_allocation_response_msg(r);
-	return sp.alloc;
+	return spawner.alloc;
 }
 
 static char **allocation(void)
 {
 	if (!lookup_alloc())
-		plug_error("spawn: cannot look up job %u's allocation", sp.job);
-	return sp.alloc;
+		plug_error("spawn: cannot look up job %u's allocation", spawner.job);
+	return spawner.alloc;
 }
 
-/* The step's daemons are up (plug_rdv.c, progress thread): the tasks start
+/* The step's daemons are up (srun/agent.c, progress thread): the tasks start
  * now and need a while before they can spawn, so the allocation lookup
  * (a slurmctld round trip) is done here instead of on a spawn's path.
  * Not in a spawned srun: nested spawns are rare, and its own step's start
  * is on its parent's spawn path. */
 void plug_spawn_srun_warm(void)
 {
-	if (sp.pg && !sp.child)
+	if (spawner.pg && !spawner.child)
 		lookup_alloc();
 }
 
@@ -410,12 +414,12 @@ static char *mp_path(uint32_t id)
 
 static int child_env(spawn_t *s, plug_spawn_plan_t *plan, const pmix_proc_t *req)
 {
-	return set_env(&plan->env, PLUG_SPAWN_AGENT_ENV, "%u", sp.port) |
+	return set_env(&plan->env, PLUG_SPAWN_AGENT_ENV, "%u", spawner.port) |
 	       set_env(&plan->env, PLUG_SPAWN_ID_ENV, "%u", s->id) |
-	       set_env(&plan->env, PLUG_SPAWN_KEY_ENV, "%s", sp.key) |
+	       set_env(&plan->env, PLUG_SPAWN_KEY_ENV, "%s", spawner.key) |
 	       set_env(&plan->env, PLUG_SPAWN_PARENT_ENV, "%s:%u", req->nspace, req->rank) |
-	       set_env(&plan->env, PLUG_SPAWN_PARENT_NODES_ENV, "%s", plug_rdv_nodelist()) |
-	       set_env(&plan->env, PLUG_SPAWN_PARENT_MAP_ENV, "%s", plug_rdv_map()) |
+	       set_env(&plan->env, PLUG_SPAWN_PARENT_NODES_ENV, "%s", plug_agent_nodelist()) |
+	       set_env(&plan->env, PLUG_SPAWN_PARENT_MAP_ENV, "%s", plug_agent_map()) |
 	       (plan->nonpmi ? set_env(&plan->env, PLUG_SPAWN_NONPMI_ENV, "1") : 0);
 }
 
@@ -454,7 +458,7 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 	extern char **environ;
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	plug_spawn_ctx_t ctx = { .srun = exe, .job = sp.job, .overlap = s->overlap,
+	plug_spawn_ctx_t ctx = { .srun = exe, .job = spawner.job, .overlap = s->overlap,
 				 .env = environ };
 	plug_spawn_plan_t plan;
 	pmix_status_t st;
@@ -490,7 +494,7 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 /* ---- requests ----------------------------------------------------------- */
 
 /* SPAWN from a stepd: proc, INFO[], APP[]. */
-static void take_spawn(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void take_spawn(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	pmix_info_t *info = NULL;
 	pmix_app_t *apps = NULL;
@@ -503,23 +507,23 @@ static void take_spawn(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 
 	if (pxc_unpack_proc(in, &who) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
-		return plug_rdv_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
 	if (pxc_unpack_array(in, (void **)&apps, &napps, PMIX_APP) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &flags) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &tmo) != PMIX_SUCCESS || !tmo) {
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		pxc_array_free(apps, napps, PMIX_APP);
-		return plug_rdv_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
 	}
 	if (!(s = calloc(1, sizeof(*s)))) {
 		st = PMIX_ERR_NOMEM;
-		plug_rdv_reply(req, st, NULL);
+		plug_agent_reply(req, st, NULL);
 	} else {
-		*s = (spawn_t){ .id = ++sp.next_id, .step = NO_VAL, .req = req, .next = sp.list,
+		*s = (spawn_t){ .id = ++spawner.next_id, .step = NO_VAL, .req = req, .next = spawner.list,
 				.pidfd = -1 };
-		sp.list = s;
-		s->timer = evtimer_new(sp.base, on_timer, s);
-		s->poll = event_new(sp.base, -1, EV_PERSIST, on_poll, s);
+		spawner.list = s;
+		s->timer = evtimer_new(spawner.base, on_timer, s);
+		s->poll = event_new(spawner.base, -1, EV_PERSIST, on_poll, s);
 		s->overlap = flags & 1;
 		s->timeout = tmo;
 		st = s->timer && s->poll ? launch(s, &who, info, ninfo, apps, napps)
@@ -534,16 +538,16 @@ static void take_spawn(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 }
 
 /* SPAWN_WAIT from a stepd (PMIX_NOTIFY_COMPLETION): u32 step. */
-static void take_wait(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void take_wait(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	uint32_t step = NO_VAL;
 	spawn_t *s = NULL;
 
 	if (pxc_unpack_u32(in, &step) == PMIX_SUCCESS)
-		for (s = sp.list; s && (s->step != step || !s->notify || s->wait); s = s->next)
+		for (s = spawner.list; s && (s->step != step || !s->notify || s->wait); s = s->next)
 			;
 	if (!s || (s->state != S_RUNNING && s->state != S_ENDED))
-		return plug_rdv_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+		return plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 	s->wait = req;
 	if (s->state == S_ENDED) {
 		reply_wait(s);
@@ -552,20 +556,20 @@ static void take_wait(plug_rdv_req_t *req, pmix_data_buffer_t *in)
 }
 
 /* SPAWN_STEP / SPAWN_READY from a child srun: u32 id, [job,] step. */
-static void take_child(plug_rdv_req_t *req, pmix_data_buffer_t *in, bool ready)
+static void take_child(plug_agent_req_t *req, pmix_data_buffer_t *in, bool ready)
 {
-	uint32_t id = 0, job = sp.job, step = NO_VAL;
+	uint32_t id = 0, job = spawner.job, step = NO_VAL;
 	spawn_t *s = NULL;
 
 	if (pxc_unpack_u32(in, &id) == PMIX_SUCCESS &&
 	    (ready || pxc_unpack_u32(in, &job) == PMIX_SUCCESS) &&
-	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS && job == sp.job)
+	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS && job == spawner.job)
 		s = find_id(id);
 	if (!s || s->state == S_ENDED) {
 		plug_error("spawn: bad report from a child srun (spawn %u)", id);
-		return plug_rdv_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
 	}
-	plug_rdv_reply(req, PMIX_SUCCESS, NULL);
+	plug_agent_reply(req, PMIX_SUCCESS, NULL);
 	s->step = step;		/* the multi-prog file stays: srun reads it again */
 	if (s->state == S_FAILING)
 		kill_child(s, SIGTERM);
@@ -576,12 +580,12 @@ static void take_child(plug_rdv_req_t *req, pmix_data_buffer_t *in, bool ready)
 	}
 }
 
-static void take_step(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void take_step(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	take_child(req, in, false);
 }
 
-static void take_ready(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void take_ready(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	take_child(req, in, true);
 }
@@ -602,36 +606,36 @@ static void up_fn(void *arg)
 	pmix_data_buffer_t b;
 
 	pxc_buf_init(&b);
-	pxc_pack_u32(&b, sp.up_id);
+	pxc_pack_u32(&b, spawner.up_id);
 	if (!arg)
-		pxc_pack_u32(&b, sp.job);
-	pxc_pack_u32(&b, sp.step);
-	if (plug_srun_request(arg ? PLUG_NET_SPAWN_READY : PLUG_NET_SPAWN_STEP, &b,
+		pxc_pack_u32(&b, spawner.job);
+	pxc_pack_u32(&b, spawner.step);
+	if (plug_agent_request(arg ? PLUG_NET_SPAWN_READY : PLUG_NET_SPAWN_STEP, &b,
 			      0, up_done, arg) < 0)
 		plug_error("spawn: cannot reach the parent srun");
 	pxc_buf_clear(&b);
 }
 
 /* SPAWN_NODE from one of our stepds: u32 node. */
-static void take_node(plug_rdv_req_t *req, pmix_data_buffer_t *in)
+static void take_node(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	uint32_t node = UINT32_MAX;
 
-	if (!sp.child || pxc_unpack_u32(in, &node) != PMIX_SUCCESS || node >= sp.nnodes)
-		return plug_rdv_reply(req, PMIX_ERR_BAD_PARAM, NULL);
-	plug_rdv_reply(req, PMIX_SUCCESS, NULL);
-	if (!sp.ready[node]) {
-		sp.ready[node] = 1;
-		sp.nready++;
+	if (!spawner.child || pxc_unpack_u32(in, &node) != PMIX_SUCCESS || node >= spawner.nnodes)
+		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+	plug_agent_reply(req, PMIX_SUCCESS, NULL);
+	if (!spawner.ready[node]) {
+		spawner.ready[node] = 1;
+		spawner.nready++;
 	}
-	if (sp.nready == sp.nnodes && !sp.ready_sent) {
-		sp.ready_sent = true;
-		plug_flag("spawned step %u.%u ready on %u nodes", sp.job, sp.step, sp.nnodes);
+	if (spawner.nready == spawner.nnodes && !spawner.ready_sent) {
+		spawner.ready_sent = true;
+		plug_flag("spawned step %u.%u ready on %u nodes", spawner.job, spawner.step, spawner.nnodes);
 		up_fn((void *)1);
 	}
 }
 
-/* This srun was started by a parent srun's spawn: aim plug_req.c at the
+/* This srun was started by a parent srun's spawn: aim common/agent_client.c at the
  * parent srun, report the step, and hand the stepds what they need (and
  * no more: a task must not look like a spawner to an srun it runs). */
 static int as_child(char ***env)
@@ -650,15 +654,15 @@ static int as_child(char ***env)
 	    !(penv[2] = strdup("SLURM_SRUN_COMM_HOST=127.0.0.1")))
 		rc = -1;
 	else
-		rc = plug_req_init(penv);
+		rc = plug_agent_client_init(penv);
 	for (int k = 0; k < 3; k++)
 		free(penv[k]);
-	if (rc < 0 || !(sp.ready = calloc(sp.nnodes, 1)))
+	if (rc < 0 || !(spawner.ready = calloc(spawner.nnodes, 1)))
 		return plug_error("spawn: bad %s/%s/%s", PLUG_SPAWN_AGENT_ENV,
 				  PLUG_SPAWN_ID_ENV, PLUG_SPAWN_KEY_ENV), -1;
-	sp.child = true;
-	sp.up_id = i;
-	if (pxc_progress_post(sp.pg, up_fn, NULL) < 0)
+	spawner.child = true;
+	spawner.up_id = i;
+	if (pxc_progress_post(spawner.pg, up_fn, NULL) < 0)
 		return -1;
 	return plug_env_set(env, PLUG_SPAWNED_ENV, "1") |
 	       plug_env_set(env, PLUG_SPAWN_AGENT_ENV, "") |
@@ -670,8 +674,8 @@ static int as_child(char ***env)
 /* The agent stops: answer what is still pending. */
 static void stop_hook(void)
 {
-	while (sp.list) {
-		spawn_t *s = sp.list;
+	while (spawner.list) {
+		spawn_t *s = spawner.list;
 
 		if (s->pid > 0)
 			kill_child(s, SIGKILL);
@@ -683,11 +687,11 @@ static void stop_hook(void)
 
 int plug_spawn_srun_init(void)
 {
-	return plug_rdv_register_handler(PLUG_NET_SPAWN, take_spawn, stop_hook) |
-	       plug_rdv_register_handler(PLUG_NET_SPAWN_WAIT, take_wait, NULL) |
-	       plug_rdv_register_handler(PLUG_NET_SPAWN_STEP, take_step, NULL) |
-	       plug_rdv_register_handler(PLUG_NET_SPAWN_READY, take_ready, NULL) |
-	       plug_rdv_register_handler(PLUG_NET_SPAWN_NODE, take_node, NULL);
+	return plug_agent_register_handler(PLUG_NET_SPAWN, take_spawn, stop_hook) |
+	       plug_agent_register_handler(PLUG_NET_SPAWN_WAIT, take_wait, NULL) |
+	       plug_agent_register_handler(PLUG_NET_SPAWN_STEP, take_step, NULL) |
+	       plug_agent_register_handler(PLUG_NET_SPAWN_READY, take_ready, NULL) |
+	       plug_agent_register_handler(PLUG_NET_SPAWN_NODE, take_node, NULL);
 }
 
 int plug_spawn_srun_start(uint32_t nnodes, char ***env)
@@ -696,16 +700,16 @@ int plug_spawn_srun_start(uint32_t nnodes, char ***env)
 	const char *port = plug_env_get(*env, PLUG_SRUN_PORT_ENV);
 	uint32_t p = 0;
 
-	sp.job = plug_rdv_job();
-	sp.step = plug_rdv_step();
-	sp.nnodes = nnodes;
+	spawner.job = plug_agent_job();
+	spawner.step = plug_agent_step();
+	spawner.nnodes = nnodes;
 	if (!key || !port || plug_parse_u32(port, 1, 65535, &p) < 0)
 		return -1;
-	sp.port = (uint16_t)p;
-	snprintf(sp.key, sizeof(sp.key), "%s", key);
-	if (!(sp.pg = pxc_progress_acquire()))
+	spawner.port = (uint16_t)p;
+	snprintf(spawner.key, sizeof(spawner.key), "%s", key);
+	if (!(spawner.pg = pxc_progress_acquire()))
 		return -1;
-	sp.base = pxc_progress_base(sp.pg);
+	spawner.base = pxc_progress_base(spawner.pg);
 	return as_child(env);
 }
 
@@ -713,10 +717,10 @@ int plug_spawn_srun_start(uint32_t nnodes, char ***env)
  * nothing runs any more, else PMIX_ERR_WOULD_BLOCK. */
 static void stop_fn(void *arg)
 {
-	for (spawn_t *s = sp.list; s; s = s->next)
+	for (spawn_t *s = spawner.list; s; s = s->next)
 		if (s->state == S_STARTING)
 			abandon(s, PMIX_ERR_UNREACH);
-	for (spawn_t *s = sp.list, *next; s; s = next) {
+	for (spawn_t *s = spawner.list, *next; s; s = next) {
 		next = s->next;
 		if (s->state == S_ENDED)
 			spawn_free(s);
@@ -724,12 +728,12 @@ static void stop_fn(void *arg)
 	pthread_mutex_lock(&idle.lock);
 	idle.seen = idle.gen;	/* a record freed from now on wakes the waiter */
 	pthread_mutex_unlock(&idle.lock);
-	pxc_sync_signal(arg, sp.list ? PMIX_ERR_WOULD_BLOCK : PMIX_SUCCESS);
+	pxc_sync_signal(arg, spawner.list ? PMIX_ERR_WOULD_BLOCK : PMIX_SUCCESS);
 }
 
 static void end_fn(void *arg)
 {
-	for (spawn_t *s = sp.list; s; s = s->next)
+	for (spawn_t *s = spawner.list; s; s = s->next)
 		kill_child(s, arg ? SIGKILL : SIGTERM);
 }
 
@@ -737,7 +741,7 @@ static void end_fn(void *arg)
  * the progress thread does not answer (then the rest is leaked). */
 static pmix_status_t stop_round(void)
 {
-	pmix_status_t st = pxc_progress_call(sp.pg, stop_fn, 10000);
+	pmix_status_t st = pxc_progress_call(spawner.pg, stop_fn, 10000);
 
 	/* stuck or gone: the rest is leaked, stop trying */
 	return st == PMIX_ERR_TIMEOUT || st == PMIX_ERR_UNREACH ? PMIX_SUCCESS : st;
@@ -751,7 +755,7 @@ static void final_fn(void *arg)
 
 static void final_round(void)
 {
-	pxc_progress_call(sp.pg, final_fn, 10000);
+	pxc_progress_call(spawner.pg, final_fn, 10000);
 }
 
 /* Waits up to ms for a record to be freed since the last stop round. */
@@ -776,20 +780,20 @@ void plug_spawn_srun_stop(void)
 	long long t0 = pxc_now_ms(), t;
 	int phase = 0;	/* 1: SIGTERM sent, 2: SIGKILL sent */
 
-	if (!sp.pg)
+	if (!spawner.pg)
 		return;
 	while (stop_round() != PMIX_SUCCESS && (t = pxc_now_ms() - t0) < fini + 2 * kill) {
 		if (phase == 0 && t >= fini && ++phase)
-			pxc_progress_post(sp.pg, end_fn, NULL);
+			pxc_progress_post(spawner.pg, end_fn, NULL);
 		if (phase == 1 && t >= fini + kill && ++phase)
-			pxc_progress_post(sp.pg, end_fn, (void *)1);
+			pxc_progress_post(spawner.pg, end_fn, (void *)1);
 		wait_idle(100);	/* woken early when a child srun is reaped */
 	}
 	final_round();		/* whatever is left: killed, cancelled, freed */
 	pxc_progress_release();
-	for (char **a = sp.alloc; a && *a; a++)
+	for (char **a = spawner.alloc; a && *a; a++)
 		free(*a);
-	free(sp.alloc);
-	free(sp.ready);
-	memset(&sp, 0, sizeof(sp));
+	free(spawner.alloc);
+	free(spawner.ready);
+	memset(&spawner, 0, sizeof(spawner));
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_abort.c - the stepd side of PMIx_Abort (the server module's abort
- * upcall): the report goes to srun's agent (plug_rdv.c) on a connection
+ * stepd/abort.c - the stepd side of PMIx_Abort (the server module's abort
+ * upcall): the report goes to srun's agent (srun/agent.c) on a connection
  * of its own: ABORT (step key, node id, rank, status, host, message).
  * srun prints it, keeps the status as its exit code, answers ABORT_ACK
  * and kills the step. Only then does the aborting client get its answer
@@ -29,10 +29,12 @@
 #include <unistd.h>
 #include <event2/event.h>
 
+#include "frame.h"
 #include "pack.h"
-#include "stepd/abort.h"
-#include "net/transport.h"
+#include "common/key.h"
+#include "common/proto.h"
 #include "lib/util.h"
+#include "stepd/abort.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 
@@ -56,7 +58,7 @@ static struct {
 	uint32_t job, step, node;
 	int ready;
 	op_t *ops;
-} ab;
+} reporter;
 
 int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 {
@@ -65,27 +67,27 @@ int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
 	uint32_t p;
 
-	ab.job = job;
-	ab.step = step;
-	ab.node = node;
-	ab.ready = 0;
+	reporter.job = job;
+	reporter.step = step;
+	reporter.node = node;
+	reporter.ready = 0;
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
 	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
-	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(ab.host))
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(reporter.host))
 		return plug_info("no abort agent in srun: PMIx_Abort kills the step "
 				 "without a message"), -1;
-	strcpy(ab.key, key);
-	strcpy(ab.host, host);
-	snprintf(ab.port, sizeof(ab.port), "%u", p);
-	ab.ready = 1;
+	strcpy(reporter.key, key);
+	strcpy(reporter.host, host);
+	snprintf(reporter.port, sizeof(reporter.port), "%u", p);
+	reporter.ready = 1;
 	return 0;
 }
 
 /* Ends a report: answers the client, kills the step unless srun did. */
 static void op_done(op_t *o, int acked, pmix_status_t st)
 {
-	for (op_t **p = &ab.ops; *p; p = &(*p)->next)
+	for (op_t **p = &reporter.ops; *p; p = &(*p)->next)
 		if (*p == o) {
 			*p = o->next;
 			break;
@@ -98,8 +100,8 @@ static void op_done(op_t *o, int acked, pmix_status_t st)
 	pxc_buf_clear(&o->msg);
 	if (!acked && st != PMIX_ERR_UNREACH) {
 		plug_error("srun did not take the abort report: killing step %u.%u",
-			   ab.job, ab.step);
-		slurm_kill_job_step(ab.job, ab.step, SIGKILL);
+			   reporter.job, reporter.step);
+		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	}
 	if (o->cbfunc)
 		o->cbfunc(st, o->cbdata);
@@ -158,8 +160,8 @@ static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host,
 	int rc;
 
 	pxc_buf_init(&o->msg);
-	rc = !cut || pxc_pack_str(&o->msg, ab.key) != PMIX_SUCCESS ||
-	     pxc_pack_u32(&o->msg, ab.node) != PMIX_SUCCESS ||
+	rc = !cut || pxc_pack_str(&o->msg, reporter.key) != PMIX_SUCCESS ||
+	     pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
 	     pxc_pack_u32(&o->msg, rank) != PMIX_SUCCESS ||
 	     pxc_pack(&o->msg, &st, 1, PMIX_INT32) != PMIX_SUCCESS ||
 	     pxc_pack_str(&o->msg, host) != PMIX_SUCCESS ||
@@ -177,7 +179,7 @@ static int start_connect(op_t *o)
 	struct event_base *base = pxc_progress_base(pxc_progress_global());
 	int rc = -1;
 
-	if (!base || getaddrinfo(ab.host, ab.port, &hints, &ai) != 0)
+	if (!base || getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
 		return -1;
 	o->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (o->fd >= 0 && (connect(o->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
@@ -196,13 +198,13 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
 
 	plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status,
 		   msg ? msg : "");
-	if (!o || !ab.ready)
+	if (!o || !reporter.ready)
 		goto kill;
 	o->fd = -1;
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
-	o->next = ab.ops;
-	ab.ops = o;
+	o->next = reporter.ops;
+	reporter.ops = o;
 	if (pack_report(o, rank, status, host, msg) < 0 || start_connect(o) < 0) {
 		o->cbfunc = NULL;	/* answered below */
 		op_done(o, 0, PMIX_SUCCESS);
@@ -211,7 +213,7 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
 	return PMIX_SUCCESS;
 kill:
 	free(o);
-	slurm_kill_job_step(ab.job, ab.step, SIGKILL);
+	slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -225,7 +227,7 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	pxc_wire_hdr_t h = { .len = (uint32_t)msg->bytes_used, .cmd = PLUG_NET_ABORT };
 	int fd = -1;
 
-	if (getaddrinfo(ab.host, ab.port, &hints, &ai) != 0)
+	if (getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
 		return;
 	pxc_wire_hdr_encode(&h, hdr);
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -244,7 +246,7 @@ void plug_abort_launch_failed(const char *host, const char *why)
 {
 	op_t o = { .fd = -1 };
 
-	if (!ab.ready || pack_report(&o, PLUG_ABORT_RANK_STEPD, 1, host, why) < 0)
+	if (!reporter.ready || pack_report(&o, PLUG_ABORT_RANK_STEPD, 1, host, why) < 0)
 		return;
 	send_blocking(&o.msg);
 	pxc_buf_clear(&o.msg);
@@ -252,13 +254,13 @@ void plug_abort_launch_failed(const char *host, const char *why)
 
 static void stop_fn(void *arg)
 {
-	while (ab.ops)
-		op_done(ab.ops, 0, PMIX_ERR_UNREACH);
+	while (reporter.ops)
+		op_done(reporter.ops, 0, PMIX_ERR_UNREACH);
 	pxc_sync_signal(arg, PMIX_SUCCESS);
 }
 
 void plug_abort_stop(void)
 {
 	pxc_progress_call(pxc_progress_global(), stop_fn, 10000);
-	ab.ready = 0;
+	reporter.ready = 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_nspace.c - what the step's namespace tells its clients: job-level
+ * stepd/nspace.c - what the step's namespace tells its clients: job-level
  * sizes and directories, this node's peers and topology, and per rank its
  * node, host name and local rank, with the exact value types Open MPI 4.1
  * checks (reference/pmix-abi.md §3.1).
@@ -25,6 +25,8 @@
 #include <string.h>
 #include <pmix_server.h>
 
+#include "lib/map.h"
+#include "stepd/nspace.h"
 #include "stepd/step.h"
 
 #define PLUG_JOB_KEYS 20

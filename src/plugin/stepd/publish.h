@@ -1,21 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_pub.h - PMIx_Publish / Lookup / Unpublish for every step of a job
- * (docs/dynamic.md section 4).
- *
- * stepd side: the server module's publish, lookup and unpublish callbacks
- * forward the request to the step's srun (plug_srun_request), which
- * serves it from the pub/ directory of the job directory on its host:
- * shared by every step of the allocation, surviving the publishing step.
- *
- * srun side (srun's progress thread): handlers of PLUG_NET_PUBLISH,
- * LOOKUP and UNPUBLISH (plug_rdv.c), PMIX_WAIT lookups woken by inotify
- * on pub/ (polling when inotify is not available), each with its own
- * timer; at srun's end its step's PROC/APP-persistent entries are removed
- * and pending lookups are answered PMIX_ERR_UNREACH.
+ * stepd/publish.h - PMIx_Publish / Lookup / Unpublish for every step of
+ * a job (docs/dynamic.md section 4), the step daemon's half: the server
+ * module's publish, lookup and unpublish callbacks forward the request to
+ * the step's srun (common/agent_client.h), which serves it from the pub/
+ * directory of the job directory on its host (srun/pubdir.h): shared by
+ * every step of the allocation, surviving the publishing step.
  */
-#ifndef PLUG_PUB_H
-#define PLUG_PUB_H
+#ifndef PLUG_STEPD_PUBLISH_H
+#define PLUG_STEPD_PUBLISH_H
 
 #include <pmix_server.h>
 
@@ -28,8 +21,5 @@ pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys,
 pmix_status_t plug_pub_unpublish(const pmix_proc_t *proc, char **keys,
 				 const pmix_info_t info[], size_t ninfo,
 				 pmix_op_cbfunc_t cbfunc, void *cbdata);
-
-/* srun: registers the handlers with plug_rdv (before plug_rdv_start). */
-void plug_pub_srun_init(void);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_reap.c - end a step's slurmstepd without Slurm's 100 ms pause once
+ * stepd/reap.c - end a step's slurmstepd without Slurm's 100 ms pause once
  * every task of the node has exited.
  *
  * slurmstepd (22.05, _wait_for_all_tasks) reaps its tasks in the job
@@ -48,7 +48,7 @@
  *
  * Threads: start in the job manager thread, task in the forked child,
  * stop from the stepd's fini. Everything else runs in the progress thread,
- * which owns rp.w; stop posts the clean-up there and waits.
+ * which owns reaper.w; stop posts the clean-up there and waits.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -107,7 +107,7 @@ static struct {
 	struct sigaction old;
 	atomic_int fired;	/* written by the progress thread */
 	watch_t w;
-} rp = { .sock = { -1, -1 } };
+} reaper = { .sock = { -1, -1 } };
 
 static void on_sig(int sig)
 {
@@ -151,7 +151,7 @@ static int reaped(int pidfd)
 
 static void watch_free(watch_t *w)
 {
-	for (uint32_t i = 0; w->t && i < rp.ntasks; i++) {
+	for (uint32_t i = 0; w->t && i < reaper.ntasks; i++) {
 		if (w->t[i].ev)
 			event_free(w->t[i].ev);
 		if (w->t[i].fd >= 0)
@@ -174,20 +174,20 @@ static void on_tick(int fd, short what, void *arg)
 	uint32_t gone = 0;
 
 	(void)fd, (void)what;
-	for (uint32_t i = 0; i < rp.ntasks; i++)
+	for (uint32_t i = 0; i < reaper.ntasks; i++)
 		gone += (uint32_t)reaped(w->t[i].fd);
-	if (gone == rp.ntasks || ++w->ticks > PLUG_REAP_WATCH_MS) {
+	if (gone == reaper.ntasks || ++w->ticks > PLUG_REAP_WATCH_MS) {
 		event_del(w->tick);	/* Slurm is past its pause, or never came */
 		return;
 	}
 	/* Again if a signal found another sleep of Slurm's (a task epilog
 	 * wait, say) and the thread sleeps once more. */
-	if (gone > 0 && atomic_load(&rp.fired) < PLUG_REAP_FIRES &&
-	    (!atomic_load(&rp.fired) || w->ticks - w->last_fire >= PLUG_REAP_GAP_MS) &&
-	    in_sleep(rp.mgr_tid) && pthread_kill(rp.mgr, PLUG_REAP_SIG) == 0) {
-		atomic_fetch_add(&rp.fired, 1);
+	if (gone > 0 && atomic_load(&reaper.fired) < PLUG_REAP_FIRES &&
+	    (!atomic_load(&reaper.fired) || w->ticks - w->last_fire >= PLUG_REAP_GAP_MS) &&
+	    in_sleep(reaper.mgr_tid) && pthread_kill(reaper.mgr, PLUG_REAP_SIG) == 0) {
+		atomic_fetch_add(&reaper.fired, 1);
 		w->last_fire = w->ticks;
-		plug_flag("fast step end: all %u tasks ended, pause cut short", rp.ntasks);
+		plug_flag("fast step end: all %u tasks ended, pause cut short", reaper.ntasks);
 	}
 }
 
@@ -196,7 +196,7 @@ static void maybe_watch(watch_t *w)
 {
 	struct timeval ms = { 0, 1000 };
 
-	if (w->tick || w->ended < rp.ntasks || w->got != rp.ntasks || w->nfin < rp.ntasks)
+	if (w->tick || w->ended < reaper.ntasks || w->got != reaper.ntasks || w->nfin < reaper.ntasks)
 		return;
 	w->tick = event_new(pxc_progress_base(w->pg), -1, EV_PERSIST, on_tick, w);
 	if (w->tick)
@@ -212,8 +212,8 @@ static void on_exit_fd(int fd, short what, void *arg)
 		return;
 	t->ended = 1;
 	event_del(t->ev);
-	rp.w.ended++;
-	maybe_watch(&rp.w);
+	reaper.w.ended++;
+	maybe_watch(&reaper.w);
 }
 
 /* A task's report: one datagram, its pid with one pidfd attached. */
@@ -243,7 +243,7 @@ static void on_sock(int fd, short what, void *arg)
 			memcpy(&pidfd, CMSG_DATA(c), sizeof(int));
 		if (pidfd < 0)
 			continue;
-		if (n != (ssize_t)sizeof(pid) || w->got >= rp.ntasks) {
+		if (n != (ssize_t)sizeof(pid) || w->got >= reaper.ntasks) {
 			close(pidfd);
 			continue;
 		}
@@ -253,7 +253,7 @@ static void on_sock(int fd, short what, void *arg)
 		t->ev = event_new(pxc_progress_base(w->pg), pidfd, EV_READ | EV_PERSIST,
 				  on_exit_fd, t);
 		if (!t->ev || event_add(t->ev, NULL) < 0)
-			w->got = rp.ntasks + 1;	/* cannot watch it: never fire */
+			w->got = reaper.ntasks + 1;	/* cannot watch it: never fire */
 	}
 }
 
@@ -261,15 +261,15 @@ static void start_fn(void *arg)
 {
 	watch_t *w = arg;
 
-	w->t = calloc(rp.ntasks, sizeof(*w->t));
-	w->fin = calloc(rp.ntasks, sizeof(*w->fin));
+	w->t = calloc(reaper.ntasks, sizeof(*w->t));
+	w->fin = calloc(reaper.ntasks, sizeof(*w->fin));
 	if (!w->fin) {
 		free(w->t);
 		w->t = NULL;
 	}
-	for (uint32_t i = 0; w->t && i < rp.ntasks; i++)
+	for (uint32_t i = 0; w->t && i < reaper.ntasks; i++)
 		w->t[i].fd = -1;
-	w->sockev = w->t ? event_new(pxc_progress_base(w->pg), rp.sock[0], EV_READ | EV_PERSIST,
+	w->sockev = w->t ? event_new(pxc_progress_base(w->pg), reaper.sock[0], EV_READ | EV_PERSIST,
 				     on_sock, w) : NULL;
 	if (!w->sockev || event_add(w->sockev, NULL) < 0) {
 		plug_debug("fast step end: cannot watch the tasks");
@@ -279,21 +279,21 @@ static void start_fn(void *arg)
 
 void plug_reap_finalized(uint32_t rank)
 {
-	watch_t *w = &rp.w;
+	watch_t *w = &reaper.w;
 
 	if (!w->fin)		/* not armed (w is the progress thread's) */
 		return;
 	for (uint32_t i = 0; i < w->nfin; i++)
 		if (w->fin[i] == rank)
 			return;
-	if (w->nfin < rp.ntasks)
+	if (w->nfin < reaper.ntasks)
 		w->fin[w->nfin++] = rank;
 	maybe_watch(w);
 }
 
 static void stop_fn(void *arg)
 {
-	watch_free(&rp.w);
+	watch_free(&reaper.w);
 	pxc_sync_signal(arg, PMIX_SUCCESS);
 }
 
@@ -303,9 +303,9 @@ static int install_handler(void)
 	struct sigaction sa;
 	sigset_t cur;
 
-	if (sigaction(PLUG_REAP_SIG, NULL, &rp.old) < 0 ||
-	    (rp.old.sa_handler != SIG_DFL && !(rp.ignored && rp.old.sa_handler == SIG_IGN)) ||
-	    (rp.old.sa_flags & SA_SIGINFO) ||
+	if (sigaction(PLUG_REAP_SIG, NULL, &reaper.old) < 0 ||
+	    (reaper.old.sa_handler != SIG_DFL && !(reaper.ignored && reaper.old.sa_handler == SIG_IGN)) ||
+	    (reaper.old.sa_flags & SA_SIGINFO) ||
 	    pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0 || sigismember(&cur, PLUG_REAP_SIG))
 		return -1;
 	memset(&sa, 0, sizeof(sa));
@@ -314,7 +314,7 @@ static int install_handler(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(PLUG_REAP_SIG, &sa, NULL) < 0)
 		return -1;
-	rp.sig_set = 1;
+	reaper.sig_set = 1;
 	return 0;
 }
 
@@ -323,33 +323,33 @@ int plug_reap_start(uint32_t node_tasks)
 	pxc_progress_t *pg = pxc_progress_global();
 	int buf = 1 << 20;	/* about 1500 reports (an skb each) */
 
-	if (rp.on || node_tasks < 2)
+	if (reaper.on || node_tasks < 2)
 		return node_tasks < 2 ? 0 : -1;
-	atomic_store(&rp.fired, 0);
-	if (!pg || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, rp.sock) < 0 ||
-	    fcntl(rp.sock[0], F_SETFL, O_NONBLOCK) < 0) {
+	atomic_store(&reaper.fired, 0);
+	if (!pg || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, reaper.sock) < 0 ||
+	    fcntl(reaper.sock[0], F_SETFL, O_NONBLOCK) < 0) {
 		plug_debug("fast step end not armed: %s", pg ? strerror(errno) : "no progress thread");
 		plug_reap_stop();
 		return -1;
 	}
-	if (setsockopt(rp.sock[1], SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
-		setsockopt(rp.sock[1], SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	if (setsockopt(reaper.sock[1], SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
+		setsockopt(reaper.sock[1], SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	if (install_handler() < 0) {
 		plug_debug("fast step end not armed: signal %d in use or blocked",
 			   (int)PLUG_REAP_SIG);
 		plug_reap_stop();
 		return -1;
 	}
-	rp.ntasks = node_tasks;
-	rp.mgr = pthread_self();
-	rp.mgr_tid = (pid_t)syscall(SYS_gettid);
-	memset(&rp.w, 0, sizeof(rp.w));
-	rp.w.pg = pg;
-	if (pxc_progress_post(pg, start_fn, &rp.w) < 0) {
+	reaper.ntasks = node_tasks;
+	reaper.mgr = pthread_self();
+	reaper.mgr_tid = (pid_t)syscall(SYS_gettid);
+	memset(&reaper.w, 0, sizeof(reaper.w));
+	reaper.w.pg = pg;
+	if (pxc_progress_post(pg, start_fn, &reaper.w) < 0) {
 		plug_reap_stop();
 		return -1;
 	}
-	rp.on = 1;
+	reaper.on = 1;
 	return 0;
 }
 
@@ -366,7 +366,7 @@ void plug_reap_task(void)
 	struct cmsghdr *c;
 	int fd;
 
-	if (!rp.on || rp.sock[1] < 0)
+	if (!reaper.on || reaper.sock[1] < 0)
 		return;
 #ifdef SYS_pidfd_open
 	fd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -381,15 +381,15 @@ void plug_reap_task(void)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	(void)sendmsg(rp.sock[1], &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+	(void)sendmsg(reaper.sock[1], &m, MSG_DONTWAIT | MSG_NOSIGNAL);
 	close(fd);
 }
 
 void plug_reap_stop(void)
 {
-	if (rp.on && rp.w.pg)
-		pxc_progress_call(rp.w.pg, stop_fn, 10000);
-	if (rp.sig_set) {
+	if (reaper.on && reaper.w.pg)
+		pxc_progress_call(reaper.w.pg, stop_fn, 10000);
+	if (reaper.sig_set) {
 		/* Ignored from now on: a late signal must not end the stepd,
 		 * and the handler's code may be unloaded with the plugin. */
 		struct sigaction sa;
@@ -398,19 +398,19 @@ void plug_reap_stop(void)
 		sa.sa_handler = SIG_IGN;
 		sigemptyset(&sa.sa_mask);
 		sigaction(PLUG_REAP_SIG, &sa, NULL);
-		rp.sig_set = 0;
-		rp.ignored = 1;
+		reaper.sig_set = 0;
+		reaper.ignored = 1;
 	}
 	for (int i = 0; i < 2; i++) {
-		if (rp.sock[i] >= 0)
-			close(rp.sock[i]);
-		rp.sock[i] = -1;
+		if (reaper.sock[i] >= 0)
+			close(reaper.sock[i]);
+		reaper.sock[i] = -1;
 	}
-	rp.on = 0;
-	rp.w.pg = NULL;
+	reaper.on = 0;
+	reaper.w.pg = NULL;
 }
 
 int plug_reap_fired(void)
 {
-	return atomic_load(&rp.fired);
+	return atomic_load(&reaper.fired);
 }

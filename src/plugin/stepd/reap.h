@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_reap.h - end a step's slurmstepd without Slurm's 100 ms pause once
+ * stepd/reap.h - end a step's slurmstepd without Slurm's 100 ms pause once
  * every task of the node has exited (mpi.conf SlurmixFastStepEnd).
- * See plug_reap.c for why and how.
+ * See stepd/reap.c for why and how.
  *
  * plug_reap_start: in prefork, in the job manager thread (it records that
  * thread), after the progress thread is up. plug_reap_task: in each forked

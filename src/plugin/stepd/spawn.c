@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_spawn_stepd.c - the stepd side of PMIx_Spawn (see plug_spawn.h),
- * over the requests to srun (plug_srun_request, plug_req.c).
+ * stepd/spawn.c - the stepd side of PMIx_Spawn (see srun/spawn.h),
+ * over the requests to srun (plug_agent_request, common/agent_client.c).
  *
  * Parent stepd: the server's spawn upcall sends SPAWN (requestor, job
  * info, apps); the reply (status, nspace) answers the server. The request
@@ -32,10 +32,11 @@
 #include <pmix_server.h>
 
 #include "pack.h"
+#include "common/agent_client.h"
 #include "common/conf.h"
-#include "net/transport.h"
-#include "srun/spawn.h"
+#include "common/proto.h"
 #include "lib/util.h"
+#include "stepd/spawn.h"
 #include "progress.h"
 #include "slurm_adapter.h"
 
@@ -54,17 +55,17 @@ typedef struct {
 static struct {
 	uint32_t node, local, connected;
 	bool spawned, nonpmi, sent;
-} sd;
+} spawned;
 
 void plug_spawn_stepd_init(char **env, uint32_t node, uint32_t local_tasks)
 {
 	const char *v;
 
-	memset(&sd, 0, sizeof(sd));
-	sd.node = node;
-	sd.local = local_tasks;
-	sd.spawned = (v = plug_env_get(env, PLUG_SPAWNED_ENV)) && !strcmp(v, "1");
-	sd.nonpmi = (v = plug_env_get(env, PLUG_SPAWN_NONPMI_ENV)) && !strcmp(v, "1");
+	memset(&spawned, 0, sizeof(spawned));
+	spawned.node = node;
+	spawned.local = local_tasks;
+	spawned.spawned = (v = plug_env_get(env, PLUG_SPAWNED_ENV)) && !strcmp(v, "1");
+	spawned.nonpmi = (v = plug_env_get(env, PLUG_SPAWN_NONPMI_ENV)) && !strcmp(v, "1");
 }
 
 bool plug_spawn_parent(char **env, pmix_proc_t *parent)
@@ -126,7 +127,7 @@ static void wait_child(op_t *o)
 	pxc_buf_init(&b);
 	if (sscanf(o->nspace, "slurmix.%u.%u%n", &job, &step, &end) != 2 || o->nspace[end] ||
 	    pxc_pack_u32(&b, step) != PMIX_SUCCESS ||
-	    plug_srun_request(PLUG_NET_SPAWN_WAIT, &b, PLUG_SPAWN_WAIT_SEC, wait_done, o) < 0) {
+	    plug_agent_request(PLUG_NET_SPAWN_WAIT, &b, PLUG_SPAWN_WAIT_SEC, wait_done, o) < 0) {
 		plug_error("spawn: cannot wait for %s to end", o->nspace);
 		free(o);
 	}
@@ -204,7 +205,7 @@ pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_inf
 	    pxc_pack_array(&b, apps, napps, PMIX_APP) == PMIX_SUCCESS &&
 	    pxc_pack_u32(&b, plug_conf.spawn_overlap ? 1 : 0) == PMIX_SUCCESS &&
 	    pxc_pack_u32(&b, tmo) == PMIX_SUCCESS)
-		rc = plug_srun_request(PLUG_NET_SPAWN, &b, tmo + PLUG_SPAWN_GRACE_SEC,
+		rc = plug_agent_request(PLUG_NET_SPAWN, &b, tmo + PLUG_SPAWN_GRACE_SEC,
 				       spawn_done, o);
 	pxc_buf_clear(&b);
 	if (rc < 0) {
@@ -229,19 +230,19 @@ static void send_ready(void *arg)
 	pmix_data_buffer_t b;
 
 	(void)arg;
-	if (!sd.spawned || sd.sent)
+	if (!spawned.spawned || spawned.sent)
 		return;
-	sd.sent = true;
+	spawned.sent = true;
 	pxc_buf_init(&b);
-	if (pxc_pack_u32(&b, sd.node) != PMIX_SUCCESS ||
-	    plug_srun_request(PLUG_NET_SPAWN_NODE, &b, 0, node_done, NULL) < 0)
+	if (pxc_pack_u32(&b, spawned.node) != PMIX_SUCCESS ||
+	    plug_agent_request(PLUG_NET_SPAWN_NODE, &b, 0, node_done, NULL) < 0)
 		plug_error("spawn: cannot tell srun that this node is ready");
 	pxc_buf_clear(&b);
 }
 
 void plug_spawn_client_connected(void)
 {
-	if (++sd.connected == sd.local && !sd.nonpmi)
+	if (++spawned.connected == spawned.local && !spawned.nonpmi)
 		send_ready(NULL);
 }
 
@@ -249,7 +250,7 @@ void plug_spawn_prefork_done(void)
 {
 	pxc_progress_t *pg = pxc_progress_global();
 
-	if (sd.spawned && (sd.nonpmi || !sd.local) && pg)
+	if (spawned.spawned && (spawned.nonpmi || !spawned.local) && pg)
 		pxc_progress_post(pg, send_ready, NULL);
 }
 

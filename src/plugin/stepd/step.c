@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_step.c - slurmstepd as PMIx host: prefork, task and fini of one
- * step (see plug_step.h).
+ * stepd/step.c - slurmstepd as PMIx host: prefork, task and fini of one
+ * step (see stepd/step.h).
  *
  * Prefork, in the job manager thread, running as root:
  *   1. read the step record and cross-check it with what srun sent
@@ -15,12 +15,12 @@
  *   4. prepare every local task's environment (PMIx_server_setup_fork and
  *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
  *      the forked child, only copies.
- * Collectives across nodes: fence_nb and direct_modex are plug_coll.c and
- * plug_dmdx.c over plug_net.c, started at the end of prefork when the step
+ * Collectives across nodes: fence_nb and direct_modex are net/coll.c and
+ * net/dmodex.c over net/transport.c, started at the end of prefork when the step
  * spans several nodes (see src/plugin/README-dev.md).
  * Abort and lost tasks: the abort upcall reports to srun's agent
- * (plug_abort.c); client_finalized for a client whose connection dropped
- * without FINALIZE marks the task lost for the whole step (plug_lost.c).
+ * (stepd/abort.c); client_finalized for a client whose connection dropped
+ * without FINALIZE marks the task lost for the whole step (net/lost.c).
  * Fini (stepd_cleanup -> plugin fini): finalize the server, remove the
  * directory tree without following links, free everything.
  */
@@ -42,16 +42,26 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
-#include "stepd/abort.h"
-#include "net/coll.h"
+#include "common/agent_client.h"
 #include "common/conf.h"
+#include "common/key.h"
+#include "common/proto.h"
 #include "lib/cpuset.h"
+#include "lib/map.h"
+#include "lib/util.h"
+#include "net/boot.h"
+#include "net/coll.h"
+#include "net/ctx.h"
+#include "net/dmodex.h"
+#include "net/event.h"
+#include "net/lost.h"
 #include "net/transport.h"
+#include "stepd/abort.h"
+#include "stepd/nspace.h"
 #include "stepd/publish.h"
 #include "stepd/reap.h"
-#include "srun/spawn.h"
+#include "stepd/spawn.h"
 #include "stepd/step.h"
-#include "lib/util.h"
 #include "stepd/weight.h"
 #include "pxc.h"
 #include "server/server.h"
@@ -145,7 +155,7 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 }
 
 /* Also called by the server for a client whose connection ended without
- * PMIx_Finalize: that task is lost for the whole step (plug_lost.c). */
+ * PMIx_Finalize: that task is lost for the whole step (net/lost.c). */
 static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 					 pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
@@ -176,7 +186,7 @@ static pmix_server_module_t module = {
 	.client_finalized = cb_client_finalized,
 	.abort = cb_abort,
 	.fence_nb = plug_coll_fence,
-	.direct_modex = plug_dmdx_request,
+	.direct_modex = plug_dmodex_request,
 	.connect = plug_coll_connect,
 	.disconnect = plug_coll_disconnect,
 	.notify_event = plug_event_notify,
@@ -395,7 +405,7 @@ static void load_topology(plug_step_t *st)
 }
 
 /* PMIX_LOCALITY_STRING and PMIX_CPUSET of each local task, from the CPUs
- * Slurm binds it to (plug_cpuset.h); needs the server (which formats
+ * Slurm binds it to (lib/cpuset.h); needs the server (which formats
  * them). Without a topology the tasks simply get none. */
 static int task_localities(plug_step_t *st)
 {
@@ -558,11 +568,54 @@ static int prepare_tasks(plug_step_t *st, char **env)
 	return 0;
 }
 
-/* ---- collectives across nodes ------------------------------------------- */
+/* ---- the network between step daemons ---------------------------------- */
+
+/* The transport's arguments from the launch environment: the job key,
+ * srun's agent (SLURMIX_SRUN_PORT) and the host it runs on. 0/-1. */
+static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
+{
+	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
+	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
+	uint32_t p;
+
+	if (!host)
+		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
+	a->key = plug_env_get(env, PLUG_KEY_ENV);
+	if (!a->key || strlen(a->key) != PLUG_KEY_LEN || !port ||
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host)
+		return plug_error("launch environment lacks %s/%s/SLURM_SRUN_COMM_HOST",
+				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV), -1;
+	a->pg = pxc_progress_global();
+	a->job = st->si.step_id.job_id;
+	a->step = st->si.step_id.step_id;
+	a->me = st->si.nodeid;
+	a->nnodes = st->map->nnodes;
+	a->width = plug_net_ctx.width;
+	a->route_host = host;
+	a->srun_port = (uint16_t)p;
+	return 0;
+}
+
+/* Every feature that talks to the other step daemons registers with the
+ * transport; then the endpoint exchange, then the start. 0/-1. */
+static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a)
+{
+	plug_boot_args_t ba = { .net = n, .key = a->key, .me = a->me, .nnodes = a->nnodes,
+				.width = a->width, .job = a->job, .step = a->step,
+				.addr = plug_net_addr(n), .port = plug_net_port(n),
+				.hosts = st->hosts, .timeout_s = (int)plug_net_ctx.timeout };
+
+	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 ||
+	    plug_lost_register(n) < 0 || plug_event_register(n) < 0)
+		return plug_error("cannot register with the network"), -1;
+	st->boot_started = true;
+	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
+}
 
 static int start_net(plug_step_t *st, char **env)
 {
-	plug_coll_ctx_t *c = &plug_coll_ctx;
+	plug_net_ctx_t *c = &plug_net_ctx;
+	plug_net_args_t a = { 0 };
 
 	snprintf(c->nspace, sizeof(c->nspace), "%s", st->nspace);
 	c->map = st->map;
@@ -572,12 +625,21 @@ static int start_net(plug_step_t *st, char **env)
 	c->host = st->hosts[st->si.nodeid];
 	/* one-node steps too: other steps of the job reach them for
 	 * connect and fences across namespaces (docs/dynamic.md 5) */
-	if (plug_net_start(st->si.nodeid, st->map->nnodes, st->hosts, env) < 0) {
-		plug_net_stop();	/* what it had opened: sockets, socket file */
+	if (net_args(st, env, &a) < 0 || !(c->net = plug_net_create(&a)) ||
+	    net_features(st, c->net, &a) < 0)
 		return plug_error("cannot open the network between step daemons"), -1;
-	}
-	st->net_up = true;
 	return 0;
+}
+
+/* Stops what talks to the other step daemons (before the server). The
+ * transport itself is freed after the server: until then the server may
+ * still call a feature, which finds it stopped. */
+static void stop_net(plug_step_t *st)
+{
+	plug_net_stop(plug_net_ctx.net);
+	if (st->boot_started)
+		plug_boot_join();
+	st->boot_started = false;
 }
 
 /* ---- hooks -------------------------------------------------------------- */
@@ -592,7 +654,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
 	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
-	if (plug_req_init(*env) < 0)
+	if (plug_agent_client_init(*env) < 0)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
@@ -656,14 +718,15 @@ static void free_list(char **list)
 
 void plug_step_fini(void)
 {
-	if (step.net_up)
-		plug_net_stop();
+	stop_net(&step);
 	plug_reap_stop();
 	if (step.server_up) {
-		plug_req_stop();
+		plug_agent_client_stop();
 		plug_abort_stop();
 		PMIx_server_finalize();
 	}
+	plug_net_destroy(plug_net_ctx.net);
+	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));
 	plug_lost_stop();
 	if (step.dir_made)
 		remove_tree(step.dir);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_step.h - the step as slurmstepd's PMIx host sees it, and the steps
+ * stepd/step.h - the step as slurmstepd's PMIx host sees it, and the steps
  * of its life: prefork (start the server, register the namespace and the
  * local clients, prepare each task's environment), task (copy that
  * environment into the forked task), fini (stop the server, remove the
@@ -34,8 +34,8 @@ typedef struct {
 	char *ld_path;		/* LD_LIBRARY_PATH for the tasks, or NULL */
 	bool dir_made;		/* dir is ours to remove */
 	bool server_up;
-	bool net_up;		/* plug_net started (multi-node steps) */
-	bool spawned;		/* started by PMIx_Spawn (plug_spawn.h) */
+	bool boot_started;	/* the endpoint exchange (net/boot.h) */
+	bool spawned;		/* started by PMIx_Spawn (srun/spawn.h) */
 	pmix_proc_t parent;	/* then: the proc that spawned it */
 } plug_step_t;
 
@@ -44,9 +44,5 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env);
 int plug_step_task(const plug_task_info_t *task, char ***env);
 /* Idempotent; called from the plugin's fini(). */
 void plug_step_fini(void);
-
-/* plug_nspace.c: the namespace's info array (job, node and per-proc data)
- * for PMIx_server_register_nspace. Returns 0 or -1 (ENOMEM). */
-int plug_nspace_info(const plug_step_t *st, pmix_info_t **info, size_t *ninfo);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_weight.c - a spawned step's CPU share under the kernel's autogroup
+ * stepd/weight.c - a spawned step's CPU share under the kernel's autogroup
  * scheduler follows its number of tasks on the node.
  *
  * With CONFIG_SCHED_AUTOGROUP on (Debian's and Ubuntu's kernels, among

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_weight.h - a spawned step's CPU share under the kernel's
+ * stepd/weight.h - a spawned step's CPU share under the kernel's
  * autogroup scheduler: its tasks over its parent's on the node (mpi.conf
- * SlurmixTaskWeight). See plug_weight.c.
+ * SlurmixTaskWeight). See stepd/weight.c.
  */
 #ifndef PLUG_WEIGHT_H
 #define PLUG_WEIGHT_H

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plug_req.c - the stepd side of the requests to srun (plug_net.h,
+ * common/agent_client.c - the stepd side of the requests to srun (net/transport.h,
  * docs/dynamic.md section 2): each request opens its own TCP connection
  * to srun's agent, sends (cmd, tag, key + payload), waits for one
  * PLUG_NET_REPLY and closes. A single timer per request covers the
  * connect and the answer; a closed connection or a refused connect is
  * PMIX_ERR_UNREACH. The callback always runs from the event loop, never
- * from inside plug_srun_request.
+ * from inside plug_agent_request.
  *
- * Threads: plug_req_init in prefork (job manager thread) before the
+ * Threads: plug_agent_client_init in prefork (job manager thread) before the
  * server can call its module; everything else in the progress thread;
- * plug_req_stop posts the failing of what is pending there and waits.
+ * plug_agent_client_stop posts the failing of what is pending there and waits.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -24,9 +24,12 @@
 #include <unistd.h>
 #include <event2/event.h>
 
+#include "frame.h"
 #include "pack.h"
+#include "common/agent_client.h"
 #include "common/conf.h"
-#include "net/transport.h"
+#include "common/key.h"
+#include "common/proto.h"
 #include "lib/util.h"
 #include "progress.h"
 #include "slurm_adapter.h"
@@ -40,7 +43,7 @@ typedef struct rq {
 	uint16_t cmd;
 	uint32_t tag;
 	pmix_data_buffer_t msg;
-	plug_srun_cb_f cb;
+	plug_agent_cb_f cb;
 	void *cbdata;
 } rq_t;
 
@@ -51,31 +54,31 @@ static struct {
 	int ready;
 	uint32_t last_tag;
 	rq_t *rqs;
-} rs;
+} requests;
 
-int plug_req_init(char **env)
+int plug_agent_client_init(char **env)
 {
 	const char *key = plug_env_get(env, PLUG_KEY_ENV);
 	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
 	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
 	uint32_t p;
 
-	rs.ready = 0;
+	requests.ready = 0;
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
 	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
-	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(rs.host))
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(requests.host))
 		return -1;
-	strcpy(rs.key, key);
-	strcpy(rs.host, host);
-	snprintf(rs.port, sizeof(rs.port), "%u", p);
-	rs.ready = 1;
+	strcpy(requests.key, key);
+	strcpy(requests.host, host);
+	snprintf(requests.port, sizeof(requests.port), "%u", p);
+	requests.ready = 1;
 	return 0;
 }
 
 static void rq_done(rq_t *r, pmix_status_t st, pmix_data_buffer_t *reply)
 {
-	for (rq_t **p = &rs.rqs; *p; p = &(*p)->next)
+	for (rq_t **p = &requests.rqs; *p; p = &(*p)->next)
 		if (*p == r) {
 			*p = r->next;
 			break;
@@ -152,7 +155,7 @@ static int start_connect(rq_t *r)
 	struct event_base *base = pxc_progress_base(pxc_progress_global());
 	int rc = -1;
 
-	if (!base || getaddrinfo(rs.host, rs.port, &hints, &ai) != 0)
+	if (!base || getaddrinfo(requests.host, requests.port, &hints, &ai) != 0)
 		return -1;
 	r->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (r->fd >= 0 && (connect(r->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
@@ -167,7 +170,7 @@ static int start_connect(rq_t *r)
 static int pack_msg(rq_t *r, const pmix_data_buffer_t *payload)
 {
 	pxc_buf_init(&r->msg);
-	if (pxc_pack_str(&r->msg, rs.key) != PMIX_SUCCESS)
+	if (pxc_pack_str(&r->msg, requests.key) != PMIX_SUCCESS)
 		return -1;
 	if (payload && payload->bytes_used &&
 	    pxc_buf_append(&r->msg, payload->base_ptr, payload->bytes_used) < 0)
@@ -175,18 +178,18 @@ static int pack_msg(rq_t *r, const pmix_data_buffer_t *payload)
 	return 0;
 }
 
-int plug_srun_request(uint16_t cmd, const pmix_data_buffer_t *payload,
-		      uint32_t timeout_sec, plug_srun_cb_f cb, void *cbdata)
+int plug_agent_request(uint16_t cmd, const pmix_data_buffer_t *payload,
+		      uint32_t timeout_sec, plug_agent_cb_f cb, void *cbdata)
 {
 	struct event_base *base = pxc_progress_base(pxc_progress_global());
 	struct timeval tv = { timeout_sec ? timeout_sec : plug_conf.timeout, 0 };
 	rq_t *r;
 
-	if (!rs.ready || !base || !cb || !(r = calloc(1, sizeof(*r))))
+	if (!requests.ready || !base || !cb || !(r = calloc(1, sizeof(*r))))
 		return -1;
 	r->fd = -1;
 	r->cmd = cmd;
-	r->tag = ++rs.last_tag ? rs.last_tag : ++rs.last_tag;
+	r->tag = ++requests.last_tag ? requests.last_tag : ++requests.last_tag;
 	r->cb = cb;
 	r->cbdata = cbdata;
 	r->timer = evtimer_new(base, on_timer, r);
@@ -202,22 +205,22 @@ int plug_srun_request(uint16_t cmd, const pmix_data_buffer_t *payload,
 		free(r);
 		return -1;
 	}
-	r->next = rs.rqs;
-	rs.rqs = r;
+	r->next = requests.rqs;
+	requests.rqs = r;
 	return 0;
 }
 
 static void stop_fn(void *arg)
 {
-	while (rs.rqs)
-		rq_done(rs.rqs, PMIX_ERR_UNREACH, NULL);
+	while (requests.rqs)
+		rq_done(requests.rqs, PMIX_ERR_UNREACH, NULL);
 	pxc_sync_signal(arg, PMIX_SUCCESS);
 }
 
-void plug_req_stop(void)
+void plug_agent_client_stop(void)
 {
-	if (rs.ready) {
-		rs.ready = 0;
+	if (requests.ready) {
+		requests.ready = 0;
 		pxc_progress_call(pxc_progress_global(), stop_fn, 10000);
 	}
 }
