@@ -34,7 +34,7 @@
  * DISCONNECT with PMIX_CONNECT_EARLY_TERM_ALLOWED: connect.c), in which
  * case it is no longer waited for, also when it was gone before the
  * first local join. Results of a host call whose collective is gone are
- * dropped (ids, see srv.h).
+ * dropped (ids, see internal.h).
  * Progress thread only.
  */
 #include <errno.h>
@@ -43,7 +43,7 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "connect.h"
 #include "server.h"
 #include "proto.h"

@@ -42,7 +42,7 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "proto.h"
 
 #define KINDS_LOCAL_VIEW (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_GLOBAL))

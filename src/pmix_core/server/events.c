@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "server.h"
 #include "proto.h"
 #include "../client/event.h"

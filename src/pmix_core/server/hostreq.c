@@ -13,7 +13,7 @@
  * dropped; a callback from inside the module call is posted like any other
  * (the request completes after the call returned).
  *
- * What the host is handed lives in the request (pxc_hargs_t, srv.h) until
+ * What the host is handed lives in the request (pxc_hargs_t, internal.h) until
  * the request is freed, so a host may keep the pointers until it calls
  * back, as the Standard allows.
  *
@@ -28,7 +28,7 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "proto.h"
 
 /* --------------------------------------------------------------- records */

@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "proto.h"
 
 #define CLEAN_MAX_DEPTH 32

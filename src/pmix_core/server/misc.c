@@ -16,7 +16,7 @@
 #include <string.h>
 #include <hwloc.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "server.h"
 
 /* --------------------------------------------------- callbacks, later */

@@ -27,7 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "connect.h"
 #include "proto.h"
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "server.h"
 #include "proto.h"
 

@@ -29,7 +29,7 @@
 #include <hwloc.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "connect.h"
 #include "proto.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * srv.h - private state of the PMIx server, shared by the files of server/.
+ * internal.h - private state of the PMIx server, shared by the files of server/
+ * (server.h is the other one: what code outside server/ may ask of the server).
  *
  * Ownership: everything reachable from pxc_srv (namespaces, registered
  * clients, connected peers, collectives, parked requests, the store) belongs
@@ -33,8 +34,8 @@
  * message (host requests, parked GETs): a reply to a peer that went away is
  * dropped.
  */
-#ifndef PXC_SRV_H
-#define PXC_SRV_H
+#ifndef PXC_SRV_INTERNAL_H
+#define PXC_SRV_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
