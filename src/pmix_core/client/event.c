@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "request.h"
 #include "event.h"
 #include "server/server.h"
 

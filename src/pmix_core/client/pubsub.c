@@ -15,13 +15,7 @@
 #include <string.h>
 
 #include "client.h"
-
-static pmix_status_t ready(void)
-{
-	if (pxc_role == PXC_ROLE_SERVER)
-		return PMIX_ERR_NOT_SUPPORTED;
-	return pxc_client_ready();
-}
+#include "request.h"
 
 /* ---- publish ---- */
 
@@ -32,7 +26,7 @@ static pmix_status_t publish_prepare(const pmix_info_t *info, size_t ninfo,
 
 	if (!info || !ninfo)
 		return PMIX_ERR_BAD_PARAM;
-	if ((st = ready()) != PMIX_SUCCESS)
+	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);
 	if ((st = pxc_pack_array(b, info, ninfo, PMIX_INFO)) != PMIX_SUCCESS)
@@ -74,7 +68,7 @@ static pmix_status_t keys_prepare(char **keys, const pmix_info_t *info, size_t n
 
 	if (!info && ninfo)
 		return PMIX_ERR_BAD_PARAM;
-	if ((st = ready()) != PMIX_SUCCESS)
+	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
 		return st;
 	while (keys && keys[nkeys])
 		nkeys++;
