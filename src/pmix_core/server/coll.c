@@ -44,6 +44,7 @@
 #include <event2/event.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "connect.h"
 #include "server.h"
 #include "proto.h"

@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include "connect.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
 #include "pmix_slurmix.h"

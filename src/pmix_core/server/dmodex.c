@@ -43,6 +43,7 @@
 #include <event2/event.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "proto.h"
 
 #define KINDS_LOCAL_VIEW (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_GLOBAL))

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
 #include "../client/event.h"

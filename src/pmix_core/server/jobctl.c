@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "proto.h"
 
 #define CLEAN_MAX_DEPTH 32

@@ -28,6 +28,13 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "upcall.h"
+#include "abort.h"
+#include "pubsub.h"
+#include "spawn.h"
+#include "log.h"
+#include "group.h"
+#include "iof.h"
 #include "connect.h"
 #include "proto.h"
 

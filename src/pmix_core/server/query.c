@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
 

@@ -30,6 +30,7 @@
 #include <event2/event.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "connect.h"
 #include "proto.h"
 
