@@ -174,13 +174,6 @@ static inline bool pxc_key_reserved(const char *key)
 	return key && key[0] == 'p' && key[1] == 'm' && key[2] == 'i' && key[3] == 'x';
 }
 
-/* Event support used by the engine (event.c). */
-void pxc_event_handle_msg(pmix_data_buffer_t *payload);
-void pxc_event_lost_connection(void);
-void pxc_event_release_all(void);
-/* Joins the event thread (running queued chains first). Any thread. */
-void pxc_event_thread_stop(void);
-
 /* Topology cache release (topo.c), called at the last finalize. */
 void pxc_topology_release(void);
 

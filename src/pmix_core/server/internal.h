@@ -246,9 +246,6 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* Answers parked requests about proc (after a commit or its loss). */
 void pxc_parked_wake(const pmix_proc_t *proc);
 void pxc_parked_fail_all(pmix_status_t status);
-/* ---- events.c ---- */
-int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* ---- query.c ---- */
 int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* ---- jobctl.c ---- */

@@ -35,6 +35,7 @@
 #include "log.h"
 #include "group.h"
 #include "iof.h"
+#include "server/event.h"
 #include "connect.h"
 #include "proto.h"
 

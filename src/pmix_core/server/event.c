@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * events.c - event registration and delivery on the server side.
+ * event.c - event registration and delivery on the server side.
  *
  * REGEVENTS records, per connection, the codes a client wants (empty =
  * all); matching codes to handlers is the client library's business. The
@@ -26,7 +26,8 @@
 #include "upcall.h"
 #include "server.h"
 #include "proto.h"
-#include "../client/event.h"
+#include "common/event.h"
+#include "server/event.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
 
