@@ -255,8 +255,5 @@ void pxc_cleanup_run(pxc_snspace_t *ns);
 /* ---- rendezvous.c ---- */
 int pxc_rdv_write(void);
 void pxc_rdv_remove(void);
-/* ---- misc.c ---- */
-void pxc_psets_free(void);
-void pxc_topo_free(void);
 
 #endif

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * iof.c - IO forwarding on the server's side: IOF_PULL from tools. Not
- * supported yet (reserved for the IOF work): a well-formed IOF_PULL is
- * answered PMIX_ERR_NOT_SUPPORTED, a malformed one closes the connection.
- * Progress thread only.
+ * iof.c - IO forwarding on the server's side: IOF_PULL from tools and
+ * PMIx_server_IOF_deliver from the host. Neither is supported yet
+ * (reserved for the IOF work): a well-formed IOF_PULL is answered
+ * PMIX_ERR_NOT_SUPPORTED, a malformed one closes the connection (progress
+ * thread); PMIx_server_IOF_deliver returns PMIX_ERR_NOT_SUPPORTED (any
+ * thread).
  */
 #include "internal.h"
 #include "iof.h"
@@ -28,4 +30,13 @@ int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 	/* Reserved for the IOF work. */
 	pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOT_SUPPORTED, NULL);
 	return 0;
+}
+
+pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
+				      const pmix_byte_object_t *bo, const pmix_info_t info[],
+				      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)source; (void)channel; (void)bo; (void)info; (void)ninfo;
+	(void)cbfunc; (void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED;
 }

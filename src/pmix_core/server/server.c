@@ -30,6 +30,8 @@
 #include <event2/event.h>
 
 #include "internal.h"
+#include "locality.h"
+#include "pset.h"
 #include "upcall.h"
 #include "connect.h"
 #include "proto.h"
