@@ -47,7 +47,7 @@ static pmix_status_t connect_results(pmix_data_buffer_t *reply)
 
 static pmix_status_t parse_connect(pmix_data_buffer_t *reply, void *arg)
 {
-	pmix_status_t st = pxc_cli_parse_merge(reply, arg);
+	pmix_status_t st = pxc_request_parse_merge(reply, arg);
 
 	return st == PMIX_SUCCESS ? connect_results(reply) : st;
 }
@@ -80,7 +80,7 @@ static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t n
 		return PMIX_ERR_BAD_PARAM;
 	if ((st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(cmd, &b, pxc_cli_info_timeout_ms(info, ninfo), parse, NULL);
+	st = pxc_client_call(cmd, &b, pxc_request_timeout_ms(info, ninfo), parse, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -109,7 +109,7 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
 	}
 	o->cb = cbfunc;
 	o->cbdata = cbdata;
-	st = pxc_client_send(PXC_CMD_CONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
+	st = pxc_client_send(PXC_CMD_CONNECT, &b, pxc_request_timeout_ms(info, ninfo),
 			     connect_nb_reply, o);
 	if (st != PMIX_SUCCESS)
 		free(o);
@@ -133,6 +133,6 @@ pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs,
 		return PMIX_ERR_BAD_PARAM;
 	if ((st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_DISCONNECT, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_DISCONNECT, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }

@@ -159,7 +159,7 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t 
 		return PMIX_ERR_INIT;
 	if (!pxc_event_hdlr_remove(evhdlr_ref))
 		return PMIX_ERR_NOT_FOUND;
-	return pxc_client_op_later(PMIX_SUCCESS, cbfunc, cbdata);
+	return pxc_request_op_later(PMIX_SUCCESS, cbfunc, cbdata);
 }
 
 /* ---- notify ---- */
@@ -176,7 +176,7 @@ static pmix_status_t notify_server(pmix_status_t code, const pmix_proc_t *source
 	    (st = pxc_pack_proc(&b, source)) == PMIX_SUCCESS &&
 	    (st = pxc_pack(&b, &range, 1, PMIX_DATA_RANGE)) == PMIX_SUCCESS &&
 	    (st = pxc_pack_array(&b, info, ninfo, PMIX_INFO)) == PMIX_SUCCESS)
-		return pxc_client_op_nb(PXC_CMD_NOTIFY, &b, 0, false, cbfunc, cbdata);
+		return pxc_request_op_nb(PXC_CMD_NOTIFY, &b, 0, false, cbfunc, cbdata);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -197,6 +197,6 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
 	if (range != PMIX_RANGE_RM)
 		pxc_event_local_deliver(status, &src, range, info, ninfo);
 	if (range == PMIX_RANGE_PROC_LOCAL || pxc_client_ready() != PMIX_SUCCESS)
-		return pxc_client_op_later(PMIX_SUCCESS, cbfunc, cbdata);
+		return pxc_request_op_later(PMIX_SUCCESS, cbfunc, cbdata);
 	return notify_server(status, &src, range, info, ninfo, cbfunc, cbdata);
 }

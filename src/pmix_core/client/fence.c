@@ -36,8 +36,8 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
 		return alone_fence(procs, nprocs);
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_FENCE, &b, pxc_cli_info_timeout_ms(info, ninfo),
-			     pxc_cli_parse_merge, NULL);
+	st = pxc_client_call(PXC_CMD_FENCE, &b, pxc_request_timeout_ms(info, ninfo),
+			     pxc_request_parse_merge, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -51,10 +51,10 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs,
 
 	if (st == PMIX_ERR_UNREACH && atomic_load(&pxc_cl.state) == PXC_CONN_ALONE) {
 		st = alone_fence(procs, nprocs);
-		return st == PMIX_SUCCESS ? pxc_client_op_later(st, cbfunc, cbdata) : st;
+		return st == PMIX_SUCCESS ? pxc_request_op_later(st, cbfunc, cbdata) : st;
 	}
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_FENCE, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				true, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_FENCE, &b, pxc_request_timeout_ms(info, ninfo),
+				 true, cbfunc, cbdata);
 }

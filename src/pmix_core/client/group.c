@@ -24,7 +24,7 @@ static pmix_status_t group_prepare(uint8_t op, const char *grp, const pmix_proc_
 	pxc_buf_init(b);
 	if ((st = pxc_pack(b, &op, 1, PMIX_UINT8)) == PMIX_SUCCESS &&
 	    (st = pxc_pack_str(b, grp)) == PMIX_SUCCESS)
-		st = pxc_cli_pack_procs_infos(b, procs, nprocs, info, ninfo);
+		st = pxc_request_pack_procs_infos(b, procs, nprocs, info, ninfo);
 	if (st != PMIX_SUCCESS)
 		pxc_buf_clear(b);
 	return st;
@@ -42,7 +42,7 @@ pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], 
 	st = group_prepare(PMIX_GROUP_CONSTRUCT, grp, procs, nprocs, directives, ndirs, &b);
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_cli_info_timeout_ms(directives, ndirs),
+	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(directives, ndirs),
 			results, nresults);
 	pxc_buf_clear(&b);
 	return st;
@@ -60,7 +60,8 @@ pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[
 	st = group_prepare(PMIX_GROUP_CONSTRUCT, grp, procs, nprocs, info, ninfo, &b);
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_results_nb(PXC_CMD_GROUP, &b, pxc_cli_info_timeout_ms(info, ninfo), cbfunc, cbdata);
+	return pxc_request_results_nb(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo),
+				      cbfunc, cbdata);
 }
 
 pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
@@ -70,7 +71,8 @@ pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], si
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_cli_info_timeout_ms(info, ninfo), NULL, NULL);
+	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo),
+				      NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -83,6 +85,6 @@ pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[],
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_GROUP, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }

@@ -21,7 +21,7 @@ static pmix_status_t procs_infos_prepare(const pmix_proc_t *procs, size_t nprocs
 	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);
-	if ((st = pxc_cli_pack_procs_infos(b, procs, nprocs, info, ninfo)) != PMIX_SUCCESS)
+	if ((st = pxc_request_pack_procs_infos(b, procs, nprocs, info, ninfo)) != PMIX_SUCCESS)
 		pxc_buf_clear(b);
 	return st;
 }
@@ -36,7 +36,7 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
 	if ((results && !nresults) ||
 	    (st = procs_infos_prepare(targets, ntargets, directives, ndirs, &b)) != PMIX_SUCCESS)
 		return results && !nresults ? PMIX_ERR_BAD_PARAM : st;
-	st = pxc_request_results_call(PXC_CMD_JOBCTL, &b, pxc_cli_info_timeout_ms(directives, ndirs),
+	st = pxc_request_results_call(PXC_CMD_JOBCTL, &b, pxc_request_timeout_ms(directives, ndirs),
 			results, nresults);
 	pxc_buf_clear(&b);
 	return st;
@@ -51,6 +51,6 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
 
 	if ((st = procs_infos_prepare(targets, ntargets, directives, ndirs, &b)) != PMIX_SUCCESS)
 		return st;
-	return pxc_request_results_nb(PXC_CMD_JOBCTL, &b, pxc_cli_info_timeout_ms(directives, ndirs),
+	return pxc_request_results_nb(PXC_CMD_JOBCTL, &b, pxc_request_timeout_ms(directives, ndirs),
 			   cbfunc, cbdata);
 }

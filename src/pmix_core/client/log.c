@@ -36,7 +36,8 @@ pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata,
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_LOG, &b, pxc_cli_info_timeout_ms(directives, ndirs), NULL, NULL);
+	st = pxc_client_call(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs),
+			     NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -50,6 +51,6 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata,
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_LOG, &b, pxc_cli_info_timeout_ms(directives, ndirs),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs),
+				 false, cbfunc, cbdata);
 }

@@ -41,7 +41,7 @@ pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_PUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo), NULL, NULL);
+	st = pxc_client_call(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo), NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -54,8 +54,8 @@ pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo,
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_PUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }
 
 /* ---- lookup ---- */
@@ -127,7 +127,7 @@ pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata,
 	free(keys);
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_cli_info_timeout_ms(info, ninfo),
+	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
 			     parse_lookup, &o);
 	pxc_buf_clear(&b);
 	return st;
@@ -170,7 +170,7 @@ pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo
 	}
 	l->cb = cbfunc;
 	l->cbdata = cbdata;
-	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_cli_info_timeout_ms(info, ninfo),
+	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
 			     lookup_reply, l);
 	if (st != PMIX_SUCCESS)
 		free(l);
@@ -186,7 +186,8 @@ pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo), NULL, NULL);
+	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+			     NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -199,6 +200,6 @@ pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ni
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }

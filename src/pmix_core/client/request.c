@@ -26,7 +26,7 @@ pmix_status_t pxc_request_ready(void)
 	return pxc_role == PXC_ROLE_SERVER ? PMIX_ERR_NOT_SUPPORTED : pxc_client_ready();
 }
 
-int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo)
+int pxc_request_timeout_ms(const pmix_info_t *info, size_t ninfo)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);
 	long s = 0;
@@ -46,7 +46,7 @@ int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo)
 	return s > 2000000 ? 2000000000 : (int)(s * 1000);
 }
 
-pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
+pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
 				   size_t nprocs, const pmix_info_t *info, size_t ninfo)
 {
 	pmix_status_t st;
@@ -72,7 +72,7 @@ pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
 	if ((st = pxc_client_ready()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);
-	st = pxc_cli_pack_procs_infos(b, procs, nprocs, info, ninfo);
+	st = pxc_request_pack_procs_infos(b, procs, nprocs, info, ninfo);
 	if (st != PMIX_SUCCESS)
 		pxc_buf_clear(b);
 	return st;
@@ -86,7 +86,7 @@ struct opnb {
 	void *cbdata;
 };
 
-pmix_status_t pxc_cli_parse_merge(pmix_data_buffer_t *reply, void *arg)
+pmix_status_t pxc_request_parse_merge(pmix_data_buffer_t *reply, void *arg)
 {
 	(void)arg;
 	return pxc_client_merge_blob(reply);
@@ -103,8 +103,8 @@ static void opnb_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	free(o);
 }
 
-pmix_status_t pxc_client_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
-			       bool merge, pmix_op_cbfunc_t cb, void *cbdata)
+pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
+				bool merge, pmix_op_cbfunc_t cb, void *cbdata)
 {
 	struct opnb *o = malloc(sizeof(*o));
 	pmix_status_t st;
@@ -136,7 +136,7 @@ static void later_run(void *arg)
 	free(l);
 }
 
-pmix_status_t pxc_client_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata)
+pmix_status_t pxc_request_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata)
 {
 	struct later *l;
 

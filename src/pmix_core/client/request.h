@@ -23,10 +23,10 @@ typedef struct {
 pmix_status_t pxc_request_ready(void);
 
 /* PMIX_TIMEOUT (seconds) in info converted to ms, 0 when absent. */
-int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo);
+int pxc_request_timeout_ms(const pmix_info_t *info, size_t ninfo);
 /* Packs PROC[] procs then INFO[] info into b. PMIX_ERR_BAD_PARAM when an
  * array is NULL with a count, else the pack status. */
-pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
+pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
 				   size_t nprocs, const pmix_info_t *info, size_t ninfo);
 /* The payload of a collective (fence, connect, disconnect): checks role,
  * arguments and connection (in that order), then initialises b with
@@ -39,13 +39,13 @@ pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
  * status and a BLOB to merge into the client store (merge true),
  * reported through cb (may be NULL) in the progress thread. b's bytes are
  * taken. PMIX_SUCCESS when cb will run. Any thread. */
-pmix_status_t pxc_client_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
-			       bool merge, pmix_op_cbfunc_t cb, void *cbdata);
+pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
+				bool merge, pmix_op_cbfunc_t cb, void *cbdata);
 /* Reports st to cb (may be NULL) from the progress thread, without a
  * server. PMIX_SUCCESS when cb will run (or is NULL). Any thread. */
-pmix_status_t pxc_client_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata);
+pmix_status_t pxc_request_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata);
 /* Reply parser (pxc_parse_f) that merges a BLOB into the client store. */
-pmix_status_t pxc_cli_parse_merge(pmix_data_buffer_t *reply, void *arg);
+pmix_status_t pxc_request_parse_merge(pmix_data_buffer_t *reply, void *arg);
 
 /* Frees a malloc'ed pxc_results_t and its infos; NULL-tolerant (the
  * release function handed to a pmix_info_cbfunc_t). Any thread. */

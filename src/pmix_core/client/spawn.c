@@ -57,7 +57,7 @@ pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo,
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_SPAWN, &b, pxc_cli_info_timeout_ms(job_info, ninfo),
+	st = pxc_client_call(PXC_CMD_SPAWN, &b, pxc_request_timeout_ms(job_info, ninfo),
 			     parse_spawn, nspace);
 	pxc_buf_clear(&b);
 	return st;
@@ -96,7 +96,7 @@ pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo,
 	}
 	s->cb = cbfunc;
 	s->cbdata = cbdata;
-	st = pxc_client_send(PXC_CMD_SPAWN, &b, pxc_cli_info_timeout_ms(job_info, ninfo),
+	st = pxc_client_send(PXC_CMD_SPAWN, &b, pxc_request_timeout_ms(job_info, ninfo),
 			     spawn_reply, s);
 	if (st != PMIX_SUCCESS)
 		free(s);

@@ -35,8 +35,8 @@ struct event_base;
 typedef struct pxc_snspace pxc_snspace_t;
 typedef struct pxc_sclient pxc_sclient_t;
 typedef struct pxc_peer pxc_peer_t;
-typedef struct pxc_hreq pxc_hreq_t;
-typedef struct pxc_hres pxc_hres_t;
+typedef struct pxc_upcall pxc_upcall_t;
+typedef struct pxc_upcall_result pxc_upcall_result_t;
 typedef struct pxc_cleanup pxc_cleanup_t;
 typedef struct pxc_delta pxc_delta_t;
 typedef struct pxc_fsig pxc_fsig_t;
@@ -122,7 +122,7 @@ typedef struct {
 	pxc_store_t *store;
 	pxc_snspace_t *nspaces;
 	pxc_peer_t *peers;
-	pxc_hreq_t *hreqs;
+	pxc_upcall_t *upcalls;
 	struct pxc_coll *colls;
 	pxc_fsig_t *fsigs;		/* fence signatures with marks (delta.c) */
 	struct pxc_parked *parked;	/* GETs / dmodex waiting for commits */

@@ -18,19 +18,21 @@
 
 int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pxc_hargs_t a = { 0 };
-	pxc_hreq_t *r;
+	pxc_upcall_args_t a = { 0 };
+	pxc_upcall_t *r;
 
 	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
-	r = pxc_hreq_start(p, h, pxc_srv.module.publish != NULL, PMIX_SUCCESS, pxc_hreq_done_status, &a);
+	r = pxc_upcall_start(p, h, pxc_srv.module.publish != NULL, PMIX_SUCCESS,
+			     pxc_upcall_done_status, &a);
 	if (r)
-		pxc_hreq_after_call(r, pxc_srv.module.publish(&r->a.proc, r->a.info, r->a.ninfo,
-							      pxc_hcb_op, PXC_HCBDATA(r)));
+		pxc_upcall_after_call(r, pxc_srv.module.publish(&r->a.proc, r->a.info, r->a.ninfo,
+								pxc_upcall_cb_op,
+								PXC_UPCALL_CBDATA(r)));
 	return 0;
 }
 
-static void done_lookup(pxc_hreq_t *r, pxc_hres_t *res)
+static void done_lookup(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pmix_data_buffer_t body;
 	pmix_status_t st = res->status;
@@ -68,22 +70,22 @@ static int unpack_keys(pmix_data_buffer_t *in, char ***argv)
 static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in,
 			bool lookup)
 {
-	pxc_hargs_t a = { 0 };
-	pxc_hreq_t *r;
+	pxc_upcall_args_t a = { 0 };
+	pxc_upcall_t *r;
 	pmix_server_module_t *m = &pxc_srv.module;
 	bool have = lookup ? m->lookup != NULL : m->unpublish != NULL;
 
 	if (unpack_keys(in, &a.keys) < 0 ||
 	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
-		return pxc_hargs_free(&a), -1;
-	r = pxc_hreq_start(p, h, have, a.keys ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM,
-		  lookup ? done_lookup : pxc_hreq_done_status, &a);
+		return pxc_upcall_args_free(&a), -1;
+	r = pxc_upcall_start(p, h, have, a.keys ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM,
+		  lookup ? done_lookup : pxc_upcall_done_status, &a);
 	if (r && lookup)
-		pxc_hreq_after_call(r, m->lookup(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
-						 pxc_hcb_lookup, PXC_HCBDATA(r)));
+		pxc_upcall_after_call(r, m->lookup(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
+						   pxc_upcall_cb_lookup, PXC_UPCALL_CBDATA(r)));
 	else if (r)
-		pxc_hreq_after_call(r, m->unpublish(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
-						    pxc_hcb_op, PXC_HCBDATA(r)));
+		pxc_upcall_after_call(r, m->unpublish(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
+						      pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r)));
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #include "upcall.h"
 #include "spawn.h"
 
-static void done_spawn(pxc_hreq_t *r, pxc_hres_t *res)
+static void done_spawn(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pmix_data_buffer_t body;
 	pmix_status_t st = res->status;
@@ -26,17 +26,18 @@ static void done_spawn(pxc_hreq_t *r, pxc_hres_t *res)
 
 int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pxc_hargs_t a = { 0 };
-	pxc_hreq_t *r;
+	pxc_upcall_args_t a = { 0 };
+	pxc_upcall_t *r;
 
 	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&a.apps, &a.napps, PMIX_APP) != PMIX_SUCCESS)
-		return pxc_hargs_free(&a), -1;
-	r = pxc_hreq_start(p, h, pxc_srv.module.spawn != NULL,
+		return pxc_upcall_args_free(&a), -1;
+	r = pxc_upcall_start(p, h, pxc_srv.module.spawn != NULL,
 		  a.napps ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, done_spawn, &a);
 	if (r)
-		pxc_hreq_after_call(r, pxc_srv.module.spawn(&r->a.proc, r->a.info, r->a.ninfo,
-							    r->a.apps, r->a.napps,
-							    pxc_hcb_spawn, PXC_HCBDATA(r)));
+		pxc_upcall_after_call(r, pxc_srv.module.spawn(&r->a.proc, r->a.info, r->a.ninfo,
+							      r->a.apps, r->a.napps,
+							      pxc_upcall_cb_spawn,
+							      PXC_UPCALL_CBDATA(r)));
 	return 0;
 }

@@ -2,10 +2,10 @@
 /*
  * upcall.c - requests handed to the host module, and their callbacks.
  *
- * A pxc_hreq_t lives in pxc_srv.hreqs from the host call until its
- * completion. The host gets (void *)id as cbdata. Each pxc_hcb_* callback
+ * A pxc_upcall_t lives in pxc_srv.upcalls from the host call until its
+ * completion. The host gets (void *)id as cbdata. Each pxc_upcall_cb_* callback
  * may run in any thread (also inside the module call): it deep-copies the
- * result into a pxc_hres_t, calls the host's release function, and posts
+ * result into a pxc_upcall_result_t, calls the host's release function, and posts
  * the result to the progress thread, which finds the request by id and
  * runs its done function, or drops the result when the request is gone.
  *
@@ -13,14 +13,14 @@
  * dropped; a callback from inside the module call is posted like any other
  * (the request completes after the call returned).
  *
- * What the host is handed lives in the request (pxc_hargs_t, upcall.h)
+ * What the host is handed lives in the request (pxc_upcall_args_t, upcall.h)
  * until the request is freed, so a host may keep the pointers until it
  * calls back, as the Standard allows.
  *
  * The helpers of the forwarding requests are here too (the requests
  * themselves live in their feature's file: abort.c, pubsub.c, spawn.c,
  * log.c, group.c, query.c, jobctl.c): a handler unpacks into a
- * pxc_hargs_t, pxc_hreq_start makes the request (or answers at once:
+ * pxc_upcall_args_t, pxc_upcall_start makes the request (or answers at once:
  * NULL module function -> PMIX_ERR_NOT_SUPPORTED), the handler calls the
  * host, and a done function replies.
  */
@@ -36,9 +36,9 @@
 
 /* --------------------------------------------------------------- records */
 
-pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_hreq_done_f done)
+pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done)
 {
-	pxc_hreq_t *r = calloc(1, sizeof(*r));
+	pxc_upcall_t *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -48,14 +48,14 @@ pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_hreq_don
 	r->tag = tag;
 	r->cmd = cmd;
 	r->done = done;
-	r->next = pxc_srv.hreqs;
-	pxc_srv.hreqs = r;
+	r->next = pxc_srv.upcalls;
+	pxc_srv.upcalls = r;
 	return r;
 }
 
-pxc_hreq_t *pxc_hreq_find(uint64_t id)
+pxc_upcall_t *pxc_upcall_find(uint64_t id)
 {
-	for (pxc_hreq_t *r = pxc_srv.hreqs; r; r = r->next)
+	for (pxc_upcall_t *r = pxc_srv.upcalls; r; r = r->next)
 		if (r->id == id)
 			return r;
 	return NULL;
@@ -68,7 +68,7 @@ static void argv_free(char **argv)
 	free(argv);
 }
 
-void pxc_hargs_free(pxc_hargs_t *a)
+void pxc_upcall_args_free(pxc_upcall_args_t *a)
 {
 	free(a->str);
 	pxc_array_free(a->procs, a->nprocs, PMIX_PROC);
@@ -81,52 +81,52 @@ void pxc_hargs_free(pxc_hargs_t *a)
 }
 
 /* Frees an unlinked request. */
-static void hreq_release(pxc_hreq_t *r)
+static void upcall_release(pxc_upcall_t *r)
 {
 	pxc_srv_timer_free(r->timer);
 	if (r->ctx_free)
 		r->ctx_free(r->ctx);
-	pxc_hargs_free(&r->a);
+	pxc_upcall_args_free(&r->a);
 	free(r);
 }
 
-void pxc_hreq_free(pxc_hreq_t *r)
+void pxc_upcall_free(pxc_upcall_t *r)
 {
-	for (pxc_hreq_t **pp = &pxc_srv.hreqs; *pp; pp = &(*pp)->next)
+	for (pxc_upcall_t **pp = &pxc_srv.upcalls; *pp; pp = &(*pp)->next)
 		if (*pp == r) {
 			*pp = r->next;
 			break;
 		}
-	hreq_release(r);
+	upcall_release(r);
 }
 
-void pxc_hreq_fail_all(pmix_status_t status)
+void pxc_upcall_fail_all(pmix_status_t status)
 {
-	while (pxc_srv.hreqs) {
-		pxc_hreq_t *r = pxc_srv.hreqs;
-		pxc_hres_t res = { .id = r->id, .status = status };
+	while (pxc_srv.upcalls) {
+		pxc_upcall_t *r = pxc_srv.upcalls;
+		pxc_upcall_result_t res = { .id = r->id, .status = status };
 
-		pxc_srv.hreqs = r->next;
+		pxc_srv.upcalls = r->next;
 		r->next = NULL;
 		r->done(r, &res);
-		hreq_release(r);
+		upcall_release(r);
 	}
 }
 
-void pxc_hreq_done_none(pxc_hreq_t *r, pxc_hres_t *res)
+void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	(void)r;
 	(void)res;
 }
 
-void pxc_hreq_after_call(pxc_hreq_t *r, pmix_status_t st)
+void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st)
 {
-	pxc_hres_t res = { .id = r->id, .status = st };
+	pxc_upcall_result_t res = { .id = r->id, .status = st };
 
 	if (st == PMIX_SUCCESS)
 		return;
 	r->done(r, &res);
-	pxc_hreq_free(r);
+	pxc_upcall_free(r);
 }
 
 pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
@@ -146,7 +146,7 @@ pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
 	return PMIX_SUCCESS;
 }
 
-static void hres_free(pxc_hres_t *res)
+static void result_free(pxc_upcall_result_t *res)
 {
 	free(res->data);
 	if (res->info)
@@ -157,29 +157,29 @@ static void hres_free(pxc_hres_t *res)
 }
 
 /* Progress thread: completes the request the result belongs to. */
-static void hres_deliver(void *arg)
+static void result_deliver(void *arg)
 {
-	pxc_hres_t *res = arg;
-	pxc_hreq_t *r = pxc_srv.running ? pxc_hreq_find(res->id) : NULL;
+	pxc_upcall_result_t *res = arg;
+	pxc_upcall_t *r = pxc_srv.running ? pxc_upcall_find(res->id) : NULL;
 
 	if (r) {
 		r->done(r, res);
-		pxc_hreq_free(r);
+		pxc_upcall_free(r);
 	}
-	hres_free(res);
+	result_free(res);
 }
 
-static void hres_post(pxc_hres_t *res)
+static void result_post(pxc_upcall_result_t *res)
 {
 	/* Always posted, even from the progress thread: the module call that
 	 * invoked us may still be on the stack. */
-	if (res->id == 0 || pxc_srv_post(hres_deliver, res) < 0)
-		hres_free(res);
+	if (res->id == 0 || pxc_srv_post(result_deliver, res) < 0)
+		result_free(res);
 }
 
-static pxc_hres_t *hres_new(pmix_status_t status, void *cbdata)
+static pxc_upcall_result_t *result_new(pmix_status_t status, void *cbdata)
 {
-	pxc_hres_t *res = calloc(1, sizeof(*res));
+	pxc_upcall_result_t *res = calloc(1, sizeof(*res));
 
 	if (res) {
 		res->id = (uint64_t)(uintptr_t)cbdata;
@@ -190,18 +190,18 @@ static pxc_hres_t *hres_new(pmix_status_t status, void *cbdata)
 
 /* ------------------------------------------------------------- callbacks */
 
-void pxc_hcb_op(pmix_status_t status, void *cbdata)
+void pxc_upcall_cb_op(pmix_status_t status, void *cbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
-void pxc_hcb_modex(pmix_status_t status, const char *data, size_t ndata,
-		   void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata,
+			 void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res && data && ndata) {
 		res->data = malloc(ndata);
@@ -215,13 +215,13 @@ void pxc_hcb_modex(pmix_status_t status, const char *data, size_t ndata,
 	if (rel)
 		rel(relcbdata);
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
-void pxc_hcb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
-		  void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
+			void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res && info && ninfo) {
 		res->info = PMIx_Info_create(ninfo);
@@ -232,12 +232,12 @@ void pxc_hcb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
 	if (rel)
 		rel(relcbdata);
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
-void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
+void pxc_upcall_cb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res && data && ndata) {
 		res->pdata = PMIx_Pdata_create(ndata);
@@ -250,29 +250,29 @@ void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, voi
 		}
 	}
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
-void pxc_hcb_spawn(pmix_status_t status, char nspace[], void *cbdata)
+void pxc_upcall_cb_spawn(pmix_status_t status, char nspace[], void *cbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res && nspace)
 		PMIx_Load_nspace(res->nspace, nspace);
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
-void pxc_hcb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
+void pxc_upcall_cb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
 {
-	pxc_hres_t *res = hres_new(status, cbdata);
+	pxc_upcall_result_t *res = result_new(status, cbdata);
 
 	if (res && proc) {
 		res->proc = *proc;
 		res->proc.nspace[PMIX_MAX_NSLEN] = '\0';
 	}
 	if (res)
-		hres_post(res);
+		result_post(res);
 }
 
 /* ---------------------------------------------------- forwarding helpers */
@@ -283,25 +283,25 @@ static int reply_now(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t st)
 	return 0;
 }
 
-void pxc_hreq_done_status(pxc_hreq_t *r, pxc_hres_t *res)
+void pxc_upcall_done_status(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pmix_status_t st = res->status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : res->status;
 
 	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
 }
 
-pxc_hreq_t *pxc_hreq_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
-			   pmix_status_t err, pxc_hreq_done_f done, pxc_hargs_t *a)
+pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
+			       pmix_status_t err, pxc_upcall_done_f done, pxc_upcall_args_t *a)
 {
-	pxc_hreq_t *r = NULL;
+	pxc_upcall_t *r = NULL;
 
 	if (!have)
 		err = PMIX_ERR_NOT_SUPPORTED;
-	else if (err == PMIX_SUCCESS && !(r = pxc_hreq_new(p, h->tag, h->cmd, done)))
+	else if (err == PMIX_SUCCESS && !(r = pxc_upcall_new(p, h->tag, h->cmd, done)))
 		err = PMIX_ERR_NOMEM;
 	if (!r) {
 		reply_now(p, h, err);
-		pxc_hargs_free(a);
+		pxc_upcall_args_free(a);
 		return NULL;
 	}
 	a->proc = r->a.proc;
@@ -309,7 +309,7 @@ pxc_hreq_t *pxc_hreq_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
 	return r;
 }
 
-void pxc_hreq_done_info(pxc_hreq_t *r, pxc_hres_t *res)
+void pxc_upcall_done_info(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pmix_data_buffer_t body;
 	pmix_status_t st = res->status;
