@@ -68,6 +68,15 @@ static void connect_nb_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *
 	free(o);
 }
 
+/* The payload of a connect or disconnect, which must name procs. */
+static pmix_status_t connect_prepare(const pmix_proc_t *procs, size_t nprocs,
+				     const pmix_info_t *info, size_t ninfo, pmix_data_buffer_t *b)
+{
+	if (!procs || !nprocs)
+		return PMIX_ERR_BAD_PARAM;
+	return pxc_request_coll_prepare(procs, nprocs, info, ninfo, b);
+}
+
 /* The blocking connect and disconnect: the same request, a different reply. */
 static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t nprocs,
 			       const pmix_info_t info[], size_t ninfo,
@@ -76,9 +85,7 @@ static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t n
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
-	if (!procs || !nprocs)
-		return PMIX_ERR_BAD_PARAM;
-	if ((st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
+	if ((st = connect_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
 	st = pxc_client_call(cmd, &b, pxc_request_timeout_ms(info, ninfo), parse, NULL);
 	pxc_buf_clear(&b);
@@ -99,9 +106,7 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
 	struct cnb *o;
 	pmix_status_t st;
 
-	if (!procs || !nprocs)
-		return PMIX_ERR_BAD_PARAM;
-	if ((st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
+	if ((st = connect_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
 	if (!(o = malloc(sizeof(*o)))) {
 		pxc_buf_clear(&b);
@@ -129,9 +134,7 @@ pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs,
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
-	if (!procs || !nprocs)
-		return PMIX_ERR_BAD_PARAM;
-	if ((st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
+	if ((st = connect_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
 	return pxc_request_op_nb(PXC_CMD_DISCONNECT, &b, pxc_request_timeout_ms(info, ninfo),
 				 false, cbfunc, cbdata);
