@@ -45,7 +45,7 @@
 #include "store.h"
 #include "frame.h"
 #include "proto.h"
-#include "server/srv.h"
+#include "server/internal.h"
 #include "server/server.h"
 
 #define NS "test.ns"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * events.c - event registration and delivery on the server side.
+ * event.c - event registration and delivery on the server side.
  *
  * REGEVENTS records, per connection, the codes a client wants (empty =
  * all); matching codes to handlers is the client library's business. The
@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
-#include "../client/event.h"
+#include "common/event.h"
+#include "server/event.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
 
@@ -34,7 +36,7 @@
 static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n,
 				pmix_info_t **info, size_t ninfo)
 {
-	pxc_hreq_t *r = pxc_hreq_new(p, 0, PXC_CMD_REGEVENTS, pxc_hreq_done_none);
+	pxc_upcall_t *r = pxc_upcall_new(p, 0, PXC_CMD_REGEVENTS, pxc_upcall_done_none);
 
 	if (!r)
 		return;
@@ -45,9 +47,10 @@ static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n,
 	r->a.ninfo = ninfo;
 	*codes = NULL;
 	*info = NULL;
-	pxc_hreq_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
-							      r->a.info, r->a.ninfo,
-							      pxc_hcb_op, PXC_HCBDATA(r)));
+	pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
+								r->a.info, r->a.ninfo,
+								pxc_upcall_cb_op,
+								PXC_UPCALL_CBDATA(r)));
 }
 
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
@@ -171,7 +174,7 @@ static bool beyond_node(pmix_data_range_t range)
 static pmix_status_t tell_host_notify(pmix_status_t code, const pmix_proc_t *src,
 				      pmix_data_range_t range, pmix_info_t **info, size_t ninfo)
 {
-	pxc_hreq_t *r = pxc_hreq_new(NULL, 0, PXC_CMD_NOTIFY, pxc_hreq_done_none);
+	pxc_upcall_t *r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none);
 	pmix_status_t st;
 
 	if (!r)
@@ -181,8 +184,8 @@ static pmix_status_t tell_host_notify(pmix_status_t code, const pmix_proc_t *src
 	r->a.ninfo = ninfo;
 	*info = NULL;
 	st = pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info, r->a.ninfo,
-					 pxc_hcb_op, PXC_HCBDATA(r));
-	pxc_hreq_after_call(r, st);
+					 pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st);
 	if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
 		st = PMIX_SUCCESS;
 	return st;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * srv.h - private state of the PMIx server, shared by the files of server/.
+ * internal.h - private state of the PMIx server, shared by the files of server/
+ * (server.h is the other one: what code outside server/ may ask of the server).
  *
  * Ownership: everything reachable from pxc_srv (namespaces, registered
  * clients, connected peers, collectives, parked requests, the store) belongs
@@ -9,32 +10,14 @@
  * immutable fields set by PMIx_server_init before the listener starts
  * (socket path, uri, identity, hostname) are read from other threads.
  *
- * Host calls: every request handed to the host module is a pxc_hreq_t kept
- * in a list and named by a 64-bit id; the cbdata the host receives is that
- * id, not a pointer. The host's callback (any thread, possibly inside the
- * module call itself) copies the result into a pxc_hres_t and posts it; the
- * progress thread looks the id up and completes the request, or drops the
- * result when the request is gone (timed out, client lost, server
- * finalized). So a late or duplicate host callback can never touch freed
- * memory.
- *
- * What the server hands to a host module function (the requester's proc,
- * procs, info arrays, keys, apps, messages, data blobs) is owned by the
- * request (pxc_hargs_t, or the request's ctx) and stays valid until the
- * request is freed: after the host's callback was delivered, after an
- * immediate error return, or at finalize. The Standard lets hosts keep
- * these pointers until they call back. A timeout answers the requesters
- * but keeps the request (and what the host holds) until the host calls
- * back. Upcalls whose result does not matter (notify_event,
- * register_events, client_finalized of a lost client) get a request too,
- * whose done function does nothing.
+ * Host calls (upcalls) are requests named by id: see upcall.h.
  *
  * Peers (connections) are named by id as well in anything that outlives a
  * message (host requests, parked GETs): a reply to a peer that went away is
  * dropped.
  */
-#ifndef PXC_SRV_H
-#define PXC_SRV_H
+#ifndef PXC_SRV_INTERNAL_H
+#define PXC_SRV_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,8 +35,8 @@ struct event_base;
 typedef struct pxc_snspace pxc_snspace_t;
 typedef struct pxc_sclient pxc_sclient_t;
 typedef struct pxc_peer pxc_peer_t;
-typedef struct pxc_hreq pxc_hreq_t;
-typedef struct pxc_hres pxc_hres_t;
+typedef struct pxc_upcall pxc_upcall_t;
+typedef struct pxc_upcall_result pxc_upcall_result_t;
 typedef struct pxc_cleanup pxc_cleanup_t;
 typedef struct pxc_delta pxc_delta_t;
 typedef struct pxc_fsig pxc_fsig_t;
@@ -107,54 +90,6 @@ struct pxc_peer {
 	bool finalized;
 };
 
-/* What a host callback returned, carried to the progress thread. */
-struct pxc_hres {
-	uint64_t id;
-	pmix_status_t status;
-	char *data;			/* modex: copied bytes */
-	size_t ndata;
-	pmix_info_t *info;		/* info callbacks: copied */
-	size_t ninfo;
-	pmix_pdata_t *pdata;		/* lookup: copied */
-	size_t npdata;
-	pmix_proc_t proc;		/* tool connection */
-	char nspace[PMIX_MAX_NSLEN + 1];/* spawn */
-};
-
-typedef void (*pxc_hreq_done_f)(pxc_hreq_t *r, pxc_hres_t *res);
-
-/* Arguments of a host call, owned by the request (see the top). Arrays
- * are freed with pxc_array_free of their type, keys as an argv. */
-typedef struct {
-	pmix_proc_t proc;		/* requester (a copy: the peer may go) */
-	char *str;			/* abort message, group id */
-	pmix_proc_t *procs;
-	size_t nprocs;
-	pmix_info_t *info;
-	size_t ninfo;
-	pmix_info_t *info2;		/* log directives */
-	size_t ninfo2;
-	char **keys;			/* NULL-terminated */
-	pmix_app_t *apps;
-	size_t napps;
-	pmix_status_t *codes;
-	size_t ncodes;
-} pxc_hargs_t;
-
-/* A pending request to the host (or a parked request waiting for data). */
-struct pxc_hreq {
-	pxc_hreq_t *next;
-	uint64_t id;
-	uint64_t peer_id;		/* requester, 0 = none */
-	uint32_t tag;
-	uint16_t cmd;
-	pxc_hreq_done_f done;		/* runs once, then the request is freed */
-	void *ctx;			/* op-specific; ctx_free releases it */
-	void (*ctx_free)(void *ctx);
-	struct event *timer;		/* optional timeout */
-	pxc_hargs_t a;			/* what the host was handed */
-};
-
 typedef struct pxc_pset {
 	struct pxc_pset *next;
 	char *name;
@@ -187,7 +122,7 @@ typedef struct {
 	pxc_store_t *store;
 	pxc_snspace_t *nspaces;
 	pxc_peer_t *peers;
-	pxc_hreq_t *hreqs;
+	pxc_upcall_t *upcalls;
 	struct pxc_coll *colls;
 	pxc_fsig_t *fsigs;		/* fence signatures with marks (delta.c) */
 	struct pxc_parked *parked;	/* GETs / dmodex waiting for commits */
@@ -269,50 +204,11 @@ uint32_t pxc_map_node_id(const char *ns, const char *host, bool create);
 /* Derives implicit records after a registration (see map.c). */
 void pxc_map_derive(const char *ns);
 
-/* ---- hostreq.c ---- */
-/* A new request in pxc_srv.hreqs; a.proc is a copy of p's identity (or
- * the server's own when p is NULL). NULL on ENOMEM. */
-pxc_hreq_t *pxc_hreq_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd,
-			 pxc_hreq_done_f done);
-/* done function that does nothing (upcalls whose result does not matter). */
-void pxc_hreq_done_none(pxc_hreq_t *r, pxc_hres_t *res);
-/* After a module call that returned st: anything but PMIX_SUCCESS (the
- * host will not call back) completes r now with st and frees it. */
-void pxc_hreq_after_call(pxc_hreq_t *r, pmix_status_t st);
-/* Deep copy of n infos into *out (NULL when n is 0); free with
- * pxc_array_free(..., PMIX_INFO). PMIX_SUCCESS or PMIX_ERR_NOMEM. */
-pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out);
-pxc_hreq_t *pxc_hreq_find(uint64_t id);
-/* Unlinks and frees r (timer, ctx). */
-void pxc_hreq_free(pxc_hreq_t *r);
-/* Fails every pending host request (finalize). */
-void pxc_hreq_fail_all(pmix_status_t status);
-/* Callbacks handed to the host; cbdata is (void *)(uintptr_t)id. */
-void pxc_hcb_op(pmix_status_t status, void *cbdata);
-void pxc_hcb_modex(pmix_status_t status, const char *data, size_t ndata,
-		   void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
-void pxc_hcb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
-		  void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
-void pxc_hcb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
-		    void *cbdata);
-void pxc_hcb_spawn(pmix_status_t status, char nspace[], void *cbdata);
-void pxc_hcb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata);
-/* done function replying STATUS, INFO[] results (from res->info). */
-void pxc_hreq_done_info(pxc_hreq_t *r, pxc_hres_t *res);
-#define PXC_HCBDATA(r) ((void *)(uintptr_t)(r)->id)
-
 /* Request handlers: each reads the payload and replies or parks.
  * Returning -1 is a protocol error: the connection is closed. */
 typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h,
 			     pmix_data_buffer_t *in);
-int pxc_do_abort(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_lookup(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_unpublish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_log(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+
 /* ---- coll.c ---- */
 int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
@@ -350,9 +246,6 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* Answers parked requests about proc (after a commit or its loss). */
 void pxc_parked_wake(const pmix_proc_t *proc);
 void pxc_parked_fail_all(pmix_status_t status);
-/* ---- events.c ---- */
-int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* ---- query.c ---- */
 int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* ---- jobctl.c ---- */
@@ -362,8 +255,5 @@ void pxc_cleanup_run(pxc_snspace_t *ns);
 /* ---- rendezvous.c ---- */
 int pxc_rdv_write(void);
 void pxc_rdv_remove(void);
-/* ---- misc.c ---- */
-void pxc_psets_free(void);
-void pxc_topo_free(void);
 
 #endif
