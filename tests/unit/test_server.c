@@ -47,6 +47,7 @@
 #include "proto.h"
 #include "server/srv.h"
 #include "server/server.h"
+#include "runner.h"
 
 #define NS "test.ns"
 #define NS2 "test.other"
@@ -3646,37 +3647,8 @@ static Suite *server_suite(void)
 	return s;
 }
 
-/* Freed memory is filled by malloc (glibc's perturb, with the per-thread
- * cache off so that every free goes through it): a use after free then
- * reads garbage and fails a test even without valgrind. The process runs
- * itself again with those settings; not under valgrind, which has its
- * own malloc and checks. */
-static void perturb_frees(char **argv)
-{
-	const char *pre = getenv("LD_PRELOAD"), *old = getenv("GLIBC_TUNABLES");
-	char tun[512];
-
-	if (getenv("SRVTEST_PERTURB") || (pre && strstr(pre, "vgpreload")))
-		return;
-	snprintf(tun, sizeof(tun), "%s%sglibc.malloc.tcache_count=0:glibc.malloc.perturb=165",
-		 old ? old : "", old ? ":" : "");
-	setenv("SRVTEST_PERTURB", "1", 1);
-	setenv("GLIBC_TUNABLES", tun, 1);
-	execv("/proc/self/exe", argv);
-}
-
 int main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
-
-	(void)argc;
-	perturb_frees(argv);
-	sr = srunner_create(server_suite());
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = server_suite, .fork = CK_FORK,
+							  .perturb_frees = true });
 }
