@@ -20,9 +20,17 @@
 #include <stddef.h>
 #include <check.h>
 
+struct unit_test;
+
 struct unit_spec {
 	/* Builds the suite to run; called once. */
 	Suite *(*suite)(void);
+	/* Without suite: the suite unit_suite_of(name, tests, ntests,
+	 * timeout). */
+	const char *name;
+	const struct unit_test *tests;
+	size_t ntests;
+	int timeout;
 	/* CK_FORK: always fork; 0 (CK_FORK_GETENV): as $CK_FORK says. */
 	enum fork_status fork;
 	/* If set, "PROGRAM child NAME" returns child(NAME) instead of

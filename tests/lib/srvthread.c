@@ -93,3 +93,13 @@ size_t nrecs(pxc_store_t *st, pmix_rank_t r)
 {
 	return pxc_store_count(st, NS, PXC_LVL_PROC, r, PXC_KINDS_ALL);
 }
+
+int server_main(int argc, char **argv, const struct unit_test *tests, size_t n)
+{
+	const struct unit_spec spec = {
+		.name = "server", .tests = tests, .ntests = n, .timeout = 30,
+		.fork = CK_FORK, .perturb_frees = true,
+	};
+
+	return unit_main(argc, argv, &spec);
+}

@@ -31,6 +31,7 @@
 #include "store.h"
 #include "server/srv.h"
 #include "server/server.h"
+#include "runner.h"
 
 #define NS "test.ns"		/* the job register_job() registers */
 #define NS2 "test.other"	/* a second namespace some tests register */
@@ -60,5 +61,10 @@ const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id,
 		 const char *key);
 /* How many records st holds for rank r of NS. */
 size_t nrecs(pxc_store_t *st, pmix_rank_t r);
+
+/* The main() of a server suite: the suite "server" of tests[0..n), one
+ * test case each with a 30 s timeout, always forked, run with freed
+ * memory perturbed (runner.h); returns the exit status. Main thread. */
+int server_main(int argc, char **argv, const struct unit_test *tests, size_t n);
 
 #endif

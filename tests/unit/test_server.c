@@ -64,8 +64,6 @@ static int count_fds(void)
 	return n;
 }
 
-/* ================================================================ tests */
-
 START_TEST(init_finalize_leaves_nothing)
 {
 	int before = count_fds();
@@ -205,445 +203,6 @@ START_TEST(register_and_hello_blob)
 	ck_assert(v && v->data.uint32 == 2);
 	close(fd);
 	pxc_store_destroy(job);
-	stop_server();
-}
-END_TEST
-
-static void two_client_fence(bool collect, int *fd0, int *fd1)
-{
-	pmix_data_buffer_t b;
-	pxc_store_t *st;
-
-	*fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	*fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	rc_commit(*fd0, 0, "k.remote", "r0", PMIX_REMOTE);
-	rc_commit(*fd0, 0, "k.local", "l0", PMIX_LOCAL);
-	rc_commit(*fd1, 1, "k.global", "g1", PMIX_GLOBAL);
-	rc_fence_send(*fd0, 7, collect, 0);
-	rc_fence_send(*fd1, 9, collect, 0);
-	ck_assert_int_eq(rc_reply(*fd0, 7, &b), PMIX_SUCCESS);
-	st = blob_store(&b);
-	pxc_buf_clear(&b);
-	if (collect) {
-		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.remote"), "r0");
-		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.global"), "g1");
-		ck_assert_ptr_null(sval(st, NS, PXC_LVL_PROC, 0, "k.local"));
-	} else {
-		ck_assert_ptr_null(sval(st, NS, PXC_LVL_PROC, 1, "k.global"));
-	}
-	pxc_store_destroy(st);
-	ck_assert_int_eq(rc_reply(*fd1, 9, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-}
-
-START_TEST(fence_collect_one_host_call)
-{
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	two_client_fence(true, &fd0, &fd1);
-	ck_assert_int_eq(host.n_fence, 1);
-	ck_assert_uint_eq(host.fence_nprocs, 1);
-	ck_assert_uint_gt(host.fence_ndata, 0);
-	close(fd0);
-	close(fd1);
-	usleep(20000);
-	two_client_fence(false, &fd0, &fd1);	/* new connections, no data */
-	ck_assert_int_eq(host.n_fence, 2);
-	ck_assert_uint_eq(host.fence_ndata, 0);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(fence_twice_and_without_host)
-{
-	pmix_server_module_t none = { 0 };
-	pmix_data_buffer_t b;
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&none, false), PMIX_SUCCESS);
-	register_job(2);
-	two_client_fence(true, &fd0, &fd1);
-	/* a second fence on the same connections, no data */
-	rc_fence_send(fd1, 21, false, 0);
-	rc_fence_send(fd0, 20, false, 0);
-	ck_assert_int_eq(rc_reply(fd0, 20, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(rc_reply(fd1, 21, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(fence_timeout)
-{
-	pmix_data_buffer_t b;
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	rc_fence_send(fd0, 3, false, 1);
-	ck_assert_int_eq(rc_reply(fd0, 3, &b), PMIX_ERR_TIMEOUT);
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(host.n_fence, 0);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(fence_peer_drops)
-{
-	pmix_data_buffer_t b;
-	int fd0, fd1, fd2;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(3);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	fd2 = rc_hello(2, PMIX_SUCCESS, NULL);
-	rc_fence_send(fd0, 3, false, 0);
-	/* rank 2 vanishes in the middle of a message */
-	write_all(fd2, "SLMX\0\0\0\x20", 8);
-	close(fd2);
-	ck_assert_int_ne(rc_reply(fd0, 3, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	/* later requests naming it fail fast */
-	rc_fence_send(fd1, 4, false, 0);
-	ck_assert_int_ne(rc_reply(fd1, 4, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(host.n_fence, 0);
-	ck_assert_int_eq(host.n_finalized, 1);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(fence_host_fails)
-{
-	pmix_data_buffer_t b;
-	int fd0;
-
-	host.fail_fence = 1;
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(1);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	rc_fence_send(fd0, 3, true, 0);
-	ck_assert_int_eq(rc_reply(fd0, 3, &b), PMIX_ERR_UNREACH);
-	pxc_buf_clear(&b);
-	/* the server carries on */
-	host.fail_fence = 0;
-	rc_fence_send(fd0, 4, true, 0);
-	ck_assert_int_eq(rc_reply(fd0, 4, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	close(fd0);
-	stop_server();
-}
-END_TEST
-
-/* ------------------------------------------- collecting fences: deltas */
-
-static void rc_fence_procs(int fd, uint32_t tag, const pmix_proc_t *procs, size_t n)
-{
-	pmix_info_t info;
-	pmix_data_buffer_t b;
-
-	PMIx_Info_load(&info, PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
-	pack_procs_info(&b, procs, n, &info, 1);
-	rc_send(fd, PXC_CMD_FENCE, tag, &b);
-	PMIx_Info_destruct(&info);
-}
-
-/* What the host was handed by the last fence, as a store. */
-static pxc_store_t *host_blob(void)
-{
-	pxc_store_t *st = pxc_store_create();
-
-	host.fence_blob.unpack_ptr = host.fence_blob.base_ptr;
-	ck_assert_int_eq(pxc_store_unpack(st, &host.fence_blob), PMIX_SUCCESS);
-	return st;
-}
-
-/* A collecting fence of fd0 and fd1 (ranks 0, 1) over procs (n 0 = the
- * namespace) that must end with want; returns the host's blob (or NULL
- * when the host was not called) and checks that the reply carries the
- * same records. */
-static pxc_store_t *fence2(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
-			   pmix_status_t want)
-{
-	static uint32_t tag = 100;
-	int calls = host.n_fence;
-	pmix_data_buffer_t b;
-	pxc_store_t *st = NULL, *got;
-
-	rc_fence_procs(fd0, ++tag, procs, n);
-	rc_fence_procs(fd1, tag + 1000, procs, n);
-	ck_assert_int_eq(rc_reply(fd0, tag, &b), want);
-	if (want == PMIX_SUCCESS) {
-		got = blob_store(&b);
-		st = host_blob();
-		ck_assert_uint_eq(nrecs(got, 0), nrecs(st, 0));
-		ck_assert_uint_eq(nrecs(got, 1), nrecs(st, 1));
-		pxc_store_destroy(got);
-	}
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(rc_reply(fd1, tag + 1000, &b), want);
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(host.n_fence, calls + 1);
-	return st;
-}
-
-/* Runs fence2 and checks how many records of ranks 0 and 1 it carried. */
-static void fence2_expect(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
-			  size_t want0, size_t want1)
-{
-	pxc_store_t *st = fence2(fd0, fd1, procs, n, PMIX_SUCCESS);
-
-	ck_assert_uint_eq(nrecs(st, 0), want0);
-	ck_assert_uint_eq(nrecs(st, 1), want1);
-	pxc_store_destroy(st);
-}
-
-START_TEST(fence_sends_only_new_records)
-{
-	pmix_data_buffer_t b;
-	pmix_proc_t both[2];
-	pxc_store_t *st;
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
-	rc_commit(fd1, 1, "k.a", "a1", PMIX_GLOBAL);
-	rc_commit(fd1, 1, "k.l", "l1", PMIX_LOCAL);
-	fence2_expect(fd0, fd1, NULL, 0, 1, 1);
-	/* only rank 0 posts again: the next fence carries its new key alone */
-	rc_commit(fd0, 0, "k.b", "b0", PMIX_GLOBAL);
-	st = fence2(fd0, fd1, NULL, 0, PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 0), 1);
-	ck_assert_uint_eq(nrecs(st, 1), 0);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.b"), "b0");
-	pxc_store_destroy(st);
-	/* nothing new: no data at all */
-	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
-	ck_assert_uint_eq(host.fence_ndata, 0);
-	/* a key posted again with a new value is sent again */
-	rc_commit(fd1, 1, "k.a", "a1bis", PMIX_GLOBAL);
-	st = fence2(fd0, fd1, NULL, 0, PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 0), 0);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.a"), "a1bis");
-	pxc_store_destroy(st);
-	/* another participant set (explicit ranks) gets everything */
-	PMIx_Load_procid(&both[0], NS, 0);
-	PMIx_Load_procid(&both[1], NS, 1);
-	st = fence2(fd0, fd1, both, 2, PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 0), 2);
-	ck_assert_uint_eq(nrecs(st, 1), 1);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 0, "k.a"), "a0");
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.a"), "a1bis");
-	pxc_store_destroy(st);
-	/* ... once: then only the new data, over either set */
-	rc_commit(fd0, 0, "k.c", "c0", PMIX_REMOTE);
-	fence2_expect(fd0, fd1, both, 2, 1, 0);
-	fence2_expect(fd0, fd1, NULL, 0, 1, 0);
-	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
-	/* a fence without data changes nothing */
-	rc_commit(fd1, 1, "k.d", "d1", PMIX_REMOTE);
-	rc_fence_send(fd0, 90, false, 0);
-	rc_fence_send(fd1, 91, false, 0);
-	ck_assert_int_eq(rc_reply(fd0, 90, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	ck_assert_int_eq(rc_reply(fd1, 91, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-	fence2_expect(fd0, fd1, NULL, 0, 0, 1);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(fence_failed_does_not_advance)
-{
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
-	rc_commit(fd1, 1, "k.a", "a1", PMIX_REMOTE);
-	/* the very first fence fails: the next one still sends everything */
-	host.fail_fence = 1;
-	fence2(fd0, fd1, NULL, 0, PMIX_ERR_UNREACH);
-	host.fail_fence = 0;
-	fence2_expect(fd0, fd1, NULL, 0, 1, 1);
-	/* new data, a failed fence, then the data still goes */
-	rc_commit(fd0, 0, "k.b", "b0", PMIX_REMOTE);
-	host.fail_fence = 1;
-	fence2(fd0, fd1, NULL, 0, PMIX_ERR_UNREACH);
-	ck_assert_uint_gt(host.fence_ndata, 0);
-	host.fail_fence = 0;
-	fence2_expect(fd0, fd1, NULL, 0, 1, 0);
-	fence2_expect(fd0, fd1, NULL, 0, 0, 0);
-	/* a client that connects again starts with an empty store: every
-	 * local client sends everything once more */
-	close(fd1);
-	usleep(50000);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	fence2_expect(fd0, fd1, NULL, 0, 2, 1);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-/* More signatures than a client remembers: the least recently used one is
- * forgotten and its next fence sends everything. */
-START_TEST(fence_signatures_bounded)
-{
-	pmix_proc_t procs[3];
-	const int nsig = 17;
-	int fd0, fd1;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	rc_commit(fd0, 0, "k.a", "a0", PMIX_REMOTE);
-	PMIx_Load_procid(&procs[0], NS, 0);
-	PMIx_Load_procid(&procs[1], NS, 1);
-	/* signature i: ranks 0, 1 and rank i of another (remote) namespace */
-	for (int i = 0; i < nsig; i++) {
-		PMIx_Load_procid(&procs[2], NS2, (pmix_rank_t)i);
-		fence2_expect(fd0, fd1, procs, 3, 1, 0);
-	}
-	PMIx_Load_procid(&procs[2], NS2, nsig - 1);
-	fence2_expect(fd0, fd1, procs, 3, 0, 0);	/* remembered */
-	PMIx_Load_procid(&procs[2], NS2, 0);
-	fence2_expect(fd0, fd1, procs, 3, 1, 0);	/* evicted */
-	fence2_expect(fd0, fd1, procs, 3, 0, 0);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(get_local_and_parked)
-{
-	pxc_store_t *st;
-	int fd0, fd1;
-	pmix_data_buffer_t b;
-	pmix_proc_t p;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	/* rank 0 asks for rank 1's key before rank 1 committed: parked */
-	PMIx_Load_procid(&p, NS, 1);
-	pxc_buf_init(&b);
-	pxc_pack_proc(&b, &p);
-	pxc_pack_str(&b, "k.local");
-	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
-	rc_send(fd0, PXC_CMD_GET, 11, &b);
-	usleep(100000);
-	rc_commit(fd1, 1, "k.local", "l1", PMIX_LOCAL);
-	ck_assert_int_eq(rc_reply(fd0, 11, &b), PMIX_SUCCESS);
-	st = blob_store(&b);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.local"), "l1");
-	pxc_store_destroy(st);
-	pxc_buf_clear(&b);
-	/* committed without the key: not found */
-	ck_assert_int_eq(rc_get(fd0, 12, NS, 1, "k.none", NULL), PMIX_ERR_NOT_FOUND);
-	/* registered info of the namespace */
-	ck_assert_int_eq(rc_get(fd0, 13, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &st), PMIX_SUCCESS);
-	ck_assert_ptr_nonnull(pxc_store_get(st, NS, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL));
-	pxc_store_destroy(st);
-	/* unknown namespace: host direct_modex, which fails */
-	host.fail_dmodex = 1;
-	ck_assert_int_eq(rc_get(fd0, 14, "nobody", PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
-			 PMIX_ERR_NOT_FOUND);
-	close(fd0);
-	close(fd1);
-	stop_server();
-}
-END_TEST
-
-START_TEST(get_remote_dmodex_cached)
-{
-	pxc_store_t *st = pxc_store_create();
-	pmix_value_t v = { .type = PMIX_STRING };
-	int fd0;
-
-	v.data.string = "remote-val";
-	pxc_store_put(st, NS, PXC_LVL_PROC, 3, "k.r", &v, PMIX_REMOTE);
-	pxc_buf_init(&host.dmodex_blob);
-	pxc_store_pack(st, NS, -1, PXC_ID_ANY, PXC_KINDS_ALL, &host.dmodex_blob);
-	pxc_store_destroy(st);
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	ck_assert_int_eq(rc_get(fd0, 5, NS, 3, "k.r", &st), PMIX_SUCCESS);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
-	pxc_store_destroy(st);
-	ck_assert_int_eq(host.n_dmodex, 1);
-	ck_assert_int_eq(rc_get(fd0, 6, NS, 3, "k.r", &st), PMIX_SUCCESS);
-	pxc_store_destroy(st);
-	ck_assert_int_eq(host.n_dmodex, 1);	/* cached */
-	close(fd0);
-	stop_server();
-}
-END_TEST
-
-static pxc_sync_t dm_sync;
-static size_t dm_size;
-static pxc_store_t *dm_store;
-
-static void dm_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
-{
-	pmix_data_buffer_t b;
-
-	(void)cbdata;
-	dm_size = sz;
-	if (status == PMIX_SUCCESS) {
-		pxc_buf_init(&b);
-		pxc_buf_load_copy(&b, data, sz);
-		dm_store = pxc_store_create();
-		pxc_store_unpack(dm_store, &b);
-		pxc_buf_clear(&b);
-	}
-	pxc_sync_signal(&dm_sync, status);
-}
-
-START_TEST(dmodex_request_waits_for_commit)
-{
-	pmix_proc_t p;
-	int fd0;
-
-	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
-	register_job(1);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	pxc_sync_init(&dm_sync);
-	PMIx_Load_procid(&p, NS, 0);
-	ck_assert_int_eq(PMIx_server_dmodex_request(&p, dm_cb, NULL), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_sync_wait(&dm_sync, 200), PMIX_ERR_TIMEOUT);	/* waits */
-	rc_commit(fd0, 0, "k.remote", "r0", PMIX_REMOTE);
-	rc_commit(fd0, 0, "k.local", "l0", PMIX_LOCAL);
-	ck_assert_int_eq(pxc_sync_wait(&dm_sync, TMO), PMIX_SUCCESS);
-	ck_assert_str_eq(sval(dm_store, NS, PXC_LVL_PROC, 0, "k.remote"), "r0");
-	ck_assert_ptr_null(sval(dm_store, NS, PXC_LVL_PROC, 0, "k.local"));
-	pxc_store_destroy(dm_store);
-	close(fd0);
 	stop_server();
 }
 END_TEST
@@ -1545,9 +1104,8 @@ START_TEST(real_clients)
 }
 END_TEST
 
-/* ------------------------------------------- lifetime of what the host gets */
-
 #define LIFE_KEY "life.key"
+
 #define LIFE_VAL "life-value-0123456789abcdef"
 
 static void life_info(pmix_info_t *i)
@@ -1731,8 +1289,6 @@ START_TEST(host_keeps_coll_args)
 }
 END_TEST
 
-/* ---------------------------------------------- hosts that call back badly */
-
 static void send_publish(int fd, uint32_t tag)
 {
 	pmix_data_buffer_t b;
@@ -1869,112 +1425,6 @@ START_TEST(host_deregisters_in_upcall)
 }
 END_TEST
 
-/* --------------------------------------------------------- direct modex */
-
-static pmix_status_t rc_get_info(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
-				 const char *key, bool key_only, pxc_store_t **out)
-{
-	pmix_data_buffer_t b;
-	pmix_proc_t p;
-	pmix_info_t info;
-	pmix_status_t st;
-	bool yes = true;
-
-	PMIx_Load_procid(&p, ns, rank);
-	PMIx_Info_load(&info, PXC_GET_KEY_ONLY, &yes, PMIX_BOOL);
-	pxc_buf_init(&b);
-	pxc_pack_proc(&b, &p);
-	pxc_pack_str(&b, key);
-	pxc_pack_array(&b, &info, key_only ? 1 : 0, PMIX_INFO);
-	rc_send(fd, PXC_CMD_GET, tag, &b);
-	st = rc_reply(fd, tag, &b);
-	*out = st == PMIX_SUCCESS ? blob_store(&b) : NULL;
-	pxc_buf_clear(&b);
-	return st;
-}
-
-/* Concurrent GETs of one remote proc make one direct_modex; later GETs of
- * its other keys are answered from the server's cache; a GET marked
- * PXC_GET_KEY_ONLY gets that record only. */
-START_TEST(get_dmodex_merged)
-{
-	pmix_data_buffer_t b;
-	pmix_proc_t p;
-	pxc_store_t *st;
-	int fd0, fd1, n;
-
-	remote_blob();
-	keeper.keep_ms = 1;
-	ck_assert_int_eq(start_server(&keep_module, false), PMIX_SUCCESS);
-	register_job(2);
-	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	keeper.keep_ms = 200;
-	PMIx_Load_procid(&p, NS, 3);
-	for (int i = 0; i < 3; i++) {
-		pxc_buf_init(&b);
-		pxc_pack_proc(&b, &p);
-		pxc_pack_str(&b, i == 2 ? "k.g" : "k.r");
-		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
-		rc_send(i == 1 ? fd1 : fd0, PXC_CMD_GET, 5 + (uint32_t)i, &b);
-	}
-	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(rc_reply(i == 1 ? fd1 : fd0, 5 + (uint32_t)i, &b), PMIX_SUCCESS);
-		st = blob_store(&b);
-		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
-		ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.g"), "global-val");
-		pxc_store_destroy(st);
-		pxc_buf_clear(&b);
-	}
-	ck_assert_int_eq(host.n_dmodex, 1);
-	/* cached now */
-	ck_assert_int_eq(rc_get(fd1, 8, NS, 3, "k.g", NULL), PMIX_SUCCESS);
-	ck_assert_int_eq(host.n_dmodex, 1);
-	/* the whole proc, or the one record */
-	ck_assert_int_eq(rc_get_info(fd1, 9, NS, 3, "k.g", false, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 3), 2);
-	pxc_store_destroy(st);
-	ck_assert_int_eq(rc_get_info(fd1, 10, NS, 3, "k.g", true, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 3), 1);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.g"), "global-val");
-	pxc_store_destroy(st);
-	/* a local proc's data: the same, and its LOCAL records (no fence
-	 * brings them) come along */
-	rc_commit(fd1, 1, "k.a", "a1", PMIX_GLOBAL);
-	rc_commit(fd1, 1, "k.b", "b1", PMIX_LOCAL);
-	rc_commit(fd1, 1, "k.c", "c1", PMIX_REMOTE);
-	/* a round trip on fd1: its COMMITs are in before fd0 asks */
-	ck_assert_int_eq(rc_get(fd1, 16, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
-			 PMIX_SUCCESS);
-	ck_assert_int_eq(rc_get_info(fd0, 11, NS, 1, "k.b", false, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 1), 2);	/* k.c is not for local peers */
-	pxc_store_destroy(st);
-	ck_assert_int_eq(rc_get_info(fd0, 12, NS, 1, "k.b", true, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 1), 1);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.b"), "b1");
-	pxc_store_destroy(st);
-	rc_commit(fd1, 1, "k.d", "d1", PMIX_GLOBAL);
-	ck_assert_int_eq(rc_get(fd1, 17, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
-			 PMIX_SUCCESS);
-	ck_assert_int_eq(rc_get_info(fd0, 15, NS, 1, "k.d", true, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 1), 2);
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.d"), "d1");
-	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 1, "k.b"), "b1");
-	pxc_store_destroy(st);
-	ck_assert_int_eq(rc_get_info(fd0, 13, NS, 1, "k.none", true, &st), PMIX_ERR_NOT_FOUND);
-	/* a new GET after the cache was refreshed: the host is asked again */
-	keeper.keep_ms = 1;
-	ck_assert_int_eq(rc_get(fd0, 14, NS, 3, "k.missing", NULL), PMIX_SUCCESS);
-	ck_assert_int_eq(host.n_dmodex, 2);
-	n = keeper.nkept;
-	close(fd0);
-	close(fd1);
-	keeper_wait_kept(n + 2);	/* client_finalized of both */
-	keeper_drain(n + 2);
-	stop_server();
-}
-END_TEST
-
 /* Requests a host cannot sensibly get, and requests repeated. */
 START_TEST(robust_host_requests)
 {
@@ -2017,8 +1467,6 @@ START_TEST(robust_host_requests)
 	stop_server();
 }
 END_TEST
-
-/* ------------------------------------------- connect attributes (connect.c) */
 
 static int rc_hello_as(const char *ns, pmix_rank_t rank)
 {
@@ -2505,26 +1953,14 @@ START_TEST(invalid_termination)
 }
 END_TEST
 
-static Suite *server_suite(void)
+int main(int argc, char **argv)
 {
-	Suite *s = suite_create("server");
-	struct { const char *name; const TTest *t; } tests[] = {
+	const struct unit_test tests[] = {
 		{ "init", init_finalize_leaves_nothing },
 		{ "longtmp", init_long_tmpdir_fails_cleanly },
 		{ "userid", userid_chowns_dir },
 		{ "setup_fork", setup_fork_env },
 		{ "register", register_and_hello_blob },
-		{ "fence_host", fence_collect_one_host_call },
-		{ "fence_local", fence_twice_and_without_host },
-		{ "fence_timeout", fence_timeout },
-		{ "fence_drop", fence_peer_drops },
-		{ "fence_fail", fence_host_fails },
-		{ "fence_delta", fence_sends_only_new_records },
-		{ "fence_delta_fail", fence_failed_does_not_advance },
-		{ "fence_delta_bounded", fence_signatures_bounded },
-		{ "get_local", get_local_and_parked },
-		{ "get_remote", get_remote_dmodex_cached },
-		{ "dmodex", dmodex_request_waits_for_commit },
 		{ "robust", robust_broken_input },
 		{ "reply_channel", reply_channel },
 		{ "locality_host_topology", locality_host_topology },
@@ -2553,22 +1989,8 @@ static Suite *server_suite(void)
 		{ "host_keeps_coll_args", host_keeps_coll_args },
 		{ "host_calls_back_badly", host_calls_back_badly },
 		{ "host_deregisters", host_deregisters_in_upcall },
-		{ "get_dmodex_merged", get_dmodex_merged },
 		{ "robust_host_requests", robust_host_requests },
 	};
 
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		TCase *tc = tcase_create(tests[i].name);
-
-		tcase_set_timeout(tc, 30);
-		tcase_add_test(tc, tests[i].t);
-		suite_add_tcase(s, tc);
-	}
-	return s;
-}
-
-int main(int argc, char **argv)
-{
-	return unit_main(argc, argv, &(struct unit_spec){ .suite = server_suite, .fork = CK_FORK,
-							  .perturb_frees = true });
+	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
 }
