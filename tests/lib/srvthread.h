@@ -2,13 +2,20 @@
 /*
  * srvthread.h - the real PMIx server inside a test process.
  *
- * A server test starts PMIx_server_init in its own (forked) test process:
- * the server's progress thread then runs beside the test, which plays the
- * host (fakehost.h) and the clients (rawclient.h). start_server() makes a
- * fresh /tmp/srvtest.XXXXXX directory for the server's files,
- * stop_server() finalizes and removes it. register_job() registers the
- * standard job NS (size 4, ranks 0,1 on HOST and 2,3 on "other") with
- * nlocal local clients.
+ * Every server suite (tests/unit/test_server_*.c) works the same way:
+ * each test (fork mode) calls PMIx_server_init in its own test process,
+ * so the server's progress thread runs beside the test, which plays the
+ * host with a fake module whose callbacks count their calls and can be
+ * told to fail (fakehost.h), and the clients, talking to the server like
+ * our client library would: raw clients over the Unix socket
+ * (rawclient.h). server_main() runs the tests with malloc filling freed
+ * memory (runner.h), so that a use after free fails a test without
+ * valgrind too.
+ *
+ * start_server() makes a fresh /tmp/srvtest.XXXXXX directory for the
+ * server's files, stop_server() finalizes and removes it. register_job()
+ * registers the standard job NS (size 4, ranks 0,1 on HOST and 2,3 on
+ * "other") with nlocal local clients.
  *
  * This header also brings the server's internal headers: tests look at
  * its state (pxc_srv: socket path, directory, store) and call its

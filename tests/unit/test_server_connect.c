@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_server_connect.c - protocol tests of connect and disconnect (connect.c):
- * the members' posted data to the host and the host's data back to every
- * member, other namespaces' registered info, unknown namespaces fetched
- * through direct_modex, attribute checks, cluster-qualified names,
- * results (context id, group rank) and what may be disconnected,
- * concurrent connects told apart by PMIX_CONNECT_ID, connect events
- * (NOTIFY_REQ, NOTIFY_EACH, reports from other servers), OPTIONAL
- * participants and invalid termination.
+ * test_server_connect.c - protocol tests of connect and disconnect
+ * (connect.c): the members' posted data to the host and the host's data
+ * back to every member, other namespaces' registered info, unknown
+ * namespaces fetched through direct_modex, attribute checks,
+ * cluster-qualified names, results (context id, group rank) and what may
+ * be disconnected, concurrent connects told apart by PMIX_CONNECT_ID,
+ * connect events (NOTIFY_REQ, NOTIFY_EACH, reports from other servers),
+ * OPTIONAL participants and invalid termination.
  *
- * Like every test_server_* suite: each test (fork mode) starts the real
- * server in the test process with a fake host whose callbacks count their
- * calls and can be told to fail (tests/lib/fakehost.h), then talks to it
- * like our client library would: raw clients over the Unix socket,
- * speaking frame.h/proto.h with pack.h payloads, blocking reads with a
- * poll timeout (tests/lib/rawclient.h). main() runs the tests with malloc
- * filling freed memory (tests/lib/runner.h), so that a use after free
- * fails a test without valgrind too.
+ * Each test runs the real server in its own process, as every server
+ * suite does (tests/lib/srvthread.h).
  */
 #include <check.h>
 #include <stdio.h>

@@ -1,19 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_server_dmodex.c - protocol tests of GET and direct modex (dmodex.c):
- * local GETs parked until the data is committed, remote ones through the
- * host's direct_modex and then cached, concurrent GETs of one remote proc
- * merged into one upcall, PXC_GET_KEY_ONLY, and the host's own
+ * test_server_dmodex.c - protocol tests of GET and direct modex
+ * (dmodex.c): local GETs parked until the data is committed, remote ones
+ * through the host's direct_modex and then cached, concurrent GETs of one
+ * remote proc merged into one upcall, PXC_GET_KEY_ONLY, and the host's own
  * PMIx_server_dmodex_request waiting for the commit.
  *
- * Like every test_server_* suite: each test (fork mode) starts the real
- * server in the test process with a fake host whose callbacks count their
- * calls and can be told to fail (tests/lib/fakehost.h), then talks to it
- * like our client library would: raw clients over the Unix socket,
- * speaking frame.h/proto.h with pack.h payloads, blocking reads with a
- * poll timeout (tests/lib/rawclient.h). main() runs the tests with malloc
- * filling freed memory (tests/lib/runner.h), so that a use after free
- * fails a test without valgrind too.
+ * Each test runs the real server in its own process, as every server
+ * suite does (tests/lib/srvthread.h).
  */
 #include <check.h>
 #include <stdio.h>

@@ -1,20 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_server_fence.c - protocol tests of fences (coll.c, delta.c): one host
- * fence_nb per collective, local-only ones without a host, timeouts,
+ * test_server_fence.c - protocol tests of fences (coll.c, delta.c): one
+ * host fence_nb per collective, local-only ones without a host, timeouts,
  * peers vanishing mid-fence, host failures; collecting fences hand the
  * host only the records posted since the last fence over the same
  * participants, a failed fence does not count as sent, and a client
  * remembers a bounded number of participant sets.
  *
- * Like every test_server_* suite: each test (fork mode) starts the real
- * server in the test process with a fake host whose callbacks count their
- * calls and can be told to fail (tests/lib/fakehost.h), then talks to it
- * like our client library would: raw clients over the Unix socket,
- * speaking frame.h/proto.h with pack.h payloads, blocking reads with a
- * poll timeout (tests/lib/rawclient.h). main() runs the tests with malloc
- * filling freed memory (tests/lib/runner.h), so that a use after free
- * fails a test without valgrind too.
+ * Each test runs the real server in its own process, as every server
+ * suite does (tests/lib/srvthread.h).
  */
 #include <check.h>
 #include <stdio.h>

@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_server_query.c - protocol tests of queries (query.c): namespaces, the
- * local proc table and process set names come from the server, other
+ * test_server_query.c - protocol tests of queries (query.c): namespaces,
+ * the local proc table and process set names come from the server, other
  * keys from the host (and its failure back); the in-process query's
  * partial success.
  *
- * Like every test_server_* suite: each test (fork mode) starts the real
- * server in the test process with a fake host whose callbacks count their
- * calls and can be told to fail (tests/lib/fakehost.h), then talks to it
- * like our client library would: raw clients over the Unix socket,
- * speaking frame.h/proto.h with pack.h payloads, blocking reads with a
- * poll timeout (tests/lib/rawclient.h). main() runs the tests with malloc
- * filling freed memory (tests/lib/runner.h), so that a use after free
- * fails a test without valgrind too.
+ * Each test runs the real server in its own process, as every server
+ * suite does (tests/lib/srvthread.h).
  */
 #include <check.h>
 #include <stdio.h>
