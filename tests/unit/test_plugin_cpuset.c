@@ -11,6 +11,7 @@
 #include <hwloc.h>
 
 #include "lib/cpuset.h"
+#include "runner.h"
 
 static hwloc_bitmap_t avail, own;
 
@@ -100,12 +101,10 @@ START_TEST(entry_parser)
 }
 END_TEST
 
-int main(void)
+static Suite *cpuset_suite(void)
 {
 	Suite *s = suite_create("plugin_cpuset");
 	TCase *tc = tcase_create("cpuset");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
@@ -114,9 +113,10 @@ int main(void)
 	tcase_add_test(tc, fallbacks);
 	tcase_add_test(tc, entry_parser);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = cpuset_suite });
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/jobdir.h"
+#include "runner.h"
 
 static char base[64];
 
@@ -247,14 +248,7 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = suite, .fork = CK_FORK });
 }

@@ -15,6 +15,7 @@
 
 #include "lib/map.h"
 #include "lib/util.h"
+#include "runner.h"
 
 #define MAXN 64
 
@@ -277,14 +278,7 @@ static Suite *map_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(map_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = map_suite, .fork = CK_FORK });
 }

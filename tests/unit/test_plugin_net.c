@@ -31,6 +31,7 @@
 #include "net/transport.h"
 #include "net/xstep.h"
 #include "slurm_adapter.h"
+#include "runner.h"
 
 #define KEY "0123456789abcdef0123456789abcdef"
 #define KIND_A 100	/* test kinds, above every real one */
@@ -515,12 +516,10 @@ START_TEST(t_dmodex_unreachable_owner)
 }
 END_TEST
 
-int main(void)
+static Suite *net_suite(void)
 {
 	Suite *s = suite_create("plugin_net");
 	TCase *tc = tcase_create("transport");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, t_kinds_reach_their_user);
@@ -531,10 +530,10 @@ int main(void)
 	tcase_add_test(tc, t_lost_inside_send_is_posted);
 	tcase_add_test(tc, t_dmodex_unreachable_owner);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = net_suite, .fork = CK_FORK });
 }

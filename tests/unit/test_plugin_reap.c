@@ -33,6 +33,7 @@
 #include "stepd/weight.h"
 #include "progress.h"
 #include "slurm_adapter.h"
+#include "runner.h"
 
 /* The plugin logs through Slurm; here, to stderr. */
 void plug_log(int level, const char *fmt, ...)
@@ -408,12 +409,10 @@ START_TEST(test_weight_apply)
 }
 END_TEST
 
-int main(void)
+static Suite *reap_suite(void)
 {
 	Suite *s = suite_create("plugin_reap");
 	TCase *tc = tcase_create("reap");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
@@ -431,9 +430,10 @@ int main(void)
 	tcase_add_test(tc, test_weight_nice);
 	tcase_add_test(tc, test_weight_apply);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = reap_suite });
 }
