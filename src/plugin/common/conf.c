@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * common/conf.c - mpi.conf options and their environment overrides; see
- * common/conf.h. Keys, types and defaults live in the tables below so that
- * parsing, packing for the stepd and printing stay in step.
+ * common/conf.h. Each option is one row of rows[]: its key, its field of
+ * plug_conf (the field's type says the option's type), its default, its
+ * range and its override. Everything else walks the rows in order: the
+ * defaults (plug_conf_reset), the options slurmd parses mpi.conf with
+ * (plug_conf_options), reading the parsed or unpacked table
+ * (plug_conf_set), the table packed for slurmstepd (plug_conf_get),
+ * `scontrol show config` (plug_conf_printable) and the overrides
+ * (plug_conf_env). Adding an option is one row plus its field.
+ *
+ * Row order is the order slurmd packs and scontrol prints the options.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,59 +29,114 @@
 #endif
 #define PLUG_TIMEOUT_MAX (7 * 86400)
 
-#define PLUG_CONF_DEFAULTS { .timeout = 300, .set_ld_library_path = true, \
-			    .spawn_overlap = true, .fast_step_end = true, \
-			    .task_weight = true }
+/* All zero until plug_conf_reset(), which init() calls before Slurm calls
+ * anything else. */
+plug_conf_t plug_conf;
 
-plug_conf_t plug_conf = PLUG_CONF_DEFAULTS;
-
-static s_p_options_t options[] = {
-	{ .key = (char *)"SlurmixTimeout", .type = S_P_UINT32 },
-	{ .key = (char *)"SlurmixClientLibDir", .type = S_P_STRING },
-	{ .key = (char *)"SlurmixSetLdLibraryPath", .type = S_P_BOOLEAN },
-	{ .key = (char *)"SlurmixDebug", .type = S_P_UINT32 },
-	{ .key = (char *)"SlurmixTmpDir", .type = S_P_STRING },
-	{ .key = (char *)"SlurmixSpawnOverlap", .type = S_P_BOOLEAN },
-	{ .key = (char *)"SlurmixFastStepEnd", .type = S_P_BOOLEAN },
-	{ .key = (char *)"SlurmixTaskWeight", .type = S_P_BOOLEAN },
-	{ .key = NULL },
+/* One option. Exactly one of u32, flag and path is set: its field. */
+struct conf_row {
+	const char *key;	/* mpi.conf key, also the name printed */
+	const char *env;	/* the override, or NULL for none */
+	uint32_t *u32;		/* a number in [min, max] */
+	bool *flag;		/* yes/no */
+	char **path;		/* a string; an override must be absolute */
+	uint32_t dflt;		/* default of u32 or flag */
+	const char *dflt_path;	/* default of path (NULL: unset) */
+	uint32_t min, max;	/* u32: range, in mpi.conf and in the override */
+	uint32_t out_of_range;	/* u32: taken instead of mpi.conf's value
+				 * outside [min, max] (logged) */
+	bool env_only_off;	/* flag: the override can only turn it off */
 };
+
+static const struct conf_row rows[] = {
+	{ .key = "SlurmixTimeout", .env = "SLURMIX_TIMEOUT", .u32 = &plug_conf.timeout,
+	  .dflt = 300, .min = 1, .max = PLUG_TIMEOUT_MAX, .out_of_range = 300 },
+	{ .key = "SlurmixClientLibDir", .env = "SLURMIX_CLIENT_LIBDIR",
+	  .path = &plug_conf.client_libdir, .dflt_path = PLUG_CLIENT_LIBDIR },
+	{ .key = "SlurmixSetLdLibraryPath", .env = "SLURMIX_SET_LD_LIBRARY_PATH",
+	  .flag = &plug_conf.set_ld_library_path, .dflt = true },
+	{ .key = "SlurmixDebug", .env = "SLURMIX_DEBUG", .u32 = &plug_conf.debug,
+	  .dflt = 0, .min = 0, .max = 3, .out_of_range = 3 },
+	/* No override on purpose: slurmstepd creates directories there as
+	 * root, so only the admin chooses it. */
+	{ .key = "SlurmixTmpDir", .path = &plug_conf.tmpdir },
+	{ .key = "SlurmixSpawnOverlap", .env = "SLURMIX_SPAWN_OVERLAP",
+	  .flag = &plug_conf.spawn_overlap, .dflt = true },
+	{ .key = "SlurmixFastStepEnd", .env = "SLURMIX_FAST_STEP_END",
+	  .flag = &plug_conf.fast_step_end, .dflt = true },
+	/* Raising a step's CPU share is the admin's call. */
+	{ .key = "SlurmixTaskWeight", .env = "SLURMIX_TASK_WEIGHT",
+	  .flag = &plug_conf.task_weight, .dflt = true, .env_only_off = true },
+};
+
+#define ROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* The rows as Slurm's parser wants them, NULL-key terminated; filled once
+ * (slurmd may ask from more than one thread). */
+static s_p_options_t slurm_options[ROWS + 1];
+static pthread_once_t slurm_options_once = PTHREAD_ONCE_INIT;
+
+static void slurm_options_fill(void)
+{
+	for (size_t i = 0; i < ROWS; i++) {
+		slurm_options[i].key = (char *)rows[i].key;
+		slurm_options[i].type = rows[i].u32 ? S_P_UINT32 :
+					rows[i].flag ? S_P_BOOLEAN : S_P_STRING;
+	}
+}
+
+static s_p_options_t *options(void)
+{
+	pthread_once(&slurm_options_once, slurm_options_fill);
+	return slurm_options;
+}
 
 void plug_conf_reset(void)
 {
-	free(plug_conf.client_libdir);
-	free(plug_conf.tmpdir);
-	plug_conf = (plug_conf_t)PLUG_CONF_DEFAULTS;
-	plug_conf.client_libdir = strdup(PLUG_CLIENT_LIBDIR);
+	for (size_t i = 0; i < ROWS; i++)
+		if (rows[i].path)
+			free(*rows[i].path);
+	plug_conf = (plug_conf_t){ 0 };
+	for (size_t i = 0; i < ROWS; i++) {
+		const struct conf_row *r = &rows[i];
+
+		if (r->u32)
+			*r->u32 = r->dflt;
+		else if (r->flag)
+			*r->flag = r->dflt != 0;
+		else if (r->dflt_path)
+			*r->path = strdup(r->dflt_path);
+	}
 }
 
 void plug_conf_options(s_p_options_t **full, int *full_cnt)
 {
-	plug_conf_transfer(full, full_cnt, options);
+	plug_conf_transfer(full, full_cnt, options());
 }
 
-/* Out-of-range numbers from the file: log, keep the default. */
-static void check_ranges(void)
-{
-	if (plug_conf.timeout < 1 || plug_conf.timeout > PLUG_TIMEOUT_MAX) {
-		plug_error("SlurmixTimeout=%u out of range 1..%u, using 300",
-			   plug_conf.timeout, PLUG_TIMEOUT_MAX);
-		plug_conf.timeout = 300;
-	}
-	if (plug_conf.debug > 3) {
-		plug_error("SlurmixDebug=%u out of range 0..3, using 3",
-			   plug_conf.debug);
-		plug_conf.debug = 3;
-	}
-}
-
-static void set_str(char **field, s_p_hashtbl_t *tbl, const char *key)
+/* One option from mpi.conf as slurmd parsed it, or from the table slurmd
+ * packed; an absent key keeps the default. */
+static void row_read(const struct conf_row *r, s_p_hashtbl_t *tbl)
 {
 	char *v = NULL;
 
-	if (plug_conf_get_str(tbl, key, &v)) {
-		free(*field);
-		*field = v;
+	if (r->u32) {
+		plug_conf_get_u32(tbl, r->key, r->u32);
+	} else if (r->flag) {
+		plug_conf_get_bool(tbl, r->key, r->flag);
+	} else if (plug_conf_get_str(tbl, r->key, &v)) {
+		free(*r->path);
+		*r->path = v;
+	}
+}
+
+/* A number out of range in the file: logged, replaced. */
+static void row_check(const struct conf_row *r)
+{
+	if (r->u32 && (*r->u32 < r->min || *r->u32 > r->max)) {
+		plug_error("%s=%u out of range %u..%u, using %u", r->key, *r->u32, r->min,
+			   r->max, r->out_of_range);
+		*r->u32 = r->out_of_range;
 	}
 }
 
@@ -81,34 +145,31 @@ void plug_conf_set(s_p_hashtbl_t *tbl)
 	plug_conf_reset();
 	if (!tbl)
 		return;
-	plug_conf_get_u32(tbl, "SlurmixTimeout", &plug_conf.timeout);
-	set_str(&plug_conf.client_libdir, tbl, "SlurmixClientLibDir");
-	plug_conf_get_bool(tbl, "SlurmixSetLdLibraryPath",
-			   &plug_conf.set_ld_library_path);
-	plug_conf_get_u32(tbl, "SlurmixDebug", &plug_conf.debug);
-	set_str(&plug_conf.tmpdir, tbl, "SlurmixTmpDir");
-	plug_conf_get_bool(tbl, "SlurmixSpawnOverlap", &plug_conf.spawn_overlap);
-	plug_conf_get_bool(tbl, "SlurmixFastStepEnd", &plug_conf.fast_step_end);
-	plug_conf_get_bool(tbl, "SlurmixTaskWeight", &plug_conf.task_weight);
-	check_ranges();
+	for (size_t i = 0; i < ROWS; i++)
+		row_read(&rows[i], tbl);
+	for (size_t i = 0; i < ROWS; i++)
+		row_check(&rows[i]);
+}
+
+/* The value as mpi.conf spells it, in num[size] for a number; NULL for an
+ * unset path. */
+static const char *row_text(const struct conf_row *r, char *num, size_t size)
+{
+	if (r->flag)
+		return *r->flag ? "yes" : "no";
+	if (r->path)
+		return *r->path;
+	snprintf(num, size, "%u", *r->u32);
+	return num;
 }
 
 s_p_hashtbl_t *plug_conf_get(void)
 {
-	s_p_hashtbl_t *tbl = plug_conf_tbl_create(options);
+	s_p_hashtbl_t *tbl = plug_conf_tbl_create(options());
 	char num[16];
 
-	snprintf(num, sizeof(num), "%u", plug_conf.timeout);
-	plug_conf_tbl_add(tbl, "SlurmixTimeout", num);
-	plug_conf_tbl_add(tbl, "SlurmixClientLibDir", plug_conf.client_libdir);
-	plug_conf_tbl_add(tbl, "SlurmixSetLdLibraryPath",
-			  plug_conf.set_ld_library_path ? "yes" : "no");
-	snprintf(num, sizeof(num), "%u", plug_conf.debug);
-	plug_conf_tbl_add(tbl, "SlurmixDebug", num);
-	plug_conf_tbl_add(tbl, "SlurmixTmpDir", plug_conf.tmpdir);
-	plug_conf_tbl_add(tbl, "SlurmixSpawnOverlap", plug_conf.spawn_overlap ? "yes" : "no");
-	plug_conf_tbl_add(tbl, "SlurmixFastStepEnd", plug_conf.fast_step_end ? "yes" : "no");
-	plug_conf_tbl_add(tbl, "SlurmixTaskWeight", plug_conf.task_weight ? "yes" : "no");
+	for (size_t i = 0; i < ROWS; i++)
+		plug_conf_tbl_add(tbl, rows[i].key, row_text(&rows[i], num, sizeof(num)));
 	return tbl;
 }
 
@@ -117,80 +178,49 @@ void *plug_conf_printable(void)
 	void *list = plug_conf_list_create();
 	char num[16];
 
-	snprintf(num, sizeof(num), "%u", plug_conf.timeout);
-	plug_conf_list_add(list, "SlurmixTimeout", num);
-	plug_conf_list_add(list, "SlurmixClientLibDir", plug_conf.client_libdir);
-	plug_conf_list_add(list, "SlurmixSetLdLibraryPath",
-			   plug_conf.set_ld_library_path ? "yes" : "no");
-	snprintf(num, sizeof(num), "%u", plug_conf.debug);
-	plug_conf_list_add(list, "SlurmixDebug", num);
-	plug_conf_list_add(list, "SlurmixTmpDir", plug_conf.tmpdir);
-	plug_conf_list_add(list, "SlurmixSpawnOverlap",
-			   plug_conf.spawn_overlap ? "yes" : "no");
-	plug_conf_list_add(list, "SlurmixFastStepEnd",
-			   plug_conf.fast_step_end ? "yes" : "no");
-	plug_conf_list_add(list, "SlurmixTaskWeight", plug_conf.task_weight ? "yes" : "no");
+	for (size_t i = 0; i < ROWS; i++)
+		plug_conf_list_add(list, rows[i].key, row_text(&rows[i], num, sizeof(num)));
 	return list;
 }
 
-/* One override: 0 applied or absent, 1 malformed (logged). */
-static int env_u32(char **env, const char *name, uint32_t min, uint32_t max,
-		   uint32_t *field)
+/* One override that is set: 0 applied, 1 malformed (logged, not applied). */
+static int row_env(const struct conf_row *r, const char *v)
 {
-	const char *v = env ? plug_env_get(env, name) : getenv(name);
-
-	if (!v)
-		return 0;
-	if (plug_parse_u32(v, min, max, field) == 0)
-		return 0;
-	plug_error("ignoring %s=\"%s\": not a number in range", name, v);
-	return 1;
-}
-
-static int env_bool(char **env, const char *name, bool *field)
-{
-	const char *v = env ? plug_env_get(env, name) : getenv(name);
-
-	if (!v || plug_parse_bool(v, field) == 0)
-		return 0;
-	plug_error("ignoring %s=\"%s\": not yes/no", name, v);
-	return 1;
-}
-
-static int env_str(char **env, const char *name, char **field)
-{
-	const char *v = env ? plug_env_get(env, name) : getenv(name);
+	bool on;
 	char *copy;
 
-	if (!v)
-		return 0;
-	if (v[0] != '/' || !(copy = strdup(v))) {
-		plug_error("ignoring %s=\"%s\": not an absolute path", name, v);
-		return 1;
+	if (r->u32) {
+		if (plug_parse_u32(v, r->min, r->max, r->u32) == 0)
+			return 0;
+		plug_error("ignoring %s=\"%s\": not a number in range", r->env, v);
+	} else if (r->flag) {
+		if (plug_parse_bool(v, &on) == 0) {
+			*r->flag = r->env_only_off ? *r->flag && on : on;
+			return 0;
+		}
+		plug_error("ignoring %s=\"%s\": not yes/no", r->env, v);
+	} else {
+		if (v[0] == '/' && (copy = strdup(v))) {
+			free(*r->path);
+			*r->path = copy;
+			return 0;
+		}
+		plug_error("ignoring %s=\"%s\": not an absolute path", r->env, v);
 	}
-	free(*field);
-	*field = copy;
-	return 0;
+	return 1;
 }
 
-/* SlurmixTmpDir has no override on purpose: slurmstepd creates directories
- * there as root, so only the admin chooses it. SLURMIX_TASK_WEIGHT can
- * only turn the weighting off: raising a step's CPU share is the admin's
- * call. */
 int plug_conf_env(char **env)
 {
-	bool weight = plug_conf.task_weight;
 	int bad = 0;
 
-	bad += env_u32(env, "SLURMIX_TIMEOUT", 1, PLUG_TIMEOUT_MAX, &plug_conf.timeout);
-	bad += env_u32(env, "SLURMIX_DEBUG", 0, 3, &plug_conf.debug);
-	bad += env_bool(env, "SLURMIX_SET_LD_LIBRARY_PATH",
-			&plug_conf.set_ld_library_path);
-	bad += env_str(env, "SLURMIX_CLIENT_LIBDIR", &plug_conf.client_libdir);
-	bad += env_bool(env, "SLURMIX_SPAWN_OVERLAP", &plug_conf.spawn_overlap);
-	bad += env_bool(env, "SLURMIX_FAST_STEP_END", &plug_conf.fast_step_end);
-	bad += env_bool(env, "SLURMIX_TASK_WEIGHT", &weight);
-	plug_conf.task_weight = plug_conf.task_weight && weight;
+	for (size_t i = 0; i < ROWS; i++) {
+		const char *name = rows[i].env;
+		const char *v = !name ? NULL : env ? plug_env_get(env, name) : getenv(name);
+
+		if (v)
+			bad += row_env(&rows[i], v);
+	}
 	return bad;
 }
 

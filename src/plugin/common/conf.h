@@ -12,7 +12,9 @@
  * environment in srun, after the file values.
  *
  * One process-wide instance (plug_conf), written only by Slurm's config
- * calls and by plug_conf_env(), both before any step work starts.
+ * calls and by plug_conf_env(), both before any step work starts. Each
+ * field has one row in plug_conf.c's table (key, default, range, override),
+ * which every function below walks: a new option is a field and a row.
  */
 #ifndef PLUG_CONF_H
 #define PLUG_CONF_H
