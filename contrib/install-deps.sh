@@ -11,6 +11,8 @@ PKGS=(
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
 	valgrind procps util-linux iproute2 bc
+	# test-only: the layout check (tests/style)
+	universal-ctags python3
 )
 
 missing=()

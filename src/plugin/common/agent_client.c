@@ -24,14 +24,12 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "frame.h"
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
 #include "common/key.h"
 #include "common/proto.h"
 #include "lib/util.h"
-#include "progress.h"
 #include "slurm_adapter.h"
 
 typedef struct rq {

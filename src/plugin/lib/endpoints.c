@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "lib/endpoints.h"
 
 int plug_endpoints_pack(pmix_data_buffer_t *b, uint32_t n, char *const *addr,

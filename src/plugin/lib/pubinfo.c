@@ -5,7 +5,7 @@
  */
 #include <pmix.h>
 
-#include "pxc.h"
+#include "pxc_host.h"
 #include "lib/pubinfo.h"
 
 int plug_pub_info_int(const pmix_info_t *info, size_t n, const char *key, int dflt)

@@ -25,15 +25,13 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/key.h"
 #include "lib/endpoints.h"
 #include "lib/tree.h"
 #include "lib/util.h"
 #include "net/boot.h"
 #include "net/transport.h"
-#include "progress.h"
-#include "pxc.h"
 #include "slurm_adapter.h"
 
 #define BOOT_MAX_MSG (16u << 20)

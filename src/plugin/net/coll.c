@@ -40,8 +40,7 @@
 #include <event2/event.h>
 #include <pmix.h>
 
-#include "pack.h"
-#include "pxc.h"
+#include "pxc_host.h"
 #include "pmix_slurmix.h"
 #include "common/proto.h"
 #include "lib/map.h"
@@ -51,7 +50,6 @@
 #include "net/lost.h"
 #include "net/transport.h"
 #include "net/xstep.h"
-#include "server/server.h"
 #include "slurm_adapter.h"
 
 

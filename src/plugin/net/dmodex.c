@@ -26,17 +26,14 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "pack.h"
-#include "pxc.h"
+#include "pxc_host.h"
 #include "common/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
 #include "net/dmodex.h"
 #include "net/transport.h"
 #include "net/xstep.h"
-#include "progress.h"
 #include "slurm_adapter.h"
-#include "server/server.h"
 
 typedef struct req {
 	struct req *next;

@@ -25,8 +25,7 @@
 #include <pmix_server.h>
 #include "pmix_slurmix.h"
 
-#include "pack.h"
-#include "pxc.h"
+#include "pxc_host.h"
 #include "common/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
@@ -34,7 +33,6 @@
 #include "net/transport.h"
 #include "net/xstep.h"
 #include "slurm_adapter.h"
-#include "server/server.h"
 
 typedef struct {
 	uint32_t *peer;

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <pmix.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/proto.h"
 #include "lib/map.h"
 #include "lib/tree.h"

@@ -36,13 +36,12 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/key.h"
 #include "common/proto.h"
 #include "lib/endpoints.h"
 #include "lib/tree.h"
 #include "net/transport.h"
-#include "pxc.h"
 #include "slurm_adapter.h"
 
 #define NET_MAX_PAYLOAD (64u << 20)

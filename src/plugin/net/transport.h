@@ -35,8 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmix_common.h>
-#include "frame.h"
-#include "progress.h"
+#include "pxc_host.h"
 
 typedef struct plug_net plug_net_t;
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <pmix.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/proto.h"
 #include "lib/endpoints.h"

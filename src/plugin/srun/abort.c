@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/proto.h"
 #include "srun/abort.h"
 #include "srun/agent.h"

@@ -45,14 +45,12 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/key.h"
 #include "common/proto.h"
 #include "lib/endpoints.h"
 #include "lib/jobdir.h"
 #include "srun/agent.h"
-#include "pxc.h"
-#include "progress.h"
 #include "slurm_adapter.h"
 
 static struct {

@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 #include <pmix_common.h>
-#include "frame.h"
+#include "pxc_host.h"
 
 typedef struct plug_agent_req plug_agent_req_t;
 typedef void (*plug_agent_handler_f)(plug_agent_req_t *req, pmix_data_buffer_t *in);

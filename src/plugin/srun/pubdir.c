@@ -43,8 +43,7 @@
 #include <event2/event.h>
 #include <pmix.h>
 
-#include "pack.h"
-#include "pxc.h"
+#include "pxc_host.h"
 #include "common/conf.h"
 #include "common/proto.h"
 #include "lib/jobdir.h"

@@ -53,7 +53,7 @@
 #include <event2/event.h>
 #include <pmix.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/key.h"
 #include "common/proto.h"
@@ -62,8 +62,6 @@
 #include "lib/util.h"
 #include "srun/agent.h"
 #include "srun/spawn.h"
-#include "progress.h"
-#include "pxc.h"
 #include "slurm_adapter.h"
 
 #define PLUG_SPAWN_KILL_SEC 5	/* SIGTERM -> SIGKILL */

@@ -29,13 +29,11 @@
 #include <unistd.h>
 #include <event2/event.h>
 
-#include "frame.h"
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/key.h"
 #include "common/proto.h"
 #include "lib/util.h"
 #include "stepd/abort.h"
-#include "progress.h"
 #include "slurm_adapter.h"
 
 #define PLUG_ABORT_SEC 10

@@ -17,8 +17,7 @@
 #include <string.h>
 #include <pmix.h>
 
-#include "pack.h"
-#include "pxc.h"
+#include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
 #include "common/proto.h"

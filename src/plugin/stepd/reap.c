@@ -68,7 +68,7 @@
 #include <event2/event.h>
 
 #include "stepd/reap.h"
-#include "progress.h"
+#include "pxc_host.h"
 #include "slurm_adapter.h"
 
 #ifndef P_PIDFD

@@ -31,13 +31,12 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
-#include "pack.h"
+#include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
 #include "common/proto.h"
 #include "lib/util.h"
 #include "stepd/spawn.h"
-#include "progress.h"
 #include "slurm_adapter.h"
 
 #define PLUG_SPAWN_GRACE_SEC 30

@@ -63,8 +63,7 @@
 #include "stepd/spawn.h"
 #include "stepd/step.h"
 #include "stepd/weight.h"
-#include "pxc.h"
-#include "server/server.h"
+#include "pxc_host.h"
 
 static plug_step_t step;
 
