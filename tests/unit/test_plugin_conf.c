@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_conf.c - plug_conf.c (mpi.conf options, their packing for
+ * test_plugin_conf.c - common/conf.c (mpi.conf options, their packing for
  * the stepd, printing and environment overrides), without Slurm.
  *
  * The config half of slurm_adapter.c is replaced by a fake Slurm parser:

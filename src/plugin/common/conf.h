@@ -13,7 +13,7 @@
  *
  * One process-wide instance (plug_conf), written only by Slurm's config
  * calls and by plug_conf_env(), both before any step work starts. Each
- * field has one row in plug_conf.c's table (key, default, range, override),
+ * field has one row in common/conf.c's table (key, default, range, override),
  * which every function below walks: a new option is a field and a row.
  */
 #ifndef PLUG_CONF_H
