@@ -11,8 +11,9 @@ PKGS=(
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
 	valgrind procps util-linux iproute2 bc
-	# make check's format check (tests/format_check.sh): clang-format 14
-	clang-format
+	# test-only: the layout checks, tests/style (Universal Ctags) and
+	# tests/format_check.sh (clang-format 14)
+	universal-ctags python3 clang-format
 )
 
 missing=()

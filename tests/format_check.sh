@@ -26,9 +26,10 @@ want_major=14
 # Files that are not ours to format:
 #   attr_table.h, status_table.h  written by common/gen_tables.py
 #   abi_names.h                   written by tests/abi/gen_abi_names.py
-#   include/*.h                   the public headers keep OpenPMIx 4.2's
-#                                 layout (4-space indents, aligned
-#                                 #define columns) for side-by-side review
+#   include/*.h                   the public headers keep a layout of
+#                                 their own (4-space indents, aligned
+#                                 #define columns), written to match the
+#                                 ABI table by table
 SKIP=(
 	src/pmix_core/common/attr_table.h
 	src/pmix_core/common/status_table.h

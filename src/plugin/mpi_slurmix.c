@@ -2,7 +2,7 @@
 /*
  * mpi_slurmix.c - the symbols Slurm's plugin loader looks up in an mpi
  * plugin, and nothing else: each forwards to the file that does the work
- * (plug_conf.c: mpi.conf; plug_srun.c: srun side; plug_step.c: slurmstepd
+ * (common/conf.c: mpi.conf; srun/prelaunch.c: srun side; stepd/step.c: slurmstepd
  * side). The version script mpi_slurmix.map exports exactly these.
  *
  * Who calls what (Slurm 22.05): slurmd and slurmctld load every mpi plugin
@@ -12,11 +12,9 @@
  */
 #include <stdint.h>
 
-#include "plug_conf.h"
-#include "plug_net.h"
-#include "plug_spawn.h"
-#include "plug_srun.h"
-#include "plug_step.h"
+#include "common/conf.h"
+#include "srun/prelaunch.h"
+#include "stepd/step.h"
 #include "slurm_adapter.h"
 
 /* Not in Slurm's enum (101-107 in 22.05, 108 from 25.11): ours. */
@@ -62,8 +60,7 @@ mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
 PLUG_EXPORT int mpi_p_client_fini(plug_client_state_t *state)
 {
 	(void)state;
-	plug_spawn_srun_stop();	/* children first: they report to the agent */
-	return plug_rdv_stop();
+	return plug_srun_fini();
 }
 
 PLUG_EXPORT void mpi_p_conf_options(s_p_options_t **full_options, int *full_opt_cnt)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sxr.h - internals of slurmix-run, the single-node PMIx launcher.
+ * Prefixes: sxr_ = slurmix-run; pxc_ = PMIx core; plug_ = Slurm plugin; iof_ = IO forwarding.
  *
  * slurmix-run hosts a PMIx server through the standard server API only
  * (pmix_server.h), registers one namespace per job (the job given on the

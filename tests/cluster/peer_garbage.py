@@ -6,7 +6,7 @@
 #
 # For each step daemon (node index NODE listening on 127.0.0.1:PORT) it
 # opens two connections, each starting with a correct HELLO (job key, node
-# id, step id; src/plugin/plug_net.h): one claiming another node of the
+# id, step id; src/plugin/net/transport.h): one claiming another node of the
 # step, one claiming a stepd of another step of the job. On each it sends
 # the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT
 # (truncated, or well formed for a fence that does not exist), DMDX_REQ,

@@ -195,7 +195,7 @@ strangers() {
 		ports="$ports $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
 			grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2)"
 	done
-	# the endpoints sockets slurmd delivers to (plug_boot.h): broken
+	# the endpoints sockets slurmd delivers to (net/boot.h): broken
 	# deliveries from root, as slurmd's forwarder would write them
 	python3 - "$state"/nodes/*/spool/slurmix.* <<'PY' &
 import socket, struct, sys
@@ -796,7 +796,7 @@ mpi_debug_on() {
 	fi
 }
 
-# ---- the end of a step and its CPU share (plug_reap.c, plug_weight.c) ----
+# ---- the end of a step and its CPU share (stepd/reap.c, stepd/weight.c) ----
 
 # Every task's exit code still reaches srun when the stepd no longer waits
 # Slurm's 100 ms for more exits: six tasks on two nodes end within a few

@@ -4,7 +4,7 @@
  * environment-setting routine (srun runs as the user: LD_PRELOAD, a
  * private build, a private PluginDir all reach the launch environment).
  * Preloaded into srun, it replaces the value our srun side
- * (plug_srun.c) gives SLURMIX_PROC_MAP with $SLURMIX_TEST_PROC_MAP, so
+ * (srun/prelaunch.c) gives SLURMIX_PROC_MAP with $SLURMIX_TEST_PROC_MAP, so
  * that the step daemons get a process map srun did not compute. Used by
  * run_cluster_tests.sh ("broken SLURMIX_PROC_MAP"). Only that variable
  * is touched; every other call goes to Slurm unchanged.

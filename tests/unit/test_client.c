@@ -1510,6 +1510,7 @@ END_TEST
  * closes everything at the next CONNECT. */
 #include <arpa/inet.h>
 #include <poll.h>
+#include "runner.h"
 
 #define PXC_TEST_CMD_CONNECT 11	/* wire/proto.h */
 
@@ -1838,17 +1839,6 @@ static Suite *client_suite(void)
 
 int main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
-
-	if (argc == 3 && strcmp(argv[1], "child") == 0)
-		return run_scenario(argv[2]);
-	if (!realpath(argv[0], self_exe))
-		return EXIT_FAILURE;
-	sr = srunner_create(client_suite());
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = client_suite, .fork = CK_FORK,
+							  .child = run_scenario, .self_exe = self_exe });
 }

@@ -18,6 +18,7 @@
 
 #include "pack.h"
 #include "value.h"
+#include "runner.h"
 
 /* ---- helpers ---- */
 
@@ -979,14 +980,7 @@ static Suite *pack_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(pack_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = pack_suite, .fork = CK_FORK });
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_cpuset.c - check suite for src/plugin/plug_cpuset.c: the
+ * test_plugin_cpuset.c - check suite for src/plugin/lib/cpuset.c: the
  * CPUs of each local task from Slurm's mask_cpu / map_cpu lists (with
  * and without 0x, cycling when the list is short), the fallback for other
  * bindings and for broken entries, and the cut to the node's CPUs.
@@ -10,7 +10,8 @@
 #include <string.h>
 #include <hwloc.h>
 
-#include "plug_cpuset.h"
+#include "lib/cpuset.h"
+#include "runner.h"
 
 static hwloc_bitmap_t avail, own;
 
@@ -100,12 +101,10 @@ START_TEST(entry_parser)
 }
 END_TEST
 
-int main(void)
+static Suite *cpuset_suite(void)
 {
 	Suite *s = suite_create("plugin_cpuset");
 	TCase *tc = tcase_create("cpuset");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
@@ -114,9 +113,10 @@ int main(void)
 	tcase_add_test(tc, fallbacks);
 	tcase_add_test(tc, entry_parser);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = cpuset_suite });
 }

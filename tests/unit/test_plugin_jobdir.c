@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_jobdir.c - check suite for the per-job directory on the srun
- * host (src/plugin/plug_jobdir.c): creation with mode 0700, one key per
+ * host (src/plugin/lib/jobdir.c): creation with mode 0700, one key per
  * job shared by every opener, atomic step files, removal of other jobs'
  * stale directories and of a reused job id's old directory, refusal of an
  * unsafe existing directory, of a malformed key and of names with "..".
@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plug_jobdir.h"
+#include "lib/jobdir.h"
+#include "runner.h"
 
 static char base[64];
 
@@ -247,14 +248,7 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = suite, .fork = CK_FORK });
 }

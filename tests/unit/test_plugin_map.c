@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_map.c - check suite for the plugin's Slurm-free parts: the
- * process map encoder/decoder (src/plugin/plug_map.c) and the config value
- * parsers (src/plugin/plug_util.c).
+ * process map encoder/decoder (src/plugin/lib/map.c) and the config value
+ * parsers (src/plugin/lib/util.c).
  *
  * Layouts are built the way Slurm distributes tasks (block, cyclic, plane,
  * arbitrary), encoded, decoded, and compared rank by rank; then the
@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_map.h"
-#include "plug_util.h"
+#include "lib/map.h"
+#include "lib/util.h"
+#include "runner.h"
 
 #define MAXN 64
 
@@ -277,14 +278,7 @@ static Suite *map_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(map_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = map_suite, .fork = CK_FORK });
 }

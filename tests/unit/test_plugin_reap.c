@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_reap.c - plug_reap.c (fast step end) and plug_weight.c
+ * test_plugin_reap.c - stepd/reap.c (fast step end) and stepd/weight.c
  * (task weight), without Slurm.
  *
  * The test's main thread plays slurmstepd's job manager thread: it arms
@@ -29,10 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plug_reap.h"
-#include "plug_weight.h"
+#include "stepd/reap.h"
+#include "stepd/weight.h"
 #include "progress.h"
 #include "slurm_adapter.h"
+#include "runner.h"
 
 /* The plugin logs through Slurm; here, to stderr. */
 void plug_log(int level, const char *fmt, ...)
@@ -408,12 +409,10 @@ START_TEST(test_weight_apply)
 }
 END_TEST
 
-int main(void)
+static Suite *reap_suite(void)
 {
 	Suite *s = suite_create("plugin_reap");
 	TCase *tc = tcase_create("reap");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
@@ -431,9 +430,10 @@ int main(void)
 	tcase_add_test(tc, test_weight_nice);
 	tcase_add_test(tc, test_weight_apply);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = reap_suite });
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_plugin_spawn.c - plug_spawn_plan (src/plugin/plug_spawn_opts.c):
+ * test_plugin_spawn.c - plug_spawn_plan (src/plugin/lib/spawn_plan.c):
  * PMIx_Spawn attributes and apps -> the child srun's command line,
  * environment and multi-prog file; required attributes we cannot honour,
  * nodes outside the allocation and malformed requests are refused with
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <pmix_common.h>
 
-#include "plug_spawn.h"
+#include "lib/spawn_plan.h"
+#include "runner.h"
 
 static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
 static char *base_env[] = { "PATH=/usr/bin", "HOME=/root", "SLURM_NTASKS=8",
@@ -240,12 +241,10 @@ START_TEST(broken)
 }
 END_TEST
 
-int main(void)
+static Suite *spawn_suite(void)
 {
 	Suite *s = suite_create("plugin_spawn");
 	TCase *t = tcase_create("plan");
-	SRunner *r;
-	int failed;
 
 	tcase_set_timeout(t, 10);
 	tcase_add_test(t, plain);
@@ -256,10 +255,10 @@ int main(void)
 	tcase_add_test(t, mpmd);
 	tcase_add_test(t, broken);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_set_fork_status(r, CK_FORK);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = spawn_suite, .fork = CK_FORK });
 }

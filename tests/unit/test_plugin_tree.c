@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_plugin_tree.c - check suite for the collective tree shape
- * (src/plugin/plug_tree.c): for many sizes and widths, every node but the
+ * (src/plugin/lib/tree.c): for many sizes and widths, every node but the
  * root has exactly one parent that lists it as a child, nobody has more
  * than `width` children, the root reaches every node exactly once, the
  * depth stays logarithmic, subtrees are contiguous; a few shapes are
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plug_tree.h"
+#include "lib/tree.h"
+#include "runner.h"
 
 #define MAXW 64
 
@@ -140,22 +141,20 @@ START_TEST(t_bad)
 }
 END_TEST
 
-int main(void)
+static Suite *tree_suite(void)
 {
 	Suite *s = suite_create("plugin_tree");
 	TCase *tc = tcase_create("tree");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, t_shapes);
 	tcase_add_test(tc, t_literal);
 	tcase_add_test(tc, t_bad);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = tree_suite, .fork = CK_FORK });
 }

@@ -12,6 +12,7 @@
 #include <pmix_server.h>
 
 #include "regex.h"
+#include "runner.h"
 
 static char *join(char **argv, char sep)
 {
@@ -258,14 +259,7 @@ static Suite *regex_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(regex_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = regex_suite, .fork = CK_FORK });
 }

@@ -15,6 +15,7 @@
 
 #include "pack.h"
 #include "store.h"
+#include "runner.h"
 
 static pmix_value_t *u32v(uint32_t x)
 {
@@ -343,14 +344,7 @@ static Suite *store_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(store_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = store_suite, .fork = CK_FORK });
 }

@@ -13,6 +13,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runner.h"
 
 /* ---------------------------------------------------------------- stand-ins */
 
@@ -311,14 +312,7 @@ static Suite *dir_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(dir_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = dir_suite, .fork = CK_FORK });
 }

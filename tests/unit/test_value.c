@@ -16,6 +16,7 @@
 #include <pmix.h>
 
 #include "pxc.h"
+#include "runner.h"
 
 /* ---- sample values of every type ---- */
 
@@ -893,13 +894,7 @@ static Suite *value_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(value_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = value_suite });
 }

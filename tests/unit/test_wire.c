@@ -18,6 +18,7 @@
 #include "frame.h"
 #include "pack.h"
 #include "progress.h"
+#include "runner.h"
 
 /* ---- progress ---- */
 
@@ -504,13 +505,7 @@ static Suite *wire_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(wire_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = wire_suite });
 }

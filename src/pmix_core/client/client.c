@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * client.c - PMIx_Init/Finalize/Initialized/Abort/Get_version/Progress,
- * singleton start-up, and small helpers shared by the client files.
+ * client.c - PMIx_Init/Finalize/Initialized/Get_version/Progress and
+ * singleton start-up.
  *
  * PMIx_Init is reference-counted like OpenPMIx's: the first call connects
  * (or, without a server in the environment, starts a singleton with a
@@ -28,41 +28,6 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 #define FINALIZE_TIMEOUT_MS 5000
-
-/* ---- small helpers ---- */
-
-int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo)
-{
-	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);
-	long s = 0;
-
-	if (!i)
-		return 0;
-	switch (i->value.type) {
-	case PMIX_INT: s = i->value.data.integer; break;
-	case PMIX_UINT: s = i->value.data.uint; break;
-	case PMIX_INT32: s = i->value.data.int32; break;
-	case PMIX_UINT32: s = i->value.data.uint32; break;
-	case PMIX_SIZE: s = (long)i->value.data.size; break;
-	default: break;
-	}
-	if (s <= 0)
-		return 0;
-	return s > 2000000 ? 2000000000 : (int)(s * 1000);
-}
-
-pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
-				   size_t nprocs, const pmix_info_t *info, size_t ninfo)
-{
-	pmix_status_t st;
-
-	if ((!procs && nprocs) || (!info && ninfo))
-		return PMIX_ERR_BAD_PARAM;
-	st = pxc_pack_array(b, procs, nprocs, PMIX_PROC);
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack_array(b, info, ninfo, PMIX_INFO);
-	return st;
-}
 
 /* ---- singleton ---- */
 
@@ -210,26 +175,6 @@ pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
 	if (pxc_cl.is_tool)
 		return PMIX_ERR_INIT;
 	return pxc_client_finalize_common(info, ninfo);
-}
-
-pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size_t nprocs)
-{
-	pmix_data_buffer_t b;
-	pmix_status_t st, ist = status;
-
-	if (pxc_role == PXC_ROLE_SERVER)
-		return PMIX_ERR_NOT_SUPPORTED;
-	if ((st = pxc_client_ready()) != PMIX_SUCCESS)
-		return st;
-	if (!procs && nprocs)
-		return PMIX_ERR_BAD_PARAM;
-	pxc_buf_init(&b);
-	if ((st = pxc_pack_status(&b, ist)) == PMIX_SUCCESS &&
-	    (st = pxc_pack_str(&b, msg)) == PMIX_SUCCESS &&
-	    (st = pxc_pack_array(&b, procs, nprocs, PMIX_PROC)) == PMIX_SUCCESS)
-		st = pxc_client_call(PXC_CMD_ABORT, &b, 0, NULL, NULL);
-	pxc_buf_clear(&b);
-	return st;
 }
 
 const char *PMIx_Get_version(void)

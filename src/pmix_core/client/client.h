@@ -13,13 +13,14 @@
  * `state` is read without a lock (atomic) by API calls that want to fail
  * fast once the server is gone.
  *
- * The request engine (client.c): pxc_client_send() queues a request to the
+ * The request engine (conn.c): pxc_client_send() queues a request to the
  * progress thread, which tags it, sends it and later completes it through
  * its reply callback, exactly once: with the server's reply, with
  * PMIX_ERR_TIMEOUT when its own timer fires, or with
  * PMIX_ERR_LOST_CONNECTION_TO_SERVER when the connection ends.
  * pxc_client_call() is the blocking form; it refuses to run in the
- * progress thread (PMIX_ERR_WOULD_BLOCK) rather than deadlock.
+ * progress thread (PMIX_ERR_WOULD_BLOCK) rather than deadlock. The
+ * request shapes the feature files share are in request.h.
  */
 #ifndef PXC_CLIENT_H
 #define PXC_CLIENT_H
@@ -145,12 +146,6 @@ bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
  * write lock). */
 pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply);
 
-/* Helpers to pack the common payload shapes into a fresh buffer. */
-pmix_status_t pxc_cli_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
-				   size_t nprocs, const pmix_info_t *info, size_t ninfo);
-/* PMIX_TIMEOUT (seconds) in info converted to ms, 0 when absent. */
-int pxc_cli_info_timeout_ms(const pmix_info_t *info, size_t ninfo);
-
 /* Fills a proc id (nspace truncated to PMIX_MAX_NSLEN). */
 static inline void pxc_proc_load(pmix_proc_t *p, const char *ns, pmix_rank_t r)
 {
@@ -173,28 +168,11 @@ static inline void pxc_value_release(pmix_value_t *v)
 	}
 }
 
-/* Completion helpers (fence.c): an operation whose reply carries only a
- * status (merge false) or a status and a BLOB to merge (merge true),
- * reported through a pmix_op_cbfunc_t in the progress thread (cb may be
- * NULL). pxc_client_op_later reports st asynchronously without a server. */
-pmix_status_t pxc_client_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
-			       bool merge, pmix_op_cbfunc_t cb, void *cbdata);
-pmix_status_t pxc_client_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata);
-/* Reply parser that merges a BLOB. */
-pmix_status_t pxc_cli_parse_merge(pmix_data_buffer_t *reply, void *arg);
-
 /* True for PMIx reserved keys ("pmix" prefix). */
 static inline bool pxc_key_reserved(const char *key)
 {
 	return key && key[0] == 'p' && key[1] == 'm' && key[2] == 'i' && key[3] == 'x';
 }
-
-/* Event support used by the engine (event.c). */
-void pxc_event_handle_msg(pmix_data_buffer_t *payload);
-void pxc_event_lost_connection(void);
-void pxc_event_release_all(void);
-/* Joins the event thread (running queued chains first). Any thread. */
-void pxc_event_thread_stop(void);
 
 /* Topology cache release (topo.c), called at the last finalize. */
 void pxc_topology_release(void);

@@ -32,6 +32,8 @@
 #include <event2/event.h>
 
 #include "client.h"
+#include "client/event.h"
+#include "common/event.h"
 
 #define CONNECT_TIMEOUT_MS 10000
 #define TIMEOUT_GRACE_MS 250

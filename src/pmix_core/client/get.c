@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "request.h"
 #include "server/server.h"
 
 struct getopt {
@@ -83,7 +84,7 @@ static void parse_opts(const pmix_info_t *info, size_t ninfo, struct getopt *o)
 		else if (strcmp(k, PMIX_GET_REFRESH_CACHE) == 0)
 			o->refresh = pxc_info_flag(&info[i], 1, k);
 		else if (strcmp(k, PMIX_TIMEOUT) == 0)
-			o->timeout_ms = pxc_cli_info_timeout_ms(&info[i], 1);
+			o->timeout_ms = pxc_request_timeout_ms(&info[i], 1);
 		else
 			parse_qualifier(&info[i], o);
 	}
@@ -449,7 +450,7 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[],
 	pxc_buf_init(&b);
 	st = pack_get(&b, &p, key, info, ninfo);
 	if (st == PMIX_SUCCESS)
-		st = pxc_client_call(PXC_CMD_GET, &b, o.timeout_ms, pxc_cli_parse_merge, NULL);
+		st = pxc_client_call(PXC_CMD_GET, &b, o.timeout_ms, pxc_request_parse_merge, NULL);
 	pxc_buf_clear(&b);
 	if (st == PMIX_SUCCESS) {
 		o.refresh = false;

@@ -15,13 +15,7 @@
 #include <string.h>
 
 #include "client.h"
-
-static pmix_status_t ready(void)
-{
-	if (pxc_role == PXC_ROLE_SERVER)
-		return PMIX_ERR_NOT_SUPPORTED;
-	return pxc_client_ready();
-}
+#include "request.h"
 
 /* ---- publish ---- */
 
@@ -32,7 +26,7 @@ static pmix_status_t publish_prepare(const pmix_info_t *info, size_t ninfo,
 
 	if (!info || !ninfo)
 		return PMIX_ERR_BAD_PARAM;
-	if ((st = ready()) != PMIX_SUCCESS)
+	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);
 	if ((st = pxc_pack_array(b, info, ninfo, PMIX_INFO)) != PMIX_SUCCESS)
@@ -47,7 +41,7 @@ pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_PUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo), NULL, NULL);
+	st = pxc_client_call(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo), NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -60,8 +54,8 @@ pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo,
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_PUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }
 
 /* ---- lookup ---- */
@@ -74,7 +68,7 @@ static pmix_status_t keys_prepare(char **keys, const pmix_info_t *info, size_t n
 
 	if (!info && ninfo)
 		return PMIX_ERR_BAD_PARAM;
-	if ((st = ready()) != PMIX_SUCCESS)
+	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
 		return st;
 	while (keys && keys[nkeys])
 		nkeys++;
@@ -133,7 +127,7 @@ pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata,
 	free(keys);
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_cli_info_timeout_ms(info, ninfo),
+	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
 			     parse_lookup, &o);
 	pxc_buf_clear(&b);
 	return st;
@@ -176,7 +170,7 @@ pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo
 	}
 	l->cb = cbfunc;
 	l->cbdata = cbdata;
-	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_cli_info_timeout_ms(info, ninfo),
+	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
 			     lookup_reply, l);
 	if (st != PMIX_SUCCESS)
 		free(l);
@@ -192,7 +186,8 @@ pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo), NULL, NULL);
+	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+			     NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -205,6 +200,6 @@ pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ni
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_client_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_cli_info_timeout_ms(info, ninfo),
-				false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
+				 false, cbfunc, cbdata);
 }

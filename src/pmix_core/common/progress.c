@@ -305,12 +305,19 @@ pmix_status_t pxc_sync_wait(pxc_sync_t *s, int timeout_ms)
 
 pmix_status_t pxc_progress_call(pxc_progress_t *pg, pxc_work_f fn, int timeout_ms)
 {
+	return pxc_progress_call_arg(pg, fn, NULL, timeout_ms);
+}
+
+pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg,
+				    int timeout_ms)
+{
 	pxc_sync_t *s = pg ? calloc(1, sizeof(*s)) : NULL;
 	pmix_status_t st;
 
 	if (!s)
 		return pg ? PMIX_ERR_NOMEM : PMIX_ERR_UNREACH;
 	pxc_sync_init(s);
+	s->arg = arg;
 	if (pxc_progress_post(pg, fn, s) < 0)
 		st = PMIX_ERR_UNREACH;
 	else if ((st = pxc_sync_wait(s, timeout_ms)) == PMIX_ERR_TIMEOUT)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pxc.h - small internals shared by every part of the slurmix PMIx core.
+ * Prefixes: pxc_ = PMIx core; plug_ = Slurm plugin; sxr_ = slurmix-run; iof_ = IO forwarding.
  *
  * Logging: the core never writes to stdout. It logs through a hook that the
  * host installs (the Slurm plugin routes it to Slurm's log, slurmix-run to

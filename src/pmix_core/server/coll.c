@@ -34,7 +34,7 @@
  * DISCONNECT with PMIX_CONNECT_EARLY_TERM_ALLOWED: connect.c), in which
  * case it is no longer waited for, also when it was gone before the
  * first local join. Results of a host call whose collective is gone are
- * dropped (ids, see srv.h).
+ * dropped (ids, see internal.h).
  * Progress thread only.
  */
 #include <errno.h>
@@ -43,7 +43,8 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
 #include "connect.h"
 #include "server.h"
 #include "proto.h"
@@ -329,7 +330,7 @@ static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size
 	coll_free(c);
 }
 
-static void fetch_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void fetch_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pxc_coll_t *c = coll_by_id(*(uint64_t *)r->ctx);
 	pmix_data_buffer_t blob;
@@ -353,14 +354,14 @@ static bool fetch_one(pxc_coll_t *c, const char *ns)
 {
 	pmix_server_module_t *m = &pxc_srv.module;
 	uint64_t *id;
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 
 	/* registered info, not just posted records a connect brought */
 	if (!m->direct_modex || pxc_ns_find(ns) ||
 	    pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL))
 		return false;
 	id = malloc(sizeof(*id));
-	r = id ? pxc_hreq_new(NULL, 0, PXC_CMD_CONNECT, fetch_done) : NULL;
+	r = id ? pxc_upcall_new(NULL, 0, PXC_CMD_CONNECT, fetch_done) : NULL;
 	if (!r) {
 		free(id);
 		return false;
@@ -370,8 +371,9 @@ static bool fetch_one(pxc_coll_t *c, const char *ns)
 	r->ctx_free = free;
 	/* the request owns the proc: the host may keep it until it calls back */
 	PMIx_Load_procid(&r->a.proc, ns, PMIX_RANK_WILDCARD);
-	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_hcb_modex, PXC_HCBDATA(r)) != PMIX_SUCCESS) {
-		pxc_hreq_free(r);
+	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_upcall_cb_modex,
+			    PXC_UPCALL_CBDATA(r)) != PMIX_SUCCESS) {
+		pxc_upcall_free(r);
 		return false;
 	}
 	return true;
@@ -424,7 +426,7 @@ static void hctx_free(void *arg)
 	}
 }
 
-static void host_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	hctx_t *x = r->ctx;
 	pxc_coll_t *c = coll_by_id(x->coll_id);
@@ -462,7 +464,7 @@ pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 /* A CONNECT over several namespaces: the local members' posted records
  * go to the host under PXC_CONNECT_DATA (server.h). Appended to a's info
  * copy; without posted data nothing is added. 0/-1. */
-static int connect_data(const pxc_coll_t *c, pxc_hargs_t *a)
+static int connect_data(const pxc_coll_t *c, pxc_upcall_args_t *a)
 {
 	pmix_data_buffer_t blob;
 	pmix_byte_object_t bo;
@@ -504,10 +506,10 @@ static int connect_data(const pxc_coll_t *c, pxc_hargs_t *a)
 /* The host gets copies of procs and info owned by the request r (with the
  * blob in x): the collective itself may time out and be freed while the
  * host still holds them. */
-static pmix_status_t call_host(pxc_coll_t *c, pxc_hreq_t *r, hctx_t *x)
+static pmix_status_t call_host(pxc_coll_t *c, pxc_upcall_t *r, hctx_t *x)
 {
 	pmix_server_module_t *m = &pxc_srv.module;
-	pxc_hargs_t *a = &r->a;
+	pxc_upcall_args_t *a = &r->a;
 
 	a->procs = malloc(c->nprocs * sizeof(*c->procs));
 	if (!a->procs || pxc_info_dup(c->info, c->ninfo, &a->info) != PMIX_SUCCESS)
@@ -518,14 +520,14 @@ static pmix_status_t call_host(pxc_coll_t *c, pxc_hreq_t *r, hctx_t *x)
 	if (c->cmd == PXC_CMD_FENCE)
 		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo,
 				   x->blob.base_ptr, x->blob.bytes_used,
-				   pxc_hcb_modex, PXC_HCBDATA(r));
+				   pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r));
 	if (c->cmd == PXC_CMD_CONNECT && connect_data(c, a) < 0)
 		return PMIX_ERR_NOMEM;
 	if (c->cmd == PXC_CMD_CONNECT)
 		return m->connect(a->procs, a->nprocs, a->info, a->ninfo,
-				  pxc_hcb_op, PXC_HCBDATA(r));
+				  pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
 	return m->disconnect(a->procs, a->nprocs, a->info, a->ninfo,
-			     pxc_hcb_op, PXC_HCBDATA(r));
+			     pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
 }
 
 static bool host_has(uint16_t cmd)
@@ -540,7 +542,7 @@ static bool host_has(uint16_t cmd)
 static void coll_ready(pxc_coll_t *c)
 {
 	hctx_t *x = calloc(1, sizeof(*x));
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 	pmix_status_t st;
 
 	if (!x || (c->cmd == PXC_CMD_FENCE && collect_local(c, &x->blob) < 0)) {
@@ -553,7 +555,7 @@ static void coll_ready(pxc_coll_t *c)
 		hctx_free(x);
 		return;
 	}
-	r = pxc_hreq_new(NULL, 0, c->cmd, host_done);
+	r = pxc_upcall_new(NULL, 0, c->cmd, host_done);
 	if (!r) {
 		hctx_free(x);
 		complete(c, PMIX_ERR_NOMEM, NULL, 0);
@@ -566,7 +568,7 @@ static void coll_ready(pxc_coll_t *c)
 	st = call_host(c, r, x);
 	if (st != PMIX_SUCCESS) {
 		complete(c, st, NULL, 0);	/* OPERATION_SUCCEEDED: done, no data */
-		pxc_hreq_free(r);
+		pxc_upcall_free(r);
 	}
 }
 

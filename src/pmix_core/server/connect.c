@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include "connect.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
 #include "pmix_slurmix.h"
@@ -316,17 +317,17 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 {
 	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT };
 	pmix_data_array_t *da;
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 
 	if (!pxc_srv.module.notify_event || !pxc_srv.running ||
-	    !(r = pxc_hreq_new(NULL, 0, PXC_CMD_NOTIFY, pxc_hreq_done_none)))
+	    !(r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none)))
 		return;
 	r->a.proc = *src;
 	r->a.info = PMIx_Info_create(4);
 	da = PMIx_Data_array_create(n, PMIX_PROC);
 	if (!r->a.info || !da) {
 		PMIx_Data_array_free(da);
-		pxc_hreq_free(r);
+		pxc_upcall_free(r);
 		return;
 	}
 	memcpy(da->array, procs, n * sizeof(*procs));
@@ -340,9 +341,9 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 			PMIX_LOAD_KEY(r->a.info[r->a.ninfo++].key, keep[k]);
 	}
 	PMIx_Data_array_free(da);
-	pxc_hreq_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, PMIX_RANGE_CUSTOM,
+	pxc_upcall_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, PMIX_RANGE_CUSTOM,
 							  r->a.info, r->a.ninfo,
-							  pxc_hcb_op, PXC_HCBDATA(r)));
+							  pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r)));
 }
 
 /* ---------------------------------------------- CONNECT_REQUESTED marks */

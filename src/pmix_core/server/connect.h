@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "srv.h"
+#include "internal.h"
 
 /* Request handlers for CONNECT / DISCONNECT (peer.c's table): check and
  * rewrite the request, then hand it to coll.c. */

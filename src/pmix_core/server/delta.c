@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
 
 #define PXC_DELTA_MARKS 16
 #define KINDS_FENCE (PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))

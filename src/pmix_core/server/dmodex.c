@@ -42,7 +42,8 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
 #include "proto.h"
 
 #define KINDS_LOCAL_VIEW (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_GLOBAL))
@@ -406,7 +407,7 @@ static void job_replies(gctx_t *g, pmix_status_t st)
 	pxc_buf_clear(&body);
 }
 
-static void get_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void get_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	gctx_t *g = r->ctx;
 	pmix_data_buffer_t blob;
@@ -434,7 +435,7 @@ static void get_host_done(pxc_hreq_t *r, pxc_hres_t *res)
  * host calls back (it may still read what it was handed). */
 static void get_host_timeout(int fd, short what, void *arg)
 {
-	pxc_hreq_t *r = pxc_hreq_find((uint64_t)(uintptr_t)arg);
+	pxc_upcall_t *r = pxc_upcall_find((uint64_t)(uintptr_t)arg);
 	gctx_t *g = r ? r->ctx : NULL;
 
 	(void)fd; (void)what;
@@ -447,9 +448,9 @@ static void get_host_timeout(int fd, short what, void *arg)
 }
 
 /* The pending direct_modex for target that a new GET may join, or NULL. */
-static pxc_hreq_t *pending_for(const pmix_proc_t *target, bool job)
+static pxc_upcall_t *pending_for(const pmix_proc_t *target, bool job)
 {
-	for (pxc_hreq_t *r = pxc_srv.hreqs; r; r = r->next) {
+	for (pxc_upcall_t *r = pxc_srv.upcalls; r; r = r->next) {
 		gctx_t *g = r->done == get_host_done ? r->ctx : NULL;
 
 		if (g && !g->expired && g->job == job &&
@@ -465,7 +466,7 @@ static pxc_hreq_t *pending_for(const pmix_proc_t *target, bool job)
 static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,
 			  bool job, const char *key, const pmix_info_t *info, size_t ninfo)
 {
-	pxc_hreq_t *r = pending_for(target, job);
+	pxc_upcall_t *r = pending_for(target, job);
 	gctx_t *g;
 
 	if (r) {
@@ -478,7 +479,7 @@ static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_pro
 		return;
 	}
 	g = calloc(1, sizeof(*g));
-	r = g ? pxc_hreq_new(p, h->tag, h->cmd, get_host_done) : NULL;
+	r = g ? pxc_upcall_new(p, h->tag, h->cmd, get_host_done) : NULL;
 	if (r) {
 		r->ctx = g;
 		r->ctx_free = gctx_free;
@@ -489,7 +490,7 @@ static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_pro
 	    pxc_info_dup(info, ninfo, &r->a.info) != PMIX_SUCCESS) {
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
 		if (r)
-			pxc_hreq_free(r);	/* frees g */
+			pxc_upcall_free(r);	/* frees g */
 		else
 			free(g);
 		return;
@@ -498,8 +499,8 @@ static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_pro
 	r->timer = pxc_srv_timer(pxc_srv_timeout(info, ninfo), get_host_timeout,
 				 (void *)(uintptr_t)r->id);
 	pmix_status_t st = pxc_srv.module.direct_modex(&g->target, r->a.info, r->a.ninfo,
-						       pxc_hcb_modex, PXC_HCBDATA(r));
-	pxc_hreq_after_call(r, st == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : st);
+						       pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : st);
 }
 
 static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *target,

@@ -30,7 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
 #include "proto.h"
 
 #define CLEAN_MAX_DEPTH 32
@@ -323,7 +324,7 @@ int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	pmix_info_t *info = NULL;
 	size_t nt = 0, ninfo = 0;
 	bool cleanup = false;
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 
 	if (pxc_unpack_array(in, (void **)&targets, &nt, PMIX_PROC) != PMIX_SUCCESS)
 		return -1;
@@ -335,7 +336,7 @@ int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		reply_results(p, h, register_cleanups(p, info, ninfo));
 	} else if (!pxc_srv.module.job_control) {
 		reply_results(p, h, PMIX_ERR_NOT_SUPPORTED);
-	} else if (!(r = pxc_hreq_new(p, h->tag, h->cmd, pxc_hreq_done_info))) {
+	} else if (!(r = pxc_upcall_new(p, h->tag, h->cmd, pxc_upcall_done_info))) {
 		reply_results(p, h, PMIX_ERR_NOMEM);
 	} else {
 		/* the request owns what the host is handed */
@@ -345,10 +346,10 @@ int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		r->a.ninfo = ninfo;
 		targets = NULL;
 		info = NULL;
-		pxc_hreq_after_call(r, pxc_srv.module.job_control(&r->a.proc, r->a.procs,
-								  r->a.nprocs, r->a.info,
-								  r->a.ninfo, pxc_hcb_info,
-								  PXC_HCBDATA(r)));
+		pxc_upcall_after_call(r, pxc_srv.module.job_control(&r->a.proc, r->a.procs,
+								    r->a.nprocs, r->a.info,
+								    r->a.ninfo, pxc_upcall_cb_info,
+								    PXC_UPCALL_CBDATA(r)));
 	}
 	pxc_array_free(targets, nt, PMIX_PROC);
 	pxc_array_free(info, ninfo, PMIX_INFO);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "regex.h"
 
 /* ---------------------------------------------------------- node ids */

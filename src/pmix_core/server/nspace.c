@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "proto.h"
 #include "server.h"
 

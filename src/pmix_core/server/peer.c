@@ -27,7 +27,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
+#include "abort.h"
+#include "pubsub.h"
+#include "spawn.h"
+#include "log.h"
+#include "group.h"
+#include "iof.h"
+#include "server/event.h"
 #include "connect.h"
 #include "proto.h"
 
@@ -88,16 +96,17 @@ static void unlink_peer(pxc_peer_t *p)
  * gets a copy of the proc that lives until it calls back. */
 static void tell_host_finalized(const pmix_proc_t *proc, void *server_object)
 {
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 
 	if (!pxc_srv.module.client_finalized || !pxc_srv.running)
 		return;
-	r = pxc_hreq_new(NULL, 0, PXC_CMD_FINALIZE, pxc_hreq_done_none);
+	r = pxc_upcall_new(NULL, 0, PXC_CMD_FINALIZE, pxc_upcall_done_none);
 	if (!r)
 		return;
 	r->a.proc = *proc;
-	pxc_hreq_after_call(r, pxc_srv.module.client_finalized(&r->a.proc, server_object,
-							       pxc_hcb_op, PXC_HCBDATA(r)));
+	pxc_upcall_after_call(r, pxc_srv.module.client_finalized(&r->a.proc, server_object,
+								 pxc_upcall_cb_op,
+								 PXC_UPCALL_CBDATA(r)));
 }
 
 void pxc_peer_drop(pxc_peer_t *p, bool flush)
@@ -265,7 +274,7 @@ static void hello_refuse(pxc_peer_t *p, uint32_t tag, pmix_status_t st, const ch
 }
 
 /* The host answered client_connected / tool_connected. */
-static void hello_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void hello_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	pxc_peer_t *p = pxc_peer_find(r->peer_id);
 
@@ -287,14 +296,14 @@ static void hello_host_done(pxc_hreq_t *r, pxc_hres_t *res)
 static void hello_client_host(pxc_peer_t *p, uint32_t tag, hello_t *m)
 {
 	pmix_server_module_t *mod = &pxc_srv.module;
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 	pmix_status_t st;
 
 	if (!mod->client_connected2 && !mod->client_connected) {
 		hello_accept(p, tag);
 		return;
 	}
-	r = pxc_hreq_new(p, tag, PXC_CMD_HELLO, hello_host_done);
+	r = pxc_upcall_new(p, tag, PXC_CMD_HELLO, hello_host_done);
 	if (!r) {
 		hello_refuse(p, tag, PMIX_ERR_NOMEM, "out of memory");
 		return;
@@ -306,11 +315,12 @@ static void hello_client_host(pxc_peer_t *p, uint32_t tag, hello_t *m)
 	m->ninfo = 0;
 	if (mod->client_connected2)
 		st = mod->client_connected2(&r->a.proc, p->client->server_object,
-					    r->a.info, r->a.ninfo, pxc_hcb_op, PXC_HCBDATA(r));
+					    r->a.info, r->a.ninfo, pxc_upcall_cb_op,
+					    PXC_UPCALL_CBDATA(r));
 	else
 		st = mod->client_connected(&r->a.proc, p->client->server_object,
-					   pxc_hcb_op, PXC_HCBDATA(r));
-	pxc_hreq_after_call(r, st);
+					   pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st);
 }
 
 static void hello_client(pxc_peer_t *p, uint32_t tag, hello_t *m)
@@ -361,7 +371,7 @@ static void tool_identity(pxc_peer_t *p, hello_t *m)
 
 static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
 {
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 
 	p->kind = PXC_PEER_TOOL;
 	tool_identity(p, m);
@@ -369,7 +379,7 @@ static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		hello_accept(p, tag);
 		return;
 	}
-	r = pxc_hreq_new(p, tag, PXC_CMD_HELLO, hello_host_done);
+	r = pxc_upcall_new(p, tag, PXC_CMD_HELLO, hello_host_done);
 	if (!r) {
 		hello_refuse(p, tag, PMIX_ERR_NOMEM, "out of memory");
 		return;
@@ -379,7 +389,8 @@ static void hello_tool(pxc_peer_t *p, uint32_t tag, hello_t *m)
 	r->a.ninfo = m->ninfo;
 	m->info = NULL;
 	m->ninfo = 0;
-	pxc_srv.module.tool_connected(r->a.info, r->a.ninfo, pxc_hcb_tool, PXC_HCBDATA(r));
+	pxc_srv.module.tool_connected(r->a.info, r->a.ninfo, pxc_upcall_cb_tool,
+				      PXC_UPCALL_CBDATA(r));
 }
 
 /* A reply channel: the process must hold an accepted connection with the
@@ -430,7 +441,7 @@ static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 
 /* -------------------------------------------------------------- FINALIZE */
 
-static void finalize_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void finalize_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	(void)res;
 	pxc_peer_reply_id(r->peer_id, PXC_CMD_FINALIZE, r->tag, PMIX_SUCCESS, NULL);
@@ -440,7 +451,7 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 {
 	pmix_info_t *info = NULL;
 	size_t ninfo = 0;
-	pxc_hreq_t *r;
+	pxc_upcall_t *r;
 	pmix_status_t st;
 
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
@@ -454,13 +465,13 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	}
 	p->finalized = true;
 	p->client->finalized = true;
-	r = pxc_hreq_new(p, h->tag, h->cmd, finalize_done);
+	r = pxc_upcall_new(p, h->tag, h->cmd, finalize_done);
 	if (!r)
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
 	/* finalize_done replies (by peer id) whatever the host answers */
 	st = pxc_srv.module.client_finalized(&r->a.proc, p->client->server_object,
-					     pxc_hcb_op, PXC_HCBDATA(r));
-	pxc_hreq_after_call(r, st);
+					     pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st);
 	return 0;
 }
 

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "upcall.h"
 #include "server.h"
 #include "proto.h"
 
@@ -299,7 +300,7 @@ static pmix_status_t combine(pmix_status_t host_st, const results_t *local)
 	return host_st;
 }
 
-static void query_host_done(pxc_hreq_t *r, pxc_hres_t *res)
+static void query_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	qctx_t *x = r->ctx;
 	pmix_status_t st = combine(res->status, &x->local);
@@ -317,7 +318,7 @@ static void query_host_done(pxc_hreq_t *r, pxc_hres_t *res)
 /* Hands x (and the queries it holds) to a host request. */
 static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x)
 {
-	pxc_hreq_t *r = pxc_hreq_new(p, h->tag, h->cmd, query_host_done);
+	pxc_upcall_t *r = pxc_upcall_new(p, h->tag, h->cmd, query_host_done);
 
 	if (!r) {
 		query_reply(p->id, h->tag, PMIX_ERR_NOMEM, &x->local);
@@ -326,8 +327,8 @@ static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x)
 	}
 	r->ctx = x;
 	r->ctx_free = qctx_free;
-	pxc_hreq_after_call(r, pxc_srv.module.query(&r->a.proc, x->rest, x->nrest,
-						    pxc_hcb_info, PXC_HCBDATA(r)));
+	pxc_upcall_after_call(r, pxc_srv.module.query(&r->a.proc, x->rest, x->nrest,
+						      pxc_upcall_cb_info, PXC_UPCALL_CBDATA(r)));
 }
 
 int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "srv.h"
+#include "internal.h"
 #include "proto.h"
 
 static int write_one(int slot, const char *dir, const char *suffix)

@@ -29,7 +29,10 @@
 #include <hwloc.h>
 #include <event2/event.h>
 
-#include "srv.h"
+#include "internal.h"
+#include "locality.h"
+#include "pset.h"
+#include "upcall.h"
 #include "connect.h"
 #include "proto.h"
 
@@ -458,7 +461,7 @@ static void teardown_in_thread(void *arg)
 		pxc_peer_drop(pxc_srv.peers, false);
 	pxc_coll_fail_all(PMIX_ERR_INIT);
 	pxc_parked_fail_all(PMIX_ERR_INIT);
-	pxc_hreq_fail_all(PMIX_ERR_INIT);
+	pxc_upcall_fail_all(PMIX_ERR_INIT);
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		pxc_cleanup_run(ns);
 	pxc_ns_free_all();

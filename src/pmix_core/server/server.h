@@ -16,9 +16,9 @@
 
 /* Delivers an event raised by the host process (PMIx_Notify_event) to the
  * local clients in range that registered for code, and to the process's
- * own handlers (pxc_event_local_deliver). Never sent back to the host.
- * cbfunc (may be NULL) runs in the progress thread once the event is
- * queued to every recipient. Returns PMIX_SUCCESS when cbfunc will run, or
+ * own handlers (pxc_event_local_deliver, common/event.h). Never sent back
+ * to the host. cbfunc (may be NULL) runs in the progress thread once the
+ * event is queued to every recipient. Returns PMIX_SUCCESS when cbfunc will run, or
  * an error (cbfunc not called). Any thread. */
 pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t info[],

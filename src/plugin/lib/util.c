@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/util.c - see lib/util.h. No Slurm and no PMIx here, so that the
+ * unit tests can link it alone.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/util.h"
+
+int plug_parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; s && i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i]) || !strcasecmp(s, no[i])) {
+			*out = !strcasecmp(s, yes[i]);
+			return 0;
+		}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9') {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+const char *plug_env_get(char *const *env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; env && *env; env++) {
+		if (!strncmp(*env, name, n) && (*env)[n] == '=')
+			return *env + n + 1;
+	}
+	return NULL;
+}
+
+int plug_path_expand(const char *raw, const char *node, const char *host, char *out,
+		     size_t size)
+{
+	size_t o = 0;
+
+	for (const char *p = raw; *p; p++) {
+		const char *s = NULL;
+		char one[2] = { *p, 0 };
+
+		if (p[0] == '%' && (p[1] == 'n' || p[1] == 'h'))
+			s = *++p == 'n' ? node : host;
+		else
+			s = one;
+		if (o + strlen(s) >= size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(out + o, s, strlen(s) + 1);
+		o += strlen(s);
+	}
+	if (!size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	out[o] = '\0';
+	return 0;
+}

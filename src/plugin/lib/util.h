@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/util.h - small Slurm-free helpers of the plugin (strict number and
+ * boolean parsing for config values, lookup in "K=V" environment arrays).
+ * Pure functions, any thread, also safe in a forked child (no allocation).
+ */
+#ifndef PLUG_UTIL_H
+#define PLUG_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* yes/no, true/false, on/off, 1/0 (any case). 0, or -1 with EINVAL. */
+int plug_parse_bool(const char *s, bool *out);
+/* Decimal in [min, max], nothing else. 0, or -1 with EINVAL/ERANGE. */
+int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+/* raw with Slurm's %n (node) and %h (host) expanded, into out[size].
+ * 0, or -1 (ENAMETOOLONG) when it does not fit. */
+int plug_path_expand(const char *raw, const char *node, const char *host, char *out,
+		     size_t size);
+/* Value of name in a NULL-terminated "K=V" array (NULL env: none). */
+const char *plug_env_get(char *const *env, const char *name);
+
+#endif

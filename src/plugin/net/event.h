@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net/event.h - events raised in one step daemon for processes whose
+ * step daemons are elsewhere (the connect events of the core's
+ * connect.c), carried as EVENT to the stepds of the procs concerned: own
+ * step by node index, other steps through net/xstep.h. Progress thread.
+ */
+#ifndef PLUG_NET_EVENT_H
+#define PLUG_NET_EVENT_H
+
+#include <pmix_server.h>
+#include "net/transport.h"
+
+/* The host's notify_event (PMIX_ERR_INVALID_TERMINATION to
+ * the stepds of the procs concerned; anything else NOT_SUPPORTED). */
+pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* Takes EVENT messages from the network (before it starts). 0/-1. */
+int plug_event_register(plug_net_t *n);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net/lost.h - tasks that leave without finalizing. A client whose
+ * connection ends without PMIx_Finalize (a task killed by a signal, a
+ * crash, an exit without finalizing) is lost for the whole step. Its stepd
+ * floods LOST (rank, status) over the tree of all nodes; every stepd,
+ * once per rank, fails the pending fences that include the rank
+ * (PMIX_ERR_PROC_TERM_WO_SYNC, through the tree as usual: net/coll.h) and
+ * any later fence that includes it, and notifies its local clients with a
+ * PMIX_ERR_PROC_TERM_WO_SYNC event (range namespace, source and
+ * PMIX_EVENT_AFFECTED_PROC = the lost proc). A rank that called
+ * PMIx_Abort is not announced (the step is being killed anyway).
+ *
+ * Progress thread, except plug_lost_init/_register/_stop (job manager
+ * thread and plugin fini).
+ */
+#ifndef PLUG_NET_LOST_H
+#define PLUG_NET_LOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <pmix_common.h>
+#include "lib/map.h"
+#include "net/transport.h"
+
+/* Before the server runs (map borrowed until stop). */
+int plug_lost_init(const char *nspace, const plug_map_t *map);
+/* A local client's connection ended without PMIx_Finalize. */
+void plug_lost_local(pmix_rank_t rank);
+/* A local client called PMIx_Abort: never announce it as lost. */
+void plug_lost_aborted(pmix_rank_t rank);
+/* True when one of procs (of our namespace; WILDCARD: any) is lost. */
+bool plug_lost_any(const pmix_proc_t *procs, size_t n);
+/* True when rank is lost. */
+bool plug_lost_rank(pmix_rank_t rank);
+/* Job manager thread, after the progress thread stopped using it. */
+void plug_lost_stop(void);
+
+/* Takes LOST messages from the network (before it starts). 0/-1. */
+int plug_lost_register(plug_net_t *n);
+
+#endif

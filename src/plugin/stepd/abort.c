@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stepd/abort.c - the stepd side of PMIx_Abort (the server module's abort
+ * upcall): the report goes to srun's agent (srun/agent.c) on a connection
+ * of its own: ABORT (step key, node id, rank, status, host, message).
+ * srun prints it, keeps the status as its exit code, answers ABORT_ACK
+ * and kills the step. Only then does the aborting client get its answer
+ * (so its own exit cannot overtake the report). When srun cannot be
+ * reached, answers nothing within PLUG_ABORT_SEC, or closes, this stepd
+ * kills the step itself through slurmctld.
+ *
+ * Threads: plug_abort_report runs in the progress thread (the server calls
+ * its module there); every report's state (connect event, connection,
+ * timer) is owned by that thread. plug_abort_init runs in prefork (job
+ * manager thread) before the server can call; plug_abort_stop posts the
+ * clean-up to the progress thread and waits for it. A report still in
+ * flight at stop answers its client with PMIX_ERR_UNREACH.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <event2/event.h>
+
+#include "pxc_host.h"
+#include "common/key.h"
+#include "common/proto.h"
+#include "lib/util.h"
+#include "stepd/abort.h"
+#include "slurm_adapter.h"
+
+#define PLUG_ABORT_SEC 10
+#define PLUG_ABORT_MSG_MAX 4000
+
+typedef struct op {
+	struct op *next;
+	int fd;
+	struct event *ev;	/* connect, then the answer timer */
+	pxc_conn_t *conn;
+	pmix_data_buffer_t msg;
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+} op_t;
+
+static struct {
+	char key[PLUG_KEY_LEN + 1];
+	char host[256];
+	char port[8];
+	uint32_t job, step, node;
+	int ready;
+	op_t *ops;
+} reporter;
+
+int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
+{
+	const char *key = plug_env_get(env, PLUG_KEY_ENV);
+	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
+	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
+	uint32_t p;
+
+	reporter.job = job;
+	reporter.step = step;
+	reporter.node = node;
+	reporter.ready = 0;
+	if (!host)
+		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
+	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(reporter.host))
+		return plug_info("no abort agent in srun: PMIx_Abort kills the step "
+				 "without a message"), -1;
+	strcpy(reporter.key, key);
+	strcpy(reporter.host, host);
+	snprintf(reporter.port, sizeof(reporter.port), "%u", p);
+	reporter.ready = 1;
+	return 0;
+}
+
+/* Ends a report: answers the client, kills the step unless srun did. */
+static void op_done(op_t *o, int acked, pmix_status_t st)
+{
+	for (op_t **p = &reporter.ops; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			break;
+		}
+	if (o->ev)
+		event_free(o->ev);
+	if (o->fd >= 0)
+		close(o->fd);
+	pxc_conn_close(o->conn, 0);
+	pxc_buf_clear(&o->msg);
+	if (!acked && st != PMIX_ERR_UNREACH) {
+		plug_error("srun did not take the abort report: killing step %u.%u",
+			   reporter.job, reporter.step);
+		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
+	}
+	if (o->cbfunc)
+		o->cbfunc(st, o->cbdata);
+	free(o);
+}
+
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
+		   pmix_data_buffer_t *in, void *arg)
+{
+	(void)c, (void)in;
+	op_done(arg, h->cmd == PLUG_NET_ABORT_ACK, PMIX_SUCCESS);
+}
+
+static void on_close(pxc_conn_t *c, int err, void *arg)
+{
+	op_t *o = arg;
+
+	(void)err;
+	pxc_conn_close(c, 0);
+	o->conn = NULL;
+	op_done(o, 0, PMIX_SUCCESS);
+}
+
+static void on_timer(int fd, short what, void *arg)
+{
+	(void)fd, (void)what;
+	op_done(arg, 0, PMIX_SUCCESS);
+}
+
+static void on_connect(int fd, short what, void *arg)
+{
+	struct timeval tv = { PLUG_ABORT_SEC, 0 };
+	struct event_base *base = pxc_progress_base(pxc_progress_global());
+	op_t *o = arg;
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if ((what & EV_TIMEOUT) ||
+	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
+		return op_done(o, 0, PMIX_SUCCESS);
+	event_free(o->ev);
+	o->ev = NULL;
+	o->fd = -1;		/* the connection owns it now */
+	o->conn = pxc_conn_new(base, fd, 1u << 16, on_msg, on_close, o);
+	o->ev = evtimer_new(base, on_timer, o);
+	if (!o->conn || !o->ev || evtimer_add(o->ev, &tv) < 0 ||
+	    pxc_conn_send(o->conn, PLUG_NET_ABORT, 0, 0, &o->msg) < 0)
+		op_done(o, 0, PMIX_SUCCESS);
+}
+
+static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host,
+		       const char *msg)
+{
+	char *cut = strndup(msg ? msg : "", PLUG_ABORT_MSG_MAX);
+	int32_t st = status;
+	int rc;
+
+	pxc_buf_init(&o->msg);
+	rc = !cut || pxc_pack_str(&o->msg, reporter.key) != PMIX_SUCCESS ||
+	     pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
+	     pxc_pack_u32(&o->msg, rank) != PMIX_SUCCESS ||
+	     pxc_pack(&o->msg, &st, 1, PMIX_INT32) != PMIX_SUCCESS ||
+	     pxc_pack_str(&o->msg, host) != PMIX_SUCCESS ||
+	     pxc_pack_str(&o->msg, cut) != PMIX_SUCCESS ? -1 : 0;
+	free(cut);
+	return rc;
+}
+
+/* Non-blocking connect to srun's agent. 0/-1. */
+static int start_connect(op_t *o)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	struct timeval tv = { PLUG_ABORT_SEC, 0 };
+	struct event_base *base = pxc_progress_base(pxc_progress_global());
+	int rc = -1;
+
+	if (!base || getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
+		return -1;
+	o->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (o->fd >= 0 && (connect(o->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
+			   errno == EINPROGRESS)) {
+		o->ev = event_new(base, o->fd, EV_WRITE, on_connect, o);
+		rc = o->ev && event_add(o->ev, &tv) == 0 ? 0 : -1;
+	}
+	freeaddrinfo(ai);
+	return rc;
+}
+
+pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
+				const char *msg, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	op_t *o = calloc(1, sizeof(*o));
+
+	plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status,
+		   msg ? msg : "");
+	if (!o || !reporter.ready)
+		goto kill;
+	o->fd = -1;
+	o->cbfunc = cbfunc;
+	o->cbdata = cbdata;
+	o->next = reporter.ops;
+	reporter.ops = o;
+	if (pack_report(o, rank, status, host, msg) < 0 || start_connect(o) < 0) {
+		o->cbfunc = NULL;	/* answered below */
+		op_done(o, 0, PMIX_SUCCESS);
+		return PMIX_OPERATION_SUCCEEDED;
+	}
+	return PMIX_SUCCESS;
+kill:
+	free(o);
+	slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* Blocking: connect, send, wait for the ACK (or the close); bounded. */
+static void send_blocking(const pmix_data_buffer_t *msg)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	struct timeval tv = { PLUG_ABORT_SEC, 0 };
+	unsigned char hdr[PXC_WIRE_HDR_LEN], ack[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h = { .len = (uint32_t)msg->bytes_used, .cmd = PLUG_NET_ABORT };
+	int fd = -1;
+
+	if (getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
+		return;
+	pxc_wire_hdr_encode(&h, hdr);
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
+	    connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+	    send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == (ssize_t)sizeof(hdr) &&
+	    send(fd, msg->base_ptr, msg->bytes_used, MSG_NOSIGNAL) == (ssize_t)msg->bytes_used)
+		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL);	/* ACK, or srun closed */
+	if (fd >= 0)
+		close(fd);
+	freeaddrinfo(ai);
+}
+
+void plug_abort_launch_failed(const char *host, const char *why)
+{
+	op_t o = { .fd = -1 };
+
+	if (!reporter.ready || pack_report(&o, PLUG_ABORT_RANK_STEPD, 1, host, why) < 0)
+		return;
+	send_blocking(&o.msg);
+	pxc_buf_clear(&o.msg);
+}
+
+static void stop_fn(void *arg)
+{
+	while (reporter.ops)
+		op_done(reporter.ops, 0, PMIX_ERR_UNREACH);
+	pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
+void plug_abort_stop(void)
+{
+	pxc_progress_call(pxc_progress_global(), stop_fn, 10000);
+	reporter.ready = 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stepd/abort.h - what a slurmstepd does when one of its clients calls
+ * PMIx_Abort: the report (rank, status, message) goes to the agent in
+ * srun (srun/abort.c), which prints it, makes the status its exit code
+ * and kills the step.
+ *
+ * Progress thread, except plug_abort_init/stop and
+ * plug_abort_launch_failed (job manager thread and plugin fini).
+ */
+#ifndef PLUG_ABORT_H
+#define PLUG_ABORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <pmix_server.h>
+
+/* Reads srun's agent address and the step key from the launch env.
+ * 0, or -1 (no agent: an abort then only kills the step). */
+int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node);
+/* The server module's abort: reports and answers through cbfunc later
+ * (PMIX_SUCCESS), or returns PMIX_OPERATION_SUCCEEDED when done at once. */
+pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
+				const char *msg, pmix_op_cbfunc_t cbfunc, void *cbdata);
+void plug_abort_stop(void);
+/* The step could not be set up on this node (prefork failed): the same
+ * report with rank PLUG_ABORT_RANK_STEPD and status 1, sent from the
+ * calling thread and waited for at most a few seconds, so that srun says
+ * why and exits non-zero instead of 0 (Slurm 22.05 gives a step whose
+ * every launch failed no exit code). Job manager thread. */
+#define PLUG_ABORT_RANK_STEPD 0xffffffffu
+void plug_abort_launch_failed(const char *host, const char *why);
+
+#endif

@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stepd/step.c - slurmstepd as PMIx host: prefork, task and fini of one
+ * step (see stepd/step.h).
+ *
+ * Prefork, in the job manager thread, running as root:
+ *   1. read the step record and cross-check it with what srun sent
+ *      (SLURMIX_STEP, SLURMIX_PROC_MAP): a mismatch means the adapter's
+ *      struct layout does not fit this Slurm, and the step fails cleanly;
+ *   2. make <tmpdir>/slurmix.<job>.<step>.<nodeid> (root, 0755) and in it
+ *      job/ (the user's, 0700) for the clients' PMIX_TMPDIR;
+ *   3. PMIx_server_init with that directory and the job's uid/gid, then
+ *      register the namespace and the local clients, waiting for each
+ *      callback at most SlurmixTimeout seconds;
+ *   4. prepare every local task's environment (PMIx_server_setup_fork and
+ *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
+ *      the forked child, only copies.
+ * Collectives across nodes: fence_nb and direct_modex are net/coll.c and
+ * net/dmodex.c over net/transport.c, started at the end of prefork when the step
+ * spans several nodes (see src/plugin/README-dev.md).
+ * Abort and lost tasks: the abort upcall reports to srun's agent
+ * (stepd/abort.c); client_finalized for a client whose connection dropped
+ * without FINALIZE marks the task lost for the whole step (net/lost.c).
+ * Fini (stepd_cleanup -> plugin fini): finalize the server, remove the
+ * directory tree without following links, free everything.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <hwloc.h>
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "common/agent_client.h"
+#include "common/conf.h"
+#include "common/key.h"
+#include "common/proto.h"
+#include "lib/cpuset.h"
+#include "lib/map.h"
+#include "lib/util.h"
+#include "net/boot.h"
+#include "net/coll.h"
+#include "net/ctx.h"
+#include "net/dmodex.h"
+#include "net/event.h"
+#include "net/lost.h"
+#include "net/transport.h"
+#include "stepd/abort.h"
+#include "stepd/nspace.h"
+#include "stepd/publish.h"
+#include "stepd/reap.h"
+#include "stepd/spawn.h"
+#include "stepd/step.h"
+#include "stepd/weight.h"
+#include "pxc_host.h"
+
+static plug_step_t step;
+
+/* ---- waiting for a server callback, with a timeout ---------------------- */
+
+/* Heap-allocated; whoever comes last (callback or a waiter that gave up)
+ * frees it, so a late callback never touches freed memory. */
+typedef struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done, abandoned;
+	pmix_status_t status;
+} plug_wait_t;
+
+static plug_wait_t *wait_new(void)
+{
+	plug_wait_t *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
+
+	if (!w)
+		return NULL;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return w;
+}
+
+static void wait_free(plug_wait_t *w)
+{
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+static void wait_cb(pmix_status_t status, void *cbdata)
+{
+	plug_wait_t *w = cbdata;
+	bool gone;
+
+	pthread_mutex_lock(&w->lock);
+	w->done = true;
+	w->status = status;
+	gone = w->abandoned;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	if (gone)
+		wait_free(w);
+}
+
+/* Waits for the callback of a call that returned `st`; frees w unless the
+ * callback is still due. Returns the final status. */
+static pmix_status_t wait_for(plug_wait_t *w, pmix_status_t st)
+{
+	struct timespec until;
+	int rc = 0;
+
+	if (st != PMIX_SUCCESS) {	/* no callback will come */
+		wait_free(w);
+		return st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += plug_conf.timeout;
+	pthread_mutex_lock(&w->lock);
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cond, &w->lock, &until);
+	if (!w->done) {
+		w->abandoned = true;
+		pthread_mutex_unlock(&w->lock);
+		return PMIX_ERR_TIMEOUT;
+	}
+	st = w->status;
+	pthread_mutex_unlock(&w->lock);
+	wait_free(w);
+	return st;
+}
+
+/* ---- the server module (host callbacks) --------------------------------- */
+
+static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
+					 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)cbfunc, (void)cbdata;
+	plug_flag("client %s:%u connected", proc->nspace, proc->rank);
+	plug_spawn_client_connected();	/* a spawned step reports readiness */
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* Also called by the server for a client whose connection ended without
+ * PMIx_Finalize: that task is lost for the whole step (net/lost.c). */
+static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
+					 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)cbfunc, (void)cbdata;
+	if (pxc_server_client_lost(proc)) {
+		plug_flag("client %s:%u left without finalizing", proc->nspace, proc->rank);
+		plug_lost_local(proc->rank);
+	} else {
+		plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
+		plug_reap_finalized(proc->rank);
+	}
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* The whole step ends whatever procs says (as with Slurm's own plugins). */
+static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status,
+			      const char msg[], pmix_proc_t procs[], size_t nprocs,
+			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)srv, (void)procs, (void)nprocs;
+	plug_lost_aborted(proc->rank);
+	return plug_abort_report(proc->rank, status, step.hosts[step.si.nodeid],
+				 msg, cbfunc, cbdata);
+}
+
+static pmix_server_module_t module = {
+	.client_connected = cb_client_connected,
+	.client_finalized = cb_client_finalized,
+	.abort = cb_abort,
+	.fence_nb = plug_coll_fence,
+	.direct_modex = plug_dmodex_request,
+	.connect = plug_coll_connect,
+	.disconnect = plug_coll_disconnect,
+	.notify_event = plug_event_notify,
+	.publish = plug_pub_publish,
+	.lookup = plug_pub_lookup,
+	.unpublish = plug_pub_unpublish,
+	.spawn = plug_spawn_host,
+};
+
+/* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
+static void log_hook(int level, const char *msg)
+{
+	static const int to_slurm[] = { PLUG_LOG_ERROR, PLUG_LOG_INFO,
+					PLUG_LOG_VERBOSE, PLUG_LOG_DEBUG };
+
+	if (level < 0 || level > 3 || (level > 0 && (uint32_t)level > plug_conf.debug))
+		return;
+	plug_log(to_slurm[level], "mpi/slurmix: pmix: %s", msg);
+}
+
+/* ---- step data ---------------------------------------------------------- */
+
+/* True when the map text announces another task count than the step's:
+ * checked before decoding, so that a map srun did not compute (the launch
+ * environment is the user's) cannot make us allocate for 2^24 ranks. */
+static bool map_size_differs(const char *text, uint32_t ntasks)
+{
+	char *end;
+	unsigned long n;
+
+	if (!text || strncmp(text, "1;", 2))
+		return false;	/* the decoder rejects it */
+	errno = 0;
+	n = strtoul(text + 2, &end, 10);
+	return errno || *end != ';' || n != ntasks;
+}
+
+/* Also validates the step record layout against srun's data. */
+static int load_step(plug_step_t *st, char **env)
+{
+	const char *sent = plug_env_get(env, PLUG_STEP_ENV);
+	const char *nodes = plug_env_get(env, "SLURM_STEP_NODELIST");
+	char want[32];
+	uint32_t nhosts = 0;
+
+	snprintf(want, sizeof(want), "%u.%u", st->si.step_id.job_id,
+		 st->si.step_id.step_id);
+	if (st->si.het_job_id != NO_VAL && st->si.het_job_id != 0)
+		return plug_error("heterogeneous steps are not supported yet"), -1;
+	if (!sent || strcmp(sent, want))
+		return plug_error("step %s: srun sent %s=%s; launched by an srun "
+				  "without mpi/slurmix, or a Slurm this build does "
+				  "not fit", want, PLUG_STEP_ENV, sent ? sent : "(none)"), -1;
+	if (map_size_differs(plug_env_get(env, PLUG_MAP_ENV), st->si.ntasks))
+		return plug_error("%s is not for %u tasks", PLUG_MAP_ENV, st->si.ntasks), -1;
+	st->map = plug_map_decode(plug_env_get(env, PLUG_MAP_ENV));
+	if (!st->map)
+		return plug_error("bad or missing %s", PLUG_MAP_ENV), -1;
+	if (st->map->ntasks != st->si.ntasks || st->map->nnodes != st->si.nnodes ||
+	    st->si.nodeid >= st->map->nnodes ||
+	    st->map->count[st->si.nodeid] != st->si.node_tasks)
+		return plug_error("process map (%u tasks, %u nodes) disagrees with "
+				  "the step (%u tasks, %u nodes, node %u has %u)",
+				  st->map->ntasks, st->map->nnodes, st->si.ntasks,
+				  st->si.nnodes, st->si.nodeid, st->si.node_tasks), -1;
+	st->hosts = plug_hostlist_expand(nodes, &nhosts);
+	if (!st->hosts || nhosts != st->map->nnodes)
+		return plug_error("SLURM_STEP_NODELIST=%s does not name %u nodes",
+				  nodes ? nodes : "(none)", st->map->nnodes), -1;
+	snprintf(st->nspace, sizeof(st->nspace), "slurmix.%s", want);
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb, (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;	/* best effort: keep going */
+}
+
+/* Removes a tree without following symbolic links or leaving the fs. */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static int make_dirs(plug_step_t *st)
+{
+	if (asprintf(&st->dir, "%s/slurmix.%u.%u.%u", plug_conf_tmpdir(),
+		     st->si.step_id.job_id, st->si.step_id.step_id,
+		     st->si.nodeid) < 0 || asprintf(&st->cltdir, "%s/job", st->dir) < 0)
+		return plug_error("out of memory"), -1;
+	if (mkdir(st->dir, 0755) < 0) {
+		if (errno != EEXIST)
+			return plug_error("mkdir %s: %m", st->dir), -1;
+		plug_info("removing stale %s", st->dir);
+		remove_tree(st->dir);
+		if (mkdir(st->dir, 0755) < 0)
+			return plug_error("mkdir %s: %m", st->dir), -1;
+	}
+	st->dir_made = true;
+	if (chmod(st->dir, 0755) < 0)		/* whatever the umask */
+		return plug_error("chmod %s: %m", st->dir), -1;
+	/* Fresh, inside a root-owned directory: lchown cannot be redirected. */
+	if (mkdir(st->cltdir, 0700) < 0 ||
+	    lchown(st->cltdir, st->si.uid, st->si.gid) < 0)
+		return plug_error("mkdir %s for uid %u: %m", st->cltdir,
+				  (unsigned)st->si.uid), -1;
+	return 0;
+}
+
+/* A spawned step: how many tasks its parent step has on this node
+ * (SLURMIX_PARENT_NODES / _MAP from the parent srun); 1 when unknown. */
+static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
+{
+	const char *nodes = plug_env_get(env, PLUG_SPAWN_PARENT_NODES_ENV);
+	const char *text = plug_env_get(env, PLUG_SPAWN_PARENT_MAP_ENV);
+	plug_map_t *map = text && *text ? plug_map_decode(text) : NULL;
+	int i = map && nodes ? plug_hostlist_index(nodes, st->hosts[st->si.nodeid],
+						   map->nnodes) : -2;
+	uint32_t here = i == -2 ? 1 : i < 0 ? 0 : map->count[i];
+
+	plug_map_free(map);	/* the environment is the user's: checked */
+	return here;
+}
+
+/* slurmd's own topology, which it caches in SlurmdSpoolDir
+ * (hwloc_topo_whole.xml, Slurm 22.05): NUL-terminated, with *len, from a
+ * regular file of root or SlurmUser that nobody else may write; else NULL. */
+static char *slurmd_topology(const plug_step_t *st, size_t *len)
+{
+	const char *spool = plug_slurm_spooldir();
+	char raw[4096], path[4096], host[256] = "";
+	struct stat sb;
+	char *xml = NULL;
+	ssize_t n = 0, r;
+	int fd;
+
+	if (!spool || !st->hosts ||
+	    snprintf(raw, sizeof(raw), "%s/hwloc_topo_whole.xml", spool) >= (int)sizeof(raw))
+		return NULL;
+	if (gethostname(host, sizeof(host) - 1) < 0 ||
+	    plug_path_expand(raw, st->hosts[st->si.nodeid], host, path, sizeof(path)) < 0 ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(sb.st_mode & 022) &&
+	    (sb.st_uid == 0 || sb.st_uid == plug_slurm_user()) &&
+	    sb.st_size > 0 && sb.st_size < (16 << 20) && (xml = malloc((size_t)sb.st_size + 1)))
+		while (n < sb.st_size && (r = read(fd, xml + n, (size_t)(sb.st_size - n))) > 0)
+			n += r;
+	close(fd);
+	if (xml && n != sb.st_size) {
+		free(xml);
+		return NULL;
+	}
+	if (xml) {
+		xml[n] = '\0';
+		*len = (size_t)n;
+	}
+	return xml;
+}
+
+/* The topology from slurmd's cache when it describes this machine (as many
+ * PUs as configured CPUs), loaded as this system's (bindings work); else
+ * NULL. A discovery costs each step daemon 4-8 ms here, far more on large
+ * nodes; slurmd has done it already. */
+static hwloc_topology_t cached_topology(const plug_step_t *st)
+{
+	size_t len = 0;
+	char *xml = slurmd_topology(st, &len);
+	hwloc_topology_t topo = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (!xml || hwloc_topology_init(&topo) < 0) {
+		free(xml);
+		return NULL;
+	}
+	if (hwloc_topology_set_xmlbuffer(topo, xml, (int)len + 1) < 0 ||
+	    hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) < 0 ||
+	    hwloc_topology_load(topo) < 0 ||
+	    hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU) != (int)ncpu) {
+		hwloc_topology_destroy(topo);
+		topo = NULL;
+	}
+	free(xml);
+	return topo;
+}
+
+/* This node's topology (kept for the locality strings) and its hwloc
+ * XML (v2) for the clients; optional. */
+static void load_topology(plug_step_t *st)
+{
+	hwloc_topology_t topo = cached_topology(st);
+	char *xml = NULL;
+	int len = 0;
+
+	plug_flag("topology %s", topo ? "from slurmd's cache" : "discovered");
+	if (!topo) {
+		if (hwloc_topology_init(&topo) < 0)
+			return;
+		if (hwloc_topology_load(topo) < 0) {
+			hwloc_topology_destroy(topo);
+			plug_info("no hwloc topology for the clients");
+			return;
+		}
+	}
+	st->topo = topo;
+	if (hwloc_topology_export_xmlbuffer(topo, &xml, &len, 0) == 0) {
+		st->topo_xml = strndup(xml, (size_t)len);
+		hwloc_free_xmlbuffer(topo, xml);
+	}
+}
+
+/* PMIX_LOCALITY_STRING and PMIX_CPUSET of each local task, from the CPUs
+ * Slurm binds it to (lib/cpuset.h); needs the server (which formats
+ * them). Without a topology the tasks simply get none. */
+static int task_localities(plug_step_t *st)
+{
+	hwloc_topology_t t = st->topo;
+	hwloc_bitmap_t own = t ? hwloc_bitmap_alloc() : NULL;
+	uint32_t n = st->si.node_tasks;
+	int rc = 0;
+
+	if (!t)
+		return 0;
+	if (!own || !(st->locality = calloc(n, sizeof(char *))) ||
+	    !(st->cpuset = calloc(n, sizeof(char *))))
+		rc = -1;
+	if (rc == 0 && hwloc_get_cpubind(t, own, HWLOC_CPUBIND_PROCESS) < 0)
+		hwloc_bitmap_copy(own, hwloc_topology_get_topology_cpuset(t));
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		pmix_cpuset_t cs = { .source = "hwloc" };
+
+		cs.bitmap = plug_cpuset_of_task(st->si.cpu_bind_type, st->si.cpu_bind, i,
+						hwloc_topology_get_topology_cpuset(t), own);
+		if (!cs.bitmap ||
+		    PMIx_server_generate_locality_string(&cs, &st->locality[i]) != PMIX_SUCCESS ||
+		    PMIx_server_generate_cpuset_string(&cs, &st->cpuset[i]) != PMIX_SUCCESS)
+			rc = -1;
+		hwloc_bitmap_free(cs.bitmap);
+	}
+	hwloc_bitmap_free(own);
+	return rc < 0 ? plug_error("cannot compute the tasks' locality strings"), -1 : 0;
+}
+
+/* ---- server ------------------------------------------------------------- */
+
+static int start_server(plug_step_t *st)
+{
+	pmix_info_t *info = PMIx_Info_create(5);
+	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
+	uint32_t uid = st->si.uid, gid = st->si.gid;
+	size_t n = 4;
+	char tmo[16];
+	pmix_status_t rc;
+
+	if (!info)
+		return -1;
+	snprintf(tmo, sizeof(tmo), "%u", plug_conf.timeout);
+	setenv("SLURMIX_TIMEOUT", tmo, 1);	/* the core's default wait */
+	pxc_log_set_hook(log_hook);
+	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, st->dir, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
+	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
+	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
+	if (st->topo)		/* the server uses ours instead of discovering again */
+		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+	rc = PMIx_server_init(&module, info, n);
+	PMIx_Info_free(info, 5);
+	if (rc != PMIX_SUCCESS)
+		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
+	st->server_up = true;
+	return 0;
+}
+
+static int register_nspace(plug_step_t *st)
+{
+	pmix_info_t *info;
+	size_t ninfo;
+	plug_wait_t *w;
+	pmix_status_t rc;
+
+	if (plug_nspace_info(st, &info, &ninfo) < 0 || !(w = wait_new()))
+		return plug_error("out of memory"), -1;
+	rc = PMIx_server_register_nspace(st->nspace, (int)st->si.node_tasks,
+					 info, ninfo, wait_cb, w);
+	rc = wait_for(w, rc);
+	PMIx_Info_free(info, ninfo);
+	if (rc != PMIX_SUCCESS)
+		return plug_error("register namespace %s: %s", st->nspace,
+				  PMIx_Error_string(rc)), -1;
+	return 0;
+}
+
+static int register_clients(plug_step_t *st)
+{
+	const plug_map_t *m = st->map;
+	uint32_t node = st->si.nodeid;
+	pmix_proc_t proc;
+	pmix_status_t rc;
+
+	PMIx_Load_nspace(proc.nspace, st->nspace);
+	for (uint32_t i = 0; i < m->count[node]; i++) {
+		plug_wait_t *w = wait_new();
+
+		if (!w)
+			return plug_error("out of memory"), -1;
+		proc.rank = m->ranks[m->first[node] + i];
+		rc = PMIx_server_register_client(&proc, st->si.uid, st->si.gid,
+						 NULL, wait_cb, w);
+		if ((rc = wait_for(w, rc)) != PMIX_SUCCESS)
+			return plug_error("register rank %u: %s", proc.rank,
+					  PMIx_Error_string(rc)), -1;
+	}
+	return 0;
+}
+
+/* ---- task environments -------------------------------------------------- */
+
+/* Appends "name=value" to a malloc()ed list; 0 or -1. */
+static int env_add(char ***list, const char *name, const char *value)
+{
+	size_t n = 0;
+	char **grown, *entry;
+
+	while (*list && (*list)[n])
+		n++;
+	if (asprintf(&entry, "%s=%s", name, value) < 0)
+		return -1;
+	if (!(grown = realloc(*list, (n + 2) * sizeof(char *)))) {
+		free(entry);
+		return -1;
+	}
+	grown[n] = entry;
+	grown[n + 1] = NULL;
+	*list = grown;
+	return 0;
+}
+
+static int prepare_ld_path(plug_step_t *st, char **env)
+{
+	const char *old = plug_env_get(env, "LD_LIBRARY_PATH");
+
+	if (!plug_conf.set_ld_library_path || !plug_conf.client_libdir)
+		return 0;
+	if (old && *old)
+		return asprintf(&st->ld_path, "%s:%s", plug_conf.client_libdir, old) < 0 ? -1 : 0;
+	st->ld_path = strdup(plug_conf.client_libdir);
+	return st->ld_path ? 0 : -1;
+}
+
+static int prepare_tasks(plug_step_t *st, char **env)
+{
+	const plug_map_t *m = st->map;
+	uint32_t node = st->si.nodeid;
+	pmix_proc_t proc;
+
+	st->task_env = calloc(m->count[node], sizeof(char **));
+	if (!st->task_env || prepare_ld_path(st, env) < 0)
+		return plug_error("out of memory"), -1;
+	PMIx_Load_nspace(proc.nspace, st->nspace);
+	for (uint32_t i = 0; i < m->count[node]; i++) {
+		proc.rank = m->ranks[m->first[node] + i];
+		if (PMIx_server_setup_fork(&proc, &st->task_env[i]) != PMIX_SUCCESS ||
+		    (st->ld_path &&
+		     env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
+			return plug_error("setup_fork for rank %u failed", proc.rank), -1;
+		/* Split in place: the task hook must not allocate to do it. */
+		for (char **e = st->task_env[i]; *e; e++) {
+			char *eq = strchr(*e, '=');
+			if (eq)
+				*eq = '\0';
+		}
+	}
+	return 0;
+}
+
+/* ---- the network between step daemons ---------------------------------- */
+
+/* The transport's arguments from the launch environment: the job key,
+ * srun's agent (SLURMIX_SRUN_PORT) and the host it runs on. 0/-1. */
+static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
+{
+	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
+	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
+	uint32_t p;
+
+	if (!host)
+		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
+	a->key = plug_env_get(env, PLUG_KEY_ENV);
+	if (!a->key || strlen(a->key) != PLUG_KEY_LEN || !port ||
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host)
+		return plug_error("launch environment lacks %s/%s/SLURM_SRUN_COMM_HOST",
+				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV), -1;
+	a->pg = pxc_progress_global();
+	a->job = st->si.step_id.job_id;
+	a->step = st->si.step_id.step_id;
+	a->me = st->si.nodeid;
+	a->nnodes = st->map->nnodes;
+	a->width = plug_net_ctx.width;
+	a->route_host = host;
+	a->srun_port = (uint16_t)p;
+	return 0;
+}
+
+/* Every feature that talks to the other step daemons registers with the
+ * transport; then the endpoint exchange, then the start. 0/-1. */
+static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a)
+{
+	plug_boot_args_t ba = { .net = n, .key = a->key, .me = a->me, .nnodes = a->nnodes,
+				.width = a->width, .job = a->job, .step = a->step,
+				.addr = plug_net_addr(n), .port = plug_net_port(n),
+				.hosts = st->hosts, .timeout_s = (int)plug_net_ctx.timeout };
+
+	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 ||
+	    plug_lost_register(n) < 0 || plug_event_register(n) < 0)
+		return plug_error("cannot register with the network"), -1;
+	st->boot_started = true;
+	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
+}
+
+static int start_net(plug_step_t *st, char **env)
+{
+	plug_net_ctx_t *c = &plug_net_ctx;
+	plug_net_args_t a = { 0 };
+
+	snprintf(c->nspace, sizeof(c->nspace), "%s", st->nspace);
+	c->map = st->map;
+	c->me = st->si.nodeid;
+	c->width = plug_slurm_tree_width();
+	c->timeout = plug_conf.timeout;
+	c->host = st->hosts[st->si.nodeid];
+	/* one-node steps too: other steps of the job reach them for
+	 * connect and fences across namespaces (docs/dynamic.md 5) */
+	if (net_args(st, env, &a) < 0 || !(c->net = plug_net_create(&a)) ||
+	    net_features(st, c->net, &a) < 0)
+		return plug_error("cannot open the network between step daemons"), -1;
+	return 0;
+}
+
+/* Stops what talks to the other step daemons (before the server). The
+ * transport itself is freed after the server: until then the server may
+ * still call a feature, which finds it stopped. */
+static void stop_net(plug_step_t *st)
+{
+	plug_net_stop(plug_net_ctx.net);
+	if (st->boot_started)
+		plug_boot_join();
+	st->boot_started = false;
+}
+
+/* ---- hooks -------------------------------------------------------------- */
+
+int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
+{
+	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
+		return 0;
+	plug_conf_env(*env);
+	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
+			step.si.nodeid);
+	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
+	    plug_lost_init(step.nspace, step.map) < 0)
+		goto fail;
+	if (plug_agent_client_init(*env) < 0)
+		plug_info("no srun agent: publish/lookup and spawn are not available");
+	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
+	step.spawned = plug_spawn_parent(*env, &step.parent);
+	if (plug_conf.task_weight && step.spawned)
+		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
+	load_topology(&step);
+	if (start_server(&step) < 0 || task_localities(&step) < 0 ||
+	    register_nspace(&step) < 0 ||
+	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
+	    start_net(&step, *env) < 0)
+		goto fail;
+	if (plug_conf.fast_step_end)
+		plug_reap_start(step.si.node_tasks);
+	plug_spawn_prefork_done();
+	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
+		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
+		   step.map->nnodes);
+	return 0;
+fail:
+	{
+		char host[256] = "?";
+
+		gethostname(host, sizeof(host) - 1);
+		plug_abort_launch_failed(host, "mpi/slurmix could not set up the step "
+					 "there (the reason is in that node's slurmd log)");
+	}
+	plug_step_fini();
+	return -1;
+}
+
+/* In the forked task, as the user: copy the prepared pairs only. No log
+ * line here (Slurm's log takes a lock): a task the map does not place on
+ * this node at its local rank (a map srun did not compute, see
+ * load_step) fails with EINVAL, which Slurm reports ("Unable to configure
+ * MPI plugin") before the task exits 1. */
+int plug_step_task(const plug_task_info_t *task, char ***env)
+{
+	int lr = plug_map_local_rank(step.map, task->gtaskid);
+
+	plug_reap_task();
+	if (!step.task_env || lr < 0 || lr != task->ltaskid ||
+	    step.map->node_of[task->gtaskid] != step.si.nodeid) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (char **e = step.task_env[lr]; *e; e++) {
+		const char *value = *e + strlen(*e) + 1;
+
+		if (plug_env_set(env, *e, value) < 0)
+			return -1;
+	}
+	return plug_spawn_task_env(env, step.cltdir) < 0 ? -1 : 0;
+}
+
+static void free_list(char **list)
+{
+	for (char **e = list; e && *e; e++)
+		free(*e);
+	free(list);
+}
+
+void plug_step_fini(void)
+{
+	stop_net(&step);
+	plug_reap_stop();
+	if (step.server_up) {
+		plug_agent_client_stop();
+		plug_abort_stop();
+		PMIx_server_finalize();
+	}
+	plug_net_destroy(plug_net_ctx.net);
+	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));
+	plug_lost_stop();
+	if (step.dir_made)
+		remove_tree(step.dir);
+	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)
+		free_list(step.task_env[i]);
+	free(step.task_env);
+	free_list(step.hosts);
+	plug_map_free(step.map);
+	free(step.dir);
+	free(step.cltdir);
+	free(step.topo_xml);
+	if (step.topo)
+		hwloc_topology_destroy(step.topo);
+	for (uint32_t i = 0; i < step.si.node_tasks && step.locality; i++)
+		free(step.locality[i]);
+	for (uint32_t i = 0; i < step.si.node_tasks && step.cpuset; i++)
+		free(step.cpuset[i]);
+	free(step.locality);
+	free(step.cpuset);
+	free(step.ld_path);
+	memset(&step, 0, sizeof(step));
+}

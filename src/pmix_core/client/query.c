@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * query.c - PMIx_Query_info(_nb).
+ *
+ * Queries the library can answer itself (the ABI version keys) are
+ * answered without a server, even before PMIx_Init; other keys go to the
+ * server (or, in a server process, to pxc_server_query). Result arrays
+ * handed to a pmix_info_cbfunc_t belong to the library until the caller
+ * invokes the release function it was given. Callbacks run in the
+ * progress thread, except a local-only query made before init, which is
+ * answered in the caller's thread (there is no progress thread yet), and
+ * a server process's query, answered in the caller's thread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "request.h"
+#include "server/server.h"
+
+#define ABI_VERSION "0.0"
+
+static bool key_local(const char *k)
+{
+	return strcmp(k, PMIX_QUERY_STABLE_ABI_VERSION) == 0 ||
+	       strcmp(k, PMIX_QUERY_PROVISIONAL_ABI_VERSION) == 0;
+}
+
+static bool queries_local(const pmix_query_t *q, size_t nq)
+{
+	for (size_t i = 0; i < nq; i++)
+		for (char **k = q[i].keys; k && *k; k++)
+			if (!key_local(*k))
+				return false;
+	return true;
+}
+
+static pmix_status_t answer_local(const pmix_query_t *q, size_t nq, pxc_results_t *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nq; i++)
+		for (char **k = q[i].keys; k && *k; k++)
+			n++;
+	if (n == 0)
+		return PMIX_ERR_NOT_FOUND;
+	if (!(r->info = calloc(n, sizeof(*r->info))))
+		return PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < nq; i++) {
+		for (char **k = q[i].keys; k && *k; k++) {
+			pmix_info_t *in = &r->info[r->n++];
+
+			snprintf(in->key, sizeof(in->key), "%s", *k);
+			in->value.type = PMIX_STRING;
+			in->value.data.string = strdup(ABI_VERSION);
+		}
+	}
+	r->info[r->n - 1].flags |= PMIX_INFO_ARRAY_END;
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t query_prepare(pmix_query_t *queries, size_t nq, pmix_data_buffer_t *b)
+{
+	pmix_status_t st;
+
+	if (!queries || !nq)
+		return PMIX_ERR_BAD_PARAM;
+	if ((st = pxc_client_ready()) != PMIX_SUCCESS)
+		return st;
+	pxc_buf_init(b);
+	if ((st = pxc_pack_array(b, queries, nq, PMIX_QUERY)) != PMIX_SUCCESS)
+		pxc_buf_clear(b);
+	return st;
+}
+
+pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries,
+			      pmix_info_t **results, size_t *nresults)
+{
+	pxc_results_t r = { NULL, 0 };
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	if (!results || !nresults || !queries || !nqueries)
+		return PMIX_ERR_BAD_PARAM;
+	*results = NULL;
+	*nresults = 0;
+	if (queries_local(queries, nqueries)) {
+		st = answer_local(queries, nqueries, &r);
+		*results = r.info;
+		*nresults = r.n;
+		return st;
+	}
+	if (pxc_role == PXC_ROLE_SERVER)
+		return pxc_server_query(queries, nqueries, results, nresults);
+	if ((st = query_prepare(queries, nqueries, &b)) != PMIX_SUCCESS)
+		return st;
+	st = pxc_request_results_call(PXC_CMD_QUERY, &b, 0, results, nresults);
+	pxc_buf_clear(&b);
+	return st;
+}
+
+struct localq {
+	pxc_results_t *r;
+	pmix_status_t st;
+	pmix_info_cbfunc_t cb;
+	void *cbdata;
+};
+
+static void localq_run(void *arg)
+{
+	struct localq *l = arg;
+
+	l->cb(l->st, l->r->info, l->r->n, l->cbdata, pxc_request_results_free, l->r);
+	free(l);
+}
+
+static pmix_status_t query_local_nb(pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb,
+				    void *cbdata)
+{
+	struct localq *l = calloc(1, sizeof(*l));
+	pxc_progress_t *pg = pxc_progress_global();
+
+	if (!l || !(l->r = calloc(1, sizeof(*l->r)))) {
+		free(l);
+		return PMIX_ERR_NOMEM;
+	}
+	l->st = answer_local(q, nq, l->r);
+	l->cb = cb;
+	l->cbdata = cbdata;
+	if (!pg || pxc_progress_post(pg, localq_run, l) != 0)
+		localq_run(l);
+	return PMIX_SUCCESS;
+}
+
+/* A server process answers in its own (non-progress) caller context. */
+static pmix_status_t query_server_nb(pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb,
+				     void *cbdata)
+{
+	pxc_results_t *r = calloc(1, sizeof(*r));
+	pmix_status_t st;
+
+	if (!r)
+		return PMIX_ERR_NOMEM;
+	st = pxc_server_query(q, nq, &r->info, &r->n);
+	cb(st, r->info, r->n, cbdata, pxc_request_results_free, r);
+	return PMIX_SUCCESS;
+}
+
+pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries,
+				 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	if (!cbfunc || !queries || !nqueries)
+		return PMIX_ERR_BAD_PARAM;
+	if (queries_local(queries, nqueries))
+		return query_local_nb(queries, nqueries, cbfunc, cbdata);
+	if (pxc_role == PXC_ROLE_SERVER)
+		return query_server_nb(queries, nqueries, cbfunc, cbdata);
+	if ((st = query_prepare(queries, nqueries, &b)) != PMIX_SUCCESS)
+		return st;
+	return pxc_request_results_nb(PXC_CMD_QUERY, &b, 0, cbfunc, cbdata);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pxc_host.h - what a PMIx host (the Slurm plugin) may use of the core
+ * beyond the standard server API of pmix_server.h.
+ *
+ * A host starts, feeds and stops the server through pmix_server.h alone;
+ * this header adds the internals a host of ours needs for its own work
+ * (its log, its messages between nodes, its own sockets and thread) and
+ * the server's few extensions for hosts. It only gathers headers: each
+ * declaration stays in the header of the file that implements it. Internal
+ * to the project, not installed: a host outside this tree uses
+ * pmix_server.h and pmix_slurmix.h.
+ */
+#ifndef PXC_HOST_H
+#define PXC_HOST_H
+
+#include <pmix_server.h>
+
+/* The core's log hook (pxc_log_set_hook) and log calls, the errno to
+ * status mapping, info look-ups (pxc_info_find, pxc_info_flag), the
+ * monotonic clock (pxc_now_ms) and the process role. */
+#include "pxc.h"
+/* Data buffers and the portable pack/unpack codec (pxc_buf_*,
+ * pxc_pack_*, pxc_unpack_*), for the host's own messages between nodes. */
+#include "pack.h"
+/* A progress thread of the host's own (pxc_progress_*) and bounded waits
+ * for another thread's answer (pxc_sync_*). */
+#include "progress.h"
+/* Framed messages over a stream socket (pxc_conn_*, pxc_wire_hdr_*), for
+ * the host's own connections. */
+#include "frame.h"
+/* The server's extensions for its host: pxc_server_client_lost,
+ * PXC_CONNECT_DATA with pxc_server_host_data, pxc_server_dmodex_request_tmo,
+ * pxc_server_invalid_termination, pxc_server_connect_event. (server.h also
+ * declares pxc_server_notify, pxc_server_get_local and pxc_server_query,
+ * which the client API calls in a server process; a host reaches them as
+ * PMIx_Notify_event, PMIx_Get and PMIx_Query_info.) */
+#include "server/server.h"
+
+#endif

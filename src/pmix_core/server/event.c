@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * event.c - event registration and delivery on the server side.
+ *
+ * REGEVENTS records, per connection, the codes a client wants (empty =
+ * all); matching codes to handlers is the client library's business. The
+ * host's register_events is told too when it has one (its answer does not
+ * change ours). An event reaches a local client when it registered the
+ * code (or everything) and is in the event's range:
+ *   PROC_LOCAL          nobody else (the source's own library handles it)
+ *   NAMESPACE           clients of the source's namespace
+ *   CUSTOM              the procs of PMIX_EVENT_CUSTOM_RANGE
+ *   anything else       every local client and tool
+ * NOTIFY from a client is delivered to the other local clients in range
+ * and to the server process's own handlers, and handed to the host's
+ * notify_event when the range goes beyond this node. Events raised inside
+ * the server process (pxc_server_notify) are never sent back to the host.
+ * Progress thread, except pxc_server_notify's entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "upcall.h"
+#include "server.h"
+#include "proto.h"
+#include "common/event.h"
+#include "server/event.h"
+
+/* ------------------------------------------------------------ REGEVENTS */
+
+/* Tells the host (its answer does not change ours). The request takes
+ * *codes and *info, which the host may keep until it calls back. */
+static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n,
+				pmix_info_t **info, size_t ninfo)
+{
+	pxc_upcall_t *r = pxc_upcall_new(p, 0, PXC_CMD_REGEVENTS, pxc_upcall_done_none);
+
+	if (!r)
+		return;
+	r->peer_id = 0;		/* nobody waits for it */
+	r->a.codes = *codes;
+	r->a.ncodes = n;
+	r->a.info = *info;
+	r->a.ninfo = ninfo;
+	*codes = NULL;
+	*info = NULL;
+	pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
+								r->a.info, r->a.ninfo,
+								pxc_upcall_cb_op,
+								PXC_UPCALL_CBDATA(r)));
+}
+
+int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_status_t *codes = NULL, *grown;
+	pmix_info_t *info = NULL;
+	size_t n = 0, ninfo = 0;
+
+	if (pxc_unpack_array(in, (void **)&codes, &n, PMIX_STATUS) != PMIX_SUCCESS)
+		return -1;
+	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		free(codes);
+		return -1;
+	}
+	if (n == 0) {
+		p->ev_all = true;
+	} else if (p->nev_codes + n < 4096 &&
+		   (grown = realloc(p->ev_codes, (p->nev_codes + n) * sizeof(*grown)))) {
+		memcpy(grown + p->nev_codes, codes, n * sizeof(*codes));
+		p->ev_codes = grown;
+		p->nev_codes += n;
+	} else {
+		free(codes);
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
+	}
+	if (pxc_srv.module.register_events && n)
+		tell_host_regevents(p, &codes, n, &info, ninfo);
+	free(codes);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------- delivery */
+
+static bool wants(const pxc_peer_t *p, pmix_status_t code)
+{
+	if (p->ev_all)
+		return true;
+	for (size_t i = 0; i < p->nev_codes; i++)
+		if (p->ev_codes[i] == code)
+			return true;
+	return false;
+}
+
+static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
+		     const pmix_info_t *info, size_t ninfo)
+{
+	const pmix_info_t *cr;
+	const pmix_data_array_t *da;
+
+	switch (range) {
+	case PMIX_RANGE_PROC_LOCAL:
+		return false;
+	case PMIX_RANGE_NAMESPACE:
+		return strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
+	case PMIX_RANGE_CUSTOM:
+		cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
+		if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
+		    da->type != PMIX_PROC || !da->array)
+			return false;
+		for (size_t i = 0; i < da->size; i++) {
+			const pmix_proc_t *q = (const pmix_proc_t *)da->array + i;
+
+			if (strncmp(q->nspace, p->proc.nspace, PMIX_MAX_NSLEN) == 0 &&
+			    (q->rank == p->proc.rank || q->rank == PMIX_RANK_WILDCARD))
+				return true;
+		}
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Sends EVENT to every local peer in range except skip. Returns how many. */
+static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+		      const pmix_info_t *info, size_t ninfo, const pxc_peer_t *skip)
+{
+	pmix_data_buffer_t msg;
+	size_t count = 0;
+	pmix_status_t st;
+
+	pxc_buf_init(&msg);
+	st = pxc_pack_status(&msg, code);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_proc(&msg, src);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack(&msg, &range, 1, PMIX_DATA_RANGE);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(&msg, info, ninfo, PMIX_INFO);
+	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
+		if (p == skip || !p->hello || p->finalized || !wants(p, code) ||
+		    !in_range(p, src, range, info, ninfo))
+			continue;
+		if (pxc_conn_send(p->conn, PXC_CMD_EVENT, 0, 0, &msg) == 0)
+			count++;
+	}
+	pxc_buf_clear(&msg);
+	return count;
+}
+
+/* The server process's own handlers (client/event.c). */
+static void deliver_self(pmix_status_t code, const pmix_proc_t *src,
+			 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+	if (range == PMIX_RANGE_PROC_LOCAL)
+		return;
+	pxc_event_local_deliver(code, src, range, info, ninfo);
+}
+
+/* --------------------------------------------------------------- NOTIFY */
+
+static bool beyond_node(pmix_data_range_t range)
+{
+	return range != PMIX_RANGE_LOCAL && range != PMIX_RANGE_PROC_LOCAL;
+}
+
+/* Hands the event to the host's notify_event; the request takes *info
+ * and a copy of src. Returns the status the client gets. */
+static pmix_status_t tell_host_notify(pmix_status_t code, const pmix_proc_t *src,
+				      pmix_data_range_t range, pmix_info_t **info, size_t ninfo)
+{
+	pxc_upcall_t *r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none);
+	pmix_status_t st;
+
+	if (!r)
+		return PMIX_ERR_NOMEM;
+	r->a.proc = *src;
+	r->a.info = *info;
+	r->a.ninfo = ninfo;
+	*info = NULL;
+	st = pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info, r->a.ninfo,
+					 pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st);
+	if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
+		st = PMIX_SUCCESS;
+	return st;
+}
+
+int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pmix_status_t code, st = PMIX_SUCCESS;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	int32_t n = 1;
+
+	if (pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
+	    pxc_unpack_proc(in, &src) != PMIX_SUCCESS ||
+	    pxc_unpack(in, &range, &n, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+		return -1;
+	/* A client speaks for itself only. */
+	if (p->kind == PXC_PEER_CLIENT)
+		src = p->proc;
+	deliver(code, &src, range, info, ninfo, p);
+	deliver_self(code, &src, range, info, ninfo);
+	if (beyond_node(range) && pxc_srv.module.notify_event)
+		st = tell_host_notify(code, &src, range, &info, ninfo);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
+	return 0;
+}
+
+/* ---------------------------------------------------- pxc_server_notify */
+
+typedef struct {
+	pmix_status_t code;
+	pmix_proc_t source;
+	pmix_data_range_t range;
+	pmix_info_t *info;
+	size_t ninfo;
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+} notop_t;
+
+static void notify_fn(void *arg)
+{
+	notop_t *o = arg;
+
+	if (pxc_srv.running) {
+		deliver(o->code, &o->source, o->range, o->info, o->ninfo, NULL);
+		deliver_self(o->code, &o->source, o->range, o->info, o->ninfo);
+	}
+	if (o->cbfunc)
+		o->cbfunc(pxc_srv.running ? PMIX_SUCCESS : PMIX_ERR_INIT, o->cbdata);
+	if (o->info)
+		PMIx_Info_free(o->info, o->ninfo);
+	free(o);
+}
+
+pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, const pmix_info_t info[],
+				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	notop_t *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return PMIX_ERR_NOMEM;
+	o->code = code;
+	if (source)
+		o->source = *source;
+	else
+		o->source = pxc_srv.me;
+	o->range = range;
+	o->cbfunc = cbfunc;
+	o->cbdata = cbdata;
+	if (info && ninfo) {
+		o->info = PMIx_Info_create(ninfo);
+		o->ninfo = o->info ? ninfo : 0;
+		for (size_t i = 0; i < o->ninfo; i++)
+			PMIx_Info_xfer(&o->info[i], &info[i]);
+	}
+	if (pxc_srv_post(notify_fn, o) < 0) {
+		if (o->info)
+			PMIx_Info_free(o->info, o->ninfo);
+		free(o);
+		return PMIX_ERR_INIT;
+	}
+	return PMIX_SUCCESS;
+}

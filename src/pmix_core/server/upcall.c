@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * upcall.c - requests handed to the host module, and their callbacks.
+ *
+ * A pxc_upcall_t lives in pxc_srv.upcalls from the host call until its
+ * completion. The host gets (void *)id as cbdata. Each pxc_upcall_cb_* callback
+ * may run in any thread (also inside the module call): it deep-copies the
+ * result into a pxc_upcall_result_t, calls the host's release function, and posts
+ * the result to the progress thread, which finds the request by id and
+ * runs its done function, or drops the result when the request is gone.
+ *
+ * A late, duplicate or post-finalize callback finds no request and is
+ * dropped; a callback from inside the module call is posted like any other
+ * (the request completes after the call returned).
+ *
+ * What the host is handed lives in the request (pxc_upcall_args_t, upcall.h)
+ * until the request is freed, so a host may keep the pointers until it
+ * calls back, as the Standard allows.
+ *
+ * The helpers of the forwarding requests are here too (the requests
+ * themselves live in their feature's file: abort.c, pubsub.c, spawn.c,
+ * log.c, group.c, query.c, jobctl.c): a handler unpacks into a
+ * pxc_upcall_args_t, pxc_upcall_start makes the request (or answers at once:
+ * NULL module function -> PMIX_ERR_NOT_SUPPORTED), the handler calls the
+ * host, and a done function replies.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "internal.h"
+#include "upcall.h"
+#include "proto.h"
+
+/* --------------------------------------------------------------- records */
+
+pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done)
+{
+	pxc_upcall_t *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->id = pxc_srv_new_id();
+	r->peer_id = p ? p->id : 0;
+	r->a.proc = p ? p->proc : pxc_srv.me;
+	r->tag = tag;
+	r->cmd = cmd;
+	r->done = done;
+	r->next = pxc_srv.upcalls;
+	pxc_srv.upcalls = r;
+	return r;
+}
+
+pxc_upcall_t *pxc_upcall_find(uint64_t id)
+{
+	for (pxc_upcall_t *r = pxc_srv.upcalls; r; r = r->next)
+		if (r->id == id)
+			return r;
+	return NULL;
+}
+
+static void argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+void pxc_upcall_args_free(pxc_upcall_args_t *a)
+{
+	free(a->str);
+	pxc_array_free(a->procs, a->nprocs, PMIX_PROC);
+	pxc_array_free(a->info, a->ninfo, PMIX_INFO);
+	pxc_array_free(a->info2, a->ninfo2, PMIX_INFO);
+	argv_free(a->keys);
+	pxc_array_free(a->apps, a->napps, PMIX_APP);
+	free(a->codes);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Frees an unlinked request. */
+static void upcall_release(pxc_upcall_t *r)
+{
+	pxc_srv_timer_free(r->timer);
+	if (r->ctx_free)
+		r->ctx_free(r->ctx);
+	pxc_upcall_args_free(&r->a);
+	free(r);
+}
+
+void pxc_upcall_free(pxc_upcall_t *r)
+{
+	for (pxc_upcall_t **pp = &pxc_srv.upcalls; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	upcall_release(r);
+}
+
+void pxc_upcall_fail_all(pmix_status_t status)
+{
+	while (pxc_srv.upcalls) {
+		pxc_upcall_t *r = pxc_srv.upcalls;
+		pxc_upcall_result_t res = { .id = r->id, .status = status };
+
+		pxc_srv.upcalls = r->next;
+		r->next = NULL;
+		r->done(r, &res);
+		upcall_release(r);
+	}
+}
+
+void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	(void)r;
+	(void)res;
+}
+
+void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st)
+{
+	pxc_upcall_result_t res = { .id = r->id, .status = st };
+
+	if (st == PMIX_SUCCESS)
+		return;
+	r->done(r, &res);
+	pxc_upcall_free(r);
+}
+
+pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
+{
+	*out = NULL;
+	if (!in || n == 0)
+		return PMIX_SUCCESS;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Info_xfer(&(*out)[i], &in[i]) != PMIX_SUCCESS) {
+			pxc_array_free(*out, n, PMIX_INFO);
+			*out = NULL;
+			return PMIX_ERR_NOMEM;
+		}
+	return PMIX_SUCCESS;
+}
+
+static void result_free(pxc_upcall_result_t *res)
+{
+	free(res->data);
+	if (res->info)
+		PMIx_Info_free(res->info, res->ninfo);
+	if (res->pdata)
+		PMIx_Pdata_free(res->pdata, res->npdata);
+	free(res);
+}
+
+/* Progress thread: completes the request the result belongs to. */
+static void result_deliver(void *arg)
+{
+	pxc_upcall_result_t *res = arg;
+	pxc_upcall_t *r = pxc_srv.running ? pxc_upcall_find(res->id) : NULL;
+
+	if (r) {
+		r->done(r, res);
+		pxc_upcall_free(r);
+	}
+	result_free(res);
+}
+
+static void result_post(pxc_upcall_result_t *res)
+{
+	/* Always posted, even from the progress thread: the module call that
+	 * invoked us may still be on the stack. */
+	if (res->id == 0 || pxc_srv_post(result_deliver, res) < 0)
+		result_free(res);
+}
+
+static pxc_upcall_result_t *result_new(pmix_status_t status, void *cbdata)
+{
+	pxc_upcall_result_t *res = calloc(1, sizeof(*res));
+
+	if (res) {
+		res->id = (uint64_t)(uintptr_t)cbdata;
+		res->status = status;
+	}
+	return res;
+}
+
+/* ------------------------------------------------------------- callbacks */
+
+void pxc_upcall_cb_op(pmix_status_t status, void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata,
+			 void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res && data && ndata) {
+		res->data = malloc(ndata);
+		if (res->data) {
+			memcpy(res->data, data, ndata);
+			res->ndata = ndata;
+		} else {
+			res->status = PMIX_ERR_NOMEM;
+		}
+	}
+	if (rel)
+		rel(relcbdata);
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
+			void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res && info && ninfo) {
+		res->info = PMIx_Info_create(ninfo);
+		res->ninfo = res->info ? ninfo : 0;
+		for (size_t i = 0; i < res->ninfo; i++)
+			PMIx_Info_xfer(&res->info[i], &info[i]);
+	}
+	if (rel)
+		rel(relcbdata);
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res && data && ndata) {
+		res->pdata = PMIx_Pdata_create(ndata);
+		res->npdata = res->pdata ? ndata : 0;
+		for (size_t i = 0; i < res->npdata; i++) {
+			res->pdata[i].proc = data[i].proc;
+			res->pdata[i].proc.nspace[PMIX_MAX_NSLEN] = '\0';
+			PMIx_Load_key(res->pdata[i].key, data[i].key);
+			PMIx_Value_xfer(&res->pdata[i].value, &data[i].value);
+		}
+	}
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_spawn(pmix_status_t status, char nspace[], void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res && nspace)
+		PMIx_Load_nspace(res->nspace, nspace);
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (res && proc) {
+		res->proc = *proc;
+		res->proc.nspace[PMIX_MAX_NSLEN] = '\0';
+	}
+	if (res)
+		result_post(res);
+}
+
+/* ---------------------------------------------------- forwarding helpers */
+
+static int reply_now(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t st)
+{
+	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
+	return 0;
+}
+
+void pxc_upcall_done_status(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	pmix_status_t st = res->status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : res->status;
+
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
+}
+
+pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
+			       pmix_status_t err, pxc_upcall_done_f done, pxc_upcall_args_t *a)
+{
+	pxc_upcall_t *r = NULL;
+
+	if (!have)
+		err = PMIX_ERR_NOT_SUPPORTED;
+	else if (err == PMIX_SUCCESS && !(r = pxc_upcall_new(p, h->tag, h->cmd, done)))
+		err = PMIX_ERR_NOMEM;
+	if (!r) {
+		reply_now(p, h, err);
+		pxc_upcall_args_free(a);
+		return NULL;
+	}
+	a->proc = r->a.proc;
+	r->a = *a;		/* the request owns the arguments from now on */
+	return r;
+}
+
+void pxc_upcall_done_info(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	pmix_data_buffer_t body;
+	pmix_status_t st = res->status;
+
+	if (st == PMIX_OPERATION_SUCCEEDED)
+		st = PMIX_SUCCESS;
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(&body, res->info, res->ninfo, PMIX_INFO);
+	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+}
