@@ -66,8 +66,9 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		qsort(t, nb, sizeof(*t), cmp_double);
 		printf("get_bench: %s rank %u: %ld x PMIx_Get(PMIX_JOB_SIZE, wildcard): "
-		       "median %.1f ns/call (min %.1f, max %.1f) [%s]\n", me.nspace, me.rank,
-		       nb * batch, t[nb / 2], t[0], t[nb - 1], PMIx_Get_version());
+		       "median %.1f ns/call (min %.1f, max %.1f) [%s]\n",
+		       me.nspace, me.rank, nb * batch, t[nb / 2], t[0], t[nb - 1],
+		       PMIx_Get_version());
 	} else {
 		fprintf(stderr, "get_bench: PMIx_Get failed\n");
 	}

@@ -92,9 +92,9 @@ static void free_data(void *cbdata)
 }
 
 /* fence_nb upcall (library's thread): park it for the main thread. */
-static pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs,
-				const pmix_info_t info[], size_t ninfo, char *data, size_t ndata,
-				pmix_modex_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+				size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+				void *cbdata)
 {
 	char *copy = malloc(ndata ? ndata : 1);
 
@@ -104,7 +104,7 @@ static pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs,
 	if (ndata)
 		memcpy(copy, data, ndata);
 	pthread_mutex_lock(&fence_slot.lock);
-	if (fence_slot.arrived) {	/* one fence at a time here */
+	if (fence_slot.arrived) { /* one fence at a time here */
 		pthread_mutex_unlock(&fence_slot.lock);
 		free(copy);
 		return PMIX_ERR_BAD_PARAM;
@@ -145,7 +145,7 @@ static int wait_ready(int fd, int n)
 			continue;
 		ssize_t got = read(fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf));
 		if (got <= 0)
-			return -1;	/* every client gone */
+			return -1; /* every client gone */
 		n -= (int)got;
 	}
 	return n == 0 ? 0 : -1;
@@ -238,9 +238,10 @@ static int register_job(const char *ns, uint32_t np)
 	pmix_proc_t p;
 
 	pmix_status_t rc = in ? PMIx_server_register_nspace(ns, (int)np, in, n, op_done,
-							    (void *)&done) : PMIX_ERR_NOMEM;
+							    (void *)&done) :
+				PMIX_ERR_NOMEM;
 
-	if (rc == PMIX_OPERATION_SUCCEEDED)	/* done at once, no callback */
+	if (rc == PMIX_OPERATION_SUCCEEDED) /* done at once, no callback */
 		rc = PMIX_SUCCESS, done = 1;
 
 	for (int i = 0; rc == PMIX_SUCCESS && !done && i < WAIT_S * 1000; i++)
@@ -302,7 +303,7 @@ static char **env_dup(void)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (!(env[i] = strdup(environ[i])))
-			return env;	/* shorter, still NULL-terminated */
+			return env; /* shorter, still NULL-terminated */
 	return env;
 }
 
@@ -360,7 +361,7 @@ static void print_delta(const char *name, struct readings a, struct readings b, 
 
 /* Steps 2 and 3 with the clients' pipes; 0 on success. */
 static int live_steps(const char *self, int ncli, int nkeys, int bytes, int rp[2], int gp[2],
-		     pid_t *pids)
+		      pid_t *pids)
 {
 	struct readings r0, r1, r2, r3;
 	int child_fds[2] = { rp[1], gp[0] };
@@ -480,8 +481,8 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (nreg < 2 || nreg > 100000 || ncli < 1 || ncli > 1024 || nkeys < 1 ||
-	    nkeys > 100000 || bytes < 1 || bytes > (1 << 20))
+	if (nreg < 2 || nreg > 100000 || ncli < 1 || ncli > 1024 || nkeys < 1 || nkeys > 100000 ||
+	    bytes < 1 || bytes > (1 << 20))
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	return server_main("/proc/self/exe", nreg, ncli, nkeys, bytes);

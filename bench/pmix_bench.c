@@ -46,8 +46,8 @@
 
 enum { M_INIT, M_START, M_GET, M_FENCE, M_MODEX, M_MGET, M_DGET, M_CLOCK, M_NUM };
 static const char *const mname[M_NUM] = {
-	"init_us", "start_init_ms", "get_job_ns", "fence_us", "modex_fence_us",
-	"modex_get_us", "dmodex_get_us", "clock_ns",
+	"init_us",        "start_init_ms", "get_job_ns",    "fence_us",
+	"modex_fence_us", "modex_get_us",  "dmodex_get_us", "clock_ns",
 };
 
 struct opts {
@@ -58,8 +58,8 @@ struct bench {
 	struct opts o;
 	pmix_proc_t me;
 	uint32_t size, nodes;
-	int coll_ok;		/* 0 once a collective failed: skip the rest */
-	double res[M_NUM];	/* this rank's medians; NAN = failed */
+	int coll_ok;       /* 0 once a collective failed: skip the rest */
+	double res[M_NUM]; /* this rank's medians; NAN = failed */
 };
 
 /* A metric with no samples (a single rank has no peers to Get from). */
@@ -105,8 +105,10 @@ static double since_start_ms(void)
 	buf[n] = 0;
 	/* field 22 (starttime); count from after the ")" that ends comm */
 	if (!(p = strrchr(buf, ')')) ||
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
-		   "%*d %*d %*d %*d %*d %*d %llu", &st) != 1)
+	    sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+		   "%*d %*d %*d %*d %*d %*d %llu",
+		   &st) != 1)
 		return NAN;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	double ms = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - st * 1e3 / sysconf(_SC_CLK_TCK);
@@ -134,7 +136,7 @@ static void bench_get_job(struct bench *b)
 	int ok = v != NULL;
 
 	PMIX_LOAD_PROCID(&wild, b->me.nspace, PMIX_RANK_WILDCARD);
-	for (int i = -100; ok && i < b->o.gets; i++) {	/* 100 warm-up calls */
+	for (int i = -100; ok && i < b->o.gets; i++) { /* 100 warm-up calls */
 		double t0 = now_ns();
 		ok = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &val) == PMIX_SUCCESS;
 		if (ok && i >= 0)
@@ -165,7 +167,7 @@ static pmix_status_t fence(const struct bench *b, int collect)
 static void bench_fence(struct bench *b)
 {
 	double *v = malloc(b->o.fences * sizeof(*v));
-	int ok = v != NULL && fence(b, 0) == PMIX_SUCCESS;	/* line up */
+	int ok = v != NULL && fence(b, 0) == PMIX_SUCCESS; /* line up */
 
 	for (int i = 0; ok && i < b->o.fences; i++) {
 		double t0 = now_ns();
@@ -214,7 +216,8 @@ static int get_peers(const struct bench *b, const char *tag, int iter, double *v
 		if (PMIx_Get(&p, key, NULL, 0, &val) != PMIX_SUCCESS)
 			return -1;
 		v[(*n)++] = now_ns() - t0;
-		int good = val->type == PMIX_BYTE_OBJECT && val->data.bo.size == (size_t)b->o.size &&
+		int good = val->type == PMIX_BYTE_OBJECT &&
+			   val->data.bo.size == (size_t)b->o.size &&
 			   val->data.bo.bytes[b->o.size - 1] == 'a' + (char)((r + iter) % 26);
 		PMIX_VALUE_RELEASE(val);
 		if (!good)
@@ -225,8 +228,8 @@ static int get_peers(const struct bench *b, const char *tag, int iter, double *v
 
 /* iters x (Put, Commit, Fence [collect], Get of each peer): the fence
  * median goes to res[mfence] (if >= 0), the Get median to res[mget]. */
-static void bench_modex(struct bench *b, const char *tag, int iters, int collect,
-			int mfence, int mget)
+static void bench_modex(struct bench *b, const char *tag, int iters, int collect, int mfence,
+			int mget)
 {
 	double *fv = malloc(iters * sizeof(*fv));
 	double *gv = malloc((size_t)iters * (b->size ? b->size : 1) * sizeof(*gv));
@@ -313,10 +316,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	*o = (struct opts){ .gets = 10000, .fences = 50, .modex = 20, .dmodex = 5,
-			    .size = 1024, .timeout = 60 };
+	*o = (struct opts){
+		.gets = 10000, .fences = 50, .modex = 20, .dmodex = 5, .size = 1024, .timeout = 60
+	};
 	while ((c = getopt(argc, argv, "g:f:m:d:s:t:")) != -1) {
-		int v = optarg ? atoi(optarg) : 0;	/* no optarg after '?' */
+		int v = optarg ? atoi(optarg) : 0; /* no optarg after '?' */
 		switch (c) {
 		case 'g': o->gets = v; break;
 		case 'f': o->fences = v; break;
@@ -327,8 +331,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		default: return -1;
 		}
 	}
-	return o->gets > 0 && o->fences > 0 && o->modex > 0 && o->dmodex > 0 &&
-	       o->size > 0 && o->size <= (1 << 24) && o->timeout > 0 ? 0 : -1;
+	return o->gets > 0 && o->fences > 0 && o->modex > 0 && o->dmodex > 0 && o->size > 0 &&
+			       o->size <= (1 << 24) && o->timeout > 0 ?
+		       0 :
+		       -1;
 }
 
 static void run_all(struct bench *b)
@@ -369,7 +375,7 @@ int main(int argc, char **argv)
 	if (b.coll_ok && gather_max(&b, all) == 0) {
 		failed = b.me.rank == 0 ? print_metrics(all, NULL) : 0;
 	} else {
-		memcpy(all, b.res, sizeof(all));	/* every rank reports its own */
+		memcpy(all, b.res, sizeof(all)); /* every rank reports its own */
 		fprintf(stderr, "pmix_bench: rank %u: collective failed\n", b.me.rank);
 		failed = 1;
 		if (b.me.rank == 0)
@@ -377,8 +383,8 @@ int main(int argc, char **argv)
 	}
 	if (b.me.rank == 0) {
 		get_u32(&b, PMIX_NUM_NODES, &b.nodes);
-		printf("info lib %s\ninfo size %u\ninfo nodes %u\n", PMIx_Get_version(),
-		       b.size, b.nodes);
+		printf("info lib %s\ninfo size %u\ninfo nodes %u\n", PMIx_Get_version(), b.size,
+		       b.nodes);
 	}
 	PMIx_Finalize(NULL, 0);
 	return failed;

@@ -49,8 +49,7 @@ PLUG_EXPORT int mpi_p_slurmstepd_task(const plug_task_info_t *job, char ***env)
 	return plug_step_task(job, env) ? SLURM_ERROR : SLURM_SUCCESS;
 }
 
-PLUG_EXPORT plug_client_state_t *
-mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
+PLUG_EXPORT plug_client_state_t *mpi_p_client_prelaunch(const plug_client_info_t *job, char ***env)
 {
 	plug_conf_env(NULL);
 	return plug_srun_prelaunch(job, env);

@@ -24,31 +24,23 @@
 /* ---- libslurmfull (22.05), resolved when Slurm loads the plugin --------- */
 
 extern slurm_conf_t slurm_conf;
-extern void slurm_log_var(int level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-extern void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_,
-			   const char *file, int line, const char *func);
+extern void slurm_log_var(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_, const char *file, int line,
+			   const char *func);
 extern void slurm_xfree(void **p);
 extern char *slurm_xstrdup(const char *s);
-extern void slurm_transfer_s_p_options(s_p_options_t **full,
-				       s_p_options_t *options, int *full_cnt);
+extern void slurm_transfer_s_p_options(s_p_options_t **full, s_p_options_t *options, int *full_cnt);
 extern s_p_hashtbl_t *slurm_s_p_hashtbl_create(const s_p_options_t opts[]);
-extern int slurm_s_p_parse_pair(s_p_hashtbl_t *tbl, const char *key,
-				const char *value);
-extern int slurm_s_p_get_string(char **str, const char *key,
-				const s_p_hashtbl_t *tbl);
-extern int slurm_s_p_get_uint32(uint32_t *num, const char *key,
-				const s_p_hashtbl_t *tbl);
-extern int slurm_s_p_get_boolean(bool *flag, const char *key,
-				 const s_p_hashtbl_t *tbl);
+extern int slurm_s_p_parse_pair(s_p_hashtbl_t *tbl, const char *key, const char *value);
+extern int slurm_s_p_get_string(char **str, const char *key, const s_p_hashtbl_t *tbl);
+extern int slurm_s_p_get_uint32(uint32_t *num, const char *key, const s_p_hashtbl_t *tbl);
+extern int slurm_s_p_get_boolean(bool *flag, const char *key, const s_p_hashtbl_t *tbl);
 extern List slurm_list_create(void (*destroy)(void *));
 extern void *slurm_list_append(List l, void *x);
 extern void slurm_destroy_config_key_pair(void *object);
-extern int slurm_env_array_overwrite(char ***array, const char *name,
-				     const char *value);
+extern int slurm_env_array_overwrite(char ***array, const char *name, const char *value);
 /* src/common/slurm_protocol_api.h */
-extern int slurm_forward_data(char **nodelist, char *address, uint32_t len,
-			      const char *data);
+extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, const char *data);
 
 /* src/common/read_config.h */
 typedef struct {
@@ -61,7 +53,7 @@ typedef struct {
 struct plug_stepd_rec {
 	char *alias_list;
 	char *container;
-	int state;			/* slurmstepd_state_t */
+	int state; /* slurmstepd_state_t */
 	pthread_cond_t state_cond;
 	pthread_mutex_t state_mutex;
 	slurm_step_id_t step_id;
@@ -102,7 +94,7 @@ struct plug_stepd_rec {
 	uint32_t cpu_freq_min;
 	uint32_t cpu_freq_max;
 	uint32_t cpu_freq_gov;
-	void *switch_job;		/* dynamic_plugin_data_t * */
+	void *switch_job; /* dynamic_plugin_data_t * */
 	uid_t uid;
 	char *user_name;
 	char *pw_gecos;
@@ -181,8 +173,8 @@ int plug_slurm_forward(const char *host, const char *path, const void *data, uin
 
 const char *plug_slurm_cluster_name(void)
 {
-	return slurm_conf.cluster_name && slurm_conf.cluster_name[0] ?
-	       slurm_conf.cluster_name : NULL;
+	return slurm_conf.cluster_name && slurm_conf.cluster_name[0] ? slurm_conf.cluster_name :
+								       NULL;
 }
 
 /* ---- step record -------------------------------------------------------- */
@@ -223,7 +215,7 @@ char **plug_hostlist_expand(const char *list, uint32_t *n)
 
 	for (int i = 0; names && i < cnt && (h = slurm_hostlist_shift(hl)); i++) {
 		names[i] = strdup(h);
-		free(h);	/* slurm_hostlist_shift's result is malloc()ed */
+		free(h); /* slurm_hostlist_shift's result is malloc()ed */
 		if (!names[i])
 			cnt = 0;
 	}
@@ -254,7 +246,7 @@ int plug_hostlist_index(const char *list, const char *name, uint32_t expect)
 	for (int i = 0; i < cnt && (h = slurm_hostlist_shift(hl)); i++) {
 		if (idx < 0 && !strcmp(h, name))
 			idx = i;
-		free(h);	/* malloc()ed by slurm_hostlist_shift */
+		free(h); /* malloc()ed by slurm_hostlist_shift */
 	}
 	slurm_hostlist_destroy(hl);
 	return idx;
@@ -306,11 +298,11 @@ void *plug_conf_list_create(void)
 
 void plug_conf_list_add(void *list, const char *name, const char *value)
 {
-	plug_key_pair_t *kp = slurm_xcalloc(1, sizeof(*kp), true, false,
-					    __FILE__, __LINE__, __func__);
+	plug_key_pair_t *kp = slurm_xcalloc(1, sizeof(*kp), true, false, __FILE__, __LINE__,
+					    __func__);
 
 	kp->name = slurm_xstrdup(name);
-	kp->value = slurm_xstrdup(value);	/* NULL stays NULL */
+	kp->value = slurm_xstrdup(value); /* NULL stays NULL */
 	slurm_list_append(list, kp);
 }
 

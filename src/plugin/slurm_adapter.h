@@ -44,22 +44,22 @@
 
 /* srun side: what srun knows about the step it launches. */
 typedef struct {
-	uint32_t het_job_id;		/* het job leader id or NO_VAL */
-	uint32_t het_job_task_offset;	/* het job task offset or NO_VAL */
+	uint32_t het_job_id;          /* het job leader id or NO_VAL */
+	uint32_t het_job_task_offset; /* het job task offset or NO_VAL */
 	slurm_step_id_t step_id;
 	slurm_step_layout_t *step_layout;
 } plug_client_info_t;
 
 /* slurmstepd, in the forked task: who this task is. */
 typedef struct {
-	void *client;			/* slurm_addr_t * of srun */
-	uint32_t gtaskid;		/* rank in the step */
-	int ltaskid;			/* rank on this node */
-	uint32_t ltasks;		/* tasks on this node */
+	void *client;     /* slurm_addr_t * of srun */
+	uint32_t gtaskid; /* rank in the step */
+	int ltaskid;      /* rank on this node */
+	uint32_t ltasks;  /* tasks on this node */
 	uint32_t nnodes;
 	uint32_t nodeid;
 	uint32_t ntasks;
-	void *self;			/* slurm_addr_t * (gone in 23.11) */
+	void *self; /* slurm_addr_t * (gone in 23.11) */
 	slurm_step_id_t step_id;
 } plug_task_info_t;
 
@@ -74,15 +74,22 @@ typedef void plug_client_state_t;
 typedef struct s_p_hashtbl s_p_hashtbl_t;
 
 typedef enum {
-	S_P_IGNORE = 0, S_P_STRING, S_P_LONG, S_P_UINT16, S_P_UINT32,
-	S_P_UINT64, S_P_POINTER, S_P_ARRAY, S_P_BOOLEAN,
+	S_P_IGNORE = 0,
+	S_P_STRING,
+	S_P_LONG,
+	S_P_UINT16,
+	S_P_UINT32,
+	S_P_UINT64,
+	S_P_POINTER,
+	S_P_ARRAY,
+	S_P_BOOLEAN,
 } plug_s_p_type_t;
 
 typedef struct plug_s_p_options {
 	char *key;
-	int type;			/* plug_s_p_type_t */
-	int (*handler)(void **data, int type, const char *key,
-		       const char *value, const char *line, char **leftover);
+	int type; /* plug_s_p_type_t */
+	int (*handler)(void **data, int type, const char *key, const char *value, const char *line,
+		       char **leftover);
 	void (*destroy)(void *data);
 	struct plug_s_p_options *line_options;
 } s_p_options_t;
@@ -91,13 +98,15 @@ typedef struct plug_s_p_options {
 
 /* Slurm log levels we use (src/common/log.h). */
 enum {
-	PLUG_LOG_ERROR = 2, PLUG_LOG_INFO = 3, PLUG_LOG_VERBOSE = 4,
-	PLUG_LOG_DEBUG = 5, PLUG_LOG_DEBUG2 = 6,
+	PLUG_LOG_ERROR = 2,
+	PLUG_LOG_INFO = 3,
+	PLUG_LOG_VERBOSE = 4,
+	PLUG_LOG_DEBUG = 5,
+	PLUG_LOG_DEBUG2 = 6,
 };
 
 /* Logs through Slurm's log (the daemon's log file, or srun's stderr). */
-void plug_log(int level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void plug_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True when DebugFlags contains MPI (log_flag(MPI, ...) in Slurm). */
 bool plug_debug_flag_mpi(void);
 /* Slurm's TmpFS, or NULL when unset. Borrowed pointer. */
@@ -123,23 +132,25 @@ const char *plug_slurm_cluster_name(void);
 #define plug_error(...) plug_log(PLUG_LOG_ERROR, "mpi/slurmix: " __VA_ARGS__)
 #define plug_info(...) plug_log(PLUG_LOG_INFO, "mpi/slurmix: " __VA_ARGS__)
 #define plug_debug(...) plug_log(PLUG_LOG_DEBUG, "mpi/slurmix: " __VA_ARGS__)
-#define plug_flag(...) \
-	do { if (plug_debug_flag_mpi()) \
-		plug_log(PLUG_LOG_VERBOSE, "MPI: slurmix: " __VA_ARGS__); } while (0)
+#define plug_flag(...)                                                            \
+	do {                                                                      \
+		if (plug_debug_flag_mpi())                                        \
+			plug_log(PLUG_LOG_VERBOSE, "MPI: slurmix: " __VA_ARGS__); \
+	} while (0)
 
 /* What the plugin needs from stepd_step_rec_t, copied out. */
 typedef struct {
 	slurm_step_id_t step_id;
-	uint32_t nnodes;	/* nodes in the step */
-	uint32_t ntasks;	/* tasks in the step */
-	uint32_t nodeid;	/* this node's index in the step */
-	uint32_t node_tasks;	/* tasks on this node */
+	uint32_t nnodes;     /* nodes in the step */
+	uint32_t ntasks;     /* tasks in the step */
+	uint32_t nodeid;     /* this node's index in the step */
+	uint32_t node_tasks; /* tasks on this node */
 	uid_t uid;
 	gid_t gid;
 	bool batch;
-	uint32_t het_job_id;	/* NO_VAL unless a het job step */
-	uint32_t cpu_bind_type;	/* cpu_bind_type_t: --cpu-bind as the task plugin set it */
-	const char *cpu_bind;	/* its mask/map list, or NULL; borrowed */
+	uint32_t het_job_id;    /* NO_VAL unless a het job step */
+	uint32_t cpu_bind_type; /* cpu_bind_type_t: --cpu-bind as the task plugin set it */
+	const char *cpu_bind;   /* its mask/map list, or NULL; borrowed */
 } plug_stepd_info_t;
 
 /* Copies the fields above out of Slurm's step record. Returns 0, or -1

@@ -255,7 +255,10 @@ static int parse_one(struct sxr *s, int c, const char *arg)
 	case OPT_KEEP: s->o.keep_going = 1; return -1;
 	case OPT_NOLIB: s->o.libpath = 0; return -1;
 	case OPT_NOOMPI: s->o.ompi_env = 0; return -1;
-	case OPT_LIBDIR: free(s->libdir); s->libdir = strdup(arg); return -1;
+	case OPT_LIBDIR:
+		free(s->libdir);
+		s->libdir = strdup(arg);
+		return -1;
 	case 'v': s->o.verbose++; return -1;
 	case 'h': usage(stdout); return 0;
 	case 'V': printf("%s (slurmix) %s\n", SXR_NAME, PACKAGE_VERSION); return 0;
@@ -268,8 +271,8 @@ static int segment_np(char ***a, uint32_t *np, int *bad)
 {
 	long v;
 
-	if (!(*a)[0] || (strcmp((*a)[0], "-n") && strcmp((*a)[0], "-np") &&
-			 strcmp((*a)[0], "--np")))
+	if (!(*a)[0] ||
+	    (strcmp((*a)[0], "-n") && strcmp((*a)[0], "-np") && strcmp((*a)[0], "--np")))
 		return 0;
 	if (!(*a)[1] || parse_uint((*a)[1], 65535, &v) < 0)
 		return *bad = 1, 0;
@@ -463,7 +466,7 @@ static int load_topology(struct sxr *s)
 static void make_locality(struct sxr *s)
 {
 	pmix_cpuset_t cs = { .source = "hwloc",
-		.bitmap = (void *)hwloc_topology_get_allowed_cpuset(s->topo) };
+			     .bitmap = (void *)hwloc_topology_get_allowed_cpuset(s->topo) };
 
 	if (PMIx_server_generate_locality_string(&cs, &s->locality) != PMIX_SUCCESS)
 		s->locality = NULL;
@@ -588,8 +591,8 @@ static int build_app(struct sxr *s, struct sxr_app *app, char **argv, uint32_t n
 	app->argv = sxr_argv_dup(argv);
 	app->env = sxr_argv_dup(s->base_env);
 	if (app->cwd && app->argv && app->env &&
-	    sxr_resolve_exe(argv[0], s->cwd, sxr_env_get(s->base_env, "PATH"), NULL,
-			    &app->exe) == 0)
+	    sxr_resolve_exe(argv[0], s->cwd, sxr_env_get(s->base_env, "PATH"), NULL, &app->exe) ==
+		    0)
 		return 0;
 	err = errno;
 	sxr_msg("cannot execute %s: %s", argv[0], strerror(err));

@@ -67,19 +67,19 @@ struct sxr_task {
 	pmix_rank_t rank;
 	uint32_t appnum;
 	pid_t pid;
-	int state;        /* SXR_T_* */
-	int connected;    /* PMIx_Init seen */
-	int finalized;    /* PMIx_Finalize seen */
-	int killed;       /* killed on request (job control): not an error */
-	int wstatus;      /* from waitpid */
-	char *exe;        /* resolved path of the executable */
+	int state;     /* SXR_T_* */
+	int connected; /* PMIx_Init seen */
+	int finalized; /* PMIx_Finalize seen */
+	int killed;    /* killed on request (job control): not an error */
+	int wstatus;   /* from waitpid */
+	char *exe;     /* resolved path of the executable */
 };
 
 /* One application of a job: what to run and how. */
 struct sxr_app {
-	char *exe;     /* resolved path */
-	char **argv;   /* NULL-terminated, owned */
-	char **env;    /* complete environment before setup_fork, owned */
+	char *exe;   /* resolved path */
+	char **argv; /* NULL-terminated, owned */
+	char **env;  /* complete environment before setup_fork, owned */
 	char *cwd;
 	uint32_t nprocs;
 	uint32_t first_rank;
@@ -101,15 +101,15 @@ struct sxr_job {
 /* Launcher options, from the command line. */
 struct sxr_opts {
 	uint32_t np;
-	double timeout;   /* seconds, 0 = none */
+	double timeout; /* seconds, 0 = none */
 	const char *tmpbase;
-	char **xenv;      /* -x entries, NULL-terminated */
+	char **xenv; /* -x entries, NULL-terminated */
 	int verbose;
-	int libpath;      /* prepend our lib dir to LD_LIBRARY_PATH */
-	int keep_going;   /* a failed task does not end the job */
-	int ompi_env;     /* make Open MPI 4.x accept the launch */
-	char **argv;      /* program and its arguments */
-	int napps;        /* MPMD: segments of argv separated by ":" */
+	int libpath;    /* prepend our lib dir to LD_LIBRARY_PATH */
+	int keep_going; /* a failed task does not end the job */
+	int ompi_env;   /* make Open MPI 4.x accept the launch */
+	char **argv;    /* program and its arguments */
+	int napps;      /* MPMD: segments of argv separated by ":" */
 	char **app_argv[SXR_MAX_APPS];
 	uint32_t app_np[SXR_MAX_APPS];
 };
@@ -124,23 +124,23 @@ struct sxr {
 	char *libdir;
 	hwloc_topology_t topo;
 	char *topo_xml;
-	char *locality;        /* PMIX_LOCALITY_STRING of an unbound task */
-	char **base_env;       /* environment given to every task */
+	char *locality;  /* PMIX_LOCALITY_STRING of an unbound task */
+	char **base_env; /* environment given to every task */
 	struct sxr_job *jobs;
 	unsigned njobs;        /* namespaces created so far */
 	uint32_t nprocs_total; /* global ranks handed out so far */
 	/* work queue filled by the progress thread */
 	pthread_mutex_t qlock;
 	struct sxr_work *qhead, *qtail;
-	int qfd;               /* eventfd */
-	int sigfd;             /* signalfd */
+	int qfd;   /* eventfd */
+	int sigfd; /* signalfd */
 	int server_up;
 	/* ending */
 	int have_status, status;
 	int terminating;
 	int signals_sent;
-	double kill_at;        /* monotonic seconds, 0 = none */
-	double deadline;       /* --timeout, 0 = none */
+	double kill_at;  /* monotonic seconds, 0 = none */
+	double deadline; /* --timeout, 0 = none */
 	struct sxr_dir *dir;
 };
 
@@ -210,13 +210,12 @@ void sxr_host_drain(struct sxr *s);
 /* sxr_ctl.c: query, job control, log (server callbacks) and proc events. */
 pmix_status_t sxr_host_query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
 			     pmix_info_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor,
-				   const pmix_proc_t targets[], size_t ntargets,
-				   const pmix_info_t directives[], size_t ndirs,
+pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
+				   size_t ntargets, const pmix_info_t directives[], size_t ndirs,
 				   pmix_info_cbfunc_t cbfunc, void *cbdata);
 void sxr_host_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
-		  const pmix_info_t directives[], size_t ndirs,
-		  pmix_op_cbfunc_t cbfunc, void *cbdata);
+		  const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+		  void *cbdata);
 void sxr_notify_proc_event(struct sxr *s, pmix_status_t code, const pmix_proc_t *who);
 /* Waits (main thread) for an op callback: returns its status. */
 typedef struct sxr_sync {
@@ -231,8 +230,8 @@ pmix_status_t sxr_sync_wait(sxr_sync_t *y, int seconds);
 
 /* sxr_job.c: namespaces and tasks. */
 /* Resolves app->exe from argv[0]/cmd in cwd and PATH; 0 or -1 + message. */
-int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path,
-		    const char *prefix, char **out);
+int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path, const char *prefix,
+		    char **out);
 /* Creates a job from apps (takes them), registers it, forks every task;
  * returns PMIX_SUCCESS or an error with nothing left running. */
 pmix_status_t sxr_job_launch(struct sxr *s, struct sxr_app *apps, size_t napps,
@@ -244,21 +243,19 @@ void sxr_reap(struct sxr *s);
 void sxr_jobs_release(struct sxr *s);
 
 /* sxr_spawn.c: PMIx_Spawn requests (main thread). */
-void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor,
-		   const pmix_info_t *info, size_t ninfo,
-		   const pmix_app_t *apps, size_t napps,
-		   pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor, const pmix_info_t *info,
+		   size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+		   void *cbdata);
 
 /* sxr_dir.c: publish / lookup / unpublish directory (main thread). */
 struct sxr_dir *sxr_dir_create(void);
 void sxr_dir_destroy(struct sxr_dir *d);
-pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who,
-			      const pmix_info_t *info, size_t ninfo);
-void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
-		    const pmix_info_t *info, size_t ninfo,
-		    pmix_lookup_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who,
-				char **keys, const pmix_info_t *info, size_t ninfo);
+pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who, const pmix_info_t *info,
+			      size_t ninfo);
+void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys, const pmix_info_t *info,
+		    size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
+				const pmix_info_t *info, size_t ninfo);
 /* A proc or a whole namespace (rank WILDCARD) ended: drop its PROC/APP data. */
 void sxr_dir_proc_gone(struct sxr_dir *d, const char *nspace, pmix_rank_t rank);
 /* Fires expired waits; returns the next deadline (0 = none). */

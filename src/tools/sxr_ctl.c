@@ -36,8 +36,9 @@ static void run_log(struct sxr *s, struct sxr_work *w)
 	(void)s;
 	for (size_t i = 0; i < r->ninfo; i++) {
 		const pmix_info_t *in = &r->info[i];
-		FILE *f = !strcmp(in->key, PMIX_LOG_STDOUT) ? stdout
-			: !strcmp(in->key, PMIX_LOG_STDERR) ? stderr : NULL;
+		FILE *f = !strcmp(in->key, PMIX_LOG_STDOUT) ? stdout :
+			  !strcmp(in->key, PMIX_LOG_STDERR) ? stderr :
+							      NULL;
 
 		if (!f || in->value.type != PMIX_STRING || !in->value.data.string)
 			continue;
@@ -51,8 +52,8 @@ static void run_log(struct sxr *s, struct sxr_work *w)
 }
 
 void sxr_host_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
-		  const pmix_info_t directives[], size_t ndirs,
-		  pmix_op_cbfunc_t cbfunc, void *cbdata)
+		  const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+		  void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_log, client);
 
@@ -86,8 +87,7 @@ static char *job_names(struct sxr *s)
 	return out;
 }
 
-static int load_proc_table(struct sxr *s, pmix_info_t *out, const char *key,
-			   struct sxr_job *j)
+static int load_proc_table(struct sxr *s, pmix_info_t *out, const char *key, struct sxr_job *j)
 {
 	pmix_data_array_t da;
 	pmix_proc_info_t *pi = calloc(j->size, sizeof(*pi));
@@ -102,15 +102,15 @@ static int load_proc_table(struct sxr *s, pmix_info_t *out, const char *key,
 		pi[i].executable_name = t->exe;
 		pi[i].pid = t->pid;
 		pi[i].exit_code = WIFEXITED(t->wstatus) ? WEXITSTATUS(t->wstatus) : 0;
-		pi[i].state = t->state == SXR_T_RUNNING ? PMIX_PROC_STATE_RUNNING
-			    : t->state == SXR_T_EXITED ? PMIX_PROC_STATE_TERMINATED
-			    : PMIX_PROC_STATE_PREPPED;
+		pi[i].state = t->state == SXR_T_RUNNING ? PMIX_PROC_STATE_RUNNING :
+			      t->state == SXR_T_EXITED  ? PMIX_PROC_STATE_TERMINATED :
+							  PMIX_PROC_STATE_PREPPED;
 	}
 	da.type = PMIX_PROC_INFO;
 	da.size = j->size;
 	da.array = pi;
 	PMIX_INFO_LOAD(out, key, &da, PMIX_DATA_ARRAY); /* deep copy */
-	free(pi); /* the strings were borrowed */
+	free(pi);                                       /* the strings were borrowed */
 	return 0;
 }
 
@@ -137,10 +137,12 @@ static int query_one(struct sxr *s, const pmix_query_t *q, const char *key,
 		return 1;
 	}
 	if (!strcmp(key, PMIX_QUERY_SPAWN_SUPPORT)) {
-		PMIX_INFO_LOAD(out, key, PMIX_HOST "," PMIX_HOSTFILE "," PMIX_ADD_HOST ","
-			       PMIX_ADD_HOSTFILE "," PMIX_WDIR "," PMIX_PREFIX ","
-			       PMIX_SET_ENVAR "," PMIX_UNSET_ENVAR "," PMIX_PREPEND_ENVAR
-			       "," PMIX_APPEND_ENVAR "," PMIX_PERSONALITY, PMIX_STRING);
+		PMIX_INFO_LOAD(out, key,
+			       PMIX_HOST "," PMIX_HOSTFILE "," PMIX_ADD_HOST "," PMIX_ADD_HOSTFILE
+					 "," PMIX_WDIR "," PMIX_PREFIX "," PMIX_SET_ENVAR
+					 "," PMIX_UNSET_ENVAR "," PMIX_PREPEND_ENVAR
+					 "," PMIX_APPEND_ENVAR "," PMIX_PERSONALITY,
+			       PMIX_STRING);
 		return 1;
 	}
 	if (!strcmp(key, PMIX_HWLOC_XML_V2) && s->topo_xml) {
@@ -274,9 +276,8 @@ static void run_jobctl(struct sxr *s, struct sxr_work *w)
 	sxr_req_free(r);
 }
 
-pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor,
-				   const pmix_proc_t targets[], size_t ntargets,
-				   const pmix_info_t directives[], size_t ndirs,
+pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
+				   size_t ntargets, const pmix_info_t directives[], size_t ndirs,
 				   pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_jobctl, requestor);
@@ -286,7 +287,7 @@ pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor,
 	r->cb.info = cbfunc;
 	r->cbdata = cbdata;
 	return sxr_req_post_checked(r, sxr_copy_procs(r, targets, ntargets) |
-				   sxr_copy_infos(r, directives, ndirs));
+					       sxr_copy_infos(r, directives, ndirs));
 }
 
 /* ---------------------------------------------------------------- events */

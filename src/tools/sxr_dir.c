@@ -84,8 +84,8 @@ void sxr_dir_destroy(struct sxr_dir *d)
 
 static int is_directive(const char *key)
 {
-	static const char *const dirs[] = { PMIX_RANGE, PMIX_PERSISTENCE, PMIX_TIMEOUT,
-		PMIX_WAIT, PMIX_USERID, PMIX_GRPID, NULL };
+	static const char *const dirs[] = { PMIX_RANGE,  PMIX_PERSISTENCE, PMIX_TIMEOUT, PMIX_WAIT,
+					    PMIX_USERID, PMIX_GRPID,       NULL };
 
 	for (const char *const *k = dirs; *k; k++)
 		if (!strcmp(key, *k))
@@ -221,9 +221,8 @@ static long lookup_want(const pmix_info_t *info, size_t n)
 	return 0;
 }
 
-void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
-		    const pmix_info_t *info, size_t ninfo,
-		    pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys, const pmix_info_t *info,
+		    size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
 {
 	struct dwait *w = calloc(1, sizeof(*w));
 	long want = lookup_want(info, ninfo);
@@ -266,13 +265,14 @@ static void retry_waits(struct sxr_dir *d)
 
 /* ---------------------------------------------------------------- publish */
 
-pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who,
-			      const pmix_info_t *info, size_t ninfo)
+pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who, const pmix_info_t *info,
+			      size_t ninfo)
 {
 	pmix_data_range_t range = get_range(info, ninfo);
 	const pmix_info_t *pin = find(info, ninfo, PMIX_PERSISTENCE);
-	pmix_persistence_t persist = pin && pin->value.type == PMIX_PERSIST
-		? pin->value.data.persist : PMIX_PERSIST_SESSION;
+	pmix_persistence_t persist = pin && pin->value.type == PMIX_PERSIST ?
+					     pin->value.data.persist :
+					     PMIX_PERSIST_SESSION;
 	size_t ndata = 0;
 
 	for (size_t i = 0; i < ninfo; i++) {
@@ -314,8 +314,8 @@ static int key_listed(char **keys, const char *key)
 	return 0;
 }
 
-pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who,
-				char **keys, const pmix_info_t *info, size_t ninfo)
+pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
+				const pmix_info_t *info, size_t ninfo)
 {
 	pmix_data_range_t range = get_range(info, ninfo);
 	struct dent **pp = &d->ents;
@@ -346,8 +346,9 @@ void sxr_dir_proc_gone(struct sxr_dir *d, const char *nspace, pmix_rank_t rank)
 	while (*pp) {
 		struct dent *e = *pp;
 		int mine = !strncmp(e->owner.nspace, nspace, PMIX_MAX_NSLEN);
-		int gone = rank == PMIX_RANK_WILDCARD ? mine && e->persist == PMIX_PERSIST_APP
-			 : mine && e->owner.rank == rank && e->persist == PMIX_PERSIST_PROC;
+		int gone = rank == PMIX_RANK_WILDCARD ?
+				   mine && e->persist == PMIX_PERSIST_APP :
+				   mine && e->owner.rank == rank && e->persist == PMIX_PERSIST_PROC;
 
 		if (gone) {
 			*pp = e->next;

@@ -122,8 +122,8 @@ static void run_finalized(struct sxr *s, struct sxr_work *w)
 	run_opdone(s, w);
 }
 
-static pmix_status_t post_proc_op(sxr_work_f run, const pmix_proc_t *proc,
-				  pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t post_proc_op(sxr_work_f run, const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc,
+				  void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run, proc);
 
@@ -164,9 +164,9 @@ static void run_abort(struct sxr *s, struct sxr_work *w)
 	run_opdone(s, w);
 }
 
-static pmix_status_t host_abort(const pmix_proc_t *proc, void *obj, int status,
-				const char msg[], pmix_proc_t procs[], size_t nprocs,
-				pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_abort(const pmix_proc_t *proc, void *obj, int status, const char msg[],
+				pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
+				void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_abort, proc);
 
@@ -192,15 +192,15 @@ static void run_fence(struct sxr *s, struct sxr_work *w)
 	struct sxr_req *r = (struct sxr_req *)w;
 
 	(void)s;
-	r->cb.modex(PMIX_SUCCESS, r->data, r->ndata, r->cbdata,
-		    r->data ? release_data : NULL, r->data);
+	r->cb.modex(PMIX_SUCCESS, r->data, r->ndata, r->cbdata, r->data ? release_data : NULL,
+		    r->data);
 	r->data = NULL; /* now owned by release_data */
 	sxr_req_free(r);
 }
 
 static pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs,
-				   const pmix_info_t info[], size_t ninfo, char *data,
-				   size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+				   const pmix_info_t info[], size_t ninfo, char *data, size_t ndata,
+				   pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_fence, NULL);
 
@@ -242,8 +242,7 @@ static void run_lookup(struct sxr *s, struct sxr_work *w)
 {
 	struct sxr_req *r = (struct sxr_req *)w;
 
-	sxr_dir_lookup(s->dir, &r->proc, r->keys, r->info, r->ninfo, r->cb.lookup,
-		       r->cbdata);
+	sxr_dir_lookup(s->dir, &r->proc, r->keys, r->info, r->ninfo, r->cb.lookup, r->cbdata);
 	sxr_req_free(r);
 }
 
@@ -255,8 +254,8 @@ static void run_unpublish(struct sxr *s, struct sxr_work *w)
 	run_opdone(s, w);
 }
 
-static pmix_status_t host_publish(const pmix_proc_t *proc, const pmix_info_t info[],
-				  size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+				  pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_publish, proc);
 
@@ -267,9 +266,8 @@ static pmix_status_t host_publish(const pmix_proc_t *proc, const pmix_info_t inf
 	return sxr_req_post_checked(r, sxr_copy_infos(r, info, ninfo));
 }
 
-static pmix_status_t host_lookup(const pmix_proc_t *proc, char **keys,
-				 const pmix_info_t info[], size_t ninfo,
-				 pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+				 size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_lookup, proc);
 
@@ -280,9 +278,8 @@ static pmix_status_t host_lookup(const pmix_proc_t *proc, char **keys,
 	return sxr_req_post_checked(r, sxr_copy_keys(r, keys) | sxr_copy_infos(r, info, ninfo));
 }
 
-static pmix_status_t host_unpublish(const pmix_proc_t *proc, char **keys,
-				    const pmix_info_t info[], size_t ninfo,
-				    pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+				    size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_unpublish, proc);
 
@@ -299,14 +296,13 @@ static void run_spawn(struct sxr *s, struct sxr_work *w)
 {
 	struct sxr_req *r = (struct sxr_req *)w;
 
-	sxr_spawn_run(s, &r->proc, r->info, r->ninfo, r->apps, r->napps, r->cb.spawn,
-		      r->cbdata);
+	sxr_spawn_run(s, &r->proc, r->info, r->ninfo, r->apps, r->napps, r->cb.spawn, r->cbdata);
 	sxr_req_free(r);
 }
 
-static pmix_status_t host_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
-				size_t ninfo, const pmix_app_t apps[], size_t napps,
-				pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t host_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+				const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+				void *cbdata)
 {
 	struct sxr_req *r = sxr_req_new(run_spawn, proc);
 
@@ -314,14 +310,15 @@ static pmix_status_t host_spawn(const pmix_proc_t *proc, const pmix_info_t job_i
 		return PMIX_ERR_NOMEM;
 	r->cb.spawn = cbfunc;
 	r->cbdata = cbdata;
-	return sxr_req_post_checked(r, sxr_copy_infos(r, job_info, ninfo) | sxr_copy_apps(r, apps, napps));
+	return sxr_req_post_checked(r, sxr_copy_infos(r, job_info, ninfo) |
+					       sxr_copy_apps(r, apps, napps));
 }
 
 /* ---------------------------------------------------------------- trivial */
 
 static pmix_status_t host_connect(const pmix_proc_t procs[], size_t nprocs,
-				  const pmix_info_t info[], size_t ninfo,
-				  pmix_op_cbfunc_t cbfunc, void *cbdata)
+				  const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+				  void *cbdata)
 {
 	(void)procs, (void)nprocs, (void)info, (void)ninfo;
 	return post_opdone(PMIX_SUCCESS, cbfunc, cbdata);
@@ -343,8 +340,8 @@ static pmix_status_t host_deregister_events(pmix_status_t *codes, size_t ncodes,
 }
 
 static pmix_status_t host_notify_event(pmix_status_t code, const pmix_proc_t *source,
-				       pmix_data_range_t range, pmix_info_t info[],
-				       size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+				       pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)code, (void)source, (void)range, (void)info, (void)ninfo;
 	return post_opdone(PMIX_SUCCESS, cbfunc, cbdata); /* nobody beyond this node */

@@ -174,8 +174,7 @@ static void add_app_info(struct sxr_job *j, uint32_t appnum, struct infos *v)
 	infos_add_array(v, PMIX_APP_INFO_ARRAY, &app);
 }
 
-static void add_proc_info(struct sxr *s, struct sxr_job *j, struct sxr_task *t,
-			  struct infos *v)
+static void add_proc_info(struct sxr *s, struct sxr_job *j, struct sxr_task *t, struct infos *v)
 {
 	struct infos p = { 0 };
 	bool spawned = j->spawned;
@@ -315,8 +314,7 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 	pid_t pid;
 
 	PMIX_LOAD_PROCID(&p, j->nspace, t->rank);
-	if (!env || PMIx_server_setup_fork(&p, &env) != PMIX_SUCCESS ||
-	    pipe2(fds, O_CLOEXEC) < 0) {
+	if (!env || PMIx_server_setup_fork(&p, &env) != PMIX_SUCCESS || pipe2(fds, O_CLOEXEC) < 0) {
 		sxr_argv_free(env);
 		return -1;
 	}
@@ -413,8 +411,9 @@ static struct sxr_job *job_new(struct sxr *s, struct sxr_app *apps, size_t napps
 	}
 	for (size_t a = 0; a < napps; a++)
 		for (uint32_t i = 0; i < apps[a].nprocs; i++, r++) {
-			j->tasks[r] = (struct sxr_task){ .job = j, .rank = r,
-				.appnum = (uint32_t)a, .exe = apps[a].exe };
+			j->tasks[r] = (struct sxr_task){
+				.job = j, .rank = r, .appnum = (uint32_t)a, .exe = apps[a].exe
+			};
 		}
 	j->apps = apps;
 	j->napps = napps;
@@ -542,13 +541,14 @@ static pmix_status_t classify(struct sxr *s, struct sxr_task *t)
 	}
 	if (t->connected && !t->finalized) {
 		sxr_msg("rank %u of %s (pid %d) exited with status %d without calling "
-			"PMIx_Finalize", t->rank, ns, (int)t->pid, WEXITSTATUS(st));
+			"PMIx_Finalize",
+			t->rank, ns, (int)t->pid, WEXITSTATUS(st));
 		sxr_set_status(s, WEXITSTATUS(st) ? WEXITSTATUS(st) : 1);
 		return PMIX_ERR_PROC_TERM_WO_SYNC;
 	}
 	if (WEXITSTATUS(st)) {
-		sxr_msg("rank %u of %s (pid %d) exited with status %d", t->rank, ns,
-			(int)t->pid, WEXITSTATUS(st));
+		sxr_msg("rank %u of %s (pid %d) exited with status %d", t->rank, ns, (int)t->pid,
+			WEXITSTATUS(st));
 		sxr_set_status(s, WEXITSTATUS(st));
 		return PMIX_ERR_EXIT_NONZERO_TERM;
 	}
@@ -563,8 +563,8 @@ static void task_ended(struct sxr *s, struct sxr_task *t, int wstatus)
 	t->state = SXR_T_EXITED;
 	t->wstatus = wstatus;
 	PMIX_LOAD_PROCID(&p, t->job->nspace, t->rank);
-	sxr_verbose(s, "rank %u of %s (pid %d) ended, wait status 0x%x", t->rank,
-		    t->job->nspace, (int)t->pid, wstatus);
+	sxr_verbose(s, "rank %u of %s (pid %d) ended, wait status 0x%x", t->rank, t->job->nspace,
+		    (int)t->pid, wstatus);
 	if (!s->terminating && !t->killed)
 		code = classify(s, t);
 	if (s->server_up)
@@ -658,8 +658,8 @@ static int search_path(const char *cmd, const char *path, char **out)
 	return -1;
 }
 
-int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path,
-		    const char *prefix, char **out)
+int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path, const char *prefix,
+		    char **out)
 {
 	char *bin = NULL;
 	int rc;

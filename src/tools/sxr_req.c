@@ -147,8 +147,10 @@ static int copy_app(pmix_app_t *out, const pmix_app_t *in)
 		for (size_t i = 0; i < in->ninfo; i++)
 			PMIx_Info_xfer(&out->info[i], &in->info[i]);
 	}
-	return (in->cmd && !out->cmd) || (in->argv && !out->argv) ||
-	       (in->env && !out->env) || (in->cwd && !out->cwd) ? -1 : 0;
+	return (in->cmd && !out->cmd) || (in->argv && !out->argv) || (in->env && !out->env) ||
+			       (in->cwd && !out->cwd) ?
+		       -1 :
+		       0;
 }
 
 int sxr_copy_apps(struct sxr_req *r, const pmix_app_t *apps, size_t n)

@@ -22,15 +22,39 @@
 
 /* Attributes we honour (on one node most mapping requests are trivially
  * met) or that only tune output and need no action. */
-static const char *const known_attrs[] = {
-	PMIX_WDIR, PMIX_PREFIX, PMIX_HOST, PMIX_HOSTFILE, PMIX_ADD_HOST, PMIX_ADD_HOSTFILE,
-	PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-	PMIX_APPEND_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PERSONALITY, PMIX_MAPPER,
-	PMIX_DISPLAY_MAP, PMIX_PPR, PMIX_MAPBY, PMIX_RANKBY, PMIX_NON_PMI, PMIX_STDIN_TGT,
-	PMIX_NOTIFY_COMPLETION, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT, PMIX_PRELOAD_BIN,
-	PMIX_PARENT_ID, PMIX_REQUESTOR_IS_TOOL, PMIX_FWD_STDOUT, PMIX_FWD_STDERR,
-	PMIX_FWD_STDIN, PMIX_FWD_STDDIAG, PMIX_SETUP_APP_ENVARS, PMIX_BINDTO, NULL
-};
+static const char *const known_attrs[] = { PMIX_WDIR,
+					   PMIX_PREFIX,
+					   PMIX_HOST,
+					   PMIX_HOSTFILE,
+					   PMIX_ADD_HOST,
+					   PMIX_ADD_HOSTFILE,
+					   PMIX_SET_ENVAR,
+					   PMIX_ADD_ENVAR,
+					   PMIX_UNSET_ENVAR,
+					   PMIX_PREPEND_ENVAR,
+					   PMIX_APPEND_ENVAR,
+					   PMIX_ENVARS_HARVESTED,
+					   PMIX_PERSONALITY,
+					   PMIX_MAPPER,
+					   PMIX_DISPLAY_MAP,
+					   PMIX_PPR,
+					   PMIX_MAPBY,
+					   PMIX_RANKBY,
+					   PMIX_NON_PMI,
+					   PMIX_STDIN_TGT,
+					   PMIX_NOTIFY_COMPLETION,
+					   PMIX_TIMEOUT,
+					   PMIX_SPAWN_TIMEOUT,
+					   PMIX_PRELOAD_BIN,
+					   PMIX_PARENT_ID,
+					   PMIX_REQUESTOR_IS_TOOL,
+					   PMIX_FWD_STDOUT,
+					   PMIX_FWD_STDERR,
+					   PMIX_FWD_STDIN,
+					   PMIX_FWD_STDDIAG,
+					   PMIX_SETUP_APP_ENVARS,
+					   PMIX_BINDTO,
+					   NULL };
 
 struct spawn_opts {
 	const char *wdir;
@@ -161,8 +185,8 @@ static int envar_apply(char ***env, const pmix_info_t *in)
 	return rc;
 }
 
-static int app_env(struct sxr *s, const pmix_app_t *a, const pmix_info_t *jinfo,
-		   size_t njinfo, char ***out)
+static int app_env(struct sxr *s, const pmix_app_t *a, const pmix_info_t *jinfo, size_t njinfo,
+		   char ***out)
 {
 	char **env = sxr_argv_dup(s->base_env);
 
@@ -225,18 +249,17 @@ static pmix_status_t build_app(struct sxr *s, const pmix_app_t *a, const pmix_in
 		out->argv = NULL;
 	if (!out->cwd || !out->argv || app_env(s, a, jinfo, njinfo, &out->env) < 0)
 		return PMIX_ERR_NOMEM;
-	if (sxr_resolve_exe(cmd, out->cwd, sxr_env_get(out->env, "PATH"), o.prefix,
-			    &out->exe) < 0) {
+	if (sxr_resolve_exe(cmd, out->cwd, sxr_env_get(out->env, "PATH"), o.prefix, &out->exe) <
+	    0) {
 		sxr_msg("spawn: cannot execute %s: %s", cmd, strerror(errno));
 		return errno == ENOENT ? PMIX_ERR_NOT_FOUND : PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 	}
 	return PMIX_SUCCESS;
 }
 
-void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor,
-		   const pmix_info_t *info, size_t ninfo,
-		   const pmix_app_t *apps, size_t napps,
-		   pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor, const pmix_info_t *info,
+		   size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+		   void *cbdata)
 {
 	struct spawn_opts jo = { 0 };
 	struct sxr_app *sa = napps ? calloc(napps, sizeof(*sa)) : NULL;

@@ -19,14 +19,13 @@
 
 #define TYPE(t) printf("sizeof(%s) %zu\n", #t, sizeof(t));
 #define SIGN(t) printf("signed(%s) %d\n", #t, (int)((t)-1 < (t)0));
-#define OFF(s, m)                                                   \
-    printf("offsetof(%s.%s) %zu size %zu\n", #s, #m, offsetof(s, m), \
-           sizeof(((s *)NULL)->m));
+#define OFF(s, m) \
+	printf("offsetof(%s.%s) %zu size %zu\n", #s, #m, offsetof(s, m), sizeof(((s *)NULL)->m));
 #define NUM(n) printf("%s %lld\n", #n, (long long)(n));
 #define STR(n) printf("%s %s\n", #n, n);
 
 int main(void)
 {
 #include "abi_names.h"
-    return 0;
+	return 0;
 }

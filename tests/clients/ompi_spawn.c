@@ -50,8 +50,8 @@ static int parent(char *prog)
 		for (int i = 0; i < NCHILD; i++)
 			MPI_Recv(&v[i], 1, MPI_INT, i, 2, inter, MPI_STATUS_IGNORE);
 		rc = rsize != NCHILD || v[0] != 1100 || v[1] != 1101;
-		printf("spawn %s: children=%d replies=%d,%d\n", rc ? "FAILED" : "ok", rsize,
-		       v[0], v[1]);
+		printf("spawn %s: children=%d replies=%d,%d\n", rc ? "FAILED" : "ok", rsize, v[0],
+		       v[1]);
 		fflush(stdout);
 	}
 	MPI_Comm_disconnect(&inter);

@@ -28,7 +28,8 @@ static void check_job(uint32_t n)
 		PT_FAIL("bad universe size or node count");
 	peers = pt_get_str(ns, w, PMIX_LOCAL_PEERS);
 	snprintf(want, sizeof(want), "%u", n - 1);
-	if (strncmp(peers, "0", 1) || strcmp(strrchr(peers, ',') ? strrchr(peers, ',') + 1 : peers, want))
+	if (strncmp(peers, "0", 1) ||
+	    strcmp(strrchr(peers, ',') ? strrchr(peers, ',') + 1 : peers, want))
 		PT_FAIL("local peers \"%s\"", peers);
 	free(peers);
 	v = pt_get(ns, w, PMIX_TDIR_RMCLEAN, PMIX_BOOL, NULL, 0);

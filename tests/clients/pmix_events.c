@@ -22,8 +22,8 @@ static volatile int got_user;
 static volatile int got_fail = -1; /* rank named by the failure event */
 static volatile int fail_code;
 
-static void on_user(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void on_user(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
 		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
@@ -33,8 +33,8 @@ static void on_user(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
-static void on_fail(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void on_fail(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
 		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)source, (void)results, (void)nresults;
@@ -79,7 +79,8 @@ int main(void)
 	register_handlers();
 	pt_fence(NULL, 0, 0);
 	if (pt_me.rank == 0)
-		PT_RC(PMIx_Notify_event(USER_CODE, &pt_me, PMIX_RANGE_NAMESPACE, NULL, 0, NULL, NULL));
+		PT_RC(PMIx_Notify_event(USER_CODE, &pt_me, PMIX_RANGE_NAMESPACE, NULL, 0, NULL,
+					NULL));
 	else
 		wait_for(&got_user, 0, "user");
 	pt_fence(NULL, 0, 0);

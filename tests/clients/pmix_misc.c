@@ -69,8 +69,7 @@ static void check_queries(void)
 		PT_FAIL("PMIX_WDIR not in PMIX_QUERY_SPAWN_SUPPORT");
 	PT_RC(query(PMIX_QUERY_PROC_TABLE, pt_me.nspace, &res, &n));
 	if (n != 1 || res[0].value.type != PMIX_DATA_ARRAY ||
-	    res[0].value.data.darray->type != PMIX_PROC_INFO ||
-	    res[0].value.data.darray->size != 3)
+	    res[0].value.data.darray->type != PMIX_PROC_INFO || res[0].value.data.darray->size != 3)
 		PT_FAIL("proc table");
 	pi = res[0].value.data.darray->array;
 	if (pi[0].pid != getpid() || pi[2].proc.rank != 2 || pi[1].pid <= 0)

@@ -45,7 +45,8 @@ static pmix_status_t lookup(const char *key, const char *want, int wait, int tim
 	if (timeout)
 		PMIX_INFO_LOAD(&info[n++], PMIX_TIMEOUT, &timeout, PMIX_INT);
 	rc = PMIx_Lookup(&pd, 1, n ? info : NULL, n);
-	if (rc == PMIX_SUCCESS && (pd.value.type != PMIX_STRING || strcmp(pd.value.data.string, want)))
+	if (rc == PMIX_SUCCESS &&
+	    (pd.value.type != PMIX_STRING || strcmp(pd.value.data.string, want)))
 		PT_FAIL("lookup %s: wrong value", key);
 	if (rc == PMIX_SUCCESS && strcmp(pd.proc.nspace, pt_me.nspace))
 		PT_FAIL("lookup %s: publisher nspace %s", key, pd.proc.nspace);

@@ -19,20 +19,19 @@
 
 static pmix_proc_t pt_me;
 
-#define PT_FAIL(...)                                                           \
-	do {                                                                   \
-		fprintf(stderr, "%s rank %u: ", pt_me.nspace, pt_me.rank);     \
-		fprintf(stderr, __VA_ARGS__);                                  \
-		fprintf(stderr, "\n");                                         \
-		exit(1);                                                       \
+#define PT_FAIL(...)                                                       \
+	do {                                                               \
+		fprintf(stderr, "%s rank %u: ", pt_me.nspace, pt_me.rank); \
+		fprintf(stderr, __VA_ARGS__);                              \
+		fprintf(stderr, "\n");                                     \
+		exit(1);                                                   \
 	} while (0)
 
-#define PT_RC(call)                                                            \
-	do {                                                                   \
-		pmix_status_t pt_rc_ = (call);                                 \
-		if (pt_rc_ != PMIX_SUCCESS)                                    \
-			PT_FAIL("%s failed: %s (%d)", #call,                   \
-				PMIx_Error_string(pt_rc_), pt_rc_);            \
+#define PT_RC(call)                                                                              \
+	do {                                                                                     \
+		pmix_status_t pt_rc_ = (call);                                                   \
+		if (pt_rc_ != PMIX_SUCCESS)                                                      \
+			PT_FAIL("%s failed: %s (%d)", #call, PMIx_Error_string(pt_rc_), pt_rc_); \
 	} while (0)
 
 /* Gets key of (nspace, rank) and checks its type; returns the value. */

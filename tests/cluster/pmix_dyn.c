@@ -90,8 +90,9 @@ static int do_pub(char **a)
 	pmix_info_t info[3];
 	size_t n = 1;
 	pmix_persistence_t p = !strcmp(a[3], "first") ? PMIX_PERSIST_FIRST_READ :
-			       !strcmp(a[3], "proc") ? PMIX_PERSIST_PROC :
-			       !strcmp(a[3], "indef") ? PMIX_PERSIST_INDEF : PMIX_PERSIST_SESSION;
+			       !strcmp(a[3], "proc")  ? PMIX_PERSIST_PROC :
+			       !strcmp(a[3], "indef") ? PMIX_PERSIST_INDEF :
+							PMIX_PERSIST_SESSION;
 	pmix_data_range_t r = range_of(a[2]);
 	pmix_status_t rc;
 
@@ -125,8 +126,8 @@ static int do_look(char **a)
 		PMIX_INFO_LOAD(&info[n++], PMIX_RANGE, &r, PMIX_DATA_RANGE);
 	rc = PMIx_Lookup(&pd, 1, n ? info : NULL, n);
 	if (rc == PMIX_SUCCESS && pd.value.type == PMIX_STRING)
-		printf("look %s %s %s %s:%u\n", a[0], PMIx_Error_string(rc),
-		       pd.value.data.string, pd.proc.nspace, pd.proc.rank);
+		printf("look %s %s %s %s:%u\n", a[0], PMIx_Error_string(rc), pd.value.data.string,
+		       pd.proc.nspace, pd.proc.rank);
 	else
 		printf("look %s %s\n", a[0], PMIx_Error_string(rc));
 	return 3;
@@ -271,7 +272,7 @@ static int do_cn(char **a)
 		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_ID, a[1], PMIX_STRING);
 	if (atoi(a[2]))
 		PMIX_INFO_LOAD(&info[n++], PMIX_CONNECT_XCHG_ONLY, &yes, PMIX_BOOL);
-	if (atoi(a[2])) {	/* forget an earlier connect's results */
+	if (atoi(a[2])) { /* forget an earlier connect's results */
 		size_t zero = 0;
 		pmix_value_t val;
 
@@ -337,7 +338,7 @@ static int do_cnkill(void)
 	double t0 = now();
 
 	pair(procs, NULL);
-	if (me.rank == 0) {	/* dies while everybody else waits for it */
+	if (me.rank == 0) { /* dies while everybody else waits for it */
 		sleep(1);
 		raise(SIGKILL);
 	}
@@ -448,7 +449,7 @@ static int do_waitev(char **a)
 
 	for (int i = 0; i < atoi(a[2]) * 20 && (ev_each < atoi(a[0]) || ev_req < atoi(a[1])); i++)
 		usleep(50000);
-	usleep(300000);		/* a surplus would show */
+	usleep(300000); /* a surplus would show */
 	printf("ev %u each=%d req=%d %.1f%s\n", me.rank, ev_each, ev_req, now() - t0, ev_src);
 	return 3;
 }
@@ -460,13 +461,13 @@ static int do_cnopt(char **a)
 	double t0 = now();
 
 	pair(procs, NULL);
-	if (me.rank == (pmix_rank_t)atoi(a[0])) {	/* dies before joining */
+	if (me.rank == (pmix_rank_t)atoi(a[0])) { /* dies before joining */
 		sleep(1);
 		raise(SIGKILL);
 	}
 	nb_left = 1;
-	if (PMIx_Connect_nb(procs, 2, info, cn_info(info, atoi(a[1]), "o"), nb_cb,
-			    (void *)0) != PMIX_SUCCESS)
+	if (PMIx_Connect_nb(procs, 2, info, cn_info(info, atoi(a[1]), "o"), nb_cb, (void *)0) !=
+	    PMIX_SUCCESS)
 		return show("cnopt", PMIX_ERROR), 2;
 	for (int i = 0; i < 600 && nb_left > 0; i++)
 		usleep(50000);
@@ -555,7 +556,7 @@ static int do_xloc(void)
 		if (here)
 			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%u",
 				 want[0] ? "," : "", r);
-		k = same(get_str(&p, PMIX_HOSTNAME, PMIX_OPTIONAL), ph);	/* frees ph */
+		k = same(get_str(&p, PMIX_HOSTNAME, PMIX_OPTIONAL), ph); /* frees ph */
 		hok = k < hok ? k : hok;
 		/* a locality string says where a proc runs on the asker's
 		 * node: only those of the same node must agree */
@@ -583,7 +584,7 @@ static int do_getto(char **a)
 	double t0 = now();
 	pmix_status_t rc;
 
-	if (me.rank == (pmix_rank_t)atoi(a[0])) {	/* commits late or never */
+	if (me.rank == (pmix_rank_t)atoi(a[0])) { /* commits late or never */
 		if (atoi(a[3]) <= 0)
 			return sleep((unsigned)tmo + 2), 4;
 		sleep((unsigned)atoi(a[3]));

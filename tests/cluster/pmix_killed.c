@@ -21,10 +21,9 @@ static volatile int got;
 static volatile pmix_status_t got_code;
 static volatile pmix_rank_t got_rank = PMIX_RANK_UNDEF;
 
-static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		     pmix_info_t info[], size_t ninfo, pmix_info_t *results,
-		     size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-		     void *cbdata)
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)source, (void)results, (void)nresults;
 	for (size_t i = 0; i < ninfo; i++)

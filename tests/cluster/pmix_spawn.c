@@ -65,8 +65,8 @@ static double now(void)
 }
 
 /* Spawns app(s); returns the status; prints one SPAWN line. */
-static pmix_status_t spawn(pmix_info_t *info, size_t ninfo, pmix_app_t *apps,
-			   size_t napps, char *ns)
+static pmix_status_t spawn(pmix_info_t *info, size_t ninfo, pmix_app_t *apps, size_t napps,
+			   char *ns)
 {
 	double t0 = now();
 	pmix_status_t rc = PMIx_Spawn(info, ninfo, apps, napps, ns);
@@ -123,8 +123,8 @@ static int child(const char *mode, const char *arg)
 		       getenv("SLURMIX_PARENT") ? getenv("SLURMIX_PARENT") : "(unset)",
 		       getenv("SLURMIX_SPAWNED") ? getenv("SLURMIX_SPAWNED") : "(unset)");
 	}
-	printf("CHILD %s rank %u of %u ns %s spawned %d parent %s host %s app %s\n", mode,
-	       me.rank, size, me.nspace, spawned, parent, host,
+	printf("CHILD %s rank %u of %u ns %s spawned %d parent %s host %s app %s\n", mode, me.rank,
+	       size, me.nspace, spawned, parent, host,
 	       getenv("SPAWN_APP") ? getenv("SPAWN_APP") : "first");
 	printf("AUTOGROUP child %u nice %d\n", me.rank, autogroup_nice());
 	fflush(stdout);
@@ -196,9 +196,10 @@ static int parent(const char *mode, const char *arg)
 		PMIx_Argv_append_nosize(&apps[1].env, "SPAWN_APP=second");
 		return spawn(NULL, 0, apps, 2, ns) != PMIX_SUCCESS;
 	}
-	if (!strcmp(mode, "hostileenv")) {	/* the app's env overrides the parent's map */
+	if (!strcmp(mode, "hostileenv")) { /* the app's env overrides the parent's map */
 		set_app(&apps[0], self, 2, "child", NULL);
-		PMIx_Argv_append_nosize(&apps[0].env, "SLURMIX_PARENT_NODES=vn[1-65000],vm[1-65000]");
+		PMIx_Argv_append_nosize(&apps[0].env,
+					"SLURMIX_PARENT_NODES=vn[1-65000],vm[1-65000]");
 		PMIx_Argv_append_nosize(&apps[0].env, "SLURMIX_PARENT_MAP=1;2;garbage");
 		return spawn(NULL, 0, apps, 1, ns) != PMIX_SUCCESS;
 	}
@@ -217,7 +218,7 @@ static int parent(const char *mode, const char *arg)
 		rc = spawn(info, 1, apps, 1, ns);
 		return !strcmp(mode, "reqd") ? rc != PMIX_ERR_NOT_SUPPORTED : rc == PMIX_SUCCESS;
 	}
-	if (!strcmp(mode, "nonpmi")) {	/* a program that is no PMIx client */
+	if (!strcmp(mode, "nonpmi")) { /* a program that is no PMIx client */
 		set_app(&apps[0], "/bin/sleep", 2, "1", NULL);
 		info = PMIx_Info_create(1);
 		PMIx_Info_load(&info[0], "pmix.nonpmi", &yes, PMIX_BOOL);
@@ -241,7 +242,7 @@ static int parent(const char *mode, const char *arg)
 		set_app(&apps[0], "/bin/sleep", 2, "600", NULL);
 		if (PMIx_Spawn_nb(NULL, 0, apps, 1, nb_cb, NULL) != PMIX_SUCCESS)
 			return 1;
-		sleep(3);	/* the child srun is starting its step */
+		sleep(3); /* the child srun is starting its step */
 		printf("KILLING %d\n", nb_done);
 		fflush(stdout);
 		raise(SIGKILL);

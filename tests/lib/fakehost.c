@@ -24,7 +24,8 @@ struct fake_host host;
 
 static pmix_status_t h_connected(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)so;
+	(void)p;
+	(void)so;
 	host.n_connected++;
 	if (host.fail_connected)
 		return PMIX_ERR_NO_PERMISSIONS;
@@ -34,7 +35,8 @@ static pmix_status_t h_connected(const pmix_proc_t *p, void *so, pmix_op_cbfunc_
 
 static pmix_status_t h_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)so;
+	(void)p;
+	(void)so;
 	host.n_finalized++;
 	cb(PMIX_SUCCESS, cbd);
 	return PMIX_SUCCESS;
@@ -43,7 +45,11 @@ static pmix_status_t h_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_
 static pmix_status_t h_abort(const pmix_proc_t *p, void *so, int st, const char msg[],
 			     pmix_proc_t procs[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)so; (void)st; (void)procs; (void)n;
+	(void)p;
+	(void)so;
+	(void)st;
+	(void)procs;
+	(void)n;
 	host.n_abort++;
 	host.abort_msg_null += msg == NULL;
 	if (host.fail_abort)
@@ -53,10 +59,12 @@ static pmix_status_t h_abort(const pmix_proc_t *p, void *so, int st, const char 
 }
 
 static pmix_status_t h_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
-			     size_t ninfo, char *data, size_t ndata,
-			     pmix_modex_cbfunc_t cb, void *cbd)
+			     size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
+			     void *cbd)
 {
-	(void)procs; (void)info; (void)ninfo;
+	(void)procs;
+	(void)info;
+	(void)ninfo;
 	host.n_fence++;
 	host.fence_nprocs = n;
 	host.fence_ndata = ndata;
@@ -64,14 +72,16 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t n, const pmix_inf
 	pxc_buf_load_copy(&host.fence_blob, data, ndata);
 	if (host.fail_fence)
 		return PMIX_ERR_UNREACH;
-	cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL);	/* one server: all = ours */
+	cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL); /* one server: all = ours */
 	return PMIX_SUCCESS;
 }
 
 static pmix_status_t h_dmodex(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
 			      pmix_modex_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)info; (void)ninfo;
+	(void)p;
+	(void)info;
+	(void)ninfo;
 	host.n_dmodex++;
 	if (host.fail_dmodex)
 		return PMIX_ERR_NOT_FOUND;
@@ -82,19 +92,23 @@ static pmix_status_t h_dmodex(const pmix_proc_t *p, const pmix_info_t info[], si
 static pmix_status_t h_publish(const pmix_proc_t *p, const pmix_info_t info[], size_t n,
 			       pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)info; (void)n;
+	(void)p;
+	(void)info;
+	(void)n;
 	if (host.fail_publish)
 		return PMIX_ERR_DUPLICATE_KEY;
 	cb(PMIX_SUCCESS, cbd);
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t h_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
-			      size_t n, pmix_lookup_cbfunc_t cb, void *cbd)
+static pmix_status_t h_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[], size_t n,
+			      pmix_lookup_cbfunc_t cb, void *cbd)
 {
 	pmix_pdata_t pd;
 
-	(void)p; (void)info; (void)n;
+	(void)p;
+	(void)info;
+	(void)n;
 	if (host.fail_lookup)
 		return PMIX_ERR_NOT_FOUND;
 	memset(&pd, 0, sizeof(pd));
@@ -108,7 +122,11 @@ static pmix_status_t h_lookup(const pmix_proc_t *p, char **keys, const pmix_info
 static pmix_status_t h_spawn(const pmix_proc_t *p, const pmix_info_t ji[], size_t ni,
 			     const pmix_app_t apps[], size_t na, pmix_spawn_cbfunc_t cb, void *cbd)
 {
-	(void)p; (void)ji; (void)ni; (void)apps; (void)na;
+	(void)p;
+	(void)ji;
+	(void)ni;
+	(void)apps;
+	(void)na;
 	if (host.fail_spawn)
 		return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 	cb(PMIX_SUCCESS, "child.ns", cbd);
@@ -118,7 +136,10 @@ static pmix_status_t h_spawn(const pmix_proc_t *p, const pmix_info_t ji[], size_
 static pmix_status_t h_connect(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
 			       size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)procs; (void)n; (void)info; (void)ninfo;
+	(void)procs;
+	(void)n;
+	(void)info;
+	(void)ninfo;
 	host.n_connect++;
 	cb(PMIX_SUCCESS, cbd);
 	return PMIX_SUCCESS;
@@ -127,7 +148,11 @@ static pmix_status_t h_connect(const pmix_proc_t procs[], size_t n, const pmix_i
 static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t r,
 			      pmix_info_t info[], size_t n, pmix_op_cbfunc_t cb, void *cbd)
 {
-	(void)code; (void)src; (void)r; (void)info; (void)n;
+	(void)code;
+	(void)src;
+	(void)r;
+	(void)info;
+	(void)n;
 	host.n_notify++;
 	if (host.fail_notify)
 		return PMIX_ERROR;
@@ -135,12 +160,13 @@ static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *src, pmix_d
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t h_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
-			     pmix_info_cbfunc_t cb, void *cbd)
+static pmix_status_t h_query(pmix_proc_t *p, pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb,
+			     void *cbd)
 {
 	pmix_info_t res;
 
-	(void)p; (void)nq;
+	(void)p;
+	(void)nq;
 	host.n_query++;
 	if (host.fail_query)
 		return PMIX_ERR_NOT_SUPPORTED;
@@ -154,17 +180,25 @@ static void h_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb
 {
 	pmix_proc_t p;
 
-	(void)info; (void)n;
+	(void)info;
+	(void)n;
 	host.n_tool++;
 	PMIx_Load_procid(&p, "host.tool", 7);
 	cb(PMIX_SUCCESS, &p, cbd);
 }
 
 pmix_server_module_t full_module = {
-	.client_connected = h_connected, .client_finalized = h_finalized,
-	.abort = h_abort, .fence_nb = h_fence, .direct_modex = h_dmodex,
-	.publish = h_publish, .lookup = h_lookup, .spawn = h_spawn,
-	.connect = h_connect, .notify_event = h_notify, .query = h_query,
+	.client_connected = h_connected,
+	.client_finalized = h_finalized,
+	.abort = h_abort,
+	.fence_nb = h_fence,
+	.direct_modex = h_dmodex,
+	.publish = h_publish,
+	.lookup = h_lookup,
+	.spawn = h_spawn,
+	.connect = h_connect,
+	.notify_event = h_notify,
+	.query = h_query,
 	.tool_connected = h_tool,
 };
 
@@ -199,8 +233,8 @@ typedef struct kept {
 	size_t nq;
 	const char *data;
 	size_t ndata;
-	pmix_data_buffer_t fp;		/* fingerprint at upcall time */
-	bool nocheck;			/* the server may be gone by then */
+	pmix_data_buffer_t fp; /* fingerprint at upcall time */
+	bool nocheck;          /* the server may be gone by then */
 	/* the answer */
 	int kind;
 	union {
@@ -213,14 +247,13 @@ typedef struct kept {
 	} cb;
 	void *cbdata;
 	pmix_status_t status;
-	const char *rdata;		/* modex answer */
+	const char *rdata; /* modex answer */
 	size_t nrdata;
-	struct timespec due;		/* when to check and answer */
+	struct timespec due; /* when to check and answer */
 } kept_t;
 
-struct keeper_state keeper = {
-	.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER
-};
+struct keeper_state keeper = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			       .cond = PTHREAD_COND_INITIALIZER };
 
 static void fingerprint(const kept_t *k, pmix_data_buffer_t *b)
 {
@@ -246,12 +279,8 @@ static void kept_answer(kept_t *k)
 	pmix_proc_t tool;
 
 	switch (k->kind) {
-	case K_OP:
-		k->cb.op(k->status, k->cbdata);
-		break;
-	case K_MODEX:
-		k->cb.modex(k->status, k->rdata, k->nrdata, k->cbdata, NULL, NULL);
-		break;
+	case K_OP: k->cb.op(k->status, k->cbdata); break;
+	case K_MODEX: k->cb.modex(k->status, k->rdata, k->nrdata, k->cbdata, NULL, NULL); break;
 	case K_LOOKUP:
 		memset(&pd, 0, sizeof(pd));
 		PMIx_Load_key(pd.key, "life.key");
@@ -259,15 +288,9 @@ static void kept_answer(kept_t *k)
 		pd.value.data.string = "port-1";
 		k->cb.lookup(k->status, &pd, 1, k->cbdata);
 		break;
-	case K_SPAWN:
-		k->cb.spawn(k->status, "child.ns", k->cbdata);
-		break;
-	case K_INFO:
-		k->cb.info(k->status, NULL, 0, k->cbdata, NULL, NULL);
-		break;
-	default:
-		PMIx_Load_procid(&tool, "host.tool", 7);
-		k->cb.tool(k->status, &tool, k->cbdata);
+	case K_SPAWN: k->cb.spawn(k->status, "child.ns", k->cbdata); break;
+	case K_INFO: k->cb.info(k->status, NULL, 0, k->cbdata, NULL, NULL); break;
+	default: PMIx_Load_procid(&tool, "host.tool", 7); k->cb.tool(k->status, &tool, k->cbdata);
 	}
 }
 
@@ -280,7 +303,8 @@ static void kept_check(kept_t *k)
 	    memcmp(now.base_ptr, k->fp.base_ptr, now.bytes_used) != 0) {
 		pthread_mutex_lock(&keeper.lock);
 		keeper.bad++;
-		strncat(keeper.bad_what, k->what, sizeof(keeper.bad_what) - strlen(keeper.bad_what) - 2);
+		strncat(keeper.bad_what, k->what,
+			sizeof(keeper.bad_what) - strlen(keeper.bad_what) - 2);
 		strcat(keeper.bad_what, " ");
 		pthread_mutex_unlock(&keeper.lock);
 	}
@@ -364,8 +388,7 @@ void keeper_drain(int n)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += 10;
 	pthread_mutex_lock(&keeper.lock);
-	while (keeper.ndone < n &&
-	       pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
+	while (keeper.ndone < n && pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
 		;
 	pthread_mutex_unlock(&keeper.lock);
 	ck_assert_int_ge(keeper.ndone, n);
@@ -379,8 +402,7 @@ void keeper_wait_kept(int n)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += 10;
 	pthread_mutex_lock(&keeper.lock);
-	while (keeper.nkept < n &&
-	       pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
+	while (keeper.nkept < n && pthread_cond_timedwait(&keeper.cond, &keeper.lock, &ts) == 0)
 		;
 	pthread_mutex_unlock(&keeper.lock);
 	ck_assert_int_ge(keeper.nkept, n);
@@ -394,8 +416,8 @@ bool keeper_saw(const char *what)
 	return strstr(keeper.seen, pat) != NULL;
 }
 
-static pmix_status_t k_connected2(const pmix_proc_t *p, void *so, pmix_info_t info[],
-				  size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
+static pmix_status_t k_connected2(const pmix_proc_t *p, void *so, pmix_info_t info[], size_t ninfo,
+				  pmix_op_cbfunc_t cb, void *cbd)
 {
 	kept_t *k = kept_new("connected", K_OP, cbd);
 
@@ -422,7 +444,8 @@ static pmix_status_t k_abort(const pmix_proc_t *p, void *so, int st, const char 
 {
 	kept_t *k = kept_new("abort", K_OP, cbd);
 
-	(void)so; (void)st;
+	(void)so;
+	(void)st;
 	k->proc = p;
 	k->str = msg;
 	k->procs = procs;
@@ -443,8 +466,8 @@ static pmix_status_t k_publish(const pmix_proc_t *p, const pmix_info_t info[], s
 	return kept_push(k);
 }
 
-static pmix_status_t k_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
-			      size_t n, pmix_lookup_cbfunc_t cb, void *cbd)
+static pmix_status_t k_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[], size_t n,
+			      pmix_lookup_cbfunc_t cb, void *cbd)
 {
 	kept_t *k = kept_new("lookup", K_LOOKUP, cbd);
 
@@ -513,8 +536,8 @@ static pmix_status_t k_group(pmix_group_operation_t op, char grp[], const pmix_p
 	return kept_push(k);
 }
 
-static pmix_status_t k_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
-			     pmix_info_cbfunc_t cb, void *cbd)
+static pmix_status_t k_query(pmix_proc_t *p, pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb,
+			     void *cbd)
 {
 	kept_t *k = kept_new("query", K_INFO, cbd);
 
@@ -526,8 +549,7 @@ static pmix_status_t k_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
 }
 
 static pmix_status_t k_jobctl(const pmix_proc_t *p, const pmix_proc_t targets[], size_t nt,
-			      const pmix_info_t dirs[], size_t nd, pmix_info_cbfunc_t cb,
-			      void *cbd)
+			      const pmix_info_t dirs[], size_t nd, pmix_info_cbfunc_t cb, void *cbd)
 {
 	kept_t *k = kept_new("jobctl", K_INFO, cbd);
 
@@ -545,7 +567,8 @@ static pmix_status_t k_notify(pmix_status_t code, const pmix_proc_t *src, pmix_d
 {
 	kept_t *k = kept_new("notify", K_OP, cbd);
 
-	(void)code; (void)r;
+	(void)code;
+	(void)r;
 	k->proc = src;
 	k->info = info;
 	k->ninfo = n;
@@ -582,8 +605,8 @@ static pmix_status_t k_dmodex(const pmix_proc_t *p, const pmix_info_t info[], si
 }
 
 static pmix_status_t k_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
-			     size_t ninfo, char *data, size_t ndata,
-			     pmix_modex_cbfunc_t cb, void *cbd)
+			     size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
+			     void *cbd)
 {
 	kept_t *k = kept_new("fence", K_MODEX, cbd);
 
@@ -612,9 +635,8 @@ static pmix_status_t k_connect(const pmix_proc_t procs[], size_t n, const pmix_i
 	return kept_push(k);
 }
 
-static pmix_status_t k_disconnect(const pmix_proc_t procs[], size_t n,
-				  const pmix_info_t info[], size_t ninfo,
-				  pmix_op_cbfunc_t cb, void *cbd)
+static pmix_status_t k_disconnect(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+				  size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
 {
 	kept_t *k = kept_new("disconnect", K_OP, cbd);
 
@@ -637,12 +659,24 @@ static void k_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb
 }
 
 pmix_server_module_t keep_module = {
-	.client_connected2 = k_connected2, .client_finalized = k_finalized,
-	.abort = k_abort, .fence_nb = k_fence, .direct_modex = k_dmodex,
-	.publish = k_publish, .lookup = k_lookup, .unpublish = k_unpublish,
-	.spawn = k_spawn, .connect = k_connect, .disconnect = k_disconnect,
-	.register_events = k_regevents, .notify_event = k_notify, .query = k_query,
-	.tool_connected = k_tool, .log = k_log, .job_control = k_jobctl, .group = k_group,
+	.client_connected2 = k_connected2,
+	.client_finalized = k_finalized,
+	.abort = k_abort,
+	.fence_nb = k_fence,
+	.direct_modex = k_dmodex,
+	.publish = k_publish,
+	.lookup = k_lookup,
+	.unpublish = k_unpublish,
+	.spawn = k_spawn,
+	.connect = k_connect,
+	.disconnect = k_disconnect,
+	.register_events = k_regevents,
+	.notify_event = k_notify,
+	.query = k_query,
+	.tool_connected = k_tool,
+	.log = k_log,
+	.job_control = k_jobctl,
+	.group = k_group,
 };
 
 /* ---------------------------------------------- a host that calls back badly */
@@ -654,7 +688,9 @@ static pmix_status_t b_publish(const pmix_proc_t *p, const pmix_info_t info[], s
 {
 	kept_t *k = kept_new("publish", K_OP, cbd);
 
-	(void)p; (void)info; (void)n;
+	(void)p;
+	(void)info;
+	(void)n;
 	k->nocheck = true;
 	k->cb.op = cb;
 	k->status = host.hold ? host.hold_status : PMIX_ERR_DUPLICATE_KEY;
@@ -664,12 +700,15 @@ static pmix_status_t b_publish(const pmix_proc_t *p, const pmix_info_t info[], s
 }
 
 static pmix_status_t b_fence(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
-			     size_t ninfo, char *data, size_t ndata,
-			     pmix_modex_cbfunc_t cb, void *cbd)
+			     size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
+			     void *cbd)
 {
 	kept_t *k = kept_new("fence", K_MODEX, cbd);
 
-	(void)procs; (void)n; (void)info; (void)ninfo;
+	(void)procs;
+	(void)n;
+	(void)info;
+	(void)ninfo;
 	k->nocheck = true;
 	k->cb.modex = cb;
 	k->status = PMIX_ERROR;
@@ -682,7 +721,9 @@ static pmix_status_t b_dmodex(const pmix_proc_t *p, const pmix_info_t info[], si
 {
 	kept_t *k = kept_new("dmodex", K_MODEX, cbd);
 
-	(void)p; (void)info; (void)ninfo;
+	(void)p;
+	(void)info;
+	(void)ninfo;
 	host.n_dmodex++;
 	k->nocheck = true;
 	k->cb.modex = cb;
@@ -692,7 +733,9 @@ static pmix_status_t b_dmodex(const pmix_proc_t *p, const pmix_info_t info[], si
 }
 
 pmix_server_module_t bad_module = {
-	.publish = b_publish, .fence_nb = b_fence, .direct_modex = b_dmodex,
+	.publish = b_publish,
+	.fence_nb = b_fence,
+	.direct_modex = b_dmodex,
 };
 
 void remote_blob(void)

@@ -28,18 +28,18 @@
 
 /* What full_module was asked, and the switches that make it fail. */
 struct fake_host {
-	int fail;			/* PMIX status a failing callback returns */
+	int fail; /* PMIX status a failing callback returns */
 	int fail_connected, fail_fence, fail_dmodex, fail_publish, fail_abort;
 	int fail_query, fail_spawn, fail_lookup, fail_notify;
 	int n_connected, n_finalized, n_fence, n_dmodex, n_notify, n_connect, n_abort;
 	int n_query, n_tool;
-	int hold;			/* bad_module: answer later only */
+	int hold; /* bad_module: answer later only */
 	pmix_status_t hold_status;
-	int dereg_ns;			/* d_finalized: drop the namespace */
-	int abort_msg_null;		/* h_abort got msg NULL */
+	int dereg_ns;       /* d_finalized: drop the namespace */
+	int abort_msg_null; /* h_abort got msg NULL */
 	size_t fence_nprocs, fence_ndata;
-	pmix_data_buffer_t fence_blob;	/* a copy of the last fence's data */
-	pmix_data_buffer_t dmodex_blob;	/* what direct_modex answers */
+	pmix_data_buffer_t fence_blob;  /* a copy of the last fence's data */
+	pmix_data_buffer_t dmodex_blob; /* what direct_modex answers */
 };
 
 struct kept;
@@ -51,10 +51,10 @@ struct keeper_state {
 	struct kept *head, *tail;
 	pthread_t thr;
 	bool started;
-	int keep_ms;			/* how long a request is kept */
-	int nkept, ndone, bad;		/* kept, answered, changed under the host */
-	char bad_what[256];		/* the upcalls whose arguments changed */
-	char seen[512];			/* "upcall," for every upcall kept */
+	int keep_ms;           /* how long a request is kept */
+	int nkept, ndone, bad; /* kept, answered, changed under the host */
+	char bad_what[256];    /* the upcalls whose arguments changed */
+	char seen[512];        /* "upcall," for every upcall kept */
 };
 
 extern struct fake_host host;

@@ -37,7 +37,7 @@ void write_all(int fd, const void *b, size_t n)
 		ssize_t w = write(fd, p, n);
 
 		if (w <= 0)
-			return;		/* peer closed: the test checks later */
+			return; /* peer closed: the test checks later */
 		p += w;
 		n -= (size_t)w;
 	}
@@ -106,7 +106,7 @@ pmix_status_t rc_reply(int fd, uint32_t tag, pmix_data_buffer_t *b)
 		ck_assert_int_eq(rc_recv(fd, &h, b, TMO), 0);
 		if (h.tag == tag && (h.flags & PXC_WIRE_F_REPLY))
 			break;
-		pxc_buf_clear(b);	/* an event: not what we wait for */
+		pxc_buf_clear(b); /* an event: not what we wait for */
 	}
 	ck_assert_int_eq(pxc_unpack_status(b, &st), PMIX_SUCCESS);
 	return st;
@@ -120,13 +120,13 @@ bool rc_closed(int fd)
 	for (int i = 0; i < 4; i++) {
 		if (rc_recv(fd, &h, &b, TMO) < 0)
 			return true;
-		pxc_buf_clear(&b);	/* a refusal reply may come first */
+		pxc_buf_clear(&b); /* a refusal reply may come first */
 	}
 	return false;
 }
 
-void pack_hello_info(pmix_data_buffer_t *b, uint8_t kind, const char *ns,
-		     pmix_rank_t rank, const pmix_info_t *info, size_t ninfo)
+void pack_hello_info(pmix_data_buffer_t *b, uint8_t kind, const char *ns, pmix_rank_t rank,
+		     const pmix_info_t *info, size_t ninfo)
 {
 	uint32_t v = PXC_PROTO_VERSION;
 	pid_t pid = getpid();
@@ -218,7 +218,7 @@ void rc_fence_send(int fd, uint32_t tag, bool collect, int timeout)
 	pmix_data_buffer_t b;
 	size_t n = 0;
 
-	memset(info, 0, sizeof(info));	/* gcc -O1 -fsanitize sees it unset */
+	memset(info, 0, sizeof(info)); /* gcc -O1 -fsanitize sees it unset */
 	if (collect)
 		PMIx_Info_load(&info[n++], PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
 	if (timeout)
@@ -245,8 +245,7 @@ pxc_store_t *blob_store(pmix_data_buffer_t *b)
 	return st;
 }
 
-void rc_get_send(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
-		 const char *key)
+void rc_get_send(int fd, uint32_t tag, const char *ns, pmix_rank_t rank, const char *key)
 {
 	pmix_data_buffer_t b;
 	pmix_proc_t p;
@@ -259,8 +258,8 @@ void rc_get_send(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
 	rc_send(fd, PXC_CMD_GET, tag, &b);
 }
 
-pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
-		     const char *key, pxc_store_t **out)
+pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank, const char *key,
+		     pxc_store_t **out)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;

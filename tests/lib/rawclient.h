@@ -67,8 +67,8 @@ pxc_store_t *blob_store(pmix_data_buffer_t *b);
 void rc_get_send(int fd, uint32_t tag, const char *ns, pmix_rank_t rank, const char *key);
 /* GET of key of ns:rank; returns the reply's status and, when out is not
  * NULL, the reply's records as a new store (NULL unless success). */
-pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank,
-		     const char *key, pxc_store_t **out);
+pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank, const char *key,
+		     pxc_store_t **out);
 /* Sends a QUERY of key, qualified by PMIX_NSPACE nsq when not NULL,
  * without waiting for the reply. */
 void send_query(int fd, uint32_t tag, const char *key, const char *nsq);

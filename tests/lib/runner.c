@@ -49,8 +49,8 @@ int unit_main(int argc, char **argv, const struct unit_spec *spec)
 	if (spec->suite)
 		sr = srunner_create(spec->suite());
 	else
-		sr = srunner_create(unit_suite_of(spec->name, spec->tests, spec->ntests,
-						   spec->timeout));
+		sr = srunner_create(
+			unit_suite_of(spec->name, spec->tests, spec->ntests, spec->timeout));
 	if (spec->fork != CK_FORK_GETENV)
 		srunner_set_fork_status(sr, spec->fork);
 	srunner_run_all(sr, CK_NORMAL);

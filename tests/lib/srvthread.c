@@ -74,15 +74,15 @@ void register_job(int nlocal)
 	pxc_sync_fini(&s);
 	for (int r = 0; r < nlocal; r++) {
 		PMIx_Load_procid(&p, NS, (pmix_rank_t)r);
-		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL,
-							     NULL, NULL), PMIX_SUCCESS);
+		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL, NULL,
+							     NULL),
+				 PMIX_SUCCESS);
 	}
 	for (int i = 0; i < 4; i++)
 		PMIx_Info_destruct(&info[i]);
 }
 
-const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id,
-		 const char *key)
+const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id, const char *key)
 {
 	const pmix_value_t *v = pxc_store_get(st, ns, l, id, key, NULL);
 
@@ -97,8 +97,12 @@ size_t nrecs(pxc_store_t *st, pmix_rank_t r)
 int server_main(int argc, char **argv, const struct unit_test *tests, size_t n)
 {
 	const struct unit_spec spec = {
-		.name = "server", .tests = tests, .ntests = n, .timeout = 30,
-		.fork = CK_FORK, .perturb_frees = true,
+		.name = "server",
+		.tests = tests,
+		.ntests = n,
+		.timeout = 30,
+		.fork = CK_FORK,
+		.perturb_frees = true,
 	};
 
 	return unit_main(argc, argv, &spec);

@@ -40,10 +40,10 @@
 #include "server/server.h"
 #include "runner.h"
 
-#define NS "test.ns"		/* the job register_job() registers */
-#define NS2 "test.other"	/* a second namespace some tests register */
-#define HOST "testhost"		/* the server's PMIX_HOSTNAME */
-#define TMO 5000		/* ms to wait for any reply */
+#define NS "test.ns"     /* the job register_job() registers */
+#define NS2 "test.other" /* a second namespace some tests register */
+#define HOST "testhost"  /* the server's PMIX_HOSTNAME */
+#define TMO 5000         /* ms to wait for any reply */
 
 /* The server's PMIX_SERVER_TMPDIR, set by start_server(). */
 extern char tmpdir[64];
@@ -64,8 +64,7 @@ void load_u32(pmix_info_t *i, const char *key, uint32_t v);
 void register_job(int nlocal);
 /* The string value of key at (ns, level, id) in st, or NULL when absent or
  * not a string. Borrowed from st. */
-const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id,
-		 const char *key);
+const char *sval(pxc_store_t *st, const char *ns, pxc_level_t l, uint32_t id, const char *key);
 /* How many records st holds for rank r of NS. */
 size_t nrecs(pxc_store_t *st, pmix_rank_t r);
 

@@ -53,7 +53,7 @@ static char self_exe[4096];
 
 #define EV_CLIENT_CODE (PMIX_EXTERNAL_ERR_BASE - 11)
 #define EV_SERVER_CODE (PMIX_EXTERNAL_ERR_BASE - 12)
-#define EV_LOCAL_CODE  (PMIX_EXTERNAL_ERR_BASE - 13)
+#define EV_LOCAL_CODE (PMIX_EXTERNAL_ERR_BASE - 13)
 
 /* ================================================================ helpers */
 
@@ -122,9 +122,9 @@ static struct {
 	bool die_in_fence;
 } host;
 
-static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs,
-			     const pmix_info_t info[], size_t ninfo, char *data,
-			     size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			     size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+			     void *cbdata)
 {
 	(void)procs, (void)nprocs, (void)info, (void)ninfo;
 	if (host.die_in_fence)
@@ -135,8 +135,8 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs,
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t h_publish(const pmix_proc_t *proc, const pmix_info_t info[],
-			       size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t h_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+			       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	for (size_t i = 0; i < ninfo && host.npub < MAXPUB; i++) {
 		if (strncmp(info[i].key, "pmix.", 5) == 0)
@@ -228,8 +228,8 @@ static void register_ns(const char *ns, uint32_t nprocs)
 
 	gethostname(host_name, sizeof(host_name));
 	for (uint32_t r = 0; r < nprocs; r++)
-		snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), "%s%u",
-			 r ? "," : "", r);
+		snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), "%s%u", r ? "," : "",
+			 r);
 	PMIX_INFO_CREATE(info, ni);
 	info_u32(&info[0], PMIX_JOB_SIZE, nprocs);
 	info_u32(&info[1], PMIX_UNIV_SIZE, nprocs);
@@ -344,11 +344,24 @@ static int run_job(const char *ns, uint32_t nprocs, const char *scenario, double
 
 /* ================================================================ clients */
 
-#define CK(c) do { if (!(c)) { fprintf(stderr, "client %s:%u: %s:%d: %s\n", me.nspace, \
-	me.rank, __FILE__, __LINE__, #c); return 1; } } while (0)
-#define CKS(expr, want) do { pmix_status_t _s = (expr); if (_s != (want)) { \
-	fprintf(stderr, "client %s:%u: %s:%d: %s = %d (%s), want %d\n", me.nspace, me.rank, \
-		__FILE__, __LINE__, #expr, _s, PMIx_Error_string(_s), (int)(want)); return 1; } } while (0)
+#define CK(c)                                                                                      \
+	do {                                                                                       \
+		if (!(c)) {                                                                        \
+			fprintf(stderr, "client %s:%u: %s:%d: %s\n", me.nspace, me.rank, __FILE__, \
+				__LINE__, #c);                                                     \
+			return 1;                                                                  \
+		}                                                                                  \
+	} while (0)
+#define CKS(expr, want)                                                                            \
+	do {                                                                                       \
+		pmix_status_t _s = (expr);                                                         \
+		if (_s != (want)) {                                                                \
+			fprintf(stderr, "client %s:%u: %s:%d: %s = %d (%s), want %d\n", me.nspace, \
+				me.rank, __FILE__, __LINE__, #expr, _s, PMIx_Error_string(_s),     \
+				(int)(want));                                                      \
+			return 1;                                                                  \
+		}                                                                                  \
+	} while (0)
 
 static pmix_proc_t me;
 
@@ -639,8 +652,8 @@ static volatile int term_seen, cn_left;
 static volatile uint32_t term_src;
 static pmix_status_t cn_st[2];
 
-static void term_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void term_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
 		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)info, (void)ninfo, (void)results, (void)nresults;
@@ -719,12 +732,12 @@ static int c_cnx(void)
 	PMIX_INFO_DESTRUCT(&ids[0]);
 	PMIX_INFO_DESTRUCT(&ids[1]);
 	CKS(PMIx_Disconnect(both, 2, NULL, 0), PMIX_SUCCESS);
-	if (me.rank == 0) {	/* nsB:0 finalizes while connected to nsA:0 */
+	if (me.rank == 0) { /* nsB:0 finalizes while connected to nsA:0 */
 		CK(PMIx_Register_event_handler(&code, 1, NULL, 0, term_hdl, NULL, NULL) > 0);
 		PMIX_LOAD_PROCID(&other[0], "nsA", 0);
 		PMIX_LOAD_PROCID(&other[1], "nsB", 0);
 		CKS(PMIx_Connect(other, 2, NULL, 0), PMIX_SUCCESS);
-		if (is_a)	/* and nsA:0 hears of it */
+		if (is_a) /* and nsA:0 hears of it */
 			CK(wait_flag(&term_seen, 1, 10) && term_src == 0);
 	}
 	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
@@ -791,8 +804,8 @@ static volatile int ev_client_seen, ev_server_seen, ev_reg_done, ev_get_done;
 static volatile pmix_status_t ev_get_status = -9999;
 static volatile uint32_t ev_client_src;
 
-static void hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		size_t ninfo, pmix_info_t *results, size_t nresults,
 		pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	int tag = -1;
@@ -838,8 +851,8 @@ static int reg(pmix_status_t code, int tag, const char *where)
 	PMIX_INFO_LOAD(&info[0], PMIX_EVENT_RETURN_OBJECT, (void *)(intptr_t)tag, PMIX_POINTER);
 	if (where)
 		info_bool(&info[n++], where, true);
-	return PMIx_Register_event_handler(code ? &code : NULL, code ? 1 : 0, info, n, hdl,
-					   reg_cb, NULL);
+	return PMIx_Register_event_handler(code ? &code : NULL, code ? 1 : 0, info, n, hdl, reg_cb,
+					   NULL);
 }
 
 static bool wait_flag(volatile int *f, int want, double s)
@@ -880,8 +893,9 @@ static int c_events(void)
 	/* between clients, and from the server (raised in the host's fence) */
 	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
 	if (me.rank == 1)
-		CKS(PMIx_Notify_event(EV_CLIENT_CODE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0,
-				      NULL, NULL), PMIX_SUCCESS);
+		CKS(PMIx_Notify_event(EV_CLIENT_CODE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0, NULL,
+				      NULL),
+		    PMIX_SUCCESS);
 	if (me.rank == 0) {
 		CK(wait_flag(&ev_client_seen, 1, 5));
 		CK(ev_client_src == 1);
@@ -896,8 +910,8 @@ static int c_events(void)
 
 static volatile int lost_seen;
 
-static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
 		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
@@ -1007,7 +1021,8 @@ static int c_tool(void)
 	PMIX_QUERY_CONSTRUCT(&q);
 	PMIx_Argv_append_nosize(&q.keys, PMIX_QUERY_NAMESPACES);
 	CKS(PMIx_Query_info(&q, 1, &res, &nres), PMIX_SUCCESS);
-	CK(nres >= 1 && res[0].value.type == PMIX_STRING && strstr(res[0].value.data.string, "nsT"));
+	CK(nres >= 1 && res[0].value.type == PMIX_STRING &&
+	   strstr(res[0].value.data.string, "nsT"));
 	PMIX_INFO_FREE(res, nres);
 	PMIX_QUERY_DESTRUCT(&q);
 	CKS(PMIx_tool_finalize(), PMIX_SUCCESS);
@@ -1028,8 +1043,8 @@ static int c_tool(void)
 static volatile int fin_done;
 static volatile pmix_status_t fin_status = -9999;
 
-static void fin_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void fin_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
 		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results;
@@ -1143,11 +1158,14 @@ static int c_threads(void)
 
 static int run_scenario(const char *name)
 {
-	static const struct { const char *name; int (*fn)(void); } t[] = {
+	static const struct {
+		const char *name;
+		int (*fn)(void);
+	} t[] = {
 		{ "initfin", c_initfin }, { "putget", c_putget }, { "fence", c_fence },
-		{ "twons", c_twons }, { "getsem", c_getsem }, { "events", c_events },
-		{ "death", c_death }, { "pubsub", c_pubsub }, { "resolve", c_resolve },
-		{ "tool", c_tool }, { "finhdl", c_finhdl }, { "cnx", c_cnx },
+		{ "twons", c_twons },     { "getsem", c_getsem }, { "events", c_events },
+		{ "death", c_death },     { "pubsub", c_pubsub }, { "resolve", c_resolve },
+		{ "tool", c_tool },       { "finhdl", c_finhdl }, { "cnx", c_cnx },
 		{ "threads", c_threads },
 	};
 
@@ -1252,8 +1270,8 @@ END_TEST
 
 static volatile int srv_hdl_seen;
 
-static void srv_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
-		    pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void srv_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
 		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
 	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
@@ -1388,7 +1406,7 @@ START_TEST(local_only_calls)
 						    "NM0:SK0:L30-3:L21:L11:CR1:HT1", &loc),
 			 PMIX_SUCCESS);
 	ck_assert_uint_eq(loc, PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_NUMA |
-			  PMIX_LOCALITY_SHARE_PACKAGE | PMIX_LOCALITY_SHARE_L3CACHE);
+				       PMIX_LOCALITY_SHARE_PACKAGE | PMIX_LOCALITY_SHARE_L3CACHE);
 	ck_assert_int_eq(PMIx_Get_relative_locality(NULL, "NM0", &loc), PMIX_ERR_BAD_PARAM);
 	ck_assert_int_eq(PMIx_Parse_cpuset_string("hwloc:0-3,8", &cs), PMIX_SUCCESS);
 	ck_assert_str_eq(cs.source, "hwloc");
@@ -1486,7 +1504,7 @@ START_TEST(broken_server)
 {
 	static const char garbage[] = "this is not a slurmix frame header!!";
 	static const unsigned char huge[16] = { 0x53, 0x4c, 0x4d, 0x58, 0xff, 0xff, 0xff, 0xff,
-						0, 0, 0, 1, 0, 1, 0, 1 };
+						0,    0,    0,    1,    0,    1,    0,    1 };
 	double t0 = now_s();
 
 	ck_assert_int_ne(init_against_fake(NULL, 0), PMIX_SUCCESS);
@@ -1512,7 +1530,7 @@ END_TEST
 #include <poll.h>
 #include "runner.h"
 
-#define PXC_TEST_CMD_CONNECT 11	/* wire/proto.h */
+#define PXC_TEST_CMD_CONNECT 11 /* wire/proto.h */
 
 struct fake_cnct {
 	int lfd;
@@ -1626,7 +1644,7 @@ static void *fake_cnct_server(void *arg)
 		int fd = (tag & 0x80000000u) && c2 >= 0 ? c2 : c1;
 
 		if (cmd == PXC_TEST_CMD_CONNECT && next == f->n)
-			break;	/* out of script: the server goes away */
+			break; /* out of script: the server goes away */
 		pk_status(&ok, PMIX_SUCCESS, 0);
 		if (cmd == PXC_TEST_CMD_CONNECT)
 			r = &f->replies[next++];
@@ -1642,8 +1660,17 @@ static void *fake_cnct_server(void *arg)
 }
 
 /* Canned CONNECT replies: STATUS 0, then `tail` built by the caller. */
-enum { CN_GARBAGE, CN_NO_BLOB, CN_BAD_BLOB, CN_COUNT_ONLY, CN_CUT_INFO,
-       CN_BAD_TYPE, CN_NB_GARBAGE, CN_GOOD, CN_N };
+enum {
+	CN_GARBAGE,
+	CN_NO_BLOB,
+	CN_BAD_BLOB,
+	CN_COUNT_ONLY,
+	CN_CUT_INFO,
+	CN_BAD_TYPE,
+	CN_NB_GARBAGE,
+	CN_GOOD,
+	CN_N
+};
 
 static void build_cnct_replies(pmix_data_buffer_t *r)
 {
@@ -1662,11 +1689,14 @@ static void build_cnct_replies(pmix_data_buffer_t *r)
 			pk(&r[i], i == CN_BAD_BLOB ? &bad : &empty, PMIX_BYTE_OBJECT);
 	}
 	/* raw bytes where INFO[] belongs */
-	PMIx_Data_copy_payload(&r[CN_GARBAGE], &(pmix_data_buffer_t){
-		.base_ptr = (char *)junk, .unpack_ptr = (char *)junk, .bytes_used = sizeof(junk) });
-	PMIx_Data_copy_payload(&r[CN_NB_GARBAGE], &(pmix_data_buffer_t){
-		.base_ptr = (char *)junk, .unpack_ptr = (char *)junk, .bytes_used = sizeof(junk) });
-	pk(&r[CN_COUNT_ONLY], &many, PMIX_SIZE);	/* 1000 infos, none there */
+	PMIx_Data_copy_payload(&r[CN_GARBAGE], &(pmix_data_buffer_t){ .base_ptr = (char *)junk,
+								      .unpack_ptr = (char *)junk,
+								      .bytes_used = sizeof(junk) });
+	PMIx_Data_copy_payload(&r[CN_NB_GARBAGE],
+			       &(pmix_data_buffer_t){ .base_ptr = (char *)junk,
+						      .unpack_ptr = (char *)junk,
+						      .bytes_used = sizeof(junk) });
+	pk(&r[CN_COUNT_ONLY], &many, PMIX_SIZE); /* 1000 infos, none there */
 	/* a good INFO[1] cut short by 3 bytes */
 	PMIx_Info_load(&info, "fake.result", &v, PMIX_UINT32);
 	PMIX_DATA_BUFFER_CONSTRUCT(&whole);
@@ -1714,8 +1744,7 @@ START_TEST(broken_connect_results)
 
 		ck_assert_msg(st != PMIX_SUCCESS && st < 0, "broken reply %d gave %d", i, st);
 	}
-	ck_assert_int_eq(PMIx_Connect_nb(&other, 1, NULL, 0, cnct_cb, (void *)&nb),
-			 PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Connect_nb(&other, 1, NULL, 0, cnct_cb, (void *)&nb), PMIX_SUCCESS);
 	while (nb == 1 && now_s() - t0 < 10)
 		usleep(1000);
 	ck_assert_int_lt(nb, 0);
@@ -1746,8 +1775,8 @@ END_TEST
  * and succeed. */
 struct fake_rb {
 	int lfd;
-	int plain_tags;		/* requests after the break without the bit */
-	int after;		/* requests after the break */
+	int plain_tags; /* requests after the break without the bit */
+	int after;      /* requests after the break */
 };
 
 static void *fake_rbreak_server(void *arg)
@@ -1839,6 +1868,9 @@ static Suite *client_suite(void)
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, &(struct unit_spec){ .suite = client_suite, .fork = CK_FORK,
-							  .child = run_scenario, .self_exe = self_exe });
+	return unit_main(argc, argv,
+			 &(struct unit_spec){ .suite = client_suite,
+					      .fork = CK_FORK,
+					      .child = run_scenario,
+					      .self_exe = self_exe });
 }

@@ -70,11 +70,11 @@ START_TEST(test_bytes_scalars)
 	bool t[2] = { true, false };
 	size_t sz = 5;
 	static const unsigned char exp[] = {
-		0x00, 0x0e, 0, 0, 0, 1, 0x01, 0x02, 0x03, 0x04,		/* UINT32 */
-		0x00, 0x08, 0, 0, 0, 1, 0xff, 0xfe,			/* INT16 */
-		0x00, 0x11, 0, 0, 0, 1, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0,	/* DOUBLE */
-		0x00, 0x01, 0, 0, 0, 2, 1, 0,				/* BOOL x2 */
-		0x00, 0x04, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5,		/* SIZE */
+		0x00, 0x0e, 0, 0, 0, 1, 0x01, 0x02, 0x03, 0x04,             /* UINT32 */
+		0x00, 0x08, 0, 0, 0, 1, 0xff, 0xfe,                         /* INT16 */
+		0x00, 0x11, 0, 0, 0, 1, 0x3f, 0xf0, 0,    0,    0, 0, 0, 0, /* DOUBLE */
+		0x00, 0x01, 0, 0, 0, 2, 1,    0,                            /* BOOL x2 */
+		0x00, 0x04, 0, 0, 0, 1, 0,    0,    0,    0,    0, 0, 0, 5, /* SIZE */
 	};
 
 	pxc_buf_init(&b);
@@ -95,10 +95,10 @@ START_TEST(test_bytes_strings_info)
 	pmix_info_t info;
 	pmix_proc_t proc;
 	static const unsigned char exp[] = {
-		0x00, 0x03, 0, 0, 0, 2, 0, 0, 0, 2, 'a', 'b', 0xff, 0xff, 0xff, 0xff,
-		0x00, 0x18, 0, 0, 0, 1, 0, 0, 0, 1, 'k', 0, 0, 0, 0x01,	/* INFO k, REQD */
-		0x00, 0x0c, 0x07,					/*  UINT8 7 */
-		0x00, 0x16, 0, 0, 0, 1, 0, 0, 0, 2, 'n', 's', 0xff, 0xff, 0xff, 0xfe,
+		0x00, 0x03, 0,    0, 0, 2, 0, 0, 0, 2, 'a', 'b', 0xff, 0xff, 0xff, 0xff,
+		0x00, 0x18, 0,    0, 0, 1, 0, 0, 0, 1, 'k', 0,   0,    0,    0x01, /* INFO k, REQD */
+		0x00, 0x0c, 0x07,                                                  /*  UINT8 7 */
+		0x00, 0x16, 0,    0, 0, 1, 0, 0, 0, 2, 'n', 's', 0xff, 0xff, 0xff, 0xfe,
 	};
 	uint8_t seven = 7;
 
@@ -121,19 +121,46 @@ END_TEST
 
 START_TEST(test_scalars_round_trip)
 {
-	struct { pmix_data_type_t t; size_t sz; } types[] = {
-		{ PMIX_BOOL, sizeof(bool) }, { PMIX_BYTE, 1 }, { PMIX_SIZE, sizeof(size_t) },
-		{ PMIX_PID, sizeof(pid_t) }, { PMIX_INT, sizeof(int) }, { PMIX_INT8, 1 },
-		{ PMIX_INT16, 2 }, { PMIX_INT32, 4 }, { PMIX_INT64, 8 },
-		{ PMIX_UINT, sizeof(unsigned) }, { PMIX_UINT8, 1 }, { PMIX_UINT16, 2 },
-		{ PMIX_UINT32, 4 }, { PMIX_UINT64, 8 }, { PMIX_FLOAT, 4 }, { PMIX_DOUBLE, 8 },
-		{ PMIX_TIMEVAL, sizeof(struct timeval) }, { PMIX_TIME, sizeof(time_t) },
-		{ PMIX_STATUS, 4 }, { PMIX_PERSIST, 1 }, { PMIX_SCOPE, 1 },
-		{ PMIX_DATA_RANGE, 1 }, { PMIX_COMMAND, 1 }, { PMIX_INFO_DIRECTIVES, 4 },
-		{ PMIX_DATA_TYPE, 2 }, { PMIX_PROC_STATE, 1 }, { PMIX_PROC_RANK, 4 },
-		{ PMIX_ALLOC_DIRECTIVE, 1 }, { PMIX_IOF_CHANNEL, 2 }, { PMIX_JOB_STATE, 1 },
-		{ PMIX_LINK_STATE, 1 }, { PMIX_DEVTYPE, 8 }, { PMIX_LOCTYPE, 2 },
-		{ PMIX_STOR_MEDIUM, 8 }, { PMIX_STOR_ACCESS, 8 }, { PMIX_STOR_PERSIST, 8 },
+	struct {
+		pmix_data_type_t t;
+		size_t sz;
+	} types[] = {
+		{ PMIX_BOOL, sizeof(bool) },
+		{ PMIX_BYTE, 1 },
+		{ PMIX_SIZE, sizeof(size_t) },
+		{ PMIX_PID, sizeof(pid_t) },
+		{ PMIX_INT, sizeof(int) },
+		{ PMIX_INT8, 1 },
+		{ PMIX_INT16, 2 },
+		{ PMIX_INT32, 4 },
+		{ PMIX_INT64, 8 },
+		{ PMIX_UINT, sizeof(unsigned) },
+		{ PMIX_UINT8, 1 },
+		{ PMIX_UINT16, 2 },
+		{ PMIX_UINT32, 4 },
+		{ PMIX_UINT64, 8 },
+		{ PMIX_FLOAT, 4 },
+		{ PMIX_DOUBLE, 8 },
+		{ PMIX_TIMEVAL, sizeof(struct timeval) },
+		{ PMIX_TIME, sizeof(time_t) },
+		{ PMIX_STATUS, 4 },
+		{ PMIX_PERSIST, 1 },
+		{ PMIX_SCOPE, 1 },
+		{ PMIX_DATA_RANGE, 1 },
+		{ PMIX_COMMAND, 1 },
+		{ PMIX_INFO_DIRECTIVES, 4 },
+		{ PMIX_DATA_TYPE, 2 },
+		{ PMIX_PROC_STATE, 1 },
+		{ PMIX_PROC_RANK, 4 },
+		{ PMIX_ALLOC_DIRECTIVE, 1 },
+		{ PMIX_IOF_CHANNEL, 2 },
+		{ PMIX_JOB_STATE, 1 },
+		{ PMIX_LINK_STATE, 1 },
+		{ PMIX_DEVTYPE, 8 },
+		{ PMIX_LOCTYPE, 2 },
+		{ PMIX_STOR_MEDIUM, 8 },
+		{ PMIX_STOR_ACCESS, 8 },
+		{ PMIX_STOR_PERSIST, 8 },
 		{ PMIX_STOR_ACCESS_TYPE, 2 },
 	};
 	unsigned char src[3 * 16];
@@ -149,11 +176,12 @@ START_TEST(test_scalars_round_trip)
 			src[0] = src[1] = src[2] = 1;
 		if (types[i].t == PMIX_SIZE || types[i].t == PMIX_TIMEVAL) {
 			memset(src, 0, sizeof(src));
-			src[0] = 0x55; src[9] = 7; src[17] = 9;
+			src[0] = 0x55;
+			src[9] = 7;
+			src[17] = 9;
 		}
 		out = round_trip(src, 3, types[i].t, types[i].sz);
-		ck_assert_msg(memcmp(out, src, 3 * types[i].sz) == 0, "type %d",
-			      (int)types[i].t);
+		ck_assert_msg(memcmp(out, src, 3 * types[i].sz) == 0, "type %d", (int)types[i].t);
 		free(out);
 	}
 }
@@ -242,9 +270,7 @@ static void fill_value(pmix_value_t *v, pmix_data_type_t t, int depth)
 		PMIx_Value_load(v, &da, t);
 		pxc_array_free(da.array, 2, PMIX_INFO);
 		break;
-	default:
-		PMIx_Value_load(v, raw, t);
-		break;
+	default: PMIx_Value_load(v, raw, t); break;
 	}
 	ck_assert_int_eq(v->type, t);
 }
@@ -268,15 +294,50 @@ static pmix_info_t *make_infos(size_t n, int depth)
 START_TEST(test_values_every_type)
 {
 	static const pmix_data_type_t types[] = {
-		PMIX_UNDEF, PMIX_BOOL, PMIX_BYTE, PMIX_STRING, PMIX_SIZE, PMIX_PID, PMIX_INT,
-		PMIX_INT8, PMIX_INT16, PMIX_INT32, PMIX_INT64, PMIX_UINT, PMIX_UINT8,
-		PMIX_UINT16, PMIX_UINT32, PMIX_UINT64, PMIX_FLOAT, PMIX_DOUBLE, PMIX_TIMEVAL,
-		PMIX_TIME, PMIX_STATUS, PMIX_PROC, PMIX_BYTE_OBJECT, PMIX_PERSIST,
-		PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_PROC_STATE, PMIX_PROC_INFO,
-		PMIX_DATA_ARRAY, PMIX_PROC_RANK, PMIX_COMPRESSED_STRING,
-		PMIX_ALLOC_DIRECTIVE, PMIX_IOF_CHANNEL, PMIX_ENVAR, PMIX_COORD, PMIX_REGEX,
-		PMIX_JOB_STATE, PMIX_LINK_STATE, PMIX_GEOMETRY, PMIX_DEVICE_DIST,
-		PMIX_ENDPOINT, PMIX_DEVTYPE, PMIX_LOCTYPE, PMIX_COMPRESSED_BYTE_OBJECT,
+		PMIX_UNDEF,
+		PMIX_BOOL,
+		PMIX_BYTE,
+		PMIX_STRING,
+		PMIX_SIZE,
+		PMIX_PID,
+		PMIX_INT,
+		PMIX_INT8,
+		PMIX_INT16,
+		PMIX_INT32,
+		PMIX_INT64,
+		PMIX_UINT,
+		PMIX_UINT8,
+		PMIX_UINT16,
+		PMIX_UINT32,
+		PMIX_UINT64,
+		PMIX_FLOAT,
+		PMIX_DOUBLE,
+		PMIX_TIMEVAL,
+		PMIX_TIME,
+		PMIX_STATUS,
+		PMIX_PROC,
+		PMIX_BYTE_OBJECT,
+		PMIX_PERSIST,
+		PMIX_SCOPE,
+		PMIX_DATA_RANGE,
+		PMIX_PROC_STATE,
+		PMIX_PROC_INFO,
+		PMIX_DATA_ARRAY,
+		PMIX_PROC_RANK,
+		PMIX_COMPRESSED_STRING,
+		PMIX_ALLOC_DIRECTIVE,
+		PMIX_IOF_CHANNEL,
+		PMIX_ENVAR,
+		PMIX_COORD,
+		PMIX_REGEX,
+		PMIX_JOB_STATE,
+		PMIX_LINK_STATE,
+		PMIX_GEOMETRY,
+		PMIX_DEVICE_DIST,
+		PMIX_ENDPOINT,
+		PMIX_DEVTYPE,
+		PMIX_LOCTYPE,
+		PMIX_COMPRESSED_BYTE_OBJECT,
 		PMIX_PROC_NSPACE,
 	};
 	pmix_value_t v;
@@ -311,10 +372,13 @@ START_TEST(test_values_boxed_structs)
 	pxc_buf_init(&db);
 	pxc_pack_u32(&db, 3);
 	{
-		struct { pmix_data_type_t t; const void *e; } cases[] = {
-			{ PMIX_REGATTR, &ra }, { PMIX_PROC_CPUSET, &cs }, { PMIX_TOPO, &tp },
-			{ PMIX_DISK_STATS, &dk }, { PMIX_NODE_STATS, &nd },
-			{ PMIX_DATA_BUFFER, &db },
+		struct {
+			pmix_data_type_t t;
+			const void *e;
+		} cases[] = {
+			{ PMIX_REGATTR, &ra },    { PMIX_PROC_CPUSET, &cs },
+			{ PMIX_TOPO, &tp },       { PMIX_DISK_STATS, &dk },
+			{ PMIX_NODE_STATS, &nd }, { PMIX_DATA_BUFFER, &db },
 		};
 		size_t i;
 
@@ -354,7 +418,7 @@ START_TEST(test_value_fields)
 	PMIx_Value_destruct(&v);
 
 	fill_value(&v, PMIX_REGEX, 0);
-	v.data.bo.size--;	/* without the NUL: accepted too */
+	v.data.bo.size--; /* without the NUL: accepted too */
 	o = round_trip(&v, 1, PMIX_VALUE, sizeof(v));
 	ck_assert_str_eq(o->data.bo.bytes, "slurmix:a[1-2]");
 	ck_assert_uint_eq(o->data.bo.size, strlen("slurmix:a[1-2]") + 1);
@@ -394,7 +458,8 @@ END_TEST
 
 START_TEST(test_empty_and_null)
 {
-	pmix_data_array_t da[3] = { { PMIX_UNDEF, 0, NULL }, { PMIX_INFO, 0, NULL },
+	pmix_data_array_t da[3] = { { PMIX_UNDEF, 0, NULL },
+				    { PMIX_INFO, 0, NULL },
 				    { PMIX_STRING, 2, NULL } };
 	pmix_value_t v[3];
 	pmix_data_array_t *o;
@@ -596,7 +661,7 @@ START_TEST(test_unsupported_types)
 	memset(&v, 0, sizeof(v));
 	v.type = 4999;
 	ck_assert_int_eq(pxc_pack(&b, &v, 1, PMIX_VALUE), PMIX_ERR_UNKNOWN_DATA_TYPE);
-	ck_assert_uint_eq(b.bytes_used, 0);	/* rolled back */
+	ck_assert_uint_eq(b.bytes_used, 0); /* rolled back */
 	pxc_buf_clear(&b);
 }
 END_TEST
@@ -632,16 +697,16 @@ static int unpack_items(pmix_data_buffer_t *b, pmix_status_t *last)
 	const char *pos;
 	int ok = 0;
 
-#define STEP(call, cleanup)						\
-	do {								\
-		pos = pxc_buf_read_ptr(b);				\
-		*last = (call);						\
-		if (*last != PMIX_SUCCESS) {				\
-			ck_assert_ptr_eq(pxc_buf_read_ptr(b), pos);	\
-			return ok;					\
-		}							\
-		cleanup;						\
-		ok++;							\
+#define STEP(call, cleanup)                                         \
+	do {                                                        \
+		pos = pxc_buf_read_ptr(b);                          \
+		*last = (call);                                     \
+		if (*last != PMIX_SUCCESS) {                        \
+			ck_assert_ptr_eq(pxc_buf_read_ptr(b), pos); \
+			return ok;                                  \
+		}                                                   \
+		cleanup;                                            \
+		ok++;                                               \
 	} while (0)
 	n = 2;
 	STEP(pxc_unpack(b, s, &n, PMIX_STRING), pxc_elems_destruct(s, 2, PMIX_STRING));
@@ -668,8 +733,8 @@ START_TEST(test_truncated_everywhere)
 	for (len = 0; len < full.bytes_used; len++) {
 		ck_assert_int_eq(pxc_buf_load_copy(&cut, full.base_ptr, len), 0);
 		ck_assert_int_lt(unpack_items(&cut, &last), 4);
-		ck_assert_msg(last == PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
-			      "len %zu: status %d", len, last);
+		ck_assert_msg(last == PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER, "len %zu: status %d",
+			      len, last);
 		pxc_buf_clear(&cut);
 	}
 	pxc_buf_clear(&full);
@@ -699,11 +764,12 @@ END_TEST
 START_TEST(test_absurd_counts)
 {
 	static const unsigned char many_ints[] = { 0x00, 0x09, 0x80, 0, 0, 0, 1, 2, 3, 4 };
-	static const unsigned char huge_str[] = { 0x00, 0x03, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xf0, 'a' };
-	static const unsigned char huge_darray[] = { 0x00, 0x27, 0, 0, 0, 1, 0x00, 0x18,
-		0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3 };
-	static const unsigned char huge_array[] = { 0x00, 0x04, 0, 0, 0, 1,
-		0, 0, 1, 0, 0, 0, 0, 0, 0x00, 0x16, 0, 0, 0, 0 };
+	static const unsigned char huge_str[] = { 0x00, 0x03, 0,    0,    0,  1,
+						  0xff, 0xff, 0xff, 0xf0, 'a' };
+	static const unsigned char huge_darray[] = { 0x00, 0x27, 0, 0, 0, 1, 0x00, 0x18, 0x40, 0,
+						     0,    0,    0, 0, 0, 0, 1,    2,    3 };
+	static const unsigned char huge_array[] = { 0x00, 0x04, 0, 0, 0,    1,    0, 0, 1, 0,
+						    0,    0,    0, 0, 0x00, 0x16, 0, 0, 0, 0 };
 	pmix_data_buffer_t b;
 	int32_t x[4], n = 4;
 	char *s;
@@ -713,10 +779,12 @@ START_TEST(test_absurd_counts)
 
 	pxc_buf_init(&b);
 	pxc_buf_load_copy(&b, many_ints, sizeof(many_ints));
-	ck_assert_int_eq(pxc_unpack(&b, x, &n, PMIX_INT32), PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
+	ck_assert_int_eq(pxc_unpack(&b, x, &n, PMIX_INT32),
+			 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
 	pxc_buf_load_copy(&b, huge_str, sizeof(huge_str));
 	n = 1;
-	ck_assert_int_eq(pxc_unpack(&b, &s, &n, PMIX_STRING), PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
+	ck_assert_int_eq(pxc_unpack(&b, &s, &n, PMIX_STRING),
+			 PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER);
 	pxc_buf_load_copy(&b, huge_darray, sizeof(huge_darray));
 	n = 1;
 	ck_assert_int_eq(pxc_unpack(&b, &da, &n, PMIX_DATA_ARRAY),
@@ -733,8 +801,8 @@ START_TEST(test_unknown_and_mismatch)
 {
 	static const unsigned char unknown[] = { 0x03, 0xe7, 0, 0, 0, 1, 1, 2, 3, 4 };
 	/* INFO "k" whose value has type 999 */
-	static const unsigned char bad_value[] = { 0x00, 0x18, 0, 0, 0, 1, 0, 0, 0, 1, 'k',
-		0, 0, 0, 0, 0x03, 0xe7, 1, 2, 3, 4 };
+	static const unsigned char bad_value[] = { 0x00, 0x18, 0, 0, 0,    1,    0, 0, 0, 1, 'k',
+						   0,    0,    0, 0, 0x03, 0xe7, 1, 2, 3, 4 };
 	pmix_data_buffer_t b;
 	int32_t i32 = 5, n = 1;
 	uint32_t u32;
@@ -839,22 +907,37 @@ START_TEST(test_bad_topology_and_cpuset)
 
 	pxc_buf_init(&b);
 	pxc_buf_init(&w);
-	ck_assert_int_eq(pxc_pack(&w, &t, 1, PMIX_TOPO), PMIX_SUCCESS);	/* no topology */
+	ck_assert_int_eq(pxc_pack(&w, &t, 1, PMIX_TOPO), PMIX_SUCCESS); /* no topology */
 	pxc_buf_clear(&w);
 	{
-		static const unsigned char bad[] = { 0, PMIX_TOPO, 0, 0, 0, 1,
-			0, 0, 0, 5, 'h', 'w', 'l', 'o', 'c', 0, 0, 0, 8,
-			'<', 'n', 'o', 't', ' ', 'x', 'm', 'l' };
-		static const unsigned char badc[] = { 0, PMIX_PROC_CPUSET, 0, 0, 0, 1,
-			0, 0, 0, 5, 'h', 'w', 'l', 'o', 'c', 0, 0, 0, 12,
-			'0', '-', '9', '9', '9', '9', '9', '9', '9', '9', '9', '9' };
+		static const unsigned char bad[] = {
+			0,   PMIX_TOPO, 0, 0, 0, 1,   0,   0,   0,   5,   'h', 'w', 'l', 'o',
+			'c', 0,         0, 0, 8, '<', 'n', 'o', 't', ' ', 'x', 'm', 'l'
+		};
+		static const unsigned char badc[] = { 0,   PMIX_PROC_CPUSET,
+						      0,   0,
+						      0,   1,
+						      0,   0,
+						      0,   5,
+						      'h', 'w',
+						      'l', 'o',
+						      'c', 0,
+						      0,   0,
+						      12,  '0',
+						      '-', '9',
+						      '9', '9',
+						      '9', '9',
+						      '9', '9',
+						      '9', '9',
+						      '9' };
 
 		pxc_buf_load_copy(&b, bad, sizeof(bad));
 		ck_assert_int_eq(pxc_unpack(&b, &ot, &n, PMIX_TOPO), PMIX_ERR_UNPACK_FAILURE);
 		pxc_buf_load_copy(&b, badc, sizeof(badc));
-		ck_assert_int_eq(pxc_unpack(&b, &oc, &n, PMIX_PROC_CPUSET), PMIX_ERR_UNPACK_FAILURE);
+		ck_assert_int_eq(pxc_unpack(&b, &oc, &n, PMIX_PROC_CPUSET),
+				 PMIX_ERR_UNPACK_FAILURE);
 	}
-	c.bitmap = &c;	/* not hwloc: cannot travel */
+	c.bitmap = &c; /* not hwloc: cannot travel */
 	c.source = "other";
 	ck_assert_int_eq(pxc_pack(&w, &c, 1, PMIX_PROC_CPUSET), PMIX_ERR_NOT_SUPPORTED);
 	pxc_buf_clear(&b);
@@ -928,7 +1011,7 @@ START_TEST(test_compress)
 		in[i] = (uint8_t)("slurmix"[i % 7]);
 	if (!PMIx_Data_compress(in, len, &z, &n1)) {
 		free(in);
-		return;	/* built without zlib: nothing to check */
+		return; /* built without zlib: nothing to check */
 	}
 	ck_assert_uint_lt(n1, len / 10);
 	ck_assert(PMIx_Data_decompress(z, n1, &out, &n2));

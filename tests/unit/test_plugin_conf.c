@@ -226,7 +226,7 @@ static s_p_options_t *options(int *n)
 	plug_conf_options(&full, n);
 	full = realloc(full, (size_t)(*n + 1) * sizeof(*full));
 	full[*n].key = NULL;
-	return full + 1;	/* ours only; leaked, the test process ends */
+	return full + 1; /* ours only; leaked, the test process ends */
 }
 
 /* mpi.conf as slurmd parsed it: "Key=Value" lines, NULL-terminated. */
@@ -291,14 +291,14 @@ static void setup(void)
 	plug_conf_reset();
 }
 
-#define DEFAULTS_PRINTED \
-	"SlurmixTimeout=300\n" \
+#define DEFAULTS_PRINTED                          \
+	"SlurmixTimeout=300\n"                    \
 	"SlurmixClientLibDir=/test/lib/slurmix\n" \
-	"SlurmixSetLdLibraryPath=yes\n" \
-	"SlurmixDebug=0\n" \
-	"SlurmixTmpDir=(null)\n" \
-	"SlurmixSpawnOverlap=yes\n" \
-	"SlurmixFastStepEnd=yes\n" \
+	"SlurmixSetLdLibraryPath=yes\n"           \
+	"SlurmixDebug=0\n"                        \
+	"SlurmixTmpDir=(null)\n"                  \
+	"SlurmixSpawnOverlap=yes\n"               \
+	"SlurmixFastStepEnd=yes\n"                \
 	"SlurmixTaskWeight=yes\n"
 
 /* ---- tests ------------------------------------------------------------- */
@@ -321,7 +321,7 @@ START_TEST(test_defaults)
 				   "SlurmixFastStepEnd=yes\n"
 				   "SlurmixTaskWeight=yes\n");
 	plug_conf.timeout = 7;
-	plug_conf_set(NULL);	/* no mpi.conf */
+	plug_conf_set(NULL); /* no mpi.conf */
 	ck_assert_str_eq(printed(), DEFAULTS_PRINTED);
 	ck_assert_str_eq(log_text, "");
 }
@@ -329,11 +329,18 @@ END_TEST
 
 START_TEST(test_options)
 {
-	static const struct { const char *key; int type; } want[] = {
-		{ "SlurmixTimeout", S_P_UINT32 }, { "SlurmixClientLibDir", S_P_STRING },
-		{ "SlurmixSetLdLibraryPath", S_P_BOOLEAN }, { "SlurmixDebug", S_P_UINT32 },
-		{ "SlurmixTmpDir", S_P_STRING }, { "SlurmixSpawnOverlap", S_P_BOOLEAN },
-		{ "SlurmixFastStepEnd", S_P_BOOLEAN }, { "SlurmixTaskWeight", S_P_BOOLEAN },
+	static const struct {
+		const char *key;
+		int type;
+	} want[] = {
+		{ "SlurmixTimeout", S_P_UINT32 },
+		{ "SlurmixClientLibDir", S_P_STRING },
+		{ "SlurmixSetLdLibraryPath", S_P_BOOLEAN },
+		{ "SlurmixDebug", S_P_UINT32 },
+		{ "SlurmixTmpDir", S_P_STRING },
+		{ "SlurmixSpawnOverlap", S_P_BOOLEAN },
+		{ "SlurmixFastStepEnd", S_P_BOOLEAN },
+		{ "SlurmixTaskWeight", S_P_BOOLEAN },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
@@ -352,9 +359,15 @@ END_TEST
 START_TEST(test_file_values)
 {
 	static const char *const lines[] = {
-		"SlurmixTimeout=60", "SlurmixClientLibDir=/opt/sx/lib",
-		"SlurmixSetLdLibraryPath=no", "SlurmixDebug=3", "SlurmixTmpDir=/scratch",
-		"SlurmixSpawnOverlap=no", "SlurmixFastStepEnd=no", "SlurmixTaskWeight=no", NULL,
+		"SlurmixTimeout=60",
+		"SlurmixClientLibDir=/opt/sx/lib",
+		"SlurmixSetLdLibraryPath=no",
+		"SlurmixDebug=3",
+		"SlurmixTmpDir=/scratch",
+		"SlurmixSpawnOverlap=no",
+		"SlurmixFastStepEnd=no",
+		"SlurmixTaskWeight=no",
+		NULL,
 	};
 	const char *want = "SlurmixTimeout=60\n"
 			   "SlurmixClientLibDir=/opt/sx/lib\n"
@@ -371,8 +384,7 @@ START_TEST(test_file_values)
 	ck_assert(!plug_conf.set_ld_library_path);
 	ck_assert_uint_eq(plug_conf.debug, 3);
 	ck_assert_str_eq(plug_conf.tmpdir, "/scratch");
-	ck_assert(!plug_conf.spawn_overlap && !plug_conf.fast_step_end &&
-		  !plug_conf.task_weight);
+	ck_assert(!plug_conf.spawn_overlap && !plug_conf.fast_step_end && !plug_conf.task_weight);
 	ck_assert_str_eq(printed(), want);
 	ck_assert_str_eq(packed(), want);
 	ck_assert_str_eq(plug_conf_tmpdir(), "/scratch");
@@ -401,7 +413,8 @@ START_TEST(test_round_trip_every_row)
 		if (opts[i].type == S_P_UINT32)
 			snprintf(want[i], sizeof(want[i]), "%s", strcmp(dflt, "2") ? "2" : "1");
 		else if (opts[i].type == S_P_BOOLEAN)
-			snprintf(want[i], sizeof(want[i]), "%s", strcmp(dflt, "yes") ? "yes" : "no");
+			snprintf(want[i], sizeof(want[i]), "%s",
+				 strcmp(dflt, "yes") ? "yes" : "no");
 		else
 			snprintf(want[i], sizeof(want[i]), "/round/%s", opts[i].key);
 		ck_assert(fake_parse_pair(tbl, opts[i].key, want[i]));
@@ -437,8 +450,8 @@ START_TEST(test_file_out_of_range)
 	ck_assert_str_eq(log_text,
 			 "mpi/slurmix: SlurmixTimeout=604801 out of range 1..604800, using 300\n");
 	log_text[0] = 0;
-	plug_conf_set(file((const char *const[]){ "SlurmixTimeout=604800", "SlurmixDebug=0",
-						  NULL }));
+	plug_conf_set(
+		file((const char *const[]){ "SlurmixTimeout=604800", "SlurmixDebug=0", NULL }));
 	ck_assert_uint_eq(plug_conf.timeout, 604800);
 	plug_conf_set(file((const char *const[]){ "SlurmixTimeout=1", NULL }));
 	ck_assert_uint_eq(plug_conf.timeout, 1);
@@ -449,7 +462,9 @@ END_TEST
 /* Each override alone changes its own option and nothing else. */
 START_TEST(test_env_each)
 {
-	static const struct { const char *var, *key, *printed; } ov[] = {
+	static const struct {
+		const char *var, *key, *printed;
+	} ov[] = {
 		{ "SLURMIX_TIMEOUT=42", "SlurmixTimeout", "42" },
 		{ "SLURMIX_CLIENT_LIBDIR=/env/lib", "SlurmixClientLibDir", "/env/lib" },
 		{ "SLURMIX_SET_LD_LIBRARY_PATH=no", "SlurmixSetLdLibraryPath", "no" },
@@ -476,7 +491,8 @@ START_TEST(test_env_each)
 	/* SlurmixTmpDir has none */
 	plug_conf_reset();
 	ck_assert_int_eq(plug_conf_env((char *[]){ (char *)"SLURMIX_TMPDIR=/x",
-						   (char *)"SLURMIX_TMP_DIR=/x", NULL }), 0);
+						   (char *)"SLURMIX_TMP_DIR=/x", NULL }),
+			 0);
 	ck_assert_str_eq(printed(), DEFAULTS_PRINTED);
 	ck_assert_str_eq(log_text, "");
 }
@@ -488,10 +504,10 @@ START_TEST(test_env_over_file)
 	plug_conf_set(file((const char *const[]){ "SlurmixTimeout=60", "SlurmixSpawnOverlap=no",
 						  "SlurmixTaskWeight=no",
 						  "SlurmixClientLibDir=/file/lib", NULL }));
-	ck_assert_int_eq(plug_conf_env((char *[]){ (char *)"SLURMIX_TIMEOUT=61",
-						   (char *)"SLURMIX_SPAWN_OVERLAP=yes",
-						   (char *)"SLURMIX_TASK_WEIGHT=yes",
-						   (char *)"SLURMIX_CLIENT_LIBDIR=/env/lib", NULL }),
+	ck_assert_int_eq(plug_conf_env((char *[]){
+				 (char *)"SLURMIX_TIMEOUT=61", (char *)"SLURMIX_SPAWN_OVERLAP=yes",
+				 (char *)"SLURMIX_TASK_WEIGHT=yes",
+				 (char *)"SLURMIX_CLIENT_LIBDIR=/env/lib", NULL }),
 			 0);
 	ck_assert_uint_eq(plug_conf.timeout, 61);
 	ck_assert(plug_conf.spawn_overlap);
@@ -523,11 +539,14 @@ END_TEST
 /* A malformed override: one clear message, the value left as it was. */
 START_TEST(test_env_bad)
 {
-	static const struct { const char *var, *msg; } bad[] = {
+	static const struct {
+		const char *var, *msg;
+	} bad[] = {
 		{ "SLURMIX_TIMEOUT=0", "ignoring SLURMIX_TIMEOUT=\"0\": not a number in range" },
 		{ "SLURMIX_TIMEOUT=604801",
 		  "ignoring SLURMIX_TIMEOUT=\"604801\": not a number in range" },
-		{ "SLURMIX_TIMEOUT=12s", "ignoring SLURMIX_TIMEOUT=\"12s\": not a number in range" },
+		{ "SLURMIX_TIMEOUT=12s",
+		  "ignoring SLURMIX_TIMEOUT=\"12s\": not a number in range" },
 		{ "SLURMIX_TIMEOUT=-5", "ignoring SLURMIX_TIMEOUT=\"-5\": not a number in range" },
 		{ "SLURMIX_TIMEOUT=", "ignoring SLURMIX_TIMEOUT=\"\": not a number in range" },
 		{ "SLURMIX_DEBUG=4", "ignoring SLURMIX_DEBUG=\"4\": not a number in range" },
@@ -535,7 +554,8 @@ START_TEST(test_env_bad)
 		  "ignoring SLURMIX_SET_LD_LIBRARY_PATH=\"maybe\": not yes/no" },
 		{ "SLURMIX_CLIENT_LIBDIR=lib/slurmix",
 		  "ignoring SLURMIX_CLIENT_LIBDIR=\"lib/slurmix\": not an absolute path" },
-		{ "SLURMIX_CLIENT_LIBDIR=", "ignoring SLURMIX_CLIENT_LIBDIR=\"\": not an absolute path" },
+		{ "SLURMIX_CLIENT_LIBDIR=",
+		  "ignoring SLURMIX_CLIENT_LIBDIR=\"\": not an absolute path" },
 		{ "SLURMIX_SPAWN_OVERLAP=2", "ignoring SLURMIX_SPAWN_OVERLAP=\"2\": not yes/no" },
 		{ "SLURMIX_FAST_STEP_END=", "ignoring SLURMIX_FAST_STEP_END=\"\": not yes/no" },
 		{ "SLURMIX_TASK_WEIGHT=off!", "ignoring SLURMIX_TASK_WEIGHT=\"off!\": not yes/no" },

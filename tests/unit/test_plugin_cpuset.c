@@ -19,7 +19,7 @@ static void setup(void)
 {
 	avail = hwloc_bitmap_alloc();
 	own = hwloc_bitmap_alloc();
-	hwloc_bitmap_set_range(avail, 0, 7);	/* 8 CPUs */
+	hwloc_bitmap_set_range(avail, 0, 7); /* 8 CPUs */
 	hwloc_bitmap_set_range(own, 0, 7);
 }
 
@@ -41,17 +41,21 @@ static char *set_of(uint32_t type, const char *bind, uint32_t ltask)
 	return out;
 }
 
-#define CK_SET(type, bind, lt, want) do { char *_s = set_of(type, bind, lt); \
-	ck_assert_str_eq(_s, want); free(_s); } while (0)
+#define CK_SET(type, bind, lt, want)               \
+	do {                                       \
+		char *_s = set_of(type, bind, lt); \
+		ck_assert_str_eq(_s, want);        \
+		free(_s);                          \
+	} while (0)
 
 START_TEST(masks)
 {
 	CK_SET(PLUG_BIND_MASK, "0x3,0xC", 0, "0-1");
 	CK_SET(PLUG_BIND_MASK, "0x3,0xC", 1, "2-3");
-	CK_SET(PLUG_BIND_MASK, "0x3,0xC", 2, "0-1");		/* cycles */
-	CK_SET(PLUG_BIND_MASK, "f0", 0, "4-7");			/* no 0x */
-	CK_SET(PLUG_BIND_MASK, "0x30000000f", 0, "0-3");	/* cut to the node */
-	CK_SET(PLUG_BIND_MASK | 0x4, "0x80", 0, "7");		/* other flags too */
+	CK_SET(PLUG_BIND_MASK, "0x3,0xC", 2, "0-1");     /* cycles */
+	CK_SET(PLUG_BIND_MASK, "f0", 0, "4-7");          /* no 0x */
+	CK_SET(PLUG_BIND_MASK, "0x30000000f", 0, "0-3"); /* cut to the node */
+	CK_SET(PLUG_BIND_MASK | 0x4, "0x80", 0, "7");    /* other flags too */
 }
 END_TEST
 
@@ -68,19 +72,19 @@ START_TEST(fallbacks)
 {
 	hwloc_bitmap_zero(own);
 	hwloc_bitmap_set_range(own, 2, 5);
-	CK_SET(0, NULL, 0, "2-5");				/* no binding */
-	CK_SET(0, "0x3", 0, "2-5");				/* list but no mask type */
+	CK_SET(0, NULL, 0, "2-5");  /* no binding */
+	CK_SET(0, "0x3", 0, "2-5"); /* list but no mask type */
 	CK_SET(PLUG_BIND_MASK, NULL, 0, "2-5");
 	CK_SET(PLUG_BIND_MASK, "", 0, "2-5");
-	CK_SET(PLUG_BIND_MASK, "0xZZ", 0, "2-5");		/* broken */
+	CK_SET(PLUG_BIND_MASK, "0xZZ", 0, "2-5"); /* broken */
 	CK_SET(PLUG_BIND_MASK, "0x", 0, "2-5");
-	CK_SET(PLUG_BIND_MASK, "0x0", 0, "2-5");		/* empty mask */
-	CK_SET(PLUG_BIND_MASK, "0x100", 0, "2-5");		/* only CPUs the node lacks */
-	CK_SET(PLUG_BIND_MASK, "0x3,,0xC", 1, "2-5");		/* empty entry */
+	CK_SET(PLUG_BIND_MASK, "0x0", 0, "2-5");      /* empty mask */
+	CK_SET(PLUG_BIND_MASK, "0x100", 0, "2-5");    /* only CPUs the node lacks */
+	CK_SET(PLUG_BIND_MASK, "0x3,,0xC", 1, "2-5"); /* empty entry */
 	CK_SET(PLUG_BIND_MAP, "-1", 0, "2-5");
 	CK_SET(PLUG_BIND_MAP, "abc", 0, "2-5");
 	CK_SET(PLUG_BIND_MAP, "99999999999", 0, "2-5");
-	CK_SET(PLUG_BIND_MAP, "1,x", 0, "1");			/* the good entry still counts */
+	CK_SET(PLUG_BIND_MAP, "1,x", 0, "1"); /* the good entry still counts */
 }
 END_TEST
 
@@ -94,7 +98,7 @@ START_TEST(entry_parser)
 	ck_assert_int_eq(plug_cpuset_entry("12", 2, 1, s), 0);
 	ck_assert(hwloc_bitmap_isset(s, 12));
 	ck_assert_int_eq(plug_cpuset_entry("12", 0, 1, s), -1);
-	memset(big, 'f', sizeof(big));			/* absurdly long mask */
+	memset(big, 'f', sizeof(big)); /* absurdly long mask */
 	ck_assert_int_eq(plug_cpuset_entry(big, sizeof(big), 0, s), -1);
 	ck_assert(hwloc_bitmap_iszero(s));
 	hwloc_bitmap_free(s);

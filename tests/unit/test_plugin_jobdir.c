@@ -172,12 +172,13 @@ START_TEST(concurrent_openers_share_one_key)
 			if (read(go[0], &c, 1) != 0 ||
 			    plug_jobdir_open(base, 7, alive_7_slow, key) != 0)
 				_exit(1);
-			_exit(write(res[1], key, PLUG_JOBDIR_KEY_LEN) == PLUG_JOBDIR_KEY_LEN ? 0 : 1);
+			_exit(write(res[1], key, PLUG_JOBDIR_KEY_LEN) == PLUG_JOBDIR_KEY_LEN ? 0 :
+											       1);
 		}
 		ck_assert_int_gt(pid[i], 0);
 	}
 	close(go[0]);
-	close(go[1]);		/* all start together */
+	close(go[1]); /* all start together */
 	close(res[1]);
 	for (int i = 0; i < N; i++) {
 		int st;

@@ -147,10 +147,14 @@ START_TEST(test_arbitrary)
 	layout_t l;
 	char *t;
 
-	layout_init(&l, 3);	/* srun -m arbitrary with a hostfile */
-	put(&l, 0, 5); put(&l, 0, 0); put(&l, 0, 3);
+	layout_init(&l, 3); /* srun -m arbitrary with a hostfile */
+	put(&l, 0, 5);
+	put(&l, 0, 0);
+	put(&l, 0, 3);
 	put(&l, 1, 1);
-	put(&l, 2, 2); put(&l, 2, 4); put(&l, 2, 6);
+	put(&l, 2, 2);
+	put(&l, 2, 4);
+	put(&l, 2, 6);
 	t = roundtrip(&l);
 	ck_assert_str_eq(t, "1;7;5,0,3|1|2-6:2");
 	free(t);
@@ -162,15 +166,17 @@ START_TEST(test_encode_bad_layout)
 	layout_t l;
 
 	layout_init(&l, 2);
-	put(&l, 0, 0); put(&l, 1, 0);		/* duplicate rank */
+	put(&l, 0, 0);
+	put(&l, 1, 0); /* duplicate rank */
 	errno = 0;
 	ck_assert_ptr_null(plug_map_encode(l.nnodes, l.tasks, l.tids));
 	ck_assert_int_eq(errno, EINVAL);
 	layout_init(&l, 2);
-	put(&l, 0, 0); put(&l, 1, 2);		/* gap: rank 1 missing */
+	put(&l, 0, 0);
+	put(&l, 1, 2); /* gap: rank 1 missing */
 	ck_assert_ptr_null(plug_map_encode(l.nnodes, l.tasks, l.tids));
 	layout_init(&l, 2);
-	put(&l, 0, 0);				/* node without task */
+	put(&l, 0, 0); /* node without task */
 	ck_assert_ptr_null(plug_map_encode(l.nnodes, l.tasks, l.tids));
 	ck_assert_ptr_null(plug_map_encode(0, l.tasks, l.tids));
 	ck_assert_ptr_null(plug_map_encode(1, NULL, l.tids));
@@ -180,19 +186,41 @@ END_TEST
 START_TEST(test_decode_broken)
 {
 	static const char *const bad[] = {
-		"", "1", "1;", "1;;0", "2;1;0", "1;0;", "1;x;0", "1;1;",
-		"1;1;1", "1;2;0", "1;2;0,0,1", "1;2;0|", "1;2;|0,1",
-		"1;2;0||1", "1;2;0-1|", "1;4;0-3:0", "1;4;0-3:2", "1;4;3-0",
-		"1;4;0-1,2-3,", "1;4;0-1;2-3", "1;3;0-2 ", "1;2;-1,0",
-		"1;2;0,1x", "1;4294967296;0", "1;99999999999999999999;0",
-		"1;2;0,99999999999999999999", "1;2;0-1:4294967296",
-		"1;3;0|1|2|", "1;2;1,0|", "1;17000000;0",
+		"",
+		"1",
+		"1;",
+		"1;;0",
+		"2;1;0",
+		"1;0;",
+		"1;x;0",
+		"1;1;",
+		"1;1;1",
+		"1;2;0",
+		"1;2;0,0,1",
+		"1;2;0|",
+		"1;2;|0,1",
+		"1;2;0||1",
+		"1;2;0-1|",
+		"1;4;0-3:0",
+		"1;4;0-3:2",
+		"1;4;3-0",
+		"1;4;0-1,2-3,",
+		"1;4;0-1;2-3",
+		"1;3;0-2 ",
+		"1;2;-1,0",
+		"1;2;0,1x",
+		"1;4294967296;0",
+		"1;99999999999999999999;0",
+		"1;2;0,99999999999999999999",
+		"1;2;0-1:4294967296",
+		"1;3;0|1|2|",
+		"1;2;1,0|",
+		"1;17000000;0",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		errno = 0;
-		ck_assert_msg(plug_map_decode(bad[i]) == NULL,
-			      "\"%s\" accepted", bad[i]);
+		ck_assert_msg(plug_map_decode(bad[i]) == NULL, "\"%s\" accepted", bad[i]);
 		ck_assert_msg(errno == EINVAL, "\"%s\": errno %d", bad[i], errno);
 	}
 	ck_assert_ptr_null(plug_map_decode(NULL));
@@ -225,7 +253,7 @@ START_TEST(test_path_expand)
 	ck_assert_str_eq(out, "host-n-%%x");
 	ck_assert_int_eq(plug_path_expand("", "n", "h", out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "");
-	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 4), -1);	/* "/a/n" + NUL */
+	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 4), -1); /* "/a/n" + NUL */
 	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 5), 0);
 	ck_assert_str_eq(out, "/a/n");
 	ck_assert_int_eq(plug_path_expand("/a/%n", "n", "h", out, 0), -1);

@@ -34,7 +34,7 @@
 #include "runner.h"
 
 #define KEY "0123456789abcdef0123456789abcdef"
-#define KIND_A 100	/* test kinds, above every real one */
+#define KIND_A 100 /* test kinds, above every real one */
 #define KIND_B 101
 #define KIND_C 102
 #define KIND_NOBODY 110
@@ -67,12 +67,12 @@ typedef struct {
 	uint16_t last_cmd;
 	uint32_t last_tag;
 	char last_text[64];
-	int lost_inside_send;	/* a peer-lost came while a send ran */
-	int lost_of[4];		/* peer-losts per peer id */
+	int lost_inside_send; /* a peer-lost came while a send ran */
+	int lost_of[4];       /* peer-losts per peer id */
 } seen_t;
 
-static seen_t seen[3];		/* users 0, 1 on node 1 (kinds A, B); 2 on node 0 */
-static volatile int in_send;	/* the progress thread is inside plug_net_send */
+static seen_t seen[3];       /* users 0, 1 on node 1 (kinds A, B); 2 on node 0 */
+static volatile int in_send; /* the progress thread is inside plug_net_send */
 
 static void seen_init(void)
 {
@@ -83,12 +83,12 @@ static void seen_init(void)
 	}
 }
 
-#define SEEN_UPDATE(s, stmt)                       \
-	do {                                       \
-		pthread_mutex_lock(&(s)->lock);    \
-		stmt;                              \
+#define SEEN_UPDATE(s, stmt)                        \
+	do {                                        \
+		pthread_mutex_lock(&(s)->lock);     \
+		stmt;                               \
 		pthread_cond_broadcast(&(s)->cond); \
-		pthread_mutex_unlock(&(s)->lock);  \
+		pthread_mutex_unlock(&(s)->lock);   \
 	} while (0)
 
 /* Waits until *field >= want or WAIT_MS pass; returns the field. */
@@ -113,8 +113,7 @@ static void u_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_b
 	char *text = NULL;
 
 	pxc_unpack_str(in, &text);
-	SEEN_UPDATE(s, (s->msgs++, s->last_from = from, s->last_cmd = h->cmd,
-			s->last_tag = h->tag,
+	SEEN_UPDATE(s, (s->msgs++, s->last_from = from, s->last_cmd = h->cmd, s->last_tag = h->tag,
 			snprintf(s->last_text, sizeof(s->last_text), "%s", text ? text : "")));
 	free(text);
 }
@@ -148,16 +147,27 @@ static plug_net_t *net[2];
 
 static plug_net_t *make_node(uint32_t me)
 {
-	plug_net_args_t a = { .pg = pg, .key = KEY, .job = 7, .step = 0, .me = me,
-			      .nnodes = 2, .width = 2, .route_host = "127.0.0.1" };
+	plug_net_args_t a = { .pg = pg,
+			      .key = KEY,
+			      .job = 7,
+			      .step = 0,
+			      .me = me,
+			      .nnodes = 2,
+			      .width = 2,
+			      .route_host = "127.0.0.1" };
 
 	return plug_net_create(&a);
 }
 
 static int add_user(plug_net_t *n, seen_t *s, uint16_t first, uint16_t last)
 {
-	plug_net_user_t u = { .name = "test", .first = first, .last = last, .msg = u_msg,
-			      .peer_lost = u_lost, .start = u_start, .stop = u_stop,
+	plug_net_user_t u = { .name = "test",
+			      .first = first,
+			      .last = last,
+			      .msg = u_msg,
+			      .peer_lost = u_lost,
+			      .start = u_start,
+			      .stop = u_stop,
 			      .arg = s };
 
 	return plug_net_register(n, &u);
@@ -197,7 +207,7 @@ static void give_table(void *arg)
 
 	pxc_buf_init(&b);
 	ck_assert_int_eq(plug_endpoints_pack(&b, 2, t->addr, t->port), 0);
-	plug_net_table_in(net[0], &b, false);	/* the root: it sends it down */
+	plug_net_table_in(net[0], &b, false); /* the root: it sends it down */
 	pxc_buf_clear(&b);
 }
 
@@ -305,14 +315,14 @@ START_TEST(t_register_refuses)
 	ck_assert_ptr_nonnull(pg = pxc_progress_start("test-net"));
 	ck_assert_ptr_nonnull(net[0] = make_node(0));
 	ck_assert_int_eq(add_user(net[0], &seen[0], KIND_A, KIND_B), 0);
-	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_B, KIND_C), -1);	/* overlap */
+	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_B, KIND_C), -1); /* overlap */
 	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_A, KIND_A), -1);
-	ck_assert_int_eq(add_user(net[0], &seen[1], 2, 3), -1);	/* the transport's own */
-	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_C, KIND_B), -1);	/* backwards */
-	ck_assert_int_eq(add_user(net[0], &seen[1], 0, 0), 0);		/* no kinds: fine */
+	ck_assert_int_eq(add_user(net[0], &seen[1], 2, 3), -1);           /* the transport's own */
+	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_C, KIND_B), -1); /* backwards */
+	ck_assert_int_eq(add_user(net[0], &seen[1], 0, 0), 0);            /* no kinds: fine */
 	ck_assert_int_eq(add_user(net[0], &seen[2], KIND_C, KIND_C), 0);
 	ck_assert_int_eq(plug_net_start(net[0]), 0);
-	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_NOBODY, KIND_NOBODY), -1);	/* late */
+	ck_assert_int_eq(add_user(net[0], &seen[1], KIND_NOBODY, KIND_NOBODY), -1); /* late */
 	plug_net_stop(net[0]);
 	pxc_progress_stop(pg);
 	plug_net_destroy(net[0]);
@@ -321,17 +331,18 @@ END_TEST
 
 START_TEST(t_bad_arguments)
 {
-	plug_net_args_t a = { .key = KEY, .me = 0, .nnodes = 2, .width = 2,
-			      .route_host = "127.0.0.1" };
+	plug_net_args_t a = {
+		.key = KEY, .me = 0, .nnodes = 2, .width = 2, .route_host = "127.0.0.1"
+	};
 
 	ck_assert_ptr_nonnull(pg = pxc_progress_start("test-net"));
-	ck_assert_ptr_null(plug_net_create(&a));	/* no engine */
+	ck_assert_ptr_null(plug_net_create(&a)); /* no engine */
 	a.pg = pg;
 	a.key = "short";
 	ck_assert_ptr_null(plug_net_create(&a));
 	a.key = KEY;
 	a.me = 2;
-	ck_assert_ptr_null(plug_net_create(&a));	/* not a node of the step */
+	ck_assert_ptr_null(plug_net_create(&a)); /* not a node of the step */
 	a.me = 0;
 	a.width = 0;
 	ck_assert_ptr_null(plug_net_create(&a));
@@ -351,13 +362,13 @@ START_TEST(t_peer_lost_reaches_every_user)
 	ck_assert_int_eq(seen_wait(&seen[2], &seen[2].msgs, 1), 1);
 	ck_assert_int_eq(send_text(net[0], 1, KIND_A, 1, "hello"), 0);
 	ck_assert_int_eq(seen_wait(&seen[0], &seen[0].msgs, 1), 1);
-	plug_net_stop(net[0]);	/* node 0 goes away: node 1 loses it */
+	plug_net_stop(net[0]); /* node 0 goes away: node 1 loses it */
 	ck_assert_int_eq(seen[2].stops, 1);
 	ck_assert_int_ge(seen_wait(&seen[0], &seen[0].lost, 1), 1);
 	ck_assert_int_ge(seen_wait(&seen[1], &seen[1].lost, 1), 1);
 	ck_assert_uint_eq(seen[0].last_lost, 0);
 	ck_assert_uint_eq(seen[1].last_lost, 0);
-	ck_assert_int_eq(seen[2].lost, 0);	/* stopped: nobody to tell */
+	ck_assert_int_eq(seen[2].lost, 0); /* stopped: nobody to tell */
 	ck_assert_int_eq(seen[0].lost_inside_send + seen[1].lost_inside_send, 0);
 	down();
 }
@@ -371,7 +382,7 @@ START_TEST(t_stop)
 	plug_net_stop(net[1]);
 	ck_assert_int_eq(seen[0].stops, 1);
 	ck_assert_int_eq(seen[1].stops, 1);
-	plug_net_stop(net[1]);		/* idempotent */
+	plug_net_stop(net[1]); /* idempotent */
 	ck_assert_int_eq(seen[0].stops, 1);
 	ck_assert_int_eq(send_text(net[1], 0, KIND_C, 1, "after"), -1);
 	ck_assert_int_eq(seen[2].msgs, 0);
@@ -405,7 +416,7 @@ START_TEST(t_lost_inside_send_is_posted)
 	ck_assert_int_ge(seen_wait(&seen[2], &seen[2].lost_of[1], 1), 1);
 	f.n = net[0];
 	in_loop(make_foreign, &f);
-	ck_assert_uint_eq(f.id, 2);	/* after the step's own nodes */
+	ck_assert_uint_eq(f.id, 2); /* after the step's own nodes */
 	ck_assert_int_eq(send_text(net[0], f.id, KIND_A, 1, "nowhere"), 0);
 	ck_assert_int_ge(seen_wait(&seen[2], &seen[2].lost_of[2], 1), 1);
 	ck_assert_int_eq(seen[2].lost_of[0], 0);
@@ -432,7 +443,7 @@ plug_xstep_t *plug_xstep_find(const char *nspace)
 int plug_xstep_need(const pmix_proc_t *procs, size_t n, plug_xstep_cb_f cb, void *arg)
 {
 	(void)procs, (void)n, (void)cb, (void)arg;
-	return 1;		/* known */
+	return 1; /* known */
 }
 
 static struct {

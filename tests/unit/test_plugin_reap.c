@@ -52,8 +52,8 @@ bool plug_debug_flag_mpi(void)
 	return false;
 }
 
-#define PAUSE_MS 1000	/* Slurm's is 100 */
-#define CUT_MS 500	/* a pause shorter than this was cut short */
+#define PAUSE_MS 1000 /* Slurm's is 100 */
+#define CUT_MS 500    /* a pause shorter than this was cut short */
 
 static double now_ms(void)
 {
@@ -85,7 +85,8 @@ static void fork_tasks(int n, const int *delay_ms, int silent, int unfinalized)
 		}
 		if (i != unfinalized)
 			ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
-							   (void *)(uintptr_t)(100 + i)), 0);
+							   (void *)(uintptr_t)(100 + i)),
+					 0);
 	}
 }
 
@@ -148,7 +149,7 @@ START_TEST(test_cut_short)
 
 	ck_assert_int_eq(plug_reap_start(4), 0);
 	fork_tasks(4, delay, -1, -1);
-	usleep(60000);		/* every task has exited */
+	usleep(60000); /* every task has exited */
 	pause = slurm_round(&reaped);
 	ck_assert_int_eq(reaped, 4);
 	expect_cut(pause);
@@ -190,7 +191,7 @@ START_TEST(test_many_tasks)
 		delay[i] = 500;
 	ck_assert_int_eq(plug_reap_start(40), 0);
 	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), stall_fn, NULL), 0);
-	usleep(20000);		/* the thread is in stall_fn now */
+	usleep(20000); /* the thread is in stall_fn now */
 	fork_tasks(40, delay, -1, -1);
 	usleep(700000);
 	pause = slurm_round(&reaped);
@@ -246,7 +247,8 @@ START_TEST(test_unfinalized_task)
 	ck_assert_int_eq(plug_reap_start(3), 0);
 	fork_tasks(3, delay, -1, 2);
 	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
-					   (void *)(uintptr_t)100), 0);
+					   (void *)(uintptr_t)100),
+			 0);
 	usleep(50000);
 	pause = slurm_round(&reaped);
 	ck_assert_int_eq(reaped, 3);
@@ -269,7 +271,7 @@ START_TEST(test_extra_reports)
 
 	ck_assert_int_eq(pipe(ready), 0);
 	ck_assert_int_eq(plug_reap_start(2), 0);
-	for (int i = 0; i < 2; i++) {	/* the tasks, reporting first */
+	for (int i = 0; i < 2; i++) { /* the tasks, reporting first */
 		ck_assert_int_ge(pid = fork(), 0);
 		if (pid == 0) {
 			plug_reap_task();
@@ -278,7 +280,8 @@ START_TEST(test_extra_reports)
 			_exit(0);
 		}
 		ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
-						   (void *)(uintptr_t)(100 + i)), 0);
+						   (void *)(uintptr_t)(100 + i)),
+				 0);
 	}
 	ck_assert_int_eq(read(ready[0], c, 1) + read(ready[0], c + 1, 1), 2);
 	close(ready[0]);
@@ -313,11 +316,11 @@ START_TEST(test_signal_in_use)
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGRTMIN + 6, &sa, NULL), 0);
 	ck_assert_int_eq(plug_reap_start(4), -1);
-	plug_reap_task();	/* a task of an unarmed step: nothing */
+	plug_reap_task(); /* a task of an unarmed step: nothing */
 	plug_reap_stop();
 	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
 	ck_assert_ptr_eq((void *)now.sa_handler, (void *)other_handler);
-	signal(SIGRTMIN + 6, SIG_DFL);	/* for the next test (CK_FORK=no) */
+	signal(SIGRTMIN + 6, SIG_DFL); /* for the next test (CK_FORK=no) */
 }
 END_TEST
 
@@ -340,13 +343,13 @@ START_TEST(test_weight_nice)
 {
 	ck_assert_int_eq(plug_weight_nice(0, 0), 0);
 	ck_assert_int_eq(plug_weight_nice(1, 1), 0);
-	ck_assert_int_eq(plug_weight_nice(2, 1), -3);	/* 1991 / 1024 = 1.94 */
-	ck_assert_int_eq(plug_weight_nice(4, 0), -6);	/* 3906; no parent count: 1 */
-	ck_assert_int_eq(plug_weight_nice(8, 1), -9);	/* 7620 */
-	ck_assert_int_eq(plug_weight_nice(8, 2), -6);	/* 8 children, 2 parents */
+	ck_assert_int_eq(plug_weight_nice(2, 1), -3); /* 1991 / 1024 = 1.94 */
+	ck_assert_int_eq(plug_weight_nice(4, 0), -6); /* 3906; no parent count: 1 */
+	ck_assert_int_eq(plug_weight_nice(8, 1), -9); /* 7620 */
+	ck_assert_int_eq(plug_weight_nice(8, 2), -6); /* 8 children, 2 parents */
 	ck_assert_int_eq(plug_weight_nice(2, 2), 0);
-	ck_assert_int_eq(plug_weight_nice(1, 8), 0);	/* never above 0 */
-	ck_assert_int_eq(plug_weight_nice(64, 1), -19);	/* 71755 / 1024 = 70 */
+	ck_assert_int_eq(plug_weight_nice(1, 8), 0);    /* never above 0 */
+	ck_assert_int_eq(plug_weight_nice(64, 1), -19); /* 71755 / 1024 = 70 */
 	ck_assert_int_eq(plug_weight_nice(1000, 1), -20);
 }
 END_TEST
@@ -399,7 +402,7 @@ START_TEST(test_weight_apply)
 	get(path, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "-9");
 
-	unlink(path);		/* no autogroup file (kernel without it) */
+	unlink(path); /* no autogroup file (kernel without it) */
 	ck_assert_int_eq(plug_weight_apply(dir, 8, 1), -1);
 	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", dir);
 	unlink(path);

@@ -16,13 +16,17 @@
 #include "runner.h"
 
 static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
-static char *base_env[] = { "PATH=/usr/bin", "HOME=/root", "SLURM_NTASKS=8",
+static char *base_env[] = { "PATH=/usr/bin",      "HOME=/root",     "SLURM_NTASKS=8",
 			    "SLURMIX_SPAWN_ID=3", "SLURM_JOB_ID=7", NULL };
 
 static plug_spawn_ctx_t ctx(void)
 {
-	return (plug_spawn_ctx_t){ .srun = "/usr/bin/srun", .job = 7, .alloc = alloc_nodes,
-				   .overlap = true, .mpfile = "/x/mp", .env = base_env };
+	return (plug_spawn_ctx_t){ .srun = "/usr/bin/srun",
+				   .job = 7,
+				   .alloc = alloc_nodes,
+				   .overlap = true,
+				   .mpfile = "/x/mp",
+				   .env = base_env };
 }
 
 static char *argv_cmd[] = { "./child", "a b", NULL };
@@ -140,10 +144,10 @@ START_TEST(required)
 	PMIx_Info_load(&info[0], PMIX_PERSONALITY, "ompi", PMIX_STRING);
 	PMIx_Info_load(&info[1], "slurmix.no.such.thing", &yes, PMIX_BOOL);
 	PMIx_Info_load(&info[2], PMIX_DISPLAY_MAP, &yes, PMIX_BOOL);
-	info[0].flags |= PMIX_INFO_REQD;	/* nothing to do: fine */
+	info[0].flags |= PMIX_INFO_REQD; /* nothing to do: fine */
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_SUCCESS);
 	plug_spawn_plan_free(&p);
-	info[2].flags |= PMIX_INFO_REQD;	/* sent by Open MPI, not done */
+	info[2].flags |= PMIX_INFO_REQD; /* sent by Open MPI, not done */
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
 	info[2].flags = 0;
 	info[1].flags |= PMIX_INFO_REQD;
@@ -192,8 +196,9 @@ START_TEST(mpmd)
 	plug_spawn_ctx_t c = ctx();
 	char *e1[] = { "X=1", NULL };
 	char *av2[] = { "./other", "%t", NULL };
-	pmix_app_t a[2] = { app(2), { .cmd = "./other", .argv = av2, .maxprocs = 3,
-				      .env = e1, .cwd = "/w" } };
+	pmix_app_t a[2] = {
+		app(2), { .cmd = "./other", .argv = av2, .maxprocs = 3, .env = e1, .cwd = "/w" }
+	};
 	plug_spawn_plan_t p;
 
 	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, a, 2, &p), PMIX_SUCCESS);
@@ -225,7 +230,7 @@ START_TEST(broken)
 	a = app(1);
 	PMIx_Info_load(&info[0], PMIX_WDIR, "relative", PMIX_STRING);
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
-	PMIx_Info_load(&info[1], PMIX_HOST, &n, PMIX_INT);	/* wrong type */
+	PMIx_Info_load(&info[1], PMIX_HOST, &n, PMIX_INT); /* wrong type */
 	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
 	PMIx_Info_free(info, 2);
 	info = PMIx_Info_create(1);

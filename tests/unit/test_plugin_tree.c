@@ -33,7 +33,7 @@ static int depth_of(uint32_t me, uint32_t n, uint32_t w)
 	return d;
 }
 
-static int log_ceil(uint32_t n, uint32_t w)	/* levels below the root */
+static int log_ceil(uint32_t n, uint32_t w) /* levels below the root */
 {
 	uint64_t reach = 1, level = 1;
 	int d = 0;
@@ -66,7 +66,7 @@ static void check_shape(uint32_t n, uint32_t w)
 			ck_assert_uint_eq(cp, i);
 			seen[kids[k]]++;
 		}
-		if (nk)		/* contiguous: first child right after me */
+		if (nk) /* contiguous: first child right after me */
 			ck_assert_uint_eq(kids[0], i + 1);
 	}
 	ck_assert_uint_eq(seen[0], 0);

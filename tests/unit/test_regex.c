@@ -59,7 +59,8 @@ START_TEST(test_nodes_shapes)
 	nodes_expect("vn1,vn2,vn3,vn4,vn5,vn6,vn7,vn8,vn9,vn10,vn11,vn12,vn13,vn14,vn15,vn16",
 		     "slurmix:vn[1-16]");
 	nodes_expect("n001,n002,n003,n004,n005,n006,n007,n008,n009,n010,n011,n012,n013,"
-		     "n014,n015,n016", "slurmix:n[001-016]");
+		     "n014,n015,n016",
+		     "slurmix:n[001-016]");
 	nodes_expect("n09,n10,n11", "slurmix:n[09-11]");
 	nodes_expect("n9,n10,n11", "slurmix:n[9-11]");
 	nodes_expect("n1,n2,n4,n5,n9", "slurmix:n[1-2,4-5,9]");
@@ -85,8 +86,9 @@ START_TEST(test_nodes_large)
 	ck_assert_str_eq(re, "slurmix:nid[00000-00999]");
 	free(re);
 	input[0] = '\0';
-	for (i = 0; i < 1000; i++)	/* stride 2, then the odd ones */
-		sprintf(input + strlen(input), "%snid%05d", i ? "," : "", i * 2 % 1000 + (i >= 500));
+	for (i = 0; i < 1000; i++) /* stride 2, then the odd ones */
+		sprintf(input + strlen(input), "%snid%05d", i ? "," : "",
+			i * 2 % 1000 + (i >= 500));
 	free(nodes_round_trip(input));
 	free(input);
 }
@@ -112,7 +114,7 @@ START_TEST(test_nodes_plain_and_values)
 	ck_assert_int_eq(pxc_regex_value_text(&v, &text), 0);
 	ck_assert_str_eq(text, "slurmix:a[1-2]");
 	free(text);
-	v.data.bo.size -= 4;	/* no NUL, and shorter */
+	v.data.bo.size -= 4; /* no NUL, and shorter */
 	ck_assert_int_eq(pxc_regex_value_text(&v, &text), 0);
 	ck_assert_str_eq(text, "slurmix:a[1");
 	free(text);
@@ -129,9 +131,26 @@ END_TEST
 START_TEST(test_nodes_malformed)
 {
 	static const char *bad[] = {
-		"", "slurmix:", "n[1-", "n[", "n]", "n[]", "n[3-1]", "n[1-2]x[3]",
-		"n[a-b]", "n[1--2]", "n[1,]", "a,,b", ",a", "a,", "n[1-1000000000]",
-		"n[0-999999999999999999]", "n[1-2", "n[[1]]", "n[1-2]]", "slurmix:n[-3]",
+		"",
+		"slurmix:",
+		"n[1-",
+		"n[",
+		"n]",
+		"n[]",
+		"n[3-1]",
+		"n[1-2]x[3]",
+		"n[a-b]",
+		"n[1--2]",
+		"n[1,]",
+		"a,,b",
+		",a",
+		"a,",
+		"n[1-1000000000]",
+		"n[0-999999999999999999]",
+		"n[1-2",
+		"n[[1]]",
+		"n[1-2]]",
+		"slurmix:n[-3]",
 		"n[1234567890123456789]",
 	};
 	char **names = (char **)0x1;
@@ -210,7 +229,8 @@ START_TEST(test_ppn_large)
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < 8; j++)
-			sprintf(input + strlen(input), "%s%zu", j ? "," : (i ? ";" : ""), i * 8 + j);
+			sprintf(input + strlen(input), "%s%zu", j ? "," : (i ? ";" : ""),
+				i * 8 + j);
 	ck_assert_int_eq(PMIx_generate_ppn(input, &ppn), PMIX_SUCCESS);
 	ck_assert_str_eq(ppn, "slurmix:0-7;+8*1023");
 	ck_assert_int_eq(pxc_regex_parse_ppn(ppn, &nodes), 0);
@@ -224,9 +244,25 @@ END_TEST
 START_TEST(test_ppn_malformed)
 {
 	static const char *bad[] = {
-		"", "slurmix:", "a", "0,,1", "0,", "1-0", "0;x", "+1*3", "0;+1", "0;+1*",
-		"0;+1*0", "0;*3", "0-4294967296", "4294967296", "0;-1*1", "0-99999999",
-		"0;+1*99999999", "0;;+1*2", "0 1",
+		"",
+		"slurmix:",
+		"a",
+		"0,,1",
+		"0,",
+		"1-0",
+		"0;x",
+		"+1*3",
+		"0;+1",
+		"0;+1*",
+		"0;+1*0",
+		"0;*3",
+		"0-4294967296",
+		"4294967296",
+		"0;-1*1",
+		"0-99999999",
+		"0;+1*99999999",
+		"0;;+1*2",
+		"0 1",
 	};
 	char **nodes = NULL, *ppn = NULL;
 	size_t i;

@@ -28,16 +28,16 @@
  * reply, so no direct modex follows. */
 static int cd_had_key;
 
-static pmix_status_t h_connect_data(const pmix_proc_t procs[], size_t n,
-				    const pmix_info_t info[], size_t ninfo,
-				    pmix_op_cbfunc_t cb, void *cbd)
+static pmix_status_t h_connect_data(const pmix_proc_t procs[], size_t n, const pmix_info_t info[],
+				    size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
 {
 	const pmix_info_t *d = pxc_info_find(info, ninfo, PXC_CONNECT_DATA);
 	pxc_store_t *st = pxc_store_create(), *far = pxc_store_create();
 	pmix_value_t v = { .type = PMIX_STRING };
 	pmix_data_buffer_t blob;
 
-	(void)procs; (void)n;
+	(void)procs;
+	(void)n;
 	if (d && d->value.type == PMIX_BYTE_OBJECT) {
 		pxc_buf_init(&blob);
 		pxc_buf_append(&blob, d->value.data.bo.bytes, d->value.data.bo.size);
@@ -73,7 +73,7 @@ START_TEST(connect_carries_posted_data)
 	ck_assert_int_eq(reg_nspace(NS2, 0, NULL, 0, NULL, NULL), PMIX_SUCCESS);
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	rc_commit(fd0, 0, "k.near", "near", PMIX_GLOBAL);
-	rc_commit(fd0, 0, "k.mine", "mine", PMIX_LOCAL);	/* stays on the node */
+	rc_commit(fd0, 0, "k.mine", "mine", PMIX_LOCAL); /* stays on the node */
 	PMIx_Load_procid(&procs[0], NS2, 0);
 	PMIx_Load_procid(&procs[1], NS, 0);
 	pack_procs_info(&b, procs, 2, NULL, 0);
@@ -195,9 +195,8 @@ static int rc_hello_as(const char *ns, pmix_rank_t rank)
 
 /* Sends CONNECT/DISCONNECT over procs with info; returns the reply status
  * (b: after it, cleared unless keep). */
-static pmix_status_t rc_cnx(int fd, uint16_t cmd, uint32_t tag, const pmix_proc_t *procs,
-			    size_t n, const pmix_info_t *info, size_t ninfo,
-			    pmix_data_buffer_t *keep)
+static pmix_status_t rc_cnx(int fd, uint16_t cmd, uint32_t tag, const pmix_proc_t *procs, size_t n,
+			    const pmix_info_t *info, size_t ninfo, pmix_data_buffer_t *keep)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -251,8 +250,9 @@ static void reg_other(int nlocal, const char *cluster)
 		PMIx_Info_destruct(&info[i]);
 	for (int r = 0; r < nlocal; r++) {
 		PMIx_Load_procid(&p, NS2, (pmix_rank_t)r);
-		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL,
-							     NULL, NULL), PMIX_SUCCESS);
+		ck_assert_int_eq(PMIx_server_register_client(&p, getuid(), getgid(), NULL, NULL,
+							     NULL),
+				 PMIX_SUCCESS);
 	}
 }
 
@@ -361,16 +361,13 @@ START_TEST(connect_results_and_disconnect)
 	PMIx_Load_procid(&procs[1], NS2, 0);
 	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 2, procs, 2, NULL, 0, NULL),
 			 PMIX_ERR_INVALID_OPERATION);
-	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 3, procs, 1, NULL, 0, NULL),
-			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 3, procs, 1, NULL, 0, NULL), PMIX_SUCCESS);
 	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 4, procs, 2, NULL, 0, &b), PMIX_SUCCESS);
 	ck_assert_uint_eq(cnx_results(&b, &ctx, &gr), 2);
 	ck_assert_uint_ne(ctx, 0);
-	ck_assert_uint_eq(gr, 0);	/* "test.ns" < "test.other" */
-	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 5, procs, 2, NULL, 0, NULL),
-			 PMIX_SUCCESS);
-	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 6, procs, 2, NULL, 0, NULL),
-			 PMIX_SUCCESS);
+	ck_assert_uint_eq(gr, 0); /* "test.ns" < "test.other" */
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 5, procs, 2, NULL, 0, NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_DISCONNECT, 6, procs, 2, NULL, 0, NULL), PMIX_SUCCESS);
 	ck_assert_int_eq(rc_cnx(fd, PXC_CMD_CONNECT, 7, procs, 2, NULL, 0, &b), PMIX_SUCCESS);
 	cnx_results(&b, &ctx2, &gr);
 	ck_assert_uint_ne(ctx2, 0);
@@ -484,11 +481,11 @@ START_TEST(connect_optional_and_events)
 	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, NS, 0);
 	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, NS, 0);
-	close(fd1);	/* gone before joining: dropped, not a failure */
+	close(fd1); /* gone before joining: dropped, not a failure */
 	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
 	ck_assert_int_eq(host.n_connect, 1);
-	ck_assert_int_eq(host.n_notify, 2);	/* both events, for other nodes */
+	ck_assert_int_eq(host.n_notify, 2); /* both events, for other nodes */
 	for (int i = 0; i < 3; i++)
 		PMIx_Info_destruct(&info[i]);
 	close(fd0);
@@ -545,13 +542,13 @@ START_TEST(connect_remote_events)
 	rc_regevents(fd1, NULL, 0);
 	post_cev(&req_a);
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
-	post_cev(&req_a);	/* the same connect asked from another node */
+	post_cev(&req_a); /* the same connect asked from another node */
 	post_cev(&other);
 	post_cev(&each);
 	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
 	post_cev(&each);
 	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
-	post_cev(&req_b);	/* another connect id: announced */
+	post_cev(&req_b); /* another connect id: announced */
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
 	ck_assert_int_eq(rc_recv(fd1, &h, &b, 300), -1);
 	/* local asker for id "c" first: told to the host, a remote "c" after it
@@ -563,7 +560,7 @@ START_TEST(connect_remote_events)
 	pack_procs_info(&b, procs, 2, info, 2);
 	rc_send(fd0, PXC_CMD_CONNECT, 2, &b);
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, NS, 0);
-	for (int i = 0; i < 100 && host.n_notify < 1; i++)	/* right after the event */
+	for (int i = 0; i < 100 && host.n_notify < 1; i++) /* right after the event */
 		usleep(10000);
 	ck_assert_int_eq(host.n_notify, 1);
 	{
@@ -594,7 +591,7 @@ START_TEST(connect_optional_lost_first)
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
 	close(fd1);
-	usleep(200000);		/* the server sees it go */
+	usleep(200000); /* the server sees it go */
 	PMIx_Load_procid(&procs[0], NS, 0);
 	PMIx_Load_procid(&procs[1], NS, 1);
 	pack_procs_info(&b, procs, 2, NULL, 0);

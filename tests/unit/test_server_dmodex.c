@@ -80,7 +80,7 @@ START_TEST(get_remote_dmodex_cached)
 	ck_assert_int_eq(host.n_dmodex, 1);
 	ck_assert_int_eq(rc_get(fd0, 6, NS, 3, "k.r", &st), PMIX_SUCCESS);
 	pxc_store_destroy(st);
-	ck_assert_int_eq(host.n_dmodex, 1);	/* cached */
+	ck_assert_int_eq(host.n_dmodex, 1); /* cached */
 	close(fd0);
 	stop_server();
 }
@@ -119,7 +119,7 @@ START_TEST(dmodex_request_waits_for_commit)
 	pxc_sync_init(&dm_sync);
 	PMIx_Load_procid(&p, NS, 0);
 	ck_assert_int_eq(PMIx_server_dmodex_request(&p, dm_cb, NULL), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_sync_wait(&dm_sync, 200), PMIX_ERR_TIMEOUT);	/* waits */
+	ck_assert_int_eq(pxc_sync_wait(&dm_sync, 200), PMIX_ERR_TIMEOUT); /* waits */
 	rc_commit(fd0, 0, "k.remote", "r0", PMIX_REMOTE);
 	rc_commit(fd0, 0, "k.local", "l0", PMIX_LOCAL);
 	ck_assert_int_eq(pxc_sync_wait(&dm_sync, TMO), PMIX_SUCCESS);
@@ -207,7 +207,7 @@ START_TEST(get_dmodex_merged)
 	ck_assert_int_eq(rc_get(fd1, 16, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
 			 PMIX_SUCCESS);
 	ck_assert_int_eq(rc_get_info(fd0, 11, NS, 1, "k.b", false, &st), PMIX_SUCCESS);
-	ck_assert_uint_eq(nrecs(st, 1), 2);	/* k.c is not for local peers */
+	ck_assert_uint_eq(nrecs(st, 1), 2); /* k.c is not for local peers */
 	pxc_store_destroy(st);
 	ck_assert_int_eq(rc_get_info(fd0, 12, NS, 1, "k.b", true, &st), PMIX_SUCCESS);
 	ck_assert_uint_eq(nrecs(st, 1), 1);
@@ -229,7 +229,7 @@ START_TEST(get_dmodex_merged)
 	n = keeper.nkept;
 	close(fd0);
 	close(fd1);
-	keeper_wait_kept(n + 2);	/* client_finalized of both */
+	keeper_wait_kept(n + 2); /* client_finalized of both */
 	keeper_drain(n + 2);
 	stop_server();
 }

@@ -60,7 +60,7 @@ START_TEST(fence_collect_one_host_call)
 	close(fd0);
 	close(fd1);
 	usleep(20000);
-	two_client_fence(false, &fd0, &fd1);	/* new connections, no data */
+	two_client_fence(false, &fd0, &fd1); /* new connections, no data */
 	ck_assert_int_eq(host.n_fence, 2);
 	ck_assert_uint_eq(host.fence_ndata, 0);
 	close(fd0);
@@ -185,8 +185,7 @@ static pxc_store_t *host_blob(void)
  * namespace) that must end with want; returns the host's blob (or NULL
  * when the host was not called) and checks that the reply carries the
  * same records. */
-static pxc_store_t *fence2(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
-			   pmix_status_t want)
+static pxc_store_t *fence2(int fd0, int fd1, const pmix_proc_t *procs, size_t n, pmix_status_t want)
 {
 	static uint32_t tag = 100;
 	int calls = host.n_fence;
@@ -211,8 +210,8 @@ static pxc_store_t *fence2(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
 }
 
 /* Runs fence2 and checks how many records of ranks 0 and 1 it carried. */
-static void fence2_expect(int fd0, int fd1, const pmix_proc_t *procs, size_t n,
-			  size_t want0, size_t want1)
+static void fence2_expect(int fd0, int fd1, const pmix_proc_t *procs, size_t n, size_t want0,
+			  size_t want1)
 {
 	pxc_store_t *st = fence2(fd0, fd1, procs, n, PMIX_SUCCESS);
 
@@ -337,9 +336,9 @@ START_TEST(fence_signatures_bounded)
 		fence2_expect(fd0, fd1, procs, 3, 1, 0);
 	}
 	PMIx_Load_procid(&procs[2], NS2, nsig - 1);
-	fence2_expect(fd0, fd1, procs, 3, 0, 0);	/* remembered */
+	fence2_expect(fd0, fd1, procs, 3, 0, 0); /* remembered */
 	PMIx_Load_procid(&procs[2], NS2, 0);
-	fence2_expect(fd0, fd1, procs, 3, 1, 0);	/* evicted */
+	fence2_expect(fd0, fd1, procs, 3, 1, 0); /* evicted */
 	fence2_expect(fd0, fd1, procs, 3, 0, 0);
 	close(fd0);
 	close(fd1);

@@ -214,7 +214,7 @@ static int send_all_upcalls(int fd)
 	pxc_pack_array(&b, &proc, 1, PMIX_PROC);
 	pxc_pack_array(&b, &info, 1, PMIX_INFO);
 	rc_send(fd, PXC_CMD_GROUP, 16, &b);
-	send_query(fd, 17, "life.query", NS);	/* a key left to the host */
+	send_query(fd, 17, "life.query", NS); /* a key left to the host */
 	pack_procs_info(&b, &proc, 1, &info, 1);
 	rc_send(fd, PXC_CMD_JOBCTL, 18, &b);
 	pxc_buf_init(&b);
@@ -227,7 +227,7 @@ static int send_all_upcalls(int fd)
 	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
 	pxc_pack_array(&b, &info, 1, PMIX_INFO);
 	rc_send(fd, PXC_CMD_REGEVENTS, 20, &b);
-	PMIx_Load_procid(&proc, NS, 3);		/* remote: direct modex */
+	PMIx_Load_procid(&proc, NS, 3); /* remote: direct modex */
 	pxc_buf_init(&b);
 	pxc_pack_proc(&b, &proc);
 	pxc_pack_str(&b, "k.r");
@@ -242,9 +242,9 @@ static int send_all_upcalls(int fd)
 START_TEST(host_keeps_args)
 {
 	static const char *const all[] = {
-		"tool", "connected", "abort", "publish", "lookup", "unpublish", "spawn",
-		"log", "group", "query", "jobctl", "notify", "regevents", "dmodex",
-		"finalized",
+		"tool",      "connected", "abort",     "publish", "lookup",
+		"unpublish", "spawn",     "log",       "group",   "query",
+		"jobctl",    "notify",    "regevents", "dmodex",  "finalized",
 	};
 	pmix_data_buffer_t b;
 	pmix_info_t info;
@@ -272,7 +272,7 @@ START_TEST(host_keeps_args)
 	keeper_wait_kept(n);
 	/* the requester vanishes while the host still holds everything */
 	close(fd);
-	n++;			/* client_finalized for the lost client */
+	n++; /* client_finalized for the lost client */
 	keeper_drain(n);
 	ck_assert_msg(keeper.bad == 0, "the host saw changed arguments: %s", keeper.bad_what);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -316,7 +316,7 @@ START_TEST(host_keeps_coll_args)
 	send_coll(fd, PXC_CMD_FENCE, 2, true);
 	send_coll(fd, PXC_CMD_CONNECT, 3, false);
 	send_coll(fd, PXC_CMD_DISCONNECT, 4, false);
-	for (int i = 0; i < 3; i++) {		/* in any order */
+	for (int i = 0; i < 3; i++) { /* in any order */
 		pxc_wire_hdr_t h;
 		pmix_status_t st;
 
@@ -371,7 +371,7 @@ START_TEST(host_calls_back_badly)
 	ck_assert_str_eq(sval(st, NS, PXC_LVL_PROC, 3, "k.r"), "remote-val");
 	pxc_store_destroy(st);
 	keeper_drain(3);
-	ck_assert_int_eq(rc_recv(fd, &h, &b, 300), -1);	/* no second reply */
+	ck_assert_int_eq(rc_recv(fd, &h, &b, 300), -1); /* no second reply */
 	ck_assert_int_eq(rc_get(fd, 5, NS, 3, "k.g", NULL), PMIX_SUCCESS);
 	/* a callback held across finalize and a new server */
 	host.hold = 1;
@@ -386,7 +386,7 @@ START_TEST(host_calls_back_badly)
 	fd = rc_hello(0, PMIX_SUCCESS, NULL);
 	host.hold_status = PMIX_SUCCESS;
 	keeper.keep_ms = 600;
-	send_publish(fd, 7);	/* the stale answer (DUPLICATE) comes first */
+	send_publish(fd, 7); /* the stale answer (DUPLICATE) comes first */
 	ck_assert_int_eq(rc_reply(fd, 7, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
 	keeper_drain(5);
@@ -407,7 +407,9 @@ static pmix_status_t d_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_
 {
 	pmix_nspace_t ns;
 
-	(void)so; (void)cb; (void)cbd;
+	(void)so;
+	(void)cb;
+	(void)cbd;
 	host.n_finalized++;
 	if (host.dereg_ns) {
 		PMIx_Load_nspace(ns, p->nspace);
@@ -420,7 +422,8 @@ static pmix_status_t d_finalized(const pmix_proc_t *p, void *so, pmix_op_cbfunc_
 
 static void dm_cb_count(pmix_status_t status, char *data, size_t sz, void *cbdata)
 {
-	(void)data; (void)sz;
+	(void)data;
+	(void)sz;
 	*(pmix_status_t *)cbdata = status;
 }
 
@@ -464,11 +467,10 @@ START_TEST(host_deregisters_in_upcall)
 	/* the server carries on */
 	register_job(2);
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
-	ck_assert_int_eq(rc_get(fd0, 7, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL),
-			 PMIX_SUCCESS);
+	ck_assert_int_eq(rc_get(fd0, 7, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL), PMIX_SUCCESS);
 	close(fd0);
 	stop_server();
-	ck_assert_int_eq(dst, PMIX_ERR_INIT);	/* failed at finalize */
+	ck_assert_int_eq(dst, PMIX_ERR_INIT); /* failed at finalize */
 }
 END_TEST
 

@@ -176,7 +176,7 @@ START_TEST(locality_host_topology)
 	ck_assert_int_eq(PMIx_server_init(NULL, info, 2), PMIX_SUCCESS);
 	PMIx_Info_destruct(&info[0]);
 	PMIx_Info_destruct(&info[1]);
-	hwloc_topology_destroy(t);		/* the server's copy lives on */
+	hwloc_topology_destroy(t); /* the server's copy lives on */
 	cs.bitmap = hwloc_bitmap_alloc();
 	hwloc_bitmap_set(cs.bitmap, 3);
 	ck_assert_int_eq(PMIx_server_generate_locality_string(&cs, &loc), PMIX_SUCCESS);

@@ -50,7 +50,7 @@ START_TEST(register_and_hello_blob)
 		PMIx_Info_destruct(&node[i]);
 		PMIx_Info_destruct(&pdata[i]);
 	}
-	PMIx_Info_destruct(&info[0]);	/* Info_load deep-copied the arrays */
+	PMIx_Info_destruct(&info[0]); /* Info_load deep-copied the arrays */
 	PMIx_Info_destruct(&info[1]);
 	fd = rc_hello(1, PMIX_SUCCESS, job);
 	ck_assert_int_eq(host.n_connected, 1);
@@ -97,7 +97,7 @@ START_TEST(cleanup_is_safe)
 	ck_assert_int_eq(symlink(outside, path), 0);
 	snprintf(path, sizeof(path), "%s/keep.me", top);
 	close(open(path, O_CREAT | O_WRONLY, 0600));
-	if (geteuid() == 0) {	/* a file of another user stays */
+	if (geteuid() == 0) { /* a file of another user stays */
 		snprintf(path, sizeof(path), "%s/theirs", top);
 		close(open(path, O_CREAT | O_WRONLY, 0600));
 		ck_assert_int_eq(chown(path, 4242, 4242), 0);
@@ -126,15 +126,19 @@ START_TEST(cleanup_is_safe)
 	PMIx_Info_destruct(&info[1]);
 	close(fd);
 	usleep(20000);
-	{ pmix_nspace_t n; PMIx_Load_nspace(n, NS); PMIx_server_deregister_nspace(n, NULL, NULL); }
+	{
+		pmix_nspace_t n;
+		PMIx_Load_nspace(n, NS);
+		PMIx_server_deregister_nspace(n, NULL, NULL);
+	}
 	snprintf(path, sizeof(path), "%s/sub", top);
-	ck_assert_int_ne(lstat(path, &st), 0);		/* removed */
+	ck_assert_int_ne(lstat(path, &st), 0); /* removed */
 	snprintf(path, sizeof(path), "%s/link", top);
-	ck_assert_int_ne(lstat(path, &st), 0);		/* link removed */
+	ck_assert_int_ne(lstat(path, &st), 0); /* link removed */
 	snprintf(path, sizeof(path), "%s/victim", outside);
-	ck_assert_int_eq(lstat(path, &st), 0);		/* target untouched */
+	ck_assert_int_eq(lstat(path, &st), 0); /* target untouched */
 	snprintf(path, sizeof(path), "%s/keep.me", top);
-	ck_assert_int_eq(lstat(path, &st), 0);		/* ignored */
+	ck_assert_int_eq(lstat(path, &st), 0); /* ignored */
 	if (geteuid() == 0) {
 		snprintf(path, sizeof(path), "%s/theirs", top);
 		ck_assert_int_eq(lstat(path, &st), 0);
@@ -167,12 +171,12 @@ START_TEST(memory_figures)
 		PMIx_Info_load(&pd[2], PMIX_NODE_RANK, &lr, PMIX_UINT16);
 		PMIx_Info_load(&pd[3], PMIX_NODEID, &nid, PMIX_UINT32);
 		PMIx_Info_load(&pd[4], PMIX_HOSTNAME, "node0001", PMIX_STRING);
-		PMIx_Info_load(&pd[5], PMIX_LOCALITY_STRING, "NM0:SK0:L30:L20:L10:CR0:HT0", PMIX_STRING);
+		PMIx_Info_load(&pd[5], PMIX_LOCALITY_STRING, "NM0:SK0:L30:L20:L10:CR0:HT0",
+			       PMIX_STRING);
 		PMIx_Info_load(&info[r], PMIX_PROC_DATA, &da, PMIX_DATA_ARRAY);
 		PMIx_Info_free(pd, 6);
 	}
-	ck_assert_int_eq(reg_nspace("mem.ns", nprocs, info, nprocs, NULL, NULL),
-			 PMIX_SUCCESS);
+	ck_assert_int_eq(reg_nspace("mem.ns", nprocs, info, nprocs, NULL, NULL), PMIX_SUCCESS);
 	PMIx_Info_free(info, nprocs);
 	b1 = pxc_store_bytes(pxc_srv.store);
 	fd = rc_hello(0, PMIX_SUCCESS, NULL);
@@ -202,7 +206,8 @@ START_TEST(memory_figures)
 	/* a GET after the COMMIT is answered after it: the store is then updated */
 	ck_assert_int_eq(rc_get(fd, 9, NS, 0, "btl.tcp.4.1.0", NULL), PMIX_SUCCESS);
 	b2 = pxc_store_bytes(pxc_srv.store);
-	fprintf(stderr, "server memory: %.1f bytes per registered process (6 keys), "
+	fprintf(stderr,
+		"server memory: %.1f bytes per registered process (6 keys), "
 		"%.1f bytes per posted key (64-byte value)\n",
 		(double)(b1 - b0) / nprocs, (double)(b2 - b1) / nkeys);
 	ck_assert_uint_gt(b1, b0);

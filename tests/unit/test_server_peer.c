@@ -31,7 +31,7 @@ static void good_client_works(void)
 	ck_assert_int_eq(rc_get(fd, 99, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &st), PMIX_SUCCESS);
 	pxc_store_destroy(st);
 	close(fd);
-	usleep(20000);	/* let the server see the close before the next HELLO */
+	usleep(20000); /* let the server see the close before the next HELLO */
 }
 
 /* A reply channel (proto.h): only for a connected identity, once; the
@@ -55,29 +55,29 @@ START_TEST(reply_channel)
 
 	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
 	register_job(2);
-	bad = rchan_open(1, PMIX_ERR_NO_PERMISSIONS);	/* rank 1 is not connected */
+	bad = rchan_open(1, PMIX_ERR_NO_PERMISSIONS); /* rank 1 is not connected */
 	ck_assert(rc_closed(bad));
 	close(bad);
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	rc0 = rchan_open(0, PMIX_SUCCESS);
-	bad = rchan_open(0, PMIX_ERR_NO_PERMISSIONS);	/* one channel per connection */
+	bad = rchan_open(0, PMIX_ERR_NO_PERMISSIONS); /* one channel per connection */
 	ck_assert(rc_closed(bad));
 	close(bad);
 	rchan_get_size(fd0, 5 | PXC_TAG_REPLY_CHANNEL);
 	ck_assert_int_eq(rc_reply(rc0, 5 | PXC_TAG_REPLY_CHANNEL, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
-	rchan_get_size(fd0, 6);				/* plain tag: first connection */
+	rchan_get_size(fd0, 6); /* plain tag: first connection */
 	ck_assert_int_eq(rc_reply(fd0, 6, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
-	ck_assert_int_eq(rc_recv(rc0, &h, &b, 200), -1);	/* nothing came there */
-	rchan_get_size(rc0, 7);				/* a request on the channel */
+	ck_assert_int_eq(rc_recv(rc0, &h, &b, 200), -1); /* nothing came there */
+	rchan_get_size(rc0, 7);                          /* a request on the channel */
 	ck_assert(rc_closed(rc0));
 	close(rc0);
-	rchan_get_size(fd0, 8 | PXC_TAG_REPLY_CHANNEL);	/* no channel: first connection */
+	rchan_get_size(fd0, 8 | PXC_TAG_REPLY_CHANNEL); /* no channel: first connection */
 	ck_assert_int_eq(rc_reply(fd0, 8 | PXC_TAG_REPLY_CHANNEL, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);
-	rc0 = rchan_open(0, PMIX_SUCCESS);		/* a new one after that */
-	close(fd0);					/* ends with the first connection */
+	rc0 = rchan_open(0, PMIX_SUCCESS); /* a new one after that */
+	close(fd0);                        /* ends with the first connection */
 	ck_assert(rc_closed(rc0));
 	close(rc0);
 	stop_server();
@@ -148,7 +148,7 @@ START_TEST(robust_broken_input)
 	good_client_works();
 	fd = rc_hello(0, PMIX_SUCCESS, NULL);
 	pxc_buf_init(&b);
-	pxc_pack_u32(&b, 1);		/* GET wants a PROC first */
+	pxc_pack_u32(&b, 1); /* GET wants a PROC first */
 	rc_send(fd, PXC_CMD_GET, 5, &b);
 	ck_assert(rc_closed(fd));
 	close(fd);
@@ -212,8 +212,7 @@ static int real_client_main(int rfd)
 	if (n <= 0)
 		return 10;
 	envbuf[n] = '\0';
-	for (char *e = strtok_r(envbuf, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
-	{
+	for (char *e = strtok_r(envbuf, "\n", &save); e; e = strtok_r(NULL, "\n", &save)) {
 		char *eq = strchr(e, '=');
 
 		if (eq) {

@@ -54,12 +54,15 @@ START_TEST(test_put_get_replace)
 	uint8_t kind = 99;
 	char longkey[600];
 
-	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size",
-				       u32v(4), PMIX_SCOPE_UNDEF), 0);
-	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_PROC, 3, "pmix.hname",
-				       strv("n3"), PMIX_SCOPE_UNDEF), 0);
-	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_PROC, 3, "btl.tcp",
-				       strv("addr"), PMIX_REMOTE), 0);
+	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size", u32v(4),
+				       PMIX_SCOPE_UNDEF),
+			 0);
+	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_PROC, 3, "pmix.hname", strv("n3"),
+				       PMIX_SCOPE_UNDEF),
+			 0);
+	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_PROC, 3, "btl.tcp", strv("addr"),
+				       PMIX_REMOTE),
+			 0);
 	ck_assert_uint_eq(get_u32(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size"), 4);
 	v = pxc_store_get(st, "ns1", PXC_LVL_PROC, 3, "btl.tcp", &kind);
 	ck_assert_str_eq(v->data.string, "addr");
@@ -73,8 +76,9 @@ START_TEST(test_put_get_replace)
 	ck_assert_ptr_null(pxc_store_get(st, "ns2", PXC_LVL_JOB, 0, "pmix.job.size", NULL));
 	ck_assert_ptr_null(pxc_store_get(st, "ns1", PXC_LVL_APP, 0, "pmix.job.size", NULL));
 	/* replace */
-	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size",
-				       u32v(8), PMIX_SCOPE_UNDEF), 0);
+	ck_assert_int_eq(pxc_store_put(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size", u32v(8),
+				       PMIX_SCOPE_UNDEF),
+			 0);
 	ck_assert_uint_eq(get_u32(st, "ns1", PXC_LVL_JOB, 0, "pmix.job.size"), 8);
 	ck_assert_uint_eq(pxc_store_count(st, "ns1", PXC_LVL_JOB, 0, PXC_KINDS_ALL), 1);
 	/* bad addresses */
@@ -129,15 +133,18 @@ START_TEST(test_select_foreach_remove)
 	ck_assert_uint_eq(pxc_store_count(st, "a", PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL), 12);
 	ck_assert_uint_eq(pxc_store_count(st, "a", PXC_LVL_PROC, 1, PXC_KINDS_POSTED), 3);
 	ck_assert_uint_eq(pxc_store_count(st, "a", PXC_LVL_PROC, PXC_ID_ANY,
-					  PXC_KIND_BIT(PMIX_REMOTE)), 3);
+					  PXC_KIND_BIT(PMIX_REMOTE)),
+			  3);
 	ck_assert_uint_eq(pxc_store_count(st, NULL, PXC_LVL_PROC, 0, PXC_KIND_BIT(PMIX_GLOBAL)), 2);
 	/* insertion order within a group */
-	ck_assert_int_eq(pxc_store_foreach(st, "a", PXC_LVL_PROC, 2, PXC_KINDS_ALL, collect, out), 0);
+	ck_assert_int_eq(pxc_store_foreach(st, "a", PXC_LVL_PROC, 2, PXC_KINDS_ALL, collect, out),
+			 0);
 	ck_assert_str_eq(out, "a/1/2/pmix.lrank;a/1/2/loc;a/1/2/rem;a/1/2/glob;");
 	/* early stop */
 	pxc_store_put(st, "a", PXC_LVL_JOB, 0, "stop", u32v(0), 0);
 	out[0] = '\0';
-	ck_assert_int_eq(pxc_store_foreach(st, "a", PXC_LVL_JOB, 0, PXC_KINDS_ALL, collect, out), 7);
+	ck_assert_int_eq(pxc_store_foreach(st, "a", PXC_LVL_JOB, 0, PXC_KINDS_ALL, collect, out),
+			 7);
 	ck_assert_str_eq(out, "a/0/0/j1;a/0/0/j2;a/0/0/stop;");
 	/* remove posted data of rank 1 only */
 	pxc_store_remove(st, "a", PXC_LVL_PROC, 1, PXC_KINDS_POSTED);
@@ -162,7 +169,8 @@ static int same_as(const char *ns, pxc_level_t l, uint32_t id, const char *key,
 	uint8_t k2;
 	const pmix_value_t *w = pxc_store_get(arg, ns, l, id, key, &k2);
 
-	if (!w || k2 != kind || PMIx_Value_compare((pmix_value_t *)v, (pmix_value_t *)w) != PMIX_EQUAL)
+	if (!w || k2 != kind ||
+	    PMIx_Value_compare((pmix_value_t *)v, (pmix_value_t *)w) != PMIX_EQUAL)
 		return 1;
 	return 0;
 }
@@ -177,9 +185,15 @@ START_TEST(test_blob_round_trip)
 	ck_assert_int_eq(pxc_store_pack(a, NULL, -1, PXC_ID_ANY, PXC_KINDS_ALL, &buf), 0);
 	ck_assert_int_eq(pxc_store_unpack(b, &buf), PMIX_SUCCESS);
 	ck_assert_uint_eq(pxc_buf_remaining(&buf), 0);
-	ck_assert_int_eq(pxc_store_foreach(a, NULL, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL, same_as, b), 0);
-	ck_assert_int_eq(pxc_store_foreach(a, NULL, PXC_LVL_JOB, PXC_ID_ANY, PXC_KINDS_ALL, same_as, b), 0);
-	ck_assert_int_eq(pxc_store_foreach(b, NULL, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_ALL, same_as, a), 0);
+	ck_assert_int_eq(pxc_store_foreach(a, NULL, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL,
+					   same_as, b),
+			 0);
+	ck_assert_int_eq(pxc_store_foreach(a, NULL, PXC_LVL_JOB, PXC_ID_ANY, PXC_KINDS_ALL, same_as,
+					   b),
+			 0);
+	ck_assert_int_eq(pxc_store_foreach(b, NULL, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_ALL,
+					   same_as, a),
+			 0);
 	ck_assert_uint_eq(pxc_store_count(b, "a", PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL), 12);
 	pxc_buf_clear(&buf);
 	pxc_store_destroy(b);
@@ -187,7 +201,9 @@ START_TEST(test_blob_round_trip)
 	/* selection: posted REMOTE+GLOBAL of rank 2 */
 	b = pxc_store_create();
 	ck_assert_int_eq(pxc_store_pack(a, "a", PXC_LVL_PROC, 2,
-					PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL), &buf), 0);
+					PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL),
+					&buf),
+			 0);
 	ck_assert_int_eq(pxc_store_unpack(b, &buf), PMIX_SUCCESS);
 	ck_assert_uint_eq(pxc_store_count(b, NULL, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL), 2);
 	ck_assert_uint_eq(get_u32(b, "a", PXC_LVL_PROC, 2, "rem"), 2);
@@ -226,7 +242,7 @@ START_TEST(test_blob_malformed)
 
 		pxc_buf_load_copy(&cut, full.base_ptr, len);
 		rc = pxc_store_unpack(b, &cut);
-		if (rc == PMIX_SUCCESS) {	/* a record boundary */
+		if (rc == PMIX_SUCCESS) { /* a record boundary */
 			pxc_store_remove(b, NULL, -1, PXC_ID_ANY, PXC_KINDS_ALL);
 			continue;
 		}
@@ -281,8 +297,9 @@ static double now_ns(void)
 START_TEST(test_many_records)
 {
 	pxc_store_t *st = pxc_store_create(), *copy = pxc_store_create();
-	static const char *jobkeys[] = { "pmix.job.size", "pmix.univ.size", "pmix.max.size",
-		"pmix.local.size", "pmix.num.nodes", "pmix.lpeers", "pmix.tmpdir", "pmix.nsdir" };
+	static const char *jobkeys[] = { "pmix.job.size",   "pmix.univ.size", "pmix.max.size",
+					 "pmix.local.size", "pmix.num.nodes", "pmix.lpeers",
+					 "pmix.tmpdir",     "pmix.nsdir" };
 	char key[64];
 	pmix_data_buffer_t buf;
 	size_t nrec = 0, i, iters = 1000000;
@@ -301,15 +318,15 @@ START_TEST(test_many_records)
 		}
 	per_put = (now_ns() - t0) / nrec;
 	ck_assert_uint_eq(nrec, 100008);
-	ck_assert_uint_eq(pxc_store_count(st, "slurmix.1234.0", PXC_LVL_PROC, 9999,
-					  PXC_KINDS_ALL), 10);
+	ck_assert_uint_eq(pxc_store_count(st, "slurmix.1234.0", PXC_LVL_PROC, 9999, PXC_KINDS_ALL),
+			  10);
 	t0 = now_ns();
 	for (i = 0; i < iters; i++)
-		sink += pxc_store_get(st, "slurmix.1234.0", PXC_LVL_JOB, 0, jobkeys[i & 7],
-				      NULL)->data.uint32;
+		sink += pxc_store_get(st, "slurmix.1234.0", PXC_LVL_JOB, 0, jobkeys[i & 7], NULL)
+				->data.uint32;
 	per_get = (now_ns() - t0) / iters;
-	printf("store: %zu records, put %.0f ns, job-level get %.1f ns, %zu bytes held\n",
-	       nrec, per_put, per_get, pxc_store_bytes(st));
+	printf("store: %zu records, put %.0f ns, job-level get %.1f ns, %zu bytes held\n", nrec,
+	       per_put, per_get, pxc_store_bytes(st));
 	if (!getenv("SLURMIX_NO_TIMING"))
 		ck_assert_msg(per_get < 1000.0, "get took %.1f ns", per_get);
 	ck_assert_uint_gt(pxc_store_bytes(st), nrec * 40);

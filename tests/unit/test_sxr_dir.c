@@ -184,8 +184,7 @@ START_TEST(wait_then_publish)
 	ck_assert(sxr_dir_timers(d, fake_now) == fake_now + 5);
 	ck_assert_int_eq(pub(d, "A", 0, "other", "x", 0, 0), PMIX_SUCCESS);
 	ck_assert_int_eq(got.calls, 0);
-	ck_assert_int_eq(pub(d, "A", 0, "late", "here", 0, PMIX_PERSIST_FIRST_READ),
-			 PMIX_SUCCESS);
+	ck_assert_int_eq(pub(d, "A", 0, "late", "here", 0, PMIX_PERSIST_FIRST_READ), PMIX_SUCCESS);
 	ck_assert_int_eq(got.calls, 1);
 	ck_assert_int_eq(got.status, PMIX_SUCCESS);
 	ck_assert_str_eq(got.val, "here");

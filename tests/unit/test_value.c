@@ -21,30 +21,77 @@
 /* ---- sample values of every type ---- */
 
 static const pmix_data_type_t all_types[] = {
-	PMIX_BOOL, PMIX_BYTE, PMIX_STRING, PMIX_SIZE, PMIX_PID, PMIX_INT, PMIX_INT8,
-	PMIX_INT16, PMIX_INT32, PMIX_INT64, PMIX_UINT, PMIX_UINT8, PMIX_UINT16,
-	PMIX_UINT32, PMIX_UINT64, PMIX_FLOAT, PMIX_DOUBLE, PMIX_TIMEVAL, PMIX_TIME,
-	PMIX_STATUS, PMIX_PROC, PMIX_BYTE_OBJECT, PMIX_PERSIST, PMIX_POINTER,
-	PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_COMMAND, PMIX_INFO_DIRECTIVES,
-	PMIX_DATA_TYPE, PMIX_PROC_STATE, PMIX_PROC_INFO, PMIX_DATA_ARRAY,
-	PMIX_PROC_RANK, PMIX_COMPRESSED_STRING, PMIX_ALLOC_DIRECTIVE,
-	PMIX_IOF_CHANNEL, PMIX_ENVAR, PMIX_COORD, PMIX_REGATTR, PMIX_REGEX,
-	PMIX_JOB_STATE, PMIX_LINK_STATE, PMIX_PROC_CPUSET, PMIX_GEOMETRY,
-	PMIX_DEVICE_DIST, PMIX_ENDPOINT, PMIX_TOPO, PMIX_DEVTYPE, PMIX_LOCTYPE,
-	PMIX_COMPRESSED_BYTE_OBJECT, PMIX_PROC_NSPACE, PMIX_PROC_STATS,
-	PMIX_DISK_STATS, PMIX_NET_STATS, PMIX_NODE_STATS, PMIX_DATA_BUFFER,
-	PMIX_STOR_MEDIUM, PMIX_STOR_ACCESS, PMIX_STOR_PERSIST, PMIX_STOR_ACCESS_TYPE,
+	PMIX_BOOL,
+	PMIX_BYTE,
+	PMIX_STRING,
+	PMIX_SIZE,
+	PMIX_PID,
+	PMIX_INT,
+	PMIX_INT8,
+	PMIX_INT16,
+	PMIX_INT32,
+	PMIX_INT64,
+	PMIX_UINT,
+	PMIX_UINT8,
+	PMIX_UINT16,
+	PMIX_UINT32,
+	PMIX_UINT64,
+	PMIX_FLOAT,
+	PMIX_DOUBLE,
+	PMIX_TIMEVAL,
+	PMIX_TIME,
+	PMIX_STATUS,
+	PMIX_PROC,
+	PMIX_BYTE_OBJECT,
+	PMIX_PERSIST,
+	PMIX_POINTER,
+	PMIX_SCOPE,
+	PMIX_DATA_RANGE,
+	PMIX_COMMAND,
+	PMIX_INFO_DIRECTIVES,
+	PMIX_DATA_TYPE,
+	PMIX_PROC_STATE,
+	PMIX_PROC_INFO,
+	PMIX_DATA_ARRAY,
+	PMIX_PROC_RANK,
+	PMIX_COMPRESSED_STRING,
+	PMIX_ALLOC_DIRECTIVE,
+	PMIX_IOF_CHANNEL,
+	PMIX_ENVAR,
+	PMIX_COORD,
+	PMIX_REGATTR,
+	PMIX_REGEX,
+	PMIX_JOB_STATE,
+	PMIX_LINK_STATE,
+	PMIX_PROC_CPUSET,
+	PMIX_GEOMETRY,
+	PMIX_DEVICE_DIST,
+	PMIX_ENDPOINT,
+	PMIX_TOPO,
+	PMIX_DEVTYPE,
+	PMIX_LOCTYPE,
+	PMIX_COMPRESSED_BYTE_OBJECT,
+	PMIX_PROC_NSPACE,
+	PMIX_PROC_STATS,
+	PMIX_DISK_STATS,
+	PMIX_NET_STATS,
+	PMIX_NODE_STATS,
+	PMIX_DATA_BUFFER,
+	PMIX_STOR_MEDIUM,
+	PMIX_STOR_ACCESS,
+	PMIX_STOR_PERSIST,
+	PMIX_STOR_ACCESS_TYPE,
 };
 #define NTYPES (sizeof(all_types) / sizeof(all_types[0]))
 
 /* Element types a data array can hold, one sample array each. */
 static const pmix_data_type_t array_types[] = {
-	PMIX_STRING, PMIX_INT, PMIX_PROC, PMIX_INFO, PMIX_VALUE, PMIX_APP,
-	PMIX_PDATA, PMIX_QUERY, PMIX_BYTE_OBJECT, PMIX_ENVAR, PMIX_COORD,
-	PMIX_REGATTR, PMIX_PROC_INFO, PMIX_PROC_CPUSET, PMIX_TOPO, PMIX_GEOMETRY,
-	PMIX_DEVICE_DIST, PMIX_ENDPOINT, PMIX_PROC_NSPACE, PMIX_PROC_STATS,
-	PMIX_DISK_STATS, PMIX_NET_STATS, PMIX_NODE_STATS, PMIX_DATA_BUFFER,
-	PMIX_DATA_ARRAY, PMIX_POINTER,
+	PMIX_STRING,     PMIX_INT,         PMIX_PROC,       PMIX_INFO,        PMIX_VALUE,
+	PMIX_APP,        PMIX_PDATA,       PMIX_QUERY,      PMIX_BYTE_OBJECT, PMIX_ENVAR,
+	PMIX_COORD,      PMIX_REGATTR,     PMIX_PROC_INFO,  PMIX_PROC_CPUSET, PMIX_TOPO,
+	PMIX_GEOMETRY,   PMIX_DEVICE_DIST, PMIX_ENDPOINT,   PMIX_PROC_NSPACE, PMIX_PROC_STATS,
+	PMIX_DISK_STATS, PMIX_NET_STATS,   PMIX_NODE_STATS, PMIX_DATA_BUFFER, PMIX_DATA_ARRAY,
+	PMIX_POINTER,
 };
 #define NARRAYTYPES (sizeof(array_types) / sizeof(array_types[0]))
 
@@ -270,8 +317,7 @@ static void *sample_struct(pmix_data_type_t t)
 		fill_info(&q->qualifiers[0], "qual", 0);
 		return q;
 	}
-	default:
-		return NULL;
+	default: return NULL;
 	}
 }
 
@@ -284,7 +330,10 @@ static void load_sample(pmix_value_t *v, pmix_data_type_t t, int depth)
 	case PMIX_STRING: v->data.string = strdup("hello"); break;
 	case PMIX_DOUBLE: v->data.dval = 2.5; break;
 	case PMIX_FLOAT: v->data.fval = 1.25f; break;
-	case PMIX_TIMEVAL: v->data.tv.tv_sec = 5; v->data.tv.tv_usec = 6; break;
+	case PMIX_TIMEVAL:
+		v->data.tv.tv_sec = 5;
+		v->data.tv.tv_usec = 6;
+		break;
 	case PMIX_POINTER: v->data.ptr = v; break;
 	case PMIX_PROC:
 		v->data.proc = PMIx_Proc_create(1);
@@ -302,9 +351,7 @@ static void load_sample(pmix_value_t *v, pmix_data_type_t t, int depth)
 		memcpy(v->data.bo.bytes, "\0\1\2\3", 4);
 		v->data.bo.size = 4;
 		break;
-	case PMIX_ENVAR:
-		PMIx_Envar_load(&v->data.envar, "PATH", "/bin", ':');
-		break;
+	case PMIX_ENVAR: PMIx_Envar_load(&v->data.envar, "PATH", "/bin", ':'); break;
 	case PMIX_DATA_ARRAY:
 		v->data.darray = sample_array(depth > 0 ? PMIX_INFO : PMIX_STRING, depth);
 		break;
@@ -559,9 +606,14 @@ START_TEST(data_print_every_type)
 		pmix_value_t v;
 		load_sample(&v, all_types[i], 1);
 		out = NULL;
-		ck_assert_int_eq(PMIx_Data_print(&out, "pfx-", v.type == PMIX_STRING ?
-						 v.data.string : v.type == PMIX_POINTER ? v.data.ptr :
-						 (void *)(uintptr_t)pxc_test_payload(&v), v.type), PMIX_SUCCESS);
+		ck_assert_int_eq(PMIx_Data_print(&out, "pfx-",
+						 v.type == PMIX_STRING ?
+							 v.data.string :
+						 v.type == PMIX_POINTER ?
+							 v.data.ptr :
+							 (void *)(uintptr_t)pxc_test_payload(&v),
+						 v.type),
+				 PMIX_SUCCESS);
 		ck_assert_ptr_nonnull(out);
 		ck_assert_int_eq(strncmp(out, "pfx-", 4), 0);
 		free(out);
@@ -641,7 +693,7 @@ START_TEST(info_find_and_flag)
 	ck_assert(!pxc_info_flag(in, 6, "k.zero"));
 	ck_assert(pxc_info_flag(in, 6, "k.str"));
 	ck_assert(!pxc_info_flag(in, 6, "k.none"));
-	ck_assert(!pxc_info_flag(in, 3, "k.one"));	/* only the first ninfo */
+	ck_assert(!pxc_info_flag(in, 3, "k.one")); /* only the first ninfo */
 	for (int i = 0; i < 6; i++)
 		PMIx_Info_destruct(&in[i]);
 }
@@ -847,7 +899,8 @@ START_TEST(error_strings)
 	ck_assert_str_eq(PMIx_Data_type_string(0), "NOT INITIALIZED");
 	ck_assert_str_eq(PMIx_Proc_state_string(PMIX_PROC_STATE_RUNNING), "PROC EXECUTING");
 	ck_assert_str_eq(PMIx_Scope_string(PMIX_GLOBAL), "SHARE ACROSS ALL NODES");
-	ck_assert_str_eq(PMIx_Persistence_string(PMIX_PERSIST_FIRST_READ), "DELETE ON FIRST ACCESS");
+	ck_assert_str_eq(PMIx_Persistence_string(PMIX_PERSIST_FIRST_READ),
+			 "DELETE ON FIRST ACCESS");
 	ck_assert_str_eq(PMIx_Data_range_string(PMIX_RANGE_SESSION),
 			 "AVAIL TO PROCESSES IN SAME ALLOCATION ONLY");
 	ck_assert_str_eq(PMIx_IOF_channel_string(PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL),

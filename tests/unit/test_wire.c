@@ -114,8 +114,8 @@ START_TEST(hdr_round_trip)
 {
 	pxc_wire_hdr_t h = { .len = 1234, .tag = 77, .cmd = 5, .flags = PXC_WIRE_F_REPLY }, g;
 	unsigned char raw[PXC_WIRE_HDR_LEN];
-	const unsigned char expect[PXC_WIRE_HDR_LEN] = {
-		0x53, 0x4c, 0x4d, 0x58, 0, 0, 0x04, 0xd2, 0, 0, 0, 77, 0, 5, 0, 1 };
+	const unsigned char expect[PXC_WIRE_HDR_LEN] = { 0x53, 0x4c, 0x4d, 0x58, 0, 0, 0x04, 0xd2,
+							 0,    0,    0,    77,   0, 5, 0,    1 };
 
 	pxc_wire_hdr_encode(&h, raw);
 	ck_assert_mem_eq(raw, expect, sizeof(raw));
@@ -302,14 +302,18 @@ static void ord_close(pxc_conn_t *c, int err, void *arg)
 	pxc_sync_signal(&o->sync, err ? PMIX_ERROR : PMIX_SUCCESS);
 }
 
-struct ord_open { struct order *o; pxc_progress_t *pg; int fd; };
+struct ord_open {
+	struct order *o;
+	pxc_progress_t *pg;
+	int fd;
+};
 
 static void ord_open_fn(void *arg)
 {
 	struct ord_open *a = arg;
 
-	ck_assert_ptr_nonnull(pxc_conn_new(pxc_progress_base(a->pg), a->fd, 8u << 20,
-					   ord_msg, ord_close, a->o));
+	ck_assert_ptr_nonnull(
+		pxc_conn_new(pxc_progress_base(a->pg), a->fd, 8u << 20, ord_msg, ord_close, a->o));
 }
 
 static void ord_frame(int fd, uint32_t tag, size_t len)
@@ -344,7 +348,7 @@ START_TEST(conn_burst_large_then_eof)
 	ck_assert_int_eq(pxc_progress_post(a.pg, ord_open_fn, &a), 0);
 	for (int i = 0; i < 300; i++)
 		ord_frame(sv[1], tag++, (size_t)(i % 37));
-	ord_frame(sv[1], tag++, 5u << 20);		/* 5 MiB */
+	ord_frame(sv[1], tag++, 5u << 20); /* 5 MiB */
 	for (int i = 0; i < 50; i++)
 		ord_frame(sv[1], tag++, 100);
 	ord_frame(sv[1], tag++, 40000);

@@ -35,7 +35,7 @@
 typedef struct rq {
 	struct rq *next;
 	int fd;
-	struct event *conn_ev;	/* connect */
+	struct event *conn_ev; /* connect */
 	struct event *timer;
 	pxc_conn_t *conn;
 	uint16_t cmd;
@@ -65,7 +65,8 @@ int plug_agent_client_init(char **env)
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
 	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
-	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(requests.host))
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host ||
+	    strlen(host) >= sizeof(requests.host))
 		return -1;
 	strcpy(requests.key, key);
 	strcpy(requests.host, host);
@@ -93,8 +94,7 @@ static void rq_done(rq_t *r, pmix_status_t st, pmix_data_buffer_t *reply)
 	free(r);
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *in, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	rq_t *r = arg;
 	pmix_status_t st;
@@ -139,7 +139,7 @@ static void on_connect(int fd, short what, void *arg)
 	r->conn_ev = NULL;
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
 		return rq_done(r, PMIX_ERR_UNREACH, NULL);
-	r->fd = -1;		/* the connection owns it now */
+	r->fd = -1; /* the connection owns it now */
 	r->conn = pxc_conn_new(base, fd, 64u << 20, on_msg, on_close, r);
 	if (!r->conn || pxc_conn_send(r->conn, r->cmd, r->tag, 0, &r->msg) < 0)
 		rq_done(r, PMIX_ERR_UNREACH, NULL);
@@ -156,8 +156,8 @@ static int start_connect(rq_t *r)
 	if (!base || getaddrinfo(requests.host, requests.port, &hints, &ai) != 0)
 		return -1;
 	r->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (r->fd >= 0 && (connect(r->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
-			   errno == EINPROGRESS)) {
+	if (r->fd >= 0 &&
+	    (connect(r->fd, ai->ai_addr, ai->ai_addrlen) == 0 || errno == EINPROGRESS)) {
 		r->conn_ev = event_new(base, r->fd, EV_WRITE, on_connect, r);
 		rc = r->conn_ev && event_add(r->conn_ev, NULL) == 0 ? 0 : -1;
 	}
@@ -176,8 +176,8 @@ static int pack_msg(rq_t *r, const pmix_data_buffer_t *payload)
 	return 0;
 }
 
-int plug_agent_request(uint16_t cmd, const pmix_data_buffer_t *payload,
-		      uint32_t timeout_sec, plug_agent_cb_f cb, void *cbdata)
+int plug_agent_request(uint16_t cmd, const pmix_data_buffer_t *payload, uint32_t timeout_sec,
+		       plug_agent_cb_f cb, void *cbdata)
 {
 	struct event_base *base = pxc_progress_base(pxc_progress_global());
 	struct timeval tv = { timeout_sec ? timeout_sec : plug_conf.timeout, 0 };

@@ -35,38 +35,59 @@ plug_conf_t plug_conf;
 
 /* One option. Exactly one of u32, flag and path is set: its field. */
 struct conf_row {
-	const char *key;	/* mpi.conf key, also the name printed */
-	const char *env;	/* the override, or NULL for none */
-	uint32_t *u32;		/* a number in [min, max] */
-	bool *flag;		/* yes/no */
-	char **path;		/* a string; an override must be absolute */
-	uint32_t dflt;		/* default of u32 or flag */
-	const char *dflt_path;	/* default of path (NULL: unset) */
-	uint32_t min, max;	/* u32: range, in mpi.conf and in the override */
-	uint32_t out_of_range;	/* u32: taken instead of mpi.conf's value
+	const char *key;       /* mpi.conf key, also the name printed */
+	const char *env;       /* the override, or NULL for none */
+	uint32_t *u32;         /* a number in [min, max] */
+	bool *flag;            /* yes/no */
+	char **path;           /* a string; an override must be absolute */
+	uint32_t dflt;         /* default of u32 or flag */
+	const char *dflt_path; /* default of path (NULL: unset) */
+	uint32_t min, max;     /* u32: range, in mpi.conf and in the override */
+	uint32_t out_of_range; /* u32: taken instead of mpi.conf's value
 				 * outside [min, max] (logged) */
-	bool env_only_off;	/* flag: the override can only turn it off */
+	bool env_only_off;     /* flag: the override can only turn it off */
 };
 
 static const struct conf_row rows[] = {
-	{ .key = "SlurmixTimeout", .env = "SLURMIX_TIMEOUT", .u32 = &plug_conf.timeout,
-	  .dflt = 300, .min = 1, .max = PLUG_TIMEOUT_MAX, .out_of_range = 300 },
-	{ .key = "SlurmixClientLibDir", .env = "SLURMIX_CLIENT_LIBDIR",
-	  .path = &plug_conf.client_libdir, .dflt_path = PLUG_CLIENT_LIBDIR },
-	{ .key = "SlurmixSetLdLibraryPath", .env = "SLURMIX_SET_LD_LIBRARY_PATH",
-	  .flag = &plug_conf.set_ld_library_path, .dflt = true },
-	{ .key = "SlurmixDebug", .env = "SLURMIX_DEBUG", .u32 = &plug_conf.debug,
-	  .dflt = 0, .min = 0, .max = 3, .out_of_range = 3 },
+	{ .key = "SlurmixTimeout",
+	  .env = "SLURMIX_TIMEOUT",
+	  .u32 = &plug_conf.timeout,
+	  .dflt = 300,
+	  .min = 1,
+	  .max = PLUG_TIMEOUT_MAX,
+	  .out_of_range = 300 },
+	{ .key = "SlurmixClientLibDir",
+	  .env = "SLURMIX_CLIENT_LIBDIR",
+	  .path = &plug_conf.client_libdir,
+	  .dflt_path = PLUG_CLIENT_LIBDIR },
+	{ .key = "SlurmixSetLdLibraryPath",
+	  .env = "SLURMIX_SET_LD_LIBRARY_PATH",
+	  .flag = &plug_conf.set_ld_library_path,
+	  .dflt = true },
+	{ .key = "SlurmixDebug",
+	  .env = "SLURMIX_DEBUG",
+	  .u32 = &plug_conf.debug,
+	  .dflt = 0,
+	  .min = 0,
+	  .max = 3,
+	  .out_of_range = 3 },
 	/* No override on purpose: slurmstepd creates directories there as
 	 * root, so only the admin chooses it. */
 	{ .key = "SlurmixTmpDir", .path = &plug_conf.tmpdir },
-	{ .key = "SlurmixSpawnOverlap", .env = "SLURMIX_SPAWN_OVERLAP",
-	  .flag = &plug_conf.spawn_overlap, .dflt = true },
-	{ .key = "SlurmixFastStepEnd", .env = "SLURMIX_FAST_STEP_END",
-	  .flag = &plug_conf.fast_step_end, .dflt = true },
+	{ .key = "SlurmixSpawnOverlap",
+	  .env = "SLURMIX_SPAWN_OVERLAP",
+	  .flag = &plug_conf.spawn_overlap,
+	  .dflt = true },
+	{ .key = "SlurmixFastStepEnd",
+	  .env = "SLURMIX_FAST_STEP_END",
+	  .flag = &plug_conf.fast_step_end,
+	  .dflt = true },
 	/* Raising a step's CPU share is the admin's call. */
-	{ .key = "SlurmixTaskWeight", .env = "SLURMIX_TASK_WEIGHT",
-	  .flag = &plug_conf.task_weight, .dflt = true, .env_only_off = true },
+	{ .key = "SlurmixTaskWeight",
+	  .env = "SLURMIX_TASK_WEIGHT",
+	  .flag = &plug_conf.task_weight,
+	  .dflt = true,
+	  .env_only_off = true },
 };
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
@@ -80,8 +101,9 @@ static void slurm_options_fill(void)
 {
 	for (size_t i = 0; i < ROWS; i++) {
 		slurm_options[i].key = (char *)rows[i].key;
-		slurm_options[i].type = rows[i].u32 ? S_P_UINT32 :
-					rows[i].flag ? S_P_BOOLEAN : S_P_STRING;
+		slurm_options[i].type = rows[i].u32  ? S_P_UINT32 :
+					rows[i].flag ? S_P_BOOLEAN :
+						       S_P_STRING;
 	}
 }
 
@@ -134,8 +156,8 @@ static void row_read(const struct conf_row *r, s_p_hashtbl_t *tbl)
 static void row_check(const struct conf_row *r)
 {
 	if (r->u32 && (*r->u32 < r->min || *r->u32 > r->max)) {
-		plug_error("%s=%u out of range %u..%u, using %u", r->key, *r->u32, r->min,
-			   r->max, r->out_of_range);
+		plug_error("%s=%u out of range %u..%u, using %u", r->key, *r->u32, r->min, r->max,
+			   r->out_of_range);
 		*r->u32 = r->out_of_range;
 	}
 }

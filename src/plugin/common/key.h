@@ -10,7 +10,7 @@
 #define PLUG_KEY_H
 
 #define PLUG_KEY_ENV "SLURMIX_STEP_KEY"
-#define PLUG_KEY_LEN 32		/* hex characters */
+#define PLUG_KEY_LEN 32 /* hex characters */
 
 /* True when a and b are both keys of PLUG_KEY_LEN characters and equal;
  * compares in constant time. Any thread. */

@@ -14,68 +14,67 @@
 #ifndef PLUG_PROTO_H
 #define PLUG_PROTO_H
 
-#define PLUG_SRUN_PORT_ENV "SLURMIX_SRUN_PORT"	/* srun's agent, launch env */
+#define PLUG_SRUN_PORT_ENV "SLURMIX_SRUN_PORT" /* srun's agent, launch env */
 
 /* PMIx_Spawn (srun/spawn.h, docs/dynamic.md section 3). */
 /* Environment of a child srun (set by the parent srun). */
-#define PLUG_SPAWN_AGENT_ENV "SLURMIX_SPAWN_AGENT"	/* parent srun's port */
-#define PLUG_SPAWN_ID_ENV "SLURMIX_SPAWN_ID"		/* request number */
-#define PLUG_SPAWN_KEY_ENV "SLURMIX_SPAWN_KEY"	/* parent srun's key */
-#define PLUG_SPAWN_PARENT_ENV "SLURMIX_PARENT"	/* "<nspace>:<rank>" */
+#define PLUG_SPAWN_AGENT_ENV "SLURMIX_SPAWN_AGENT" /* parent srun's port */
+#define PLUG_SPAWN_ID_ENV "SLURMIX_SPAWN_ID"       /* request number */
+#define PLUG_SPAWN_KEY_ENV "SLURMIX_SPAWN_KEY"     /* parent srun's key */
+#define PLUG_SPAWN_PARENT_ENV "SLURMIX_PARENT"     /* "<nspace>:<rank>" */
 /* The parent step's node list and process map (plug_map text), so that a
  * child stepd knows how many of the parent's tasks share its node. */
 #define PLUG_SPAWN_PARENT_NODES_ENV "SLURMIX_PARENT_NODES"
 #define PLUG_SPAWN_PARENT_MAP_ENV "SLURMIX_PARENT_MAP"
-#define PLUG_SPAWN_NONPMI_ENV "SLURMIX_SPAWN_NONPMI"	/* "1" */
-#define PLUG_SPAWN_CWD_ENV "SLURMIX_SPAWN_SESSION_CWD"	/* "1" */
+#define PLUG_SPAWN_NONPMI_ENV "SLURMIX_SPAWN_NONPMI"   /* "1" */
+#define PLUG_SPAWN_CWD_ENV "SLURMIX_SPAWN_SESSION_CWD" /* "1" */
 /* Launch environment of the child's stepds (set by the child srun). */
-#define PLUG_SPAWNED_ENV "SLURMIX_SPAWNED"		/* "1" */
-
+#define PLUG_SPAWNED_ENV "SLURMIX_SPAWNED" /* "1" */
 
 enum {
 	/* the transport's own (net/transport.c) */
-	PLUG_NET_HELLO = 1,	/* key, node id, step id */
-	PLUG_NET_STEPTABLE = 2,	/* root stepd -> srun: key, then a TABLE's
+	PLUG_NET_HELLO = 1,     /* key, node id, step id */
+	PLUG_NET_STEPTABLE = 2, /* root stepd -> srun: key, then a TABLE's
 				 * payload (for the step file) */
-	PLUG_NET_TABLE = 3,	/* stepd -> its children in the tree of all
+	PLUG_NET_TABLE = 3,     /* stepd -> its children in the tree of all
 				 * nodes: n, n x (addr, port) (net/boot.h) */
 	/* abort (stepd/abort.c -> srun/abort.c), own connection */
-	PLUG_NET_ABORT = 4,	/* key, node id, rank, status (int32), host,
+	PLUG_NET_ABORT = 4,     /* key, node id, rank, status (int32), host,
 				 * message */
-	PLUG_NET_ABORT_ACK = 5,	/* srun -> stepd: empty; srun kills the step */
+	PLUG_NET_ABORT_ACK = 5, /* srun -> stepd: empty; srun kills the step */
 	/* collectives (net/coll.c) */
-	PLUG_NET_FANIN = 10,	/* sig, seq, status, raw blob */
-	PLUG_NET_FANOUT = 11,	/* sig, seq, status, raw blob */
+	PLUG_NET_FANIN = 10,  /* sig, seq, status, raw blob */
+	PLUG_NET_FANOUT = 11, /* sig, seq, status, raw blob */
 	/* direct modex (net/dmodex.c) */
-	PLUG_NET_DMODEX_REQ = 20,	/* tag = request id: rank, u32 timeout
+	PLUG_NET_DMODEX_REQ = 20,  /* tag = request id: rank, u32 timeout
 					 * (the request's own, s; 0: none) */
-	PLUG_NET_DMODEX_RESP = 21,	/* tag = request id: status, raw blob */
+	PLUG_NET_DMODEX_RESP = 21, /* tag = request id: status, raw blob */
 	/* lost tasks (net/lost.c) */
-	PLUG_NET_LOST = 30,	/* a task left without finalizing: rank, status;
+	PLUG_NET_LOST = 30, /* a task left without finalizing: rank, status;
 				 * flooded over the tree of all nodes */
 	/* events (net/event.c) */
-	PLUG_NET_EVENT = 31,	/* PROC source, PROC[] procs, STATUS code,
+	PLUG_NET_EVENT = 31, /* PROC source, PROC[] procs, STATUS code,
 				 * INFO[] */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one
 	 * PLUG_NET_REPLY with the same tag (status + reply payload). */
-	PLUG_NET_STEPINFO = 40,	/* nspace -> the step file (srun/agent.c) */
-	PLUG_NET_PUBLISH = 41,	/* proc, INFO[] -> (srun/pubdir.c) */
-	PLUG_NET_LOOKUP = 42,	/* proc, STRING[] keys, INFO[] -> PDATA[] */
-	PLUG_NET_UNPUBLISH = 43,	/* proc, STRING[] keys, INFO[] -> */
-	PLUG_NET_SPAWN = 44,	/* proc, INFO[], APP[], u32 flags (1: overlap),
+	PLUG_NET_STEPINFO = 40,    /* nspace -> the step file (srun/agent.c) */
+	PLUG_NET_PUBLISH = 41,     /* proc, INFO[] -> (srun/pubdir.c) */
+	PLUG_NET_LOOKUP = 42,      /* proc, STRING[] keys, INFO[] -> PDATA[] */
+	PLUG_NET_UNPUBLISH = 43,   /* proc, STRING[] keys, INFO[] -> */
+	PLUG_NET_SPAWN = 44,       /* proc, INFO[], APP[], u32 flags (1: overlap),
 				 * u32 timeout -> nspace (srun/spawn.c) */
-	PLUG_NET_SPAWN_WAIT = 45,	/* u32 step -> int32 exit code, when the
+	PLUG_NET_SPAWN_WAIT = 45,  /* u32 step -> int32 exit code, when the
 					 * spawned step's srun has ended */
-	PLUG_NET_SPAWN_STEP = 46,	/* child srun -> parent srun: u32 spawn
+	PLUG_NET_SPAWN_STEP = 46,  /* child srun -> parent srun: u32 spawn
 					 * id, job, step -> */
-	PLUG_NET_SPAWN_READY = 47,	/* child srun -> parent srun: u32 spawn
+	PLUG_NET_SPAWN_READY = 47, /* child srun -> parent srun: u32 spawn
 					 * id, step -> */
-	PLUG_NET_SPAWN_NODE = 48,	/* child stepd -> its srun: u32 node:
+	PLUG_NET_SPAWN_NODE = 48,  /* child stepd -> its srun: u32 node:
 					 * every local task has started -> */
-	PLUG_NET_REQ_LAST = 59,	/* 40..59: requests */
-	PLUG_NET_REPLY = 60,	/* srun -> stepd: status, reply payload */
+	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
+	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 };
 
 #endif

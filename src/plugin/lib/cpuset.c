@@ -11,7 +11,7 @@
 
 #include "lib/cpuset.h"
 
-#define MAX_CPU_ID 65535u	/* hwloc bitmaps grow to whatever is set */
+#define MAX_CPU_ID 65535u /* hwloc bitmaps grow to whatever is set */
 
 static int hex_digit(char c)
 {

@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <hwloc.h>
 
-#define PLUG_BIND_MAP 0x0080u	/* CPU_BIND_MAP in slurm.h */
-#define PLUG_BIND_MASK 0x0100u	/* CPU_BIND_MASK */
+#define PLUG_BIND_MAP 0x0080u  /* CPU_BIND_MAP in slurm.h */
+#define PLUG_BIND_MASK 0x0100u /* CPU_BIND_MASK */
 
 /* One task's CPUs from one list entry; 0, or -1 (EINVAL) for an entry
  * that is not a mask (mask_cpu) or a CPU id (map_cpu). */

@@ -11,8 +11,7 @@
 #include "pxc_host.h"
 #include "lib/endpoints.h"
 
-int plug_endpoints_pack(pmix_data_buffer_t *b, uint32_t n, char *const *addr,
-			const uint32_t *port)
+int plug_endpoints_pack(pmix_data_buffer_t *b, uint32_t n, char *const *addr, const uint32_t *port)
 {
 	int rc = pxc_pack_u32(b, n) != PMIX_SUCCESS;
 
@@ -33,9 +32,11 @@ int plug_endpoints_unpack(pmix_data_buffer_t *in, uint32_t nnodes, plug_endpoint
 	for (uint32_t i = 0; rc == 0 && i < n; i++) {
 		addr = NULL;
 		rc = pxc_unpack_str(in, &addr) != PMIX_SUCCESS || !addr ||
-		     strlen(addr) >= INET6_ADDRSTRLEN ||
-		     pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !port || port > 65535 ||
-		     (fn && fn(arg, i, addr, (uint16_t)port) < 0) ? -1 : 0;
+				     strlen(addr) >= INET6_ADDRSTRLEN ||
+				     pxc_unpack_u32(in, &port) != PMIX_SUCCESS || !port ||
+				     port > 65535 || (fn && fn(arg, i, addr, (uint16_t)port) < 0) ?
+			     -1 :
+			     0;
 		free(addr);
 	}
 	return rc;

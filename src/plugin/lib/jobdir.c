@@ -181,8 +181,8 @@ static int lock_top(const char *base)
 	char *top = NULL, *path = NULL;
 	int fd = -1;
 
-	if (asprintf(&top, "%s/slurmix-%u", base, (unsigned)geteuid()) < 0 ||
-	    safe_dir(top) < 0 || asprintf(&path, "%s/.lock", top) < 0)
+	if (asprintf(&top, "%s/slurmix-%u", base, (unsigned)geteuid()) < 0 || safe_dir(top) < 0 ||
+	    asprintf(&path, "%s/.lock", top) < 0)
 		goto out;
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	for (int waited = 0; fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
@@ -214,7 +214,7 @@ static int open_locked(const char *base, uint32_t job, plug_job_alive_f alive, c
 			clean_stale(top, job, alive);
 		free(top);
 		clean_own(job, alive);
-		if (make_tree(base, job) < 0)	/* again, if clean_own wiped it */
+		if (make_tree(base, job) < 0) /* again, if clean_own wiped it */
 			return -1;
 	}
 	return get_key(key);

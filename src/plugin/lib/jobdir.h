@@ -34,7 +34,7 @@
 #include <time.h>
 
 #define PLUG_JOBDIR_BASE_ENV "SLURMIX_JOBDIR_BASE"
-#define PLUG_JOBDIR_KEY_LEN 32	/* hex characters, = PLUG_KEY_LEN */
+#define PLUG_JOBDIR_KEY_LEN 32 /* hex characters, = PLUG_KEY_LEN */
 
 /* Liveness of a job: 1 pending/running/suspended (then *submit is its
  * submission time, 0 if unknown), 0 finished or unknown to Slurm, -1 the
@@ -45,8 +45,7 @@ typedef int (*plug_job_alive_f)(uint32_t job, time_t *submit);
  * environment's SLURMIX_JOBDIR_BASE, else /tmp), reads or creates the key
  * into key[PLUG_JOBDIR_KEY_LEN + 1], and cleans stale job directories
  * with `alive` (NULL: no cleaning). 0, or -1 with errno and a log line. */
-int plug_jobdir_open(const char *base, uint32_t job, plug_job_alive_f alive,
-		     char *key);
+int plug_jobdir_open(const char *base, uint32_t job, plug_job_alive_f alive, char *key);
 /* The job directory's path, or NULL when not open. */
 const char *plug_jobdir_path(void);
 /* malloc()ed "<jobdir>/<name>", NULL on error. */

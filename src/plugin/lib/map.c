@@ -18,14 +18,14 @@
 /* ---- encoder ------------------------------------------------------------ */
 
 /* Checks that the layout lists every rank of 0..ntasks-1 exactly once. */
-static int layout_check(uint32_t nnodes, const uint16_t *tasks,
-			uint32_t *const *tids, uint32_t *ntasks)
+static int layout_check(uint32_t nnodes, const uint16_t *tasks, uint32_t *const *tids,
+			uint32_t *ntasks)
 {
 	uint64_t n = 0;
 	unsigned char *seen;
 
 	for (uint32_t i = 0; i < nnodes; i++) {
-		if (!tasks[i])		/* a step node always runs a task */
+		if (!tasks[i]) /* a step node always runs a task */
 			return errno = EINVAL, -1;
 		n += tasks[i];
 	}
@@ -57,7 +57,7 @@ static void encode_node(FILE *f, const uint32_t *t, uint32_t n)
 			j++;
 		if (i)
 			fputc(',', f);
-		if (!d || (j == i + 1 && d != 1)) {	/* single rank */
+		if (!d || (j == i + 1 && d != 1)) { /* single rank */
 			fprintf(f, "%u", t[i]);
 			i++;
 		} else if (d == 1) {
@@ -70,8 +70,7 @@ static void encode_node(FILE *f, const uint32_t *t, uint32_t n)
 	}
 }
 
-char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks,
-		      uint32_t *const *tids)
+char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks, uint32_t *const *tids)
 {
 	uint32_t ntasks;
 	char *buf = NULL;
@@ -100,9 +99,9 @@ char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks,
 /* ---- decoder ------------------------------------------------------------ */
 
 typedef struct {
-	const char *p;		/* cursor */
+	const char *p; /* cursor */
 	plug_map_t *m;
-	uint32_t filled;	/* ranks appended so far */
+	uint32_t filled; /* ranks appended so far */
 	unsigned char *seen;
 } parser_t;
 
@@ -144,8 +143,7 @@ static int parse_item(parser_t *ps, uint32_t node)
 	b = a;
 	if (*ps->p == '-' && (ps->p++, read_num(ps, n, &b) < 0 || b < a))
 		return -1;
-	if (*ps->p == ':' && (ps->p++, read_num(ps, (uint64_t)n + 1, &s) < 0 ||
-			      !s || (b - a) % s))
+	if (*ps->p == ':' && (ps->p++, read_num(ps, (uint64_t)n + 1, &s) < 0 || !s || (b - a) % s))
 		return -1;
 	for (uint64_t r = a; r <= b; r += s) {
 		if (add_rank(ps, (uint32_t)r, node) < 0)
@@ -173,8 +171,7 @@ static int parse_nodes(parser_t *ps)
 }
 
 /* Header "1;<ntasks>;" and the node count ('|' + 1). */
-static int parse_header(const char *text, uint32_t *ntasks, uint32_t *nnodes,
-			const char **body)
+static int parse_header(const char *text, uint32_t *ntasks, uint32_t *nnodes, const char **body)
 {
 	parser_t ps = { .p = text };
 	uint64_t bars = 0;
@@ -182,8 +179,7 @@ static int parse_header(const char *text, uint32_t *ntasks, uint32_t *nnodes,
 	if (strncmp(text, "1;", 2))
 		return -1;
 	ps.p += 2;
-	if (read_num(&ps, (uint64_t)PLUG_MAP_MAX_TASKS + 1, ntasks) < 0 ||
-	    !*ntasks || *ps.p != ';')
+	if (read_num(&ps, (uint64_t)PLUG_MAP_MAX_TASKS + 1, ntasks) < 0 || !*ntasks || *ps.p != ';')
 		return -1;
 	*body = ps.p + 1;
 	for (const char *s = *body; *s; s++)

@@ -26,17 +26,16 @@
 typedef struct {
 	uint32_t nnodes;
 	uint32_t ntasks;
-	uint32_t *node_of;	/* [ntasks]: node index of each rank */
-	uint32_t *count;	/* [nnodes]: ranks on each node */
-	uint32_t *first;	/* [nnodes]: index of the node's first rank in ranks */
-	uint32_t *ranks;	/* [ntasks]: ranks grouped by node, launch order */
+	uint32_t *node_of; /* [ntasks]: node index of each rank */
+	uint32_t *count;   /* [nnodes]: ranks on each node */
+	uint32_t *first;   /* [nnodes]: index of the node's first rank in ranks */
+	uint32_t *ranks;   /* [ntasks]: ranks grouped by node, launch order */
 } plug_map_t;
 
 /* Encodes Slurm's layout (tasks[n] ranks on node n, listed in tids[n]).
  * Returns a malloc()ed string, or NULL with errno (EINVAL for a layout
  * that is not a permutation of 0..ntasks-1, ENOMEM). Any thread. */
-char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks,
-		      uint32_t *const *tids);
+char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks, uint32_t *const *tids);
 /* Parses the text form. Returns a map to free with plug_map_free, or NULL
  * with errno (EINVAL malformed, ENOMEM). Any thread. */
 plug_map_t *plug_map_decode(const char *text);

@@ -32,8 +32,10 @@ pmix_data_range_t plug_pub_range(const pmix_info_t *info, size_t n)
 
 int plug_pub_is_directive(const char *key)
 {
-	static const char *const dirs[] = { PMIX_RANGE, PMIX_PERSISTENCE, PMIX_TIMEOUT,
-		PMIX_WAIT, PMIX_USERID, PMIX_GRPID, PMIX_ACCESS_PERMISSIONS, NULL };
+	static const char *const dirs[] = {
+		PMIX_RANGE, PMIX_PERSISTENCE,        PMIX_TIMEOUT, PMIX_WAIT, PMIX_USERID,
+		PMIX_GRPID, PMIX_ACCESS_PERMISSIONS, NULL
+	};
 
 	for (const char *const *k = dirs; *k; k++)
 		if (PMIx_Check_key(key, *k))

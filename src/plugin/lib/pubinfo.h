@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <pmix_common.h>
 
-#define PUB_MAX_ENTRY (16u << 20)	/* bytes of one published entry */
-#define PUB_POLL_MS 250			/* pub/ polled when inotify is missing */
+#define PUB_MAX_ENTRY (16u << 20) /* bytes of one published entry */
+#define PUB_POLL_MS 250           /* pub/ polled when inotify is missing */
 
 /* The integer (INT, INT32, UINT32 or BOOL) value of key in info, or dflt. */
 int plug_pub_info_int(const pmix_info_t *info, size_t n, const char *key, int dflt);

@@ -32,61 +32,103 @@
 #include "lib/spawn_plan.h"
 
 enum kind {
-	K_IGNORE, K_HOST, K_HOSTFILE, K_WDIR, K_CWD, K_PREFIX, K_MAPBY, K_PPR,
-	K_RANKBY, K_BINDTO, K_CPUS, K_NOOVER, K_NOHEAD, K_CPULIST, K_TIMEOUT,
-	K_SPTIMEOUT, K_NOTIFY, K_NONPMI, K_SET, K_ADD, K_UNSET, K_PREPEND,
-	K_APPEND, K_UNSUPPORTED,
+	K_IGNORE,
+	K_HOST,
+	K_HOSTFILE,
+	K_WDIR,
+	K_CWD,
+	K_PREFIX,
+	K_MAPBY,
+	K_PPR,
+	K_RANKBY,
+	K_BINDTO,
+	K_CPUS,
+	K_NOOVER,
+	K_NOHEAD,
+	K_CPULIST,
+	K_TIMEOUT,
+	K_SPTIMEOUT,
+	K_NOTIFY,
+	K_NONPMI,
+	K_SET,
+	K_ADD,
+	K_UNSET,
+	K_PREPEND,
+	K_APPEND,
+	K_UNSUPPORTED,
 };
 
 static const struct {
 	const char *key;
 	enum kind kind;
 } table[] = {
-	{ PMIX_HOST, K_HOST }, { PMIX_ADD_HOST, K_HOST },
-	{ PMIX_HOSTFILE, K_HOSTFILE }, { PMIX_ADD_HOSTFILE, K_HOSTFILE },
-	{ PMIX_WDIR, K_WDIR }, { PMIX_SET_SESSION_CWD, K_CWD },
-	{ PMIX_PREFIX, K_PREFIX }, { PMIX_MAPBY, K_MAPBY }, { PMIX_PPR, K_PPR },
-	{ PMIX_RANKBY, K_RANKBY }, { PMIX_BINDTO, K_BINDTO },
-	{ PMIX_CPUS_PER_PROC, K_CPUS }, { PMIX_NO_OVERSUBSCRIBE, K_NOOVER },
-	{ PMIX_NO_PROCS_ON_HEAD, K_NOHEAD }, { PMIX_CPU_LIST, K_CPULIST },
-	{ PMIX_TIMEOUT, K_TIMEOUT }, { PMIX_SPAWN_TIMEOUT, K_SPTIMEOUT },
-	{ PMIX_NOTIFY_COMPLETION, K_NOTIFY }, { "pmix.nonpmi", K_NONPMI },
-	{ PMIX_SET_ENVAR, K_SET }, { PMIX_ADD_ENVAR, K_ADD },
-	{ PMIX_UNSET_ENVAR, K_UNSET }, { PMIX_PREPEND_ENVAR, K_PREPEND },
+	{ PMIX_HOST, K_HOST },
+	{ PMIX_ADD_HOST, K_HOST },
+	{ PMIX_HOSTFILE, K_HOSTFILE },
+	{ PMIX_ADD_HOSTFILE, K_HOSTFILE },
+	{ PMIX_WDIR, K_WDIR },
+	{ PMIX_SET_SESSION_CWD, K_CWD },
+	{ PMIX_PREFIX, K_PREFIX },
+	{ PMIX_MAPBY, K_MAPBY },
+	{ PMIX_PPR, K_PPR },
+	{ PMIX_RANKBY, K_RANKBY },
+	{ PMIX_BINDTO, K_BINDTO },
+	{ PMIX_CPUS_PER_PROC, K_CPUS },
+	{ PMIX_NO_OVERSUBSCRIBE, K_NOOVER },
+	{ PMIX_NO_PROCS_ON_HEAD, K_NOHEAD },
+	{ PMIX_CPU_LIST, K_CPULIST },
+	{ PMIX_TIMEOUT, K_TIMEOUT },
+	{ PMIX_SPAWN_TIMEOUT, K_SPTIMEOUT },
+	{ PMIX_NOTIFY_COMPLETION, K_NOTIFY },
+	{ "pmix.nonpmi", K_NONPMI },
+	{ PMIX_SET_ENVAR, K_SET },
+	{ PMIX_ADD_ENVAR, K_ADD },
+	{ PMIX_UNSET_ENVAR, K_UNSET },
+	{ PMIX_PREPEND_ENVAR, K_PREPEND },
 	{ PMIX_APPEND_ENVAR, K_APPEND },
 	/* nothing to do, also when required: srun forwards stdout/stderr to
 	 * the parent srun's, the personality changes nothing here */
-	{ PMIX_PERSONALITY, K_IGNORE }, { PMIX_WDIR_USER_SPECIFIED, K_IGNORE },
-	{ PMIX_REQUESTOR_IS_CLIENT, K_IGNORE }, { PMIX_REQUESTOR_IS_TOOL, K_IGNORE },
-	{ PMIX_FWD_STDOUT, K_IGNORE }, { PMIX_FWD_STDERR, K_IGNORE },
+	{ PMIX_PERSONALITY, K_IGNORE },
+	{ PMIX_WDIR_USER_SPECIFIED, K_IGNORE },
+	{ PMIX_REQUESTOR_IS_CLIENT, K_IGNORE },
+	{ PMIX_REQUESTOR_IS_TOOL, K_IGNORE },
+	{ PMIX_FWD_STDOUT, K_IGNORE },
+	{ PMIX_FWD_STDERR, K_IGNORE },
 	/* known, not done here: ignored unless required (Open MPI sends
 	 * several of them, never required) */
-	{ "pmix.mapper", K_UNSUPPORTED }, { PMIX_DISPLAY_MAP, K_UNSUPPORTED },
-	{ PMIX_STDIN_TGT, K_UNSUPPORTED }, { PMIX_FWD_STDIN, K_UNSUPPORTED },
-	{ PMIX_FWD_STDDIAG, K_UNSUPPORTED }, { "pmix.tagout", K_UNSUPPORTED },
-	{ "pmix.tsout", K_UNSUPPORTED }, { "pmix.mergeerrout", K_UNSUPPORTED },
+	{ "pmix.mapper", K_UNSUPPORTED },
+	{ PMIX_DISPLAY_MAP, K_UNSUPPORTED },
+	{ PMIX_STDIN_TGT, K_UNSUPPORTED },
+	{ PMIX_FWD_STDIN, K_UNSUPPORTED },
+	{ PMIX_FWD_STDDIAG, K_UNSUPPORTED },
+	{ "pmix.tagout", K_UNSUPPORTED },
+	{ "pmix.tsout", K_UNSUPPORTED },
+	{ "pmix.mergeerrout", K_UNSUPPORTED },
 	{ PMIX_INDEX_ARGV, K_UNSUPPORTED },
-	{ PMIX_PRELOAD_BIN, K_UNSUPPORTED }, { PMIX_PRELOAD_FILES, K_UNSUPPORTED },
-	{ PMIX_SPAWN_TOOL, K_UNSUPPORTED }, { PMIX_COSPAWN_APP, K_UNSUPPORTED },
-	{ PMIX_JOB_CONTINUOUS, K_UNSUPPORTED }, { PMIX_MAX_RESTARTS, K_UNSUPPORTED },
+	{ PMIX_PRELOAD_BIN, K_UNSUPPORTED },
+	{ PMIX_PRELOAD_FILES, K_UNSUPPORTED },
+	{ PMIX_SPAWN_TOOL, K_UNSUPPORTED },
+	{ PMIX_COSPAWN_APP, K_UNSUPPORTED },
+	{ PMIX_JOB_CONTINUOUS, K_UNSUPPORTED },
+	{ PMIX_MAX_RESTARTS, K_UNSUPPORTED },
 	{ "pmix.outfile", K_UNSUPPORTED },
 };
 
 /* Per app: what differs from the srun's environment. */
 typedef struct {
 	char *wdir, *prefix;
-	char **env;		/* the app's full environment */
+	char **env; /* the app's full environment */
 	char **hosts;
 } app_t;
 
 typedef struct {
 	const plug_spawn_ctx_t *ctx;
 	plug_spawn_plan_t *plan;
-	char **hosts;		/* job-level PMIX_HOST/HOSTFILE */
+	char **hosts; /* job-level PMIX_HOST/HOSTFILE */
 	char *dist, *bind, *wdir;
 	uint32_t ppn, cpus, sp_timeout;
 	bool overlap, nohead, cwd;
-	char **env;		/* the srun's environment */
+	char **env; /* the srun's environment */
 	app_t *apps;
 	size_t napps;
 } st_t;
@@ -214,8 +256,8 @@ static int env_join(char ***env, const pmix_envar_t *e, int prepend)
 
 	if (!old || !*old)
 		return env_set(env, e->envar, e->value ? e->value : "");
-	if (asprintf(&v, prepend ? "%s%c%s" : "%3$s%2$c%1$s", e->value ? e->value : "",
-		     sep, old) < 0)
+	if (asprintf(&v, prepend ? "%s%c%s" : "%3$s%2$c%1$s", e->value ? e->value : "", sep, old) <
+	    0)
 		return -1;
 	rc = env_set(env, e->envar, v);
 	free(v);
@@ -237,8 +279,7 @@ static pmix_status_t envar(st_t *s, char ***env, enum kind k, const pmix_info_t 
 		return fail(s, PMIX_ERR_BAD_PARAM, "%s needs a pmix_envar_t", i->key);
 	if (k == K_ADD && env_get(*env, e->envar))
 		return PMIX_SUCCESS;
-	if ((k == K_SET || k == K_ADD) &&
-	    env_set(env, e->envar, e->value ? e->value : "") == 0)
+	if ((k == K_SET || k == K_ADD) && env_set(env, e->envar, e->value ? e->value : "") == 0)
 		return PMIX_SUCCESS;
 	if ((k == K_PREPEND || k == K_APPEND) && env_join(env, e, k == K_PREPEND) == 0)
 		return PMIX_SUCCESS;
@@ -328,8 +369,9 @@ static void mapby_mods(st_t *s, const char *mods)
 
 static pmix_status_t mapby(st_t *s, const char *v, bool reqd)
 {
-	static const char *const block[] = { "slot", "core", "hwthread", "socket",
-		"package", "numa", "l1cache", "l2cache", "l3cache", "board", NULL };
+	static const char *const block[] = { "slot",    "core",  "hwthread", "socket",
+					     "package", "numa",  "l1cache",  "l2cache",
+					     "l3cache", "board", NULL };
 	const char *colon = strchr(v ? v : "", ':');
 	size_t n = colon ? (size_t)(colon - v) : strlen(v ? v : "");
 
@@ -363,7 +405,7 @@ static pmix_status_t rankby(st_t *s, const char *v, bool reqd)
 static pmix_status_t bindto(st_t *s, const char *v, bool reqd)
 {
 	static const char *const map[][2] = {
-		{ "none", "none" }, { "core", "cores" }, { "hwthread", "threads" },
+		{ "none", "none" },      { "core", "cores" },      { "hwthread", "threads" },
 		{ "socket", "sockets" }, { "package", "sockets" }, { "numa", "ldoms" },
 		{ "board", "boards" },
 	};
@@ -375,8 +417,7 @@ static pmix_status_t bindto(st_t *s, const char *v, bool reqd)
 				set_str(&s->bind, map[i][1]);
 			return PMIX_SUCCESS;
 		}
-	return reqd ? fail(s, PMIX_ERR_NOT_SUPPORTED, "binding \"%s\"", v ? v : "")
-		    : PMIX_SUCCESS;
+	return reqd ? fail(s, PMIX_ERR_NOT_SUPPORTED, "binding \"%s\"", v ? v : "") : PMIX_SUCCESS;
 }
 
 static pmix_status_t cpulist(st_t *s, const char *v)
@@ -405,7 +446,10 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_RANKBY: return rankby(s, v_str(i), reqd);
 	case K_BINDTO: return bindto(s, v_str(i), reqd);
 	case K_CPULIST: return cpulist(s, v_str(i));
-	case K_NOOVER: if (v_bool(i)) s->overlap = false; return PMIX_SUCCESS;
+	case K_NOOVER:
+		if (v_bool(i))
+			s->overlap = false;
+		return PMIX_SUCCESS;
 	case K_NOHEAD: s->nohead = v_bool(i); return PMIX_SUCCESS;
 	case K_NOTIFY: s->plan->notify = v_bool(i); return PMIX_SUCCESS;
 	case K_NONPMI: s->plan->nonpmi = v_bool(i); return PMIX_SUCCESS;
@@ -433,8 +477,11 @@ static pmix_status_t attr(st_t *s, app_t *a, const pmix_info_t *i)
 	switch (k) {
 	case K_IGNORE: return PMIX_SUCCESS;
 	case K_UNSUPPORTED:
-		return reqd ? fail(s, PMIX_ERR_NOT_SUPPORTED, "attribute %s is not "
-				   "supported by srun spawns", i->key) : PMIX_SUCCESS;
+		return reqd ? fail(s, PMIX_ERR_NOT_SUPPORTED,
+				   "attribute %s is not "
+				   "supported by srun spawns",
+				   i->key) :
+			      PMIX_SUCCESS;
 	case K_HOST:
 		if (!v_str(i) || hosts_add(a ? &a->hosts : &s->hosts, v_str(i)) < 0)
 			return fail(s, PMIX_ERR_BAD_PARAM, "bad %s", i->key);
@@ -449,14 +496,16 @@ static pmix_status_t attr(st_t *s, app_t *a, const pmix_info_t *i)
 		if (!v_str(i) || v_str(i)[0] != '/')
 			return fail(s, PMIX_ERR_BAD_PARAM, "%s must be an absolute path", i->key);
 		set_str(a ? &a->prefix : &s->apps[0].prefix, v_str(i));
-		if (!a)		/* job level: every app */
+		if (!a) /* job level: every app */
 			for (size_t j = 1; j < s->napps; j++)
 				set_str(&s->apps[j].prefix, v_str(i));
 		return PMIX_SUCCESS;
-	case K_SET: case K_ADD: case K_UNSET: case K_PREPEND: case K_APPEND:
-		return envar(s, env, k, i);
-	default:
-		return job_attr(s, k, i, reqd);
+	case K_SET:
+	case K_ADD:
+	case K_UNSET:
+	case K_PREPEND:
+	case K_APPEND: return envar(s, env, k, i);
+	default: return job_attr(s, k, i, reqd);
 	}
 }
 
@@ -467,15 +516,35 @@ static pmix_status_t attr(st_t *s, app_t *a, const pmix_info_t *i)
 static bool stripped(const char *e)
 {
 	static const char *const names[] = {
-		"SLURM_NTASKS=", "SLURM_NPROCS=", "SLURM_NNODES=", "SLURM_JOB_NUM_NODES=",
-		"SLURM_NTASKS_PER_NODE=", "SLURM_NTASKS_PER_SOCKET=",
-		"SLURM_NTASKS_PER_CORE=", "SLURM_CPUS_PER_TASK=", "SLURM_DISTRIBUTION=",
-		"SLURM_CPU_BIND", "SLURM_OVERLAP=", "SLURM_EXCLUSIVE=", "SLURM_EXACT=",
-		"SLURM_WHOLE=", "SLURM_MPI_TYPE=", "SLURM_STEP_", "SLURM_WORKING_DIR=",
-		"SLURM_KILL_BAD_EXIT=", "SLURM_MULTI_PROG=", "SLURM_HOSTFILE=",
-		"SLURM_ARBITRARY_NODELIST=", "SLURM_EXCLUDE=", "SLURM_NODELIST_REQ=",
-		"SLURM_MEM_PER_CPU=", "SLURM_MEM_PER_NODE=", "SLURM_MEM_PER_GPU=",
-		"SLURMIX_SPAWN", "SLURMIX_PARENT", NULL,
+		"SLURM_NTASKS=",
+		"SLURM_NPROCS=",
+		"SLURM_NNODES=",
+		"SLURM_JOB_NUM_NODES=",
+		"SLURM_NTASKS_PER_NODE=",
+		"SLURM_NTASKS_PER_SOCKET=",
+		"SLURM_NTASKS_PER_CORE=",
+		"SLURM_CPUS_PER_TASK=",
+		"SLURM_DISTRIBUTION=",
+		"SLURM_CPU_BIND",
+		"SLURM_OVERLAP=",
+		"SLURM_EXCLUSIVE=",
+		"SLURM_EXACT=",
+		"SLURM_WHOLE=",
+		"SLURM_MPI_TYPE=",
+		"SLURM_STEP_",
+		"SLURM_WORKING_DIR=",
+		"SLURM_KILL_BAD_EXIT=",
+		"SLURM_MULTI_PROG=",
+		"SLURM_HOSTFILE=",
+		"SLURM_ARBITRARY_NODELIST=",
+		"SLURM_EXCLUDE=",
+		"SLURM_NODELIST_REQ=",
+		"SLURM_MEM_PER_CPU=",
+		"SLURM_MEM_PER_NODE=",
+		"SLURM_MEM_PER_GPU=",
+		"SLURMIX_SPAWN",
+		"SLURMIX_PARENT",
+		NULL,
 	};
 
 	for (int i = 0; names[i]; i++)
@@ -533,8 +602,10 @@ static pmix_status_t pool(st_t *s, char ***out)
 	src = s->hosts ? s->hosts : s->ctx->alloc;
 	for (char **h = src; h && *h; h++) {
 		if (!in_alloc(s, *h))
-			return fail(s, PMIX_ERR_JOB_FAILED_TO_MAP, "node %s is not in "
-				    "job %u's allocation", *h, s->ctx->job);
+			return fail(s, PMIX_ERR_JOB_FAILED_TO_MAP,
+				    "node %s is not in "
+				    "job %u's allocation",
+				    *h, s->ctx->job);
 		if (s->nohead && s->ctx->alloc && !strcmp(*h, s->ctx->alloc[0]))
 			continue;
 		if (PMIx_Argv_append_nosize(out, *h) != PMIX_SUCCESS)
@@ -577,14 +648,16 @@ static pmix_status_t node_opts(st_t *s, char ***argv)
 	want = s->ppn ? (nt + s->ppn - 1) / s->ppn : (nt < np ? nt : np);
 	if (want > np) {
 		PMIx_Argv_free(nodes);
-		return fail(s, PMIX_ERR_JOB_INSUFFICIENT_RESOURCES, "%u processes at %u "
-			    "per node need %u nodes, %u available", nt, s->ppn, want, np);
+		return fail(s, PMIX_ERR_JOB_INSUFFICIENT_RESOURCES,
+			    "%u processes at %u "
+			    "per node need %u nodes, %u available",
+			    nt, s->ppn, want, np);
 	}
 	rc |= add(argv, "--nodes=%u", want);
 	if (s->ppn)
 		rc |= add(argv, "--ntasks-per-node=%u", s->ppn);
 	if (s->hosts) {
-		for (uint32_t i = want; i < np; i++) {	/* the first `want` */
+		for (uint32_t i = want; i < np; i++) { /* the first `want` */
 			free(nodes[i]);
 			nodes[i] = NULL;
 		}
@@ -609,7 +682,7 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 	rc |= add(argv, "--ntasks=%u", p->ntasks);
 	rc |= add(argv, "--kill-on-bad-exit=1");
 	rc |= add(argv, "--input=none");
-	if (s->overlap)	/* share the CPUs, and more tasks than CPUs */
+	if (s->overlap) /* share the CPUs, and more tasks than CPUs */
 		rc |= add(argv, "--overlap") | add(argv, "--overcommit");
 	if (s->dist)
 		rc |= add(argv, "--distribution=%s", s->dist);
@@ -657,8 +730,8 @@ static pmix_status_t app_env(st_t *s, app_t *a, const pmix_app_t *app)
 		return PMIx_Argv_free(mine), fail(s, PMIX_ERR_NOMEM, "out of memory");
 	for (char **e = app->env; e && *e; e++)
 		if (env_put(&a->env, *e) < 0)
-			return PMIx_Argv_free(mine), fail(s, PMIX_ERR_BAD_PARAM,
-							  "bad env entry \"%s\"", *e);
+			return PMIx_Argv_free(mine),
+			       fail(s, PMIX_ERR_BAD_PARAM, "bad env entry \"%s\"", *e);
 	PMIx_Argv_free(mine);
 	for (size_t j = 0; j < app->ninfo; j++) {
 		enum kind k = lookup(app->info[j].key);
@@ -694,7 +767,8 @@ static int mp_line(st_t *s, size_t i, const pmix_app_t *app, uint32_t first, cha
 	int rc = asprintf(&line, "%u-%u env", first, first + (uint32_t)app->maxprocs - 1) < 0;
 
 	if (!rc && (a->wdir || s->wdir))
-		rc = append_quoted(&line, "-C") || append_quoted(&line, a->wdir ? a->wdir : s->wdir);
+		rc = append_quoted(&line, "-C") ||
+		     append_quoted(&line, a->wdir ? a->wdir : s->wdir);
 	for (char **e = s->env; !rc && e && *e; e++) {
 		char *name = strndup(*e, strcspn(*e, "="));
 
@@ -764,8 +838,7 @@ static pmix_status_t command(st_t *s, const pmix_app_t *apps, char ***argv, char
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t walk(st_t *s, const pmix_info_t *info, size_t ninfo,
-			  const pmix_app_t *apps)
+static pmix_status_t walk(st_t *s, const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps)
 {
 	pmix_status_t st = PMIX_SUCCESS;
 
@@ -777,7 +850,7 @@ static pmix_status_t walk(st_t *s, const pmix_info_t *info, size_t ninfo,
 		for (size_t i = 0; st == PMIX_SUCCESS && i < apps[a].ninfo; i++) {
 			enum kind k = lookup(apps[a].info[i].key);
 
-			if (k < K_SET || k > K_APPEND)	/* envars: in app_env */
+			if (k < K_SET || k > K_APPEND) /* envars: in app_env */
 				st = attr(s, &s->apps[a], &apps[a].info[i]);
 		}
 	}
@@ -802,9 +875,8 @@ static void st_free(st_t *s)
 	free(s->wdir);
 }
 
-pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *info,
-			      size_t ninfo, const pmix_app_t *apps, size_t napps,
-			      plug_spawn_plan_t *plan)
+pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *info, size_t ninfo,
+			      const pmix_app_t *apps, size_t napps, plug_spawn_plan_t *plan)
 {
 	st_t s = { .ctx = ctx, .plan = plan, .overlap = ctx->overlap, .napps = napps };
 	char **argv = NULL, **env = NULL;
@@ -817,7 +889,8 @@ pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *in
 		return st;
 	if (!(s.apps = calloc(napps, sizeof(app_t))))
 		return fail(&s, PMIX_ERR_NOMEM, "out of memory");
-	if ((st = base_env(&s)) == PMIX_SUCCESS && (st = walk(&s, info, ninfo, apps)) == PMIX_SUCCESS &&
+	if ((st = base_env(&s)) == PMIX_SUCCESS &&
+	    (st = walk(&s, info, ninfo, apps)) == PMIX_SUCCESS &&
 	    (st = srun_opts(&s, &argv)) == PMIX_SUCCESS)
 		st = command(&s, apps, &argv, &env);
 	if (st == PMIX_SUCCESS && s.sp_timeout)

@@ -13,23 +13,23 @@
 #include <pmix_common.h>
 
 typedef struct {
-	const char *srun;	/* the srun binary to exec */
-	uint32_t job;		/* allocation */
-	char **alloc;		/* its nodes, in order, NULL-terminated */
-	bool overlap;		/* SlurmixSpawnOverlap */
-	const char *mpfile;	/* path for a --multi-prog file (napps > 1) */
-	char **env;		/* base environment (the parent srun's) */
+	const char *srun;   /* the srun binary to exec */
+	uint32_t job;       /* allocation */
+	char **alloc;       /* its nodes, in order, NULL-terminated */
+	bool overlap;       /* SlurmixSpawnOverlap */
+	const char *mpfile; /* path for a --multi-prog file (napps > 1) */
+	char **env;         /* base environment (the parent srun's) */
 } plug_spawn_ctx_t;
 
 typedef struct {
-	char **argv;		/* the child srun's argv (NULL-terminated) */
-	char **env;		/* its whole environment */
-	char *multiprog;	/* contents of ctx->mpfile, or NULL */
+	char **argv;     /* the child srun's argv (NULL-terminated) */
+	char **env;      /* its whole environment */
+	char *multiprog; /* contents of ctx->mpfile, or NULL */
 	uint32_t ntasks;
-	uint32_t timeout;	/* seconds; 0: the default */
-	bool notify;		/* PMIX_NOTIFY_COMPLETION */
-	bool nonpmi;		/* PMIX_NON_PMI */
-	char err[256];		/* why, when the plan failed */
+	uint32_t timeout; /* seconds; 0: the default */
+	bool notify;      /* PMIX_NOTIFY_COMPLETION */
+	bool nonpmi;      /* PMIX_NON_PMI */
+	char err[256];    /* why, when the plan failed */
 } plug_spawn_plan_t;
 
 /* Builds the plan for a request. PMIX_SUCCESS, or an error status with
@@ -37,9 +37,8 @@ typedef struct {
  * attribute we cannot honour), PMIX_ERR_BAD_PARAM (malformed request),
  * PMIX_ERR_JOB_FAILED_TO_MAP (a node outside the allocation, nowhere to
  * run). Any thread. */
-pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *info,
-			      size_t ninfo, const pmix_app_t *apps, size_t napps,
-			      plug_spawn_plan_t *plan);
+pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *info, size_t ninfo,
+			      const pmix_app_t *apps, size_t napps, plug_spawn_plan_t *plan);
 /* Frees what a successful plan holds. NULL-safe. */
 void plug_spawn_plan_free(plug_spawn_plan_t *plan);
 

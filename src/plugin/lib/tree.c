@@ -15,8 +15,8 @@ static uint64_t block_size(uint64_t rest, uint64_t w)
 	return rest ? (rest + w - 1) / w : 1;
 }
 
-int plug_tree_node(uint32_t me, uint32_t n, uint32_t width, uint32_t *parent,
-		   uint32_t *children, uint32_t *nchildren)
+int plug_tree_node(uint32_t me, uint32_t n, uint32_t width, uint32_t *parent, uint32_t *children,
+		   uint32_t *nchildren)
 {
 	uint64_t lo = 0, hi = n, s;
 	uint32_t up = PLUG_TREE_NONE, k = 0;
@@ -25,7 +25,7 @@ int plug_tree_node(uint32_t me, uint32_t n, uint32_t width, uint32_t *parent,
 		errno = EINVAL;
 		return -1;
 	}
-	while (lo != me) {		/* me is in (lo, hi) */
+	while (lo != me) { /* me is in (lo, hi) */
 		s = block_size(hi - lo - 1, width);
 		up = (uint32_t)lo;
 		lo = lo + 1 + (me - lo - 1) / s * s;

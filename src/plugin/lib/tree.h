@@ -24,7 +24,7 @@
  * tree of n nodes. children (room for `width` entries, may be NULL) gets
  * the children's indices in increasing order, *nchildren their count.
  * 0, or -1 with EINVAL (n == 0, width == 0, me >= n). */
-int plug_tree_node(uint32_t me, uint32_t n, uint32_t width, uint32_t *parent,
-		   uint32_t *children, uint32_t *nchildren);
+int plug_tree_node(uint32_t me, uint32_t n, uint32_t width, uint32_t *parent, uint32_t *children,
+		   uint32_t *nchildren);
 
 #endif

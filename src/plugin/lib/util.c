@@ -59,8 +59,7 @@ const char *plug_env_get(char *const *env, const char *name)
 	return NULL;
 }
 
-int plug_path_expand(const char *raw, const char *node, const char *host, char *out,
-		     size_t size)
+int plug_path_expand(const char *raw, const char *node, const char *host, char *out, size_t size)
 {
 	size_t o = 0;
 

@@ -17,8 +17,7 @@ int plug_parse_bool(const char *s, bool *out);
 int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 /* raw with Slurm's %n (node) and %h (host) expanded, into out[size].
  * 0, or -1 (ENAMETOOLONG) when it does not fit. */
-int plug_path_expand(const char *raw, const char *node, const char *host, char *out,
-		     size_t size);
+int plug_path_expand(const char *raw, const char *node, const char *host, char *out, size_t size);
 /* Value of name in a NULL-terminated "K=V" array (NULL env: none). */
 const char *plug_env_get(char *const *env, const char *name);
 

@@ -42,7 +42,7 @@ typedef struct reader {
 	int fd;
 	struct event *ev;
 	unsigned char hdr[8];
-	size_t got;		/* bytes of header + data read */
+	size_t got; /* bytes of header + data read */
 	uint32_t uid, len;
 	char *data;
 } reader_t;
@@ -50,7 +50,7 @@ typedef struct reader {
 static struct {
 	plug_boot_args_t a;
 	struct event_base *base;
-	char *raw;			/* the path as slurmd expands it */
+	char *raw; /* the path as slurmd expands it */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lfd;
 	struct event *lev;
@@ -58,9 +58,9 @@ static struct {
 	uint32_t nreaders;
 	uint32_t parent, *kids, nkids, nfrom;
 	unsigned char *kid_done;
-	char **addr;			/* [nnodes] records of this subtree: */
-	uint32_t *port, nrecs;		/* addr[node] set once it is in */
-	pmix_data_buffer_t out;		/* the report to the parent */
+	char **addr;            /* [nnodes] records of this subtree: */
+	uint32_t *port, nrecs;  /* addr[node] set once it is in */
+	pmix_data_buffer_t out; /* the report to the parent */
 	pthread_t thr;
 	int thr_on, done;
 	atomic_int stop;
@@ -117,8 +117,9 @@ static void *sender(void *arg)
 		pxc_progress_t *pg = pxc_progress_global();
 
 		plug_error("endpoints: node %s (parent of node %u) not reachable through "
-			   "slurmd: %m", boot.a.hosts[boot.parent], boot.a.me);
-		if (pg)		/* alive until after plug_boot_join */
+			   "slurmd: %m",
+			   boot.a.hosts[boot.parent], boot.a.me);
+		if (pg) /* alive until after plug_boot_join */
 			pxc_progress_post(pg, failed_fn, boot.a.net);
 	}
 	return NULL;
@@ -193,10 +194,10 @@ static int take_report(uint32_t uid, char *data, uint32_t len)
 
 	pxc_buf_init(&in);
 	pxc_buf_load_take(&in, data, len);
-	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) ||
-	    pxc_unpack_str(&in, &key) || !plug_key_ok(key, boot.a.key) ||
-	    pxc_unpack_u32(&in, &from) || (k = kid_index(from)) < 0 || boot.kid_done[k] ||
-	    pxc_unpack_u32(&in, &n) || n > boot.a.nnodes)
+	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) || pxc_unpack_str(&in, &key) ||
+	    !plug_key_ok(key, boot.a.key) || pxc_unpack_u32(&in, &from) ||
+	    (k = kid_index(from)) < 0 || boot.kid_done[k] || pxc_unpack_u32(&in, &n) ||
+	    n > boot.a.nnodes)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		addr = NULL;
@@ -266,7 +267,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (rc > 0) {
 		rc = take_report(r->uid, r->data, r->len);
-		r->data = NULL;		/* take_report took it */
+		r->data = NULL; /* take_report took it */
 	}
 	if (rc < 0)
 		plug_error("endpoints: a bad report through slurmd: dropped");

@@ -35,13 +35,13 @@
 #include "net/transport.h"
 
 typedef struct {
-	plug_net_t *net;	/* the table's destination */
-	const char *key;	/* the job key (PLUG_KEY_LEN) */
+	plug_net_t *net; /* the table's destination */
+	const char *key; /* the job key (PLUG_KEY_LEN) */
 	uint32_t me, nnodes, width, job, step;
-	const char *addr;	/* this stepd's TCP listener */
+	const char *addr; /* this stepd's TCP listener */
 	uint16_t port;
-	char *const *hosts;	/* [nnodes] node names, step order */
-	int timeout_s;		/* give up on the parent after this */
+	char *const *hosts; /* [nnodes] node names, step order */
+	int timeout_s;      /* give up on the parent after this */
 } plug_boot_args_t;
 
 /* Binds the Unix socket (before the tasks start) and registers with

@@ -52,24 +52,23 @@
 #include "net/xstep.h"
 #include "slurm_adapter.h"
 
-
 typedef struct inst {
 	struct inst *next;
 	uint64_t sig;
 	uint32_t seq;
-	int local;		/* the local fence_nb arrived */
-	int optional;		/* a lost task does not fail it */
+	int local;    /* the local fence_nb arrived */
+	int optional; /* a lost task does not fail it */
 	int sent_up;
 	pmix_status_t failed;
-	uint32_t parent;	/* node id or PLUG_TREE_NONE */
-	uint32_t *kids, nkids;	/* node ids; NULL until local */
-	uint32_t *from, nfrom;	/* children whose FANIN arrived */
+	uint32_t parent;       /* node id or PLUG_TREE_NONE */
+	uint32_t *kids, nkids; /* node ids; NULL until local */
+	uint32_t *from, nfrom; /* children whose FANIN arrived */
 	pmix_data_buffer_t data;
 	pmix_modex_cbfunc_t cbfunc;
-	pmix_op_cbfunc_t opcb;	/* connect/disconnect: instead of cbfunc */
+	pmix_op_cbfunc_t opcb; /* connect/disconnect: instead of cbfunc */
 	void *cbdata;
 	struct event *timer;
-	pmix_proc_t *procs;	/* the fence's proc set, once local */
+	pmix_proc_t *procs; /* the fence's proc set, once local */
 	size_t nprocs;
 } inst_t;
 
@@ -100,7 +99,8 @@ static uint64_t signature(const pmix_proc_t *procs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t h = 1469598103934665603ull;
 
-		for (const char *c = procs[i].nspace; *c && c < procs[i].nspace + PMIX_MAX_NSLEN; c++)
+		for (const char *c = procs[i].nspace; *c && c < procs[i].nspace + PMIX_MAX_NSLEN;
+		     c++)
 			h = (h ^ (unsigned char)*c) * 1099511628211ull;
 		sig += mix(h ^ procs[i].rank);
 	}
@@ -176,10 +176,12 @@ static int send_one(uint32_t to, uint16_t cmd, const inst_t *x, pmix_status_t st
 
 	pxc_buf_init(&b);
 	rc = pxc_pack(&b, &x->sig, 1, PMIX_UINT64) != PMIX_SUCCESS ||
-	     pxc_pack_u32(&b, x->seq) != PMIX_SUCCESS ||
-	     pxc_pack_status(&b, st) != PMIX_SUCCESS ||
-	     (st == PMIX_SUCCESS && x->data.bytes_used &&
-	      pxc_buf_append(&b, x->data.base_ptr, x->data.bytes_used) < 0) ? -1 : 0;
+			     pxc_pack_u32(&b, x->seq) != PMIX_SUCCESS ||
+			     pxc_pack_status(&b, st) != PMIX_SUCCESS ||
+			     (st == PMIX_SUCCESS && x->data.bytes_used &&
+			      pxc_buf_append(&b, x->data.base_ptr, x->data.bytes_used) < 0) ?
+		     -1 :
+		     0;
 	if (rc == 0)
 		rc = plug_net_send(plug_net_ctx.net, to, cmd, 0, &b);
 	pxc_buf_clear(&b);
@@ -236,21 +238,21 @@ static void on_timeout(int fd, short what, void *arg)
 	inst_t *x = arg;
 
 	(void)fd, (void)what;
-	if (x->failed) {		/* tombstone */
+	if (x->failed) { /* tombstone */
 		inst_free(x);
 		return;
 	}
 	plug_error("fence %016llx/%u timed out after %u s (local %s, %u of %u children)",
 		   (unsigned long long)x->sig, x->seq, plug_net_ctx.timeout,
 		   x->local ? "in" : "missing", x->nfrom, x->nkids);
-	fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE);	/* delivers if local */
+	fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE); /* delivers if local */
 	inst_free(x);
 }
 
 static void fan_out(inst_t *x)
 {
-	plug_flag("fence %016llx/%u: %zu bytes out to %u children",
-		  (unsigned long long)x->sig, x->seq, x->data.bytes_used, x->nkids);
+	plug_flag("fence %016llx/%u: %zu bytes out to %u children", (unsigned long long)x->sig,
+		  x->seq, x->data.bytes_used, x->nkids);
 	for (uint32_t i = 0; i < x->nkids; i++)
 		if (send_one(x->kids[i], PLUG_NET_FANOUT, x, PMIX_SUCCESS) < 0)
 			plug_error("fence %016llx/%u: cannot reach node %u",
@@ -290,8 +292,8 @@ static int arrived(const inst_t *x, uint32_t node)
 /* ---- fence_nb ----------------------------------------------------------- */
 
 /* Sorted participant nodes; my index in *mine. NULL with *st set. */
-static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
-			    uint32_t *mine, pmix_status_t *st)
+static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count, uint32_t *mine,
+			    pmix_status_t *st)
 {
 	const plug_map_t *m = plug_net_ctx.map;
 	unsigned char *in = calloc(m->nnodes, 1);
@@ -300,7 +302,7 @@ static uint32_t *part_nodes(const pmix_proc_t *procs, size_t n, uint32_t *count,
 	*st = PMIX_ERR_NOMEM;
 	for (size_t i = 0; in && list && i < n; i++) {
 		if (!PMIx_Check_nspace(procs[i].nspace, plug_net_ctx.nspace))
-			continue;	/* see part_peers */
+			continue; /* see part_peers */
 		if (procs[i].rank == PMIX_RANK_WILDCARD)
 			memset(in, 1, m->nnodes);
 		else if (procs[i].rank < m->ntasks)
@@ -340,7 +342,8 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 	for (uint32_t i = 0; i < x->nfrom; i++)
 		if (!is_kid(x, x->from[i]))
 			return plug_error("fence %016llx/%u: FANIN from node %u, not a child",
-					  (unsigned long long)x->sig, x->seq, x->from[i]), -1;
+					  (unsigned long long)x->sig, x->seq, x->from[i]),
+			       -1;
 	return 0;
 }
 
@@ -348,8 +351,8 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 static int info_timeout(const pmix_info_t *info, size_t ninfo)
 {
 	for (size_t i = 0; info && i < ninfo; i++)
-		if (PMIx_Check_key(info[i].key, PMIX_TIMEOUT) &&
-		    info[i].value.type == PMIX_INT && info[i].value.data.integer > 0)
+		if (PMIx_Check_key(info[i].key, PMIX_TIMEOUT) && info[i].value.type == PMIX_INT &&
+		    info[i].value.data.integer > 0)
 			return info[i].value.data.integer;
 	return 0;
 }
@@ -376,8 +379,8 @@ static uint64_t connect_salt(const pmix_info_t *info, size_t ninfo)
 /* Who to answer. */
 typedef struct {
 	int kind;
-	int optional;		/* OPTIONAL / EARLY_TERM_ALLOWED */
-	uint64_t salt;		/* PMIX_CONNECT_ID: tells apart connects of one set */
+	int optional;  /* OPTIONAL / EARLY_TERM_ALLOWED */
+	uint64_t salt; /* PMIX_CONNECT_ID: tells apart connects of one set */
 	pmix_modex_cbfunc_t cbfunc;
 	pmix_op_cbfunc_t opcb;
 	void *cbdata;
@@ -393,8 +396,7 @@ static void answer(const call_t *cl, pmix_status_t st, char *data, size_t ndata)
 }
 
 /* Records the local call: proc set, callback, a shorter timer. 0/-1. */
-static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo,
-		      const call_t *cl)
+static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo, const call_t *cl)
 {
 	x->local = 1;
 	x->optional = cl->optional;
@@ -417,15 +419,15 @@ static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo,
 /* Sorted participants of a set spanning namespaces: (nspace, node)
  * pairs in nspace order, as plug_net peer ids; every foreign nspace must
  * be known (plug_xstep_need). NULL with *st set. */
-static uint32_t *part_peers(const pmix_proc_t *procs, size_t n, uint32_t *count,
-			    uint32_t *mine, pmix_status_t *st)
+static uint32_t *part_peers(const pmix_proc_t *procs, size_t n, uint32_t *count, uint32_t *mine,
+			    pmix_status_t *st)
 {
 	uint32_t *own = NULL, nown = 0, k = 0, cap = 0, *list = NULL, *grown;
 	const char **ns = calloc(n, sizeof(*ns));
 	size_t nns = 0;
 
 	*st = PMIX_ERR_NOMEM;
-	for (size_t i = 0; ns && i < n; i++) {	/* distinct nspaces, sorted */
+	for (size_t i = 0; ns && i < n; i++) { /* distinct nspaces, sorted */
 		size_t j = 0;
 
 		while (j < nns && strncmp(ns[j], procs[i].nspace, PMIX_MAX_NSLEN) < 0)
@@ -488,8 +490,8 @@ static int spans_nspaces(const pmix_proc_t *procs, size_t n)
 	return 0;
 }
 
-static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo,
-				char *data, size_t ndata, const call_t *cl);
+static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo, char *data,
+				size_t ndata, const call_t *cl);
 
 /* A collective waiting for the step information of other nspaces. */
 typedef struct {
@@ -516,8 +518,8 @@ static void resume(pmix_status_t st, void *arg)
 
 /* Fetches what is missing first. PMIX_SUCCESS (answered later), or an
  * error (not answered). */
-static pmix_status_t wait_steps(const pmix_proc_t procs[], size_t n, int tmo,
-				char *data, size_t ndata, const call_t *cl)
+static pmix_status_t wait_steps(const pmix_proc_t procs[], size_t n, int tmo, char *data,
+				size_t ndata, const call_t *cl)
 {
 	pend_t *p = calloc(1, sizeof(*p));
 	int rc;
@@ -542,11 +544,11 @@ static pmix_status_t wait_steps(const pmix_proc_t procs[], size_t n, int tmo,
 	free(p->procs);
 	free(p->data);
 	free(p);
-	return rc == 1 ? PMIX_ERR_WOULD_BLOCK : rc;	/* 1: known now */
+	return rc == 1 ? PMIX_ERR_WOULD_BLOCK : rc; /* 1: known now */
 }
 
-static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo,
-				char *data, size_t ndata, const call_t *cl)
+static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo, char *data,
+				size_t ndata, const call_t *cl)
 {
 	uint32_t n = 0, mine = 0, *nodes;
 	pmix_status_t st;
@@ -557,19 +559,19 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 	if (multi && (st = wait_steps(procs, nprocs, tmo, data, ndata, cl)) != PMIX_ERR_WOULD_BLOCK)
 		return st;
 	nodes = multi ? part_peers(procs, nprocs, &n, &mine, &st) :
-		part_nodes(procs, nprocs, &n, &mine, &st);
+			part_nodes(procs, nprocs, &n, &mine, &st);
 	if (!nodes)
 		return st;
-	if (n == 1) {		/* only this node: its data is everybody's */
+	if (n == 1) { /* only this node: its data is everybody's */
 		free(nodes);
-		st = !cl->optional && plug_lost_any(procs, nprocs) ?
-		     PMIX_ERR_PROC_TERM_WO_SYNC : PMIX_SUCCESS;
+		st = !cl->optional && plug_lost_any(procs, nprocs) ? PMIX_ERR_PROC_TERM_WO_SYNC :
+								     PMIX_SUCCESS;
 		answer(cl, st, data, ndata);
 		return PMIX_SUCCESS;
 	}
 	sig = signature(procs, nprocs) + (uint64_t)cl->kind * 0x5bd1e995ull + cl->salt;
 	x = inst_get(sig, next_seq(sig));
-	if (!x || x->local) {	/* local twice: a sequence clash */
+	if (!x || x->local) { /* local twice: a sequence clash */
 		free(nodes);
 		return x ? PMIX_ERR_DUPLICATE_KEY : PMIX_ERR_NOMEM;
 	}
@@ -580,8 +582,7 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 		deliver(x, x->failed);
 		return PMIX_SUCCESS;
 	}
-	if (set_tree(x, nodes, n, mine) < 0 ||
-	    (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
+	if (set_tree(x, nodes, n, mine) < 0 || (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
 		fail(x, PMIX_ERR_BAD_PARAM, PLUG_TREE_NONE);
 	else if (!cl->optional && plug_lost_any(procs, nprocs))
 		fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
@@ -591,21 +592,21 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
-			      const pmix_info_t info[], size_t ninfo,
-			      char *data, size_t ndata,
-			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			      size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+			      void *cbdata)
 {
 	call_t cl = { .kind = PLUG_COLL_FENCE, .cbfunc = cbfunc, .cbdata = cbdata };
 
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), data, ndata, &cl);
 }
 
-pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
-				const pmix_info_t info[], size_t ninfo,
-				pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	call_t cl = { .kind = PLUG_COLL_CONNECT, .opcb = cbfunc, .cbdata = cbdata,
+	call_t cl = { .kind = PLUG_COLL_CONNECT,
+		      .opcb = cbfunc,
+		      .cbdata = cbdata,
 		      .salt = connect_salt(info, ninfo),
 		      .optional = pxc_info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL) };
 	const pmix_info_t *d = pxc_info_find(info, ninfo, PXC_CONNECT_DATA);
@@ -620,10 +621,12 @@ pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
 }
 
 pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
-				   const pmix_info_t info[], size_t ninfo,
-				   pmix_op_cbfunc_t cbfunc, void *cbdata)
+				   const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+				   void *cbdata)
 {
-	call_t cl = { .kind = PLUG_COLL_DISCONNECT, .opcb = cbfunc, .cbdata = cbdata,
+	call_t cl = { .kind = PLUG_COLL_DISCONNECT,
+		      .opcb = cbfunc,
+		      .cbdata = cbdata,
 		      .salt = connect_salt(info, ninfo),
 		      .optional = pxc_info_flag(info, ninfo, PMIX_CONNECT_EARLY_TERM_ALLOWED) };
 
@@ -645,8 +648,7 @@ static void got_fanin(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
 		return (void)plug_error("fence %016llx/%u: second FANIN from node %u",
 					(unsigned long long)x->sig, x->seq, from);
 	grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
-	if (!grown || pxc_buf_append(&x->data, pxc_buf_read_ptr(in),
-				     pxc_buf_remaining(in)) < 0) {
+	if (!grown || pxc_buf_append(&x->data, pxc_buf_read_ptr(in), pxc_buf_remaining(in)) < 0) {
 		x->from = grown ? grown : x->from;
 		fail(x, PMIX_ERR_NOMEM, PLUG_TREE_NONE);
 		return;
@@ -671,8 +673,7 @@ static void got_fanout(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
 	fan_out(x);
 }
 
-static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
-		     pmix_data_buffer_t *in)
+static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	uint64_t sig;
 	uint32_t seq;
@@ -706,8 +707,7 @@ static void coll_peer_lost(void *arg, uint32_t node)
 		next = x->next;
 		if (x->failed || !x->kids)
 			continue;
-		if ((node == x->parent && x->sent_up) ||
-		    (is_kid(x, node) && !arrived(x, node))) {
+		if ((node == x->parent && x->sent_up) || (is_kid(x, node) && !arrived(x, node))) {
 			plug_error("fence %016llx/%u: node %u lost", (unsigned long long)x->sig,
 				   x->seq, node);
 			fail(x, PMIX_ERR_UNREACH, node);
@@ -732,8 +732,8 @@ void plug_coll_rank_lost(pmix_rank_t rank)
 	for (x = insts; x; x = next) {
 		next = x->next;
 		if (x->local && !x->failed && !x->optional && involves(x, rank)) {
-			plug_error("fence %016llx/%u: rank %u is gone",
-				   (unsigned long long)x->sig, x->seq, rank);
+			plug_error("fence %016llx/%u: rank %u is gone", (unsigned long long)x->sig,
+				   x->seq, rank);
 			fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 		}
 	}
@@ -742,7 +742,7 @@ void plug_coll_rank_lost(pmix_rank_t rank)
 static void coll_stop(void *arg)
 {
 	(void)arg;
-	plug_xstep_stop();	/* answers the collectives waiting for it */
+	plug_xstep_stop(); /* answers the collectives waiting for it */
 	while (insts) {
 		inst_t *x = insts;
 
@@ -760,9 +760,12 @@ static void coll_stop(void *arg)
 
 int plug_coll_register(plug_net_t *n)
 {
-	plug_net_user_t u = { .name = "collectives", .first = PLUG_NET_FANIN,
-			      .last = PLUG_NET_FANOUT, .msg = coll_msg,
-			      .peer_lost = coll_peer_lost, .stop = coll_stop };
+	plug_net_user_t u = { .name = "collectives",
+			      .first = PLUG_NET_FANIN,
+			      .last = PLUG_NET_FANOUT,
+			      .msg = coll_msg,
+			      .peer_lost = coll_peer_lost,
+			      .stop = coll_stop };
 
 	return plug_net_register(n, &u);
 }

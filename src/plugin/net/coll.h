@@ -14,18 +14,16 @@
 /* Fences, connects and disconnects (kind) over any proc set, also across
  * namespaces of other steps of the job. */
 enum { PLUG_COLL_FENCE = 0, PLUG_COLL_CONNECT = 1, PLUG_COLL_DISCONNECT = 2 };
-pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs,
-				const pmix_info_t info[], size_t ninfo,
-				pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
-				   const pmix_info_t info[], size_t ninfo,
-				   pmix_op_cbfunc_t cbfunc, void *cbdata);
+				   const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+				   void *cbdata);
 
 /* The server module's fence_nb. */
-pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs,
-			      const pmix_info_t info[], size_t ninfo,
-			      char *data, size_t ndata,
-			      pmix_modex_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			      size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+			      void *cbdata);
 /* Fails the pending fences that include rank (net/lost.c). */
 void plug_coll_rank_lost(pmix_rank_t rank);
 /* Takes FANIN/FANOUT from the network (before it starts); the step

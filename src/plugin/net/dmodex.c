@@ -39,7 +39,7 @@ typedef struct req {
 	struct req *next;
 	uint32_t id, node;
 	pmix_rank_t rank;
-	uint32_t tmo;		/* the request's own timeout (s), or 0 */
+	uint32_t tmo; /* the request's own timeout (s), or 0 */
 	pmix_modex_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
@@ -63,8 +63,8 @@ static void req_done(req_t *r, pmix_status_t st, const char *data, size_t n)
 			break;
 		}
 	event_free(r->timer);
-	r->cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? n : 0,
-		  r->cbdata, NULL, NULL);
+	r->cbfunc(st, st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? n : 0, r->cbdata, NULL,
+		  NULL);
 	free(r);
 }
 
@@ -73,9 +73,9 @@ static void on_timeout(int fd, short what, void *arg)
 	req_t *r = arg;
 
 	(void)fd, (void)what;
-	if (r->tmo)		/* the caller's choice: not an error of ours */
-		plug_debug("direct modex for rank %u (node %u): no answer in %u s",
-			   r->rank, r->node, r->tmo);
+	if (r->tmo) /* the caller's choice: not an error of ours */
+		plug_debug("direct modex for rank %u (node %u): no answer in %u s", r->rank,
+			   r->node, r->tmo);
 	else
 		plug_error("direct modex for rank %u (node %u) timed out", r->rank, r->node);
 	req_done(r, PMIX_ERR_TIMEOUT, NULL, 0);
@@ -107,16 +107,19 @@ static uint32_t info_timeout(const pmix_info_t *info, size_t ninfo)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_TIMEOUT);
 	const pmix_value_t *v = i ? &i->value : NULL;
-	int64_t t = !v ? 0 : v->type == PMIX_INT ? v->data.integer :
-		    v->type == PMIX_INT32 ? v->data.int32 : v->type == PMIX_UINT32 ?
-		    v->data.uint32 : v->type == PMIX_UINT ? v->data.uint :
-		    v->type == PMIX_SIZE ? (int64_t)v->data.size : 0;
+	int64_t t = !v                     ? 0 :
+		    v->type == PMIX_INT    ? v->data.integer :
+		    v->type == PMIX_INT32  ? v->data.int32 :
+		    v->type == PMIX_UINT32 ? v->data.uint32 :
+		    v->type == PMIX_UINT   ? v->data.uint :
+		    v->type == PMIX_SIZE   ? (int64_t)v->data.size :
+					     0;
 
 	return t > 0 && t < 7 * 24 * 3600 ? (uint32_t)t : 0;
 }
 
-static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo,
-			      pmix_modex_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo, pmix_modex_cbfunc_t cbfunc,
+			      void *cbdata)
 {
 	struct timeval tv = { tmo ? tmo + 1 : plug_net_ctx.timeout, 0 };
 	uint32_t to = owner(proc);
@@ -136,8 +139,7 @@ static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo,
 	r->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, r);
 	pxc_buf_init(&b);
 	if (!r->timer || evtimer_add(r->timer, &tv) < 0 ||
-	    pxc_pack_u32(&b, proc->rank) != PMIX_SUCCESS ||
-	    pxc_pack_u32(&b, tmo) != PMIX_SUCCESS)
+	    pxc_pack_u32(&b, proc->rank) != PMIX_SUCCESS || pxc_pack_u32(&b, tmo) != PMIX_SUCCESS)
 		goto fail;
 	/* In the list before the send: whatever happens to the peer from
 	 * now on finds the request. */
@@ -176,9 +178,8 @@ static void resume(pmix_status_t st, void *arg)
 	free(p);
 }
 
-pmix_status_t plug_dmodex_request(const pmix_proc_t *proc,
-				const pmix_info_t info[], size_t ninfo,
-				pmix_modex_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_dmodex_request(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+				  pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
 	uint32_t tmo = info_timeout(info, ninfo);
 	dpend_t *p;
@@ -208,8 +209,7 @@ static void answer_fn(void *arg)
 
 	pxc_buf_init(&b);
 	if (!stopped && pxc_pack_status(&b, a->status) == PMIX_SUCCESS &&
-	    (!a->blob.bytes_used ||
-	     pxc_buf_append(&b, a->blob.base_ptr, a->blob.bytes_used) == 0))
+	    (!a->blob.bytes_used || pxc_buf_append(&b, a->blob.base_ptr, a->blob.bytes_used) == 0))
 		plug_net_send(plug_net_ctx.net, a->node, PLUG_NET_DMODEX_RESP, a->id, &b);
 	pxc_buf_clear(&b);
 	pxc_buf_clear(&a->blob);
@@ -238,9 +238,9 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    (pxc_buf_remaining(in) && pxc_unpack_u32(in, &tmo) != PMIX_SUCCESS) ||
 	    (rank != PMIX_RANK_WILDCARD && (rank >= plug_net_ctx.map->ntasks ||
-	     plug_net_ctx.map->node_of[rank] != plug_net_ctx.me))) {
+					    plug_net_ctx.map->node_of[rank] != plug_net_ctx.me))) {
 		plug_error("bad direct modex request from node %u", from);
-		return;		/* the requester's timer answers it */
+		return; /* the requester's timer answers it */
 	}
 	if (!(a = calloc(1, sizeof(*a))))
 		return;
@@ -249,8 +249,8 @@ static void serve(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	a->id = id;
 	pxc_buf_init(&a->blob);
 	PMIx_Load_procid(&proc, plug_net_ctx.nspace, rank);
-	if (pxc_server_dmodex_request_tmo(&proc, tmo < 7 * 24 * 3600 ? (int)tmo : 0,
-					  server_answer, a) != PMIX_SUCCESS) {
+	if (pxc_server_dmodex_request_tmo(&proc, tmo < 7 * 24 * 3600 ? (int)tmo : 0, server_answer,
+					  a) != PMIX_SUCCESS) {
 		a->status = PMIX_ERR_NOT_FOUND;
 		answer_fn(a);
 	}
@@ -264,7 +264,7 @@ static void response(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	for (r = reqs; r && !(r->id == id && r->node == from); r = r->next)
 		;
 	if (!r)
-		return;		/* late: already timed out */
+		return; /* late: already timed out */
 	if (pxc_unpack_status(in, &st) != PMIX_SUCCESS) {
 		plug_error("malformed direct modex answer from node %u", from);
 		st = PMIX_ERR_UNPACK_FAILURE;
@@ -272,8 +272,7 @@ static void response(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	req_done(r, st, pxc_buf_read_ptr(in), pxc_buf_remaining(in));
 }
 
-static void dmodex_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
-		       pmix_data_buffer_t *in)
+static void dmodex_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	(void)arg;
 	if (h->cmd == PLUG_NET_DMODEX_REQ)
@@ -306,9 +305,12 @@ static void dmodex_stop(void *arg)
 
 int plug_dmodex_register(plug_net_t *n)
 {
-	plug_net_user_t u = { .name = "direct modex", .first = PLUG_NET_DMODEX_REQ,
-			      .last = PLUG_NET_DMODEX_RESP, .msg = dmodex_msg,
-			      .peer_lost = dmodex_peer_lost, .stop = dmodex_stop };
+	plug_net_user_t u = { .name = "direct modex",
+			      .first = PLUG_NET_DMODEX_REQ,
+			      .last = PLUG_NET_DMODEX_RESP,
+			      .msg = dmodex_msg,
+			      .peer_lost = dmodex_peer_lost,
+			      .stop = dmodex_stop };
 
 	stopped = 0;
 	return plug_net_register(n, &u);

@@ -11,8 +11,8 @@
 #include "net/transport.h"
 
 /* The server module's direct_modex. */
-pmix_status_t plug_dmodex_request(const pmix_proc_t *proc, const pmix_info_t info[],
-				  size_t ninfo, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_dmodex_request(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+				  pmix_modex_cbfunc_t cbfunc, void *cbdata);
 /* Takes DMODEX_REQ/RESP from the network (before it starts); the step
  * context (net/ctx.h) must be set. 0/-1. */
 int plug_dmodex_register(plug_net_t *n);

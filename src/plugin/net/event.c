@@ -124,7 +124,7 @@ static void steps_known(pmix_status_t st, void *arg)
 {
 	evpend_t *e = arg;
 
-	if (st != PMIX_SUCCESS)		/* peers_of skips what is unknown */
+	if (st != PMIX_SUCCESS) /* peers_of skips what is unknown */
 		plug_flag("event: steps unknown (%s)", PMIx_Error_string(st));
 	send_out(e);
 	evpend_free(e);
@@ -148,12 +148,14 @@ static int pack_event(pmix_data_buffer_t *b, pmix_status_t code, const pmix_proc
 		const pmix_info_t *i = pxc_info_find(info, ninfo, keep[k]);
 
 		if (i)
-			extra[n++] = *i;	/* shallow: packed, not freed */
+			extra[n++] = *i; /* shallow: packed, not freed */
 	}
 	return pxc_pack_proc(b, source) != PMIX_SUCCESS ||
-	       pxc_pack_array(b, da->array, da->size, PMIX_PROC) != PMIX_SUCCESS ||
-	       pxc_pack_status(b, code) != PMIX_SUCCESS ||
-	       pxc_pack_array(b, n ? extra : NULL, n, PMIX_INFO) != PMIX_SUCCESS ? -1 : 0;
+			       pxc_pack_array(b, da->array, da->size, PMIX_PROC) != PMIX_SUCCESS ||
+			       pxc_pack_status(b, code) != PMIX_SUCCESS ||
+			       pxc_pack_array(b, n ? extra : NULL, n, PMIX_INFO) != PMIX_SUCCESS ?
+		       -1 :
+		       0;
 }
 
 pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
@@ -180,7 +182,7 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	}
 	rc = plug_net_ctx.net ? plug_xstep_need(e->procs, e->n, steps_known, e) : 1;
 	if (rc == 0)
-		return PMIX_OPERATION_SUCCEEDED;	/* sent once they are known */
+		return PMIX_OPERATION_SUCCEEDED; /* sent once they are known */
 	if (rc < 0)
 		plug_flag("event: steps unknown (%s)", PMIx_Error_string(rc));
 	send_out(e);
@@ -188,8 +190,7 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
-		  pmix_data_buffer_t *in)
+static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_proc_t src, *procs = NULL;
 	pmix_info_t *info = NULL;
@@ -216,8 +217,9 @@ static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
 
 int plug_event_register(plug_net_t *n)
 {
-	plug_net_user_t u = { .name = "events", .first = PLUG_NET_EVENT, .last = PLUG_NET_EVENT,
-			      .msg = event_msg };
+	plug_net_user_t u = {
+		.name = "events", .first = PLUG_NET_EVENT, .last = PLUG_NET_EVENT, .msg = event_msg
+	};
 
 	return plug_net_register(n, &u);
 }

@@ -38,7 +38,7 @@ enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2 };
 static struct {
 	char nspace[PMIX_MAX_NSLEN + 1];
 	const plug_map_t *map;
-	unsigned char *state;	/* [map->ntasks] */
+	unsigned char *state; /* [map->ntasks] */
 } lost;
 
 int plug_lost_init(const char *nspace, const plug_map_t *map)
@@ -94,8 +94,7 @@ static void notify(pmix_rank_t rank, pmix_status_t code)
 	st = PMIx_Notify_event(code, &proc, PMIX_RANGE_NAMESPACE, &info, 1, NULL, NULL);
 	PMIx_Info_destruct(&info);
 	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
-		plug_error("cannot notify the loss of rank %u: %s", rank,
-			   PMIx_Error_string(st));
+		plug_error("cannot notify the loss of rank %u: %s", rank, PMIx_Error_string(st));
 }
 
 /* First news of a lost rank (from a local drop or a neighbour). */
@@ -109,11 +108,10 @@ static void rank_lost(pmix_rank_t rank, pmix_status_t code, uint32_t from)
 	if (from == PLUG_TREE_NONE)
 		plug_info("rank %u of %s ended without finalizing", rank, lost.nspace);
 	else
-		plug_debug("rank %u of %s ended without finalizing (node %u says)",
-			   rank, lost.nspace, from);
+		plug_debug("rank %u of %s ended without finalizing (node %u says)", rank,
+			   lost.nspace, from);
 	pxc_buf_init(&b);
-	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS &&
-	    pxc_pack_status(&b, code) == PMIX_SUCCESS)
+	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS && pxc_pack_status(&b, code) == PMIX_SUCCESS)
 		plug_net_flood(plug_net_ctx.net, PLUG_NET_LOST, from, &b);
 	pxc_buf_clear(&b);
 	plug_coll_rank_lost(rank);
@@ -125,16 +123,15 @@ void plug_lost_local(pmix_rank_t rank)
 	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 }
 
-static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
-		 pmix_data_buffer_t *in)
+static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	uint32_t rank;
 	pmix_status_t code;
 
 	(void)arg, (void)h;
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
-	    pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
-	    !lost.map || rank >= lost.map->ntasks || code >= 0) {
+	    pxc_unpack_status(in, &code) != PMIX_SUCCESS || !lost.map || rank >= lost.map->ntasks ||
+	    code >= 0) {
 		plug_error("malformed LOST message from node %u", from);
 		return;
 	}
@@ -143,8 +140,9 @@ static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h,
 
 int plug_lost_register(plug_net_t *n)
 {
-	plug_net_user_t u = { .name = "lost ranks", .first = PLUG_NET_LOST, .last = PLUG_NET_LOST,
-			      .msg = lost_msg };
+	plug_net_user_t u = {
+		.name = "lost ranks", .first = PLUG_NET_LOST, .last = PLUG_NET_LOST, .msg = lost_msg
+	};
 
 	return plug_net_register(n, &u);
 }

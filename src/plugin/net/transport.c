@@ -46,7 +46,7 @@
 
 #define NET_MAX_PAYLOAD (64u << 20)
 #define NET_CONNECT_SEC 30
-#define NET_MAX_FOREIGN 65536	/* stepds of other steps we talk to */
+#define NET_MAX_FOREIGN 65536 /* stepds of other steps we talk to */
 #define NET_MAX_USERS 16
 
 typedef struct qmsg {
@@ -60,17 +60,17 @@ typedef struct link {
 	struct link *next;
 	plug_net_t *net;
 	pxc_conn_t *conn;
-	int64_t node;		/* -1: not authenticated yet */
-	int srun;		/* the link to srun */
+	int64_t node; /* -1: not authenticated yet */
+	int srun;     /* the link to srun */
 } link_t;
 
 typedef struct {
-	uint32_t step, node;	/* which stepd (other steps: plug_net_peer) */
+	uint32_t step, node; /* which stepd (other steps: plug_net_peer) */
 	char addr[INET6_ADDRSTRLEN];
-	uint16_t port;		/* 0: unknown yet */
-	link_t *link;		/* primary connection, or NULL */
+	uint16_t port; /* 0: unknown yet */
+	link_t *link;  /* primary connection, or NULL */
 	int connecting;
-	int lost;		/* to be reported to the users */
+	int lost; /* to be reported to the users */
 	qmsg_t *queue, **tail;
 } peer_t;
 
@@ -79,16 +79,16 @@ typedef struct pconn {
 	plug_net_t *net;
 	int fd;
 	struct event *ev;
-	int64_t node;		/* -1: srun */
+	int64_t node; /* -1: srun */
 } pconn_t;
 
 struct plug_net {
 	pxc_progress_t *pg;
 	struct event_base *base;
 	uint32_t me, nnodes, width;
-	uint32_t job, step;	/* this step's ids */
-	pmix_data_buffer_t steptable;	/* root: the table, for srun's step file */
-	uint32_t npeers;	/* nnodes + stepds of other steps */
+	uint32_t job, step;           /* this step's ids */
+	pmix_data_buffer_t steptable; /* root: the table, for srun's step file */
+	uint32_t npeers;              /* nnodes + stepds of other steps */
 	char key[PLUG_KEY_LEN + 1];
 	char srun_host[256];
 	uint16_t srun_port;
@@ -96,11 +96,11 @@ struct plug_net {
 	uint16_t self_port;
 	int lfd;
 	struct event *lev;
-	struct event *lost_ev;	/* reports the peers marked lost */
+	struct event *lost_ev; /* reports the peers marked lost */
 	peer_t *peers;
 	link_t *links;
 	int have_table, up, started, stopped;
-	pconn_t *pconns;	/* connects in progress */
+	pconn_t *pconns; /* connects in progress */
 	plug_net_user_t users[NET_MAX_USERS];
 	size_t nusers;
 };
@@ -205,8 +205,7 @@ static void set_endpoint(peer_t *p, const char *addr, uint16_t port)
 	}
 }
 
-uint32_t plug_net_peer(plug_net_t *n, uint32_t step, uint32_t node, const char *addr,
-		       uint16_t port)
+uint32_t plug_net_peer(plug_net_t *n, uint32_t step, uint32_t node, const char *addr, uint16_t port)
 {
 	peer_t *p, *grown;
 
@@ -443,7 +442,7 @@ static void peer_connect(plug_net_t *n, uint32_t node)
 
 	if (p->link || p->connecting || (node < n->nnodes && !n->have_table))
 		return;
-	if (!p->port) {		/* another step's stepd known only by its hello */
+	if (!p->port) { /* another step's stepd known only by its hello */
 		peer_lost(n, node, "no endpoint");
 		return;
 	}
@@ -481,8 +480,7 @@ int plug_net_send(plug_net_t *n, uint32_t to, uint16_t cmd, uint32_t tag,
 	return 0;
 }
 
-void plug_net_flood(plug_net_t *n, uint16_t cmd, uint32_t except,
-		    const pmix_data_buffer_t *payload)
+void plug_net_flood(plug_net_t *n, uint16_t cmd, uint32_t except, const pmix_data_buffer_t *payload)
 {
 	uint32_t parent, nkids = 0, *kids;
 
@@ -504,7 +502,7 @@ static int set_peer(void *arg, uint32_t node, const char *addr, uint16_t port)
 {
 	plug_net_t *n = arg;
 
-	set_endpoint(&n->peers[node], addr, port);	/* checked: short enough */
+	set_endpoint(&n->peers[node], addr, port); /* checked: short enough */
 	return 0;
 }
 
@@ -546,7 +544,7 @@ static int table_in(plug_net_t *n, const pmix_data_buffer_t *table)
 
 void plug_net_table_failed(plug_net_t *n, const char *why)
 {
-	if (!n->up)		/* stopping: the sender thread's news is stale */
+	if (!n->up) /* stopping: the sender thread's news is stale */
 		return;
 	plug_error("no endpoint table: %s", why);
 	all_lost(n, "no endpoint table");
@@ -587,7 +585,7 @@ static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	}
 	ok = plug_key_ok(key, n->key);
 	free(key);
-	if (ok && step != n->step)	/* a stepd of another step of the job */
+	if (ok && step != n->step) /* a stepd of another step of the job */
 		node = plug_net_peer(n, step, node, NULL, 0);
 	else if (ok && (node >= n->nnodes || node == n->me))
 		ok = 0;
@@ -609,7 +607,7 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 
 	(void)c;
 	if (l->srun) {
-		link_drop(l);	/* srun answers nothing: done */
+		link_drop(l); /* srun answers nothing: done */
 		return;
 	}
 	if (l->node < 0) {
@@ -671,12 +669,13 @@ static int listen_self(plug_net_t *n)
 	if (ufd < 0 || connect(ufd, ai->ai_addr, ai->ai_addrlen) < 0 ||
 	    getsockname(ufd, (struct sockaddr *)&self, &selflen) < 0)
 		goto out;
-	((struct sockaddr_in *)&self)->sin_port = 0;	/* same offset in v6 */
+	((struct sockaddr_in *)&self)->sin_port = 0; /* same offset in v6 */
 	n->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (n->lfd < 0 || bind(n->lfd, (struct sockaddr *)&self, selflen) < 0 ||
-	    listen(n->lfd, 128) < 0 || getsockname(n->lfd, (struct sockaddr *)&self, &selflen) < 0 ||
-	    getnameinfo((struct sockaddr *)&self, selflen, n->self_addr, sizeof(n->self_addr),
-			NULL, 0, NI_NUMERICHOST) != 0)
+	    listen(n->lfd, 128) < 0 ||
+	    getsockname(n->lfd, (struct sockaddr *)&self, &selflen) < 0 ||
+	    getnameinfo((struct sockaddr *)&self, selflen, n->self_addr, sizeof(n->self_addr), NULL,
+			0, NI_NUMERICHOST) != 0)
 		goto out;
 	n->self_port = ntohs(((struct sockaddr_in *)&self)->sin_port);
 	rc = 0;
@@ -789,7 +788,7 @@ void plug_net_destroy(plug_net_t *n)
 	if (!n)
 		return;
 	plug_net_stop(n);
-	if (n->lost_ev && !n->started)	/* never started: no loop has it */
+	if (n->lost_ev && !n->started) /* never started: no loop has it */
 		event_free(n->lost_ev);
 	if (n->lfd >= 0)
 		close(n->lfd);

@@ -40,14 +40,14 @@
 typedef struct plug_net plug_net_t;
 
 typedef struct {
-	pxc_progress_t *pg;	/* the engine whose thread owns everything */
-	const char *key;	/* the job key (common/key.h), copied */
-	uint32_t job, step;	/* this step */
-	uint32_t me, nnodes;	/* this node's index, the step's node count */
-	uint32_t width;		/* TreeWidth: the tree of all nodes */
-	const char *route_host;	/* listen on the address this node reaches
+	pxc_progress_t *pg;     /* the engine whose thread owns everything */
+	const char *key;        /* the job key (common/key.h), copied */
+	uint32_t job, step;     /* this step */
+	uint32_t me, nnodes;    /* this node's index, the step's node count */
+	uint32_t width;         /* TreeWidth: the tree of all nodes */
+	const char *route_host; /* listen on the address this node reaches
 				 * that host from (srun's), copied */
-	uint16_t srun_port;	/* the root hands the table to srun's agent
+	uint16_t srun_port;     /* the root hands the table to srun's agent
 				 * at route_host:srun_port; 0: to nobody */
 } plug_net_args_t;
 
@@ -58,7 +58,7 @@ typedef struct {
  * (fail what depends on it). start: the network is up (progress thread).
  * stop: the network is going down (fail what is pending; send nothing). */
 typedef struct {
-	const char *name;	/* for log lines */
+	const char *name; /* for log lines */
 	uint16_t first, last;
 	void (*msg)(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 	void (*peer_lost)(void *arg, uint32_t peer);

@@ -129,8 +129,7 @@ static int parse(plug_xstep_t *x, pmix_data_buffer_t *in)
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns || !PMIx_Check_nspace(ns, x->nspace) ||
 	    pxc_unpack_str(in, &nodes) != PMIX_SUCCESS || !nodes ||
-	    pxc_unpack_str(in, &map) != PMIX_SUCCESS || !map ||
-	    !(x->map = plug_map_decode(map)) ||
+	    pxc_unpack_str(in, &map) != PMIX_SUCCESS || !map || !(x->map = plug_map_decode(map)) ||
 	    !(x->hosts = plug_hostlist_expand(nodes, &nh)) || nh != x->map->nnodes ||
 	    !(x->peer = calloc(nh, sizeof(*x->peer))))
 		goto out;
@@ -210,11 +209,11 @@ int plug_xstep_need(const pmix_proc_t *procs, size_t n, plug_xstep_cb_f cb, void
 	if ((st = need_state(w)) != 0) {
 		free(w->procs);
 		free(w);
-		return st;	/* 1: ready now */
+		return st; /* 1: ready now */
 	}
 	w->cb = cb;
 	w->arg = arg;
-	{			/* at the end: callbacks run in call order */
+	{ /* at the end: callbacks run in call order */
 		need_t **pp = &needs;
 
 		while (*pp)

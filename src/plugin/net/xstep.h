@@ -19,10 +19,10 @@ typedef struct plug_xstep {
 	char nspace[PMIX_MAX_NSLEN + 1];
 	uint32_t step;
 	plug_map_t *map;
-	char **hosts;		/* [map->nnodes], NULL-terminated */
-	uint32_t *peer;		/* [map->nnodes] net/transport.h peer ids */
+	char **hosts;   /* [map->nnodes], NULL-terminated */
+	uint32_t *peer; /* [map->nnodes] net/transport.h peer ids */
 	int ready;
-	pmix_status_t status;	/* of the fetch */
+	pmix_status_t status; /* of the fetch */
 } plug_xstep_t;
 
 typedef void (*plug_xstep_cb_f)(pmix_status_t st, void *arg);

@@ -27,7 +27,7 @@
 #include "stepd/abort.h"
 #include "slurm_adapter.h"
 
-#define ABORT_MSG_MAX 4000	/* bytes of an abort message we print */
+#define ABORT_MSG_MAX 4000 /* bytes of an abort message we print */
 
 static struct {
 	int aborted, rc;
@@ -64,8 +64,8 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 	     pxc_unpack_u32(in, &rank) == PMIX_SUCCESS &&
 	     pxc_unpack(in, &status, &one, PMIX_INT32) == PMIX_SUCCESS &&
 	     pxc_unpack_str(in, &host) == PMIX_SUCCESS &&
-	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS &&
-	     plug_agent_key_ok(key) && node < plug_agent_nnodes();
+	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS && plug_agent_key_ok(key) &&
+	     node < plug_agent_nnodes();
 	free(key);
 	if (ok) {
 		if (host)
@@ -79,8 +79,8 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 				 host ? host : "?", msg ? msg : "");
 		else
 			plug_log(first ? PLUG_LOG_INFO : PLUG_LOG_VERBOSE,
-				 "slurmix: rank %u (%s) called PMIx_Abort: %s",
-				 rank, host ? host : "?", msg ? msg : "");
+				 "slurmix: rank %u (%s) called PMIx_Abort: %s", rank,
+				 host ? host : "?", msg ? msg : "");
 		report.aborted = 1;
 		if (first)
 			report.rc = exit_code(status);
@@ -91,8 +91,7 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 	}
 	free(host);
 	free(msg);
-	return ok ? 0 : (plug_error("bad abort report from a step daemon (node %u)",
-				    node), -1);
+	return ok ? 0 : (plug_error("bad abort report from a step daemon (node %u)", node), -1);
 }
 
 int plug_abort_srun_init(void)

@@ -61,19 +61,19 @@ static struct {
 	uint32_t nnodes;
 	char key[PLUG_KEY_LEN + 1];
 	uint32_t job, step;
-	char *nodelist, *map;	/* for the step file */
-	int step_file;		/* written */
+	char *nodelist, *map; /* for the step file */
+	int step_file;        /* written */
 } agent = { .lfd = -1 };
 
 struct plug_agent_req {
-	pxc_conn_t *conn;	/* NULL once the requester left */
+	pxc_conn_t *conn; /* NULL once the requester left */
 	uint32_t tag;
 };
 
 #define AGENT_NCMD (PLUG_NET_REQ_LAST - PLUG_NET_STEPINFO + 1)
 static plug_agent_handler_f handlers[AGENT_NCMD];
 static plug_agent_stop_f stoppers[AGENT_NCMD];
-static plug_agent_message_f messages[PLUG_NET_STEPINFO];	/* other kinds */
+static plug_agent_message_f messages[PLUG_NET_STEPINFO]; /* other kinds */
 static plug_agent_table_f table_hook;
 
 /* step.<stepid>: nspace, node list, map, then the table as sent. */
@@ -150,8 +150,7 @@ int plug_agent_key_ok(const char *key)
 	return plug_key_ok(key, agent.key);
 }
 
-void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st,
-		    const pmix_data_buffer_t *payload)
+void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st, const pmix_data_buffer_t *payload)
 {
 	pmix_data_buffer_t b;
 
@@ -272,7 +271,7 @@ static void stepinfo_poll(evutil_socket_t fd, short what, void *arg)
 	(void)fd, (void)what;
 	w->left_ms -= STEPINFO_POLL_MS;
 	if (plug_agent_req_gone(w->req)) {
-		plug_agent_reply(w->req, PMIX_ERR_UNREACH, NULL);	/* frees it */
+		plug_agent_reply(w->req, PMIX_ERR_UNREACH, NULL); /* frees it */
 		sinfo_unlink(w);
 	} else if (stepinfo_answer(w->req, w->name, w->left_ms <= 0)) {
 		sinfo_unlink(w);
@@ -324,8 +323,9 @@ static void stepinfo(plug_agent_req_t *req, pmix_data_buffer_t *in)
 /* A request on a fresh connection. 0, or -1 to drop the connection. */
 static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	plug_agent_handler_f fn = h->cmd == PLUG_NET_STEPINFO ? stepinfo :
-				handlers[h->cmd - PLUG_NET_STEPINFO];
+	plug_agent_handler_f fn = h->cmd == PLUG_NET_STEPINFO ?
+					  stepinfo :
+					  handlers[h->cmd - PLUG_NET_STEPINFO];
 	plug_agent_req_t *req;
 	char *key = NULL;
 	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, agent.key);
@@ -345,15 +345,14 @@ static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer
 	return 0;
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *in, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	if (!arg && h->cmd >= PLUG_NET_STEPINFO && h->cmd <= PLUG_NET_REQ_LAST) {
 		if (take_request(c, h, in) < 0)
 			pxc_conn_close(c, 0);
 		return;
 	}
-	if (arg) {			/* a second message on a request */
+	if (arg) { /* a second message on a request */
 		((plug_agent_req_t *)arg)->conn = NULL;
 		pxc_conn_close(c, 0);
 		return;
@@ -367,13 +366,13 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 		take_table(in);
 	else
 		plug_error("unexpected message %u on srun's port: dropped", h->cmd);
-	pxc_conn_close(c, 0);		/* one message per connection */
+	pxc_conn_close(c, 0); /* one message per connection */
 }
 
 static void on_close(pxc_conn_t *c, int err, void *arg)
 {
 	(void)err;
-	if (arg)			/* a request's requester left */
+	if (arg) /* a request's requester left */
 		((plug_agent_req_t *)arg)->conn = NULL;
 	pxc_conn_close(c, 0);
 }
@@ -419,12 +418,13 @@ static int make_key(void)
 /* Binds fd (family AF_INET6 dual stack, or AF_INET) to port (0: any). */
 static int bind_port(int fd, int family, uint16_t port)
 {
-	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT,
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6,
+				   .sin6_addr = IN6ADDR_ANY_INIT,
 				   .sin6_port = htons(port) };
 	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(port) };
 
-	return family == AF_INET6 ? bind(fd, (struct sockaddr *)&s6, sizeof(s6))
-				  : bind(fd, (struct sockaddr *)&s4, sizeof(s4));
+	return family == AF_INET6 ? bind(fd, (struct sockaddr *)&s6, sizeof(s6)) :
+				    bind(fd, (struct sockaddr *)&s4, sizeof(s4));
 }
 
 /* The agent's listener: any port, or with SrunPortRange a free one of the
@@ -438,10 +438,10 @@ static int listen_any(uint16_t *port)
 	uint16_t lo = 0, hi = 0;
 
 	agent.lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (agent.lfd >= 0)	/* dual stack: IPv4 stepds too */
+	if (agent.lfd >= 0) /* dual stack: IPv4 stepds too */
 		setsockopt(agent.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
 	else if ((agent.lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
-		family = AF_INET;	/* no IPv6 at all */
+		family = AF_INET; /* no IPv6 at all */
 	if (agent.lfd < 0)
 		return -1;
 	if (plug_slurm_srun_port_range(&lo, &hi) < 0) {
@@ -459,8 +459,8 @@ static int listen_any(uint16_t *port)
 	if (rc < 0 || listen(agent.lfd, 1024) < 0 ||
 	    getsockname(agent.lfd, (struct sockaddr *)&ss, &len) < 0)
 		return -1;
-	*port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-					 : ((struct sockaddr_in *)&ss)->sin_port);
+	*port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+					   ((struct sockaddr_in *)&ss)->sin_port);
 	return 0;
 }
 
@@ -509,7 +509,7 @@ static void stop_fn(void *arg)
 void plug_agent_stop(void)
 {
 	if (agent.pg && pxc_progress_call(agent.pg, stop_fn, 10000) == PMIX_ERR_TIMEOUT)
-		return;		/* stuck: leave the engine to it */
+		return; /* stuck: leave the engine to it */
 	if (agent.pg)
 		pxc_progress_release();
 	if (agent.lfd >= 0)

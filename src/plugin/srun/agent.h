@@ -54,8 +54,7 @@ void plug_agent_stop(void);
 
 /* Answers req (payload may be NULL) and frees it. A requester that has
  * gone meanwhile is simply not answered. Progress thread. */
-void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st,
-		      const pmix_data_buffer_t *payload);
+void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st, const pmix_data_buffer_t *payload);
 /* True when the requester has closed its connection. */
 int plug_agent_req_gone(const plug_agent_req_t *req);
 /* True when key is the job's. Progress thread. */

@@ -45,13 +45,16 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 	map = plug_map_encode(l->node_cnt, l->tasks, l->tids);
 	if (!map)
 		return plug_error("cannot encode the layout of %u tasks on %u "
-				  "nodes: %m", l->task_cnt, l->node_cnt), NULL;
+				  "nodes: %m",
+				  l->task_cnt, l->node_cnt),
+		       NULL;
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
-	plug_agent_set_step(l->node_list, map);	/* for step.<stepid> */
-	if (rc == 0 && (register_features() < 0 || plug_agent_start(l->node_cnt, job->step_id.job_id,
-				       job->step_id.step_id, env) < 0 ||
-			plug_spawn_srun_start(l->node_cnt, env) < 0)) {
+	plug_agent_set_step(l->node_list, map); /* for step.<stepid> */
+	if (rc == 0 &&
+	    (register_features() < 0 ||
+	     plug_agent_start(l->node_cnt, job->step_id.job_id, job->step_id.step_id, env) < 0 ||
+	     plug_spawn_srun_start(l->node_cnt, env) < 0)) {
 		free(map);
 		return plug_error("cannot start the rendezvous of the step daemons"), NULL;
 	}
@@ -59,12 +62,12 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 	free(map);
 	if (rc)
 		return plug_error("cannot set the launch environment"), NULL;
-	return (plug_client_state_t *)(uintptr_t)1;	/* any non-NULL */
+	return (plug_client_state_t *)(uintptr_t)1; /* any non-NULL */
 }
 
 int plug_srun_fini(void)
 {
-	plug_spawn_srun_stop();	/* children first: they report to the agent */
+	plug_spawn_srun_stop(); /* children first: they report to the agent */
 	plug_agent_stop();
 	return plug_abort_srun_status();
 }

@@ -71,7 +71,7 @@ typedef struct waiter {
 
 static struct {
 	waiter_t *waiters;
-	int ifd, wd;		/* inotify instance, its watch on pub/ */
+	int ifd, wd; /* inotify instance, its watch on pub/ */
 	struct event *iev, *poll;
 	uint32_t claims;
 } pubdir = { .ifd = -1, .wd = -1 };
@@ -80,7 +80,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 {
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;	/* separator */
+	return (h ^ 0xff) * 1099511628211ull; /* separator */
 }
 
 /* "pub/s.<h>" or "pub/n.<h>". */
@@ -105,11 +105,13 @@ static void ent_clear(ent_t *e)
 static int ent_pack(const ent_t *e, pmix_data_buffer_t *b)
 {
 	return pxc_pack_str(b, e->key) != PMIX_SUCCESS ||
-	       pxc_pack_proc(b, &e->owner) != PMIX_SUCCESS ||
-	       pxc_pack_u32(b, e->range) != PMIX_SUCCESS ||
-	       pxc_pack_u32(b, e->persist) != PMIX_SUCCESS ||
-	       pxc_pack_u32(b, e->step) != PMIX_SUCCESS ||
-	       pxc_pack(b, e->value, 1, PMIX_VALUE) != PMIX_SUCCESS ? -1 : 0;
+			       pxc_pack_proc(b, &e->owner) != PMIX_SUCCESS ||
+			       pxc_pack_u32(b, e->range) != PMIX_SUCCESS ||
+			       pxc_pack_u32(b, e->persist) != PMIX_SUCCESS ||
+			       pxc_pack_u32(b, e->step) != PMIX_SUCCESS ||
+			       pxc_pack(b, e->value, 1, PMIX_VALUE) != PMIX_SUCCESS ?
+		       -1 :
+		       0;
 }
 
 /* Reads an entry file (path relative to the job dir). 0/-1. */
@@ -128,11 +130,13 @@ static int ent_read(const char *name, ent_t *e)
 	pxc_buf_load_take(&b, data, len);
 	e->value = calloc(1, sizeof(*e->value));
 	rc = e->value && pxc_unpack_str(&b, &e->key) == PMIX_SUCCESS && e->key &&
-	     pxc_unpack_proc(&b, &e->owner) == PMIX_SUCCESS &&
-	     pxc_unpack_u32(&b, &e->range) == PMIX_SUCCESS &&
-	     pxc_unpack_u32(&b, &e->persist) == PMIX_SUCCESS &&
-	     pxc_unpack_u32(&b, &e->step) == PMIX_SUCCESS &&
-	     pxc_unpack(&b, e->value, &one, PMIX_VALUE) == PMIX_SUCCESS ? 0 : -1;
+			     pxc_unpack_proc(&b, &e->owner) == PMIX_SUCCESS &&
+			     pxc_unpack_u32(&b, &e->range) == PMIX_SUCCESS &&
+			     pxc_unpack_u32(&b, &e->persist) == PMIX_SUCCESS &&
+			     pxc_unpack_u32(&b, &e->step) == PMIX_SUCCESS &&
+			     pxc_unpack(&b, e->value, &one, PMIX_VALUE) == PMIX_SUCCESS ?
+		     0 :
+		     -1;
 	pxc_buf_clear(&b);
 	if (rc < 0)
 		ent_clear(e);
@@ -173,7 +177,9 @@ static void srv_publish(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	pmix_proc_t who;
 	pmix_info_t *info = NULL;
 	size_t n = 0, made = 0;
+	/* clang-format off */
 	char (*names)[48] = NULL;
+	/* clang-format on */
 	pmix_status_t st = PMIX_SUCCESS;
 	ent_t e = { 0 };
 
@@ -198,11 +204,12 @@ static void srv_publish(plug_agent_req_t *req, pmix_data_buffer_t *in)
 			continue;
 		e.key = info[i].key;
 		e.value = &info[i].value;
-		ent_name(names[made], sizeof(names[made]), e.key, who.nspace, plug_pub_ns_only(e.range));
+		ent_name(names[made], sizeof(names[made]), e.key, who.nspace,
+			 plug_pub_ns_only(e.range));
 		if ((st = ent_create(&e, names[made])) == PMIX_SUCCESS)
 			made++;
 	}
-	if (st != PMIX_SUCCESS)		/* all or nothing */
+	if (st != PMIX_SUCCESS) /* all or nothing */
 		for (size_t i = 0; i < made; i++)
 			plug_jobdir_unlink(names[i]);
 	free(names);
@@ -253,7 +260,7 @@ static void pdata_fill(pmix_pdata_t *pd, ent_t *e)
 {
 	PMIx_Load_procid(&pd->proc, e->owner.nspace, e->owner.rank);
 	PMIx_Load_key(pd->key, e->key);
-	pd->value = *e->value;		/* moves the contents */
+	pd->value = *e->value; /* moves the contents */
 	free(e->value);
 	e->value = NULL;
 }
@@ -286,7 +293,7 @@ static size_t collect(const waiter_t *w, pmix_pdata_t *pd)
 		if (find_ent(w, w->keys[i], &e, name, sizeof(name)) < 0)
 			continue;
 		if (e.persist == PMIX_PERSIST_FIRST_READ && claim(name, &e) < 0)
-			continue;	/* another lookup took it first */
+			continue; /* another lookup took it first */
 		pdata_fill(&pd[found++], &e);
 		ent_clear(&e);
 	}
@@ -307,8 +314,10 @@ static int try_lookup(waiter_t *w, int final)
 		return 0;
 	if ((pd = PMIx_Pdata_create(cap)))
 		found = collect(w, pd);
-	st = !pd ? PMIX_ERR_NOMEM : found ? PMIX_SUCCESS :
-	     final > 1 ? PMIX_ERR_TIMEOUT : PMIX_ERR_NOT_FOUND;
+	st = !pd       ? PMIX_ERR_NOMEM :
+	     found     ? PMIX_SUCCESS :
+	     final > 1 ? PMIX_ERR_TIMEOUT :
+			 PMIX_ERR_NOT_FOUND;
 	pxc_buf_init(&out);
 	if (st == PMIX_SUCCESS && pxc_pack_array(&out, pd, found, PMIX_PDATA) != PMIX_SUCCESS)
 		st = PMIX_ERR_PACK_FAILURE;
@@ -393,10 +402,10 @@ static void watch_dir(void)
 	if (pubdir.ifd < 0)
 		pubdir.ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (pubdir.ifd >= 0 &&
-	    (pubdir.wd = inotify_add_watch(pubdir.ifd, pub, IN_CREATE | IN_MOVED_TO |
-				       IN_CLOSE_WRITE)) >= 0 &&
-	    (pubdir.iev || (pubdir.iev = event_new(base, pubdir.ifd, EV_READ | EV_PERSIST, on_inotify,
-					   NULL))) &&
+	    (pubdir.wd = inotify_add_watch(pubdir.ifd, pub,
+					   IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 &&
+	    (pubdir.iev ||
+	     (pubdir.iev = event_new(base, pubdir.ifd, EV_READ | EV_PERSIST, on_inotify, NULL))) &&
 	    event_add(pubdir.iev, NULL) == 0) {
 		free(pub);
 		return;
@@ -460,7 +469,7 @@ static void srv_lookup(plug_agent_req_t *req, pmix_data_buffer_t *in)
 		return waiter_free(w);
 	w->timer = evtimer_new(plug_agent_base(), on_wait_timeout, w);
 	if (!w->timer || evtimer_add(w->timer, &tv) < 0)
-		return waiter_free(w);	/* answers UNREACH */
+		return waiter_free(w); /* answers UNREACH */
 	watch_dir();
 	/* what was published between the first look and the watch */
 	if (try_lookup(w, 0))
@@ -512,9 +521,9 @@ static void unpublish_all(const pmix_proc_t *who, uint32_t step, int by_step)
 		snprintf(name, sizeof(name), "pub/%s", de->d_name);
 		if (ent_read(name, &e) < 0)
 			continue;
-		if (by_step ? (e.step == step && (e.persist == PMIX_PERSIST_PROC ||
-						  e.persist == PMIX_PERSIST_APP))
-			    : owned(&e, who))
+		if (by_step ? (e.step == step &&
+			       (e.persist == PMIX_PERSIST_PROC || e.persist == PMIX_PERSIST_APP)) :
+			      owned(&e, who))
 			plug_jobdir_unlink(name);
 		ent_clear(&e);
 	}
@@ -559,7 +568,7 @@ static void srv_stop(void)
 	if (pubdir.poll)
 		event_free(pubdir.poll);
 	if (pubdir.ifd >= 0)
-		close(pubdir.ifd);	/* no watch left: quick */
+		close(pubdir.ifd); /* no watch left: quick */
 	pubdir.iev = pubdir.poll = NULL;
 	pubdir.ifd = pubdir.wd = -1;
 	if (plug_jobdir_path())

@@ -64,8 +64,8 @@
 #include "srun/spawn.h"
 #include "slurm_adapter.h"
 
-#define PLUG_SPAWN_KILL_SEC 5	/* SIGTERM -> SIGKILL */
-#define PLUG_SPAWN_FINI_SEC 30	/* srun's end waits this long for children */
+#define PLUG_SPAWN_KILL_SEC 5  /* SIGTERM -> SIGKILL */
+#define PLUG_SPAWN_FINI_SEC 30 /* srun's end waits this long for children */
 
 enum { S_STARTING, S_RUNNING, S_FAILING, S_ENDED };
 
@@ -73,17 +73,17 @@ typedef struct spawn {
 	struct spawn *next;
 	uint32_t id;
 	int state;
-	pid_t pid;		/* child srun; 0 once reaped */
-	uint32_t step;		/* NO_VAL until SPAWN_STEP */
-	plug_agent_req_t *req;	/* the SPAWN request, until answered */
-	plug_agent_req_t *wait;	/* a SPAWN_WAIT request */
-	struct event *timer;	/* spawn timeout, then SIGKILL escalation */
-	struct event *poll;	/* waitpid fallback, requestor check */
-	struct event *exitev;	/* the pidfd's readability: the child srun ended */
-	int pidfd;		/* -1 without one */
+	pid_t pid;              /* child srun; 0 once reaped */
+	uint32_t step;          /* NO_VAL until SPAWN_STEP */
+	plug_agent_req_t *req;  /* the SPAWN request, until answered */
+	plug_agent_req_t *wait; /* a SPAWN_WAIT request */
+	struct event *timer;    /* spawn timeout, then SIGKILL escalation */
+	struct event *poll;     /* waitpid fallback, requestor check */
+	struct event *exitev;   /* the pidfd's readability: the child srun ended */
+	int pidfd;              /* -1 without one */
 	pmix_status_t fail;
-	int32_t code;		/* exit code of the child srun (ENDED) */
-	uint32_t timeout;	/* default (SlurmixTimeout of the stepd) */
+	int32_t code;     /* exit code of the child srun (ENDED) */
+	uint32_t timeout; /* default (SlurmixTimeout of the stepd) */
 	bool notify, killed, overlap;
 	char *mpfile;
 } spawn_t;
@@ -95,11 +95,11 @@ static struct {
 	uint32_t next_id, job, step;
 	uint16_t port;
 	char key[PLUG_KEY_LEN + 1];
-	char **alloc;		/* the allocation's nodes (cached) */
+	char **alloc; /* the allocation's nodes (cached) */
 	/* as a child srun */
 	bool child;
 	uint32_t up_id, nnodes, nready;
-	uint8_t *ready;		/* [nnodes] */
+	uint8_t *ready; /* [nnodes] */
 	bool ready_sent;
 } spawner;
 
@@ -108,8 +108,8 @@ static struct {
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned gen;		/* records freed so far */
-	unsigned seen;		/* gen when the last stop round looked */
+	unsigned gen;  /* records freed so far */
+	unsigned seen; /* gen when the last stop round looked */
 } idle = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
 
 /* ---- records ------------------------------------------------------------ */
@@ -222,7 +222,8 @@ static void reaped(spawn_t *s, int status)
 		event_del(s->exitev);
 	if (s->state == S_STARTING) {
 		plug_error("spawn %u: the new step ended before all its processes "
-			   "started (srun exit code %d)", s->id, (int)s->code);
+			   "started (srun exit code %d)",
+			   s->id, (int)s->code);
 		s->fail = PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 		if (s->step != NO_VAL && !s->killed)
 			slurm_kill_job_step(spawner.job, s->step, SIGKILL);
@@ -237,7 +238,7 @@ static void reaped(spawn_t *s, int status)
 		spawn_free(s);
 	} else if (!s->notify) {
 		spawn_free(s);
-	}			/* else kept for the SPAWN_WAIT to come */
+	} /* else kept for the SPAWN_WAIT to come */
 }
 
 /* 1 when the child srun was reaped (s may be gone then). */
@@ -264,7 +265,7 @@ static void on_poll(int fd, short what, void *arg)
 	if (try_reap(s))
 		return;
 	if (s->state == S_STARTING && plug_agent_req_gone(s->req))
-		abandon(s, PMIX_ERR_UNREACH);	/* the requestor left */
+		abandon(s, PMIX_ERR_UNREACH); /* the requestor left */
 }
 
 /* The pidfd is readable: the child srun has ended. */
@@ -456,8 +457,9 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 	extern char **environ;
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	plug_spawn_ctx_t ctx = { .srun = exe, .job = spawner.job, .overlap = s->overlap,
-				 .env = environ };
+	plug_spawn_ctx_t ctx = {
+		.srun = exe, .job = spawner.job, .overlap = s->overlap, .env = environ
+	};
 	plug_spawn_plan_t plan;
 	pmix_status_t st;
 
@@ -498,8 +500,8 @@ static void take_spawn(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	pmix_app_t *apps = NULL;
 	size_t ninfo = 0, napps = 0;
 	pmix_proc_t who;
-	uint32_t flags = 0;	/* bit 0: the stepd's SlurmixSpawnOverlap */
-	uint32_t tmo = 0;	/* the spawn's timeout as the stepd sees it */
+	uint32_t flags = 0; /* bit 0: the stepd's SlurmixSpawnOverlap */
+	uint32_t tmo = 0;   /* the spawn's timeout as the stepd sees it */
 	spawn_t *s;
 	pmix_status_t st;
 
@@ -517,15 +519,18 @@ static void take_spawn(plug_agent_req_t *req, pmix_data_buffer_t *in)
 		st = PMIX_ERR_NOMEM;
 		plug_agent_reply(req, st, NULL);
 	} else {
-		*s = (spawn_t){ .id = ++spawner.next_id, .step = NO_VAL, .req = req, .next = spawner.list,
+		*s = (spawn_t){ .id = ++spawner.next_id,
+				.step = NO_VAL,
+				.req = req,
+				.next = spawner.list,
 				.pidfd = -1 };
 		spawner.list = s;
 		s->timer = evtimer_new(spawner.base, on_timer, s);
 		s->poll = event_new(spawner.base, -1, EV_PERSIST, on_poll, s);
 		s->overlap = flags & 1;
 		s->timeout = tmo;
-		st = s->timer && s->poll ? launch(s, &who, info, ninfo, apps, napps)
-					 : PMIX_ERR_NOMEM;
+		st = s->timer && s->poll ? launch(s, &who, info, ninfo, apps, napps) :
+					   PMIX_ERR_NOMEM;
 		if (st != PMIX_SUCCESS) {
 			answer(s, st);
 			spawn_free(s);
@@ -568,7 +573,7 @@ static void take_child(plug_agent_req_t *req, pmix_data_buffer_t *in, bool ready
 		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
 	}
 	plug_agent_reply(req, PMIX_SUCCESS, NULL);
-	s->step = step;		/* the multi-prog file stays: srun reads it again */
+	s->step = step; /* the multi-prog file stays: srun reads it again */
 	if (s->state == S_FAILING)
 		kill_child(s, SIGTERM);
 	if (ready && s->state == S_STARTING) {
@@ -608,8 +613,8 @@ static void up_fn(void *arg)
 	if (!arg)
 		pxc_pack_u32(&b, spawner.job);
 	pxc_pack_u32(&b, spawner.step);
-	if (plug_agent_request(arg ? PLUG_NET_SPAWN_READY : PLUG_NET_SPAWN_STEP, &b,
-			      0, up_done, arg) < 0)
+	if (plug_agent_request(arg ? PLUG_NET_SPAWN_READY : PLUG_NET_SPAWN_STEP, &b, 0, up_done,
+			       arg) < 0)
 		plug_error("spawn: cannot reach the parent srun");
 	pxc_buf_clear(&b);
 }
@@ -628,7 +633,8 @@ static void take_node(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	}
 	if (spawner.nready == spawner.nnodes && !spawner.ready_sent) {
 		spawner.ready_sent = true;
-		plug_flag("spawned step %u.%u ready on %u nodes", spawner.job, spawner.step, spawner.nnodes);
+		plug_flag("spawned step %u.%u ready on %u nodes", spawner.job, spawner.step,
+			  spawner.nnodes);
 		up_fn((void *)1);
 	}
 }
@@ -656,8 +662,9 @@ static int as_child(char ***env)
 	for (int k = 0; k < 3; k++)
 		free(penv[k]);
 	if (rc < 0 || !(spawner.ready = calloc(spawner.nnodes, 1)))
-		return plug_error("spawn: bad %s/%s/%s", PLUG_SPAWN_AGENT_ENV,
-				  PLUG_SPAWN_ID_ENV, PLUG_SPAWN_KEY_ENV), -1;
+		return plug_error("spawn: bad %s/%s/%s", PLUG_SPAWN_AGENT_ENV, PLUG_SPAWN_ID_ENV,
+				  PLUG_SPAWN_KEY_ENV),
+		       -1;
 	spawner.child = true;
 	spawner.up_id = i;
 	if (pxc_progress_post(spawner.pg, up_fn, NULL) < 0)
@@ -724,7 +731,7 @@ static void stop_fn(void *arg)
 			spawn_free(s);
 	}
 	pthread_mutex_lock(&idle.lock);
-	idle.seen = idle.gen;	/* a record freed from now on wakes the waiter */
+	idle.seen = idle.gen; /* a record freed from now on wakes the waiter */
 	pthread_mutex_unlock(&idle.lock);
 	pxc_sync_signal(arg, spawner.list ? PMIX_ERR_WOULD_BLOCK : PMIX_SUCCESS);
 }
@@ -762,7 +769,7 @@ static void wait_idle(int ms)
 	struct timespec dl;
 	int err = 0;
 
-	clock_gettime(CLOCK_REALTIME, &dl);	/* the condition's clock */
+	clock_gettime(CLOCK_REALTIME, &dl); /* the condition's clock */
 	dl.tv_nsec += (long)ms * 1000000L;
 	dl.tv_sec += dl.tv_nsec / 1000000000L;
 	dl.tv_nsec %= 1000000000L;
@@ -776,7 +783,7 @@ void plug_spawn_srun_stop(void)
 {
 	const long long fini = PLUG_SPAWN_FINI_SEC * 1000LL, kill = PLUG_SPAWN_KILL_SEC * 1000LL;
 	long long t0 = pxc_now_ms(), t;
-	int phase = 0;	/* 1: SIGTERM sent, 2: SIGKILL sent */
+	int phase = 0; /* 1: SIGTERM sent, 2: SIGKILL sent */
 
 	if (!spawner.pg)
 		return;
@@ -785,9 +792,9 @@ void plug_spawn_srun_stop(void)
 			pxc_progress_post(spawner.pg, end_fn, NULL);
 		if (phase == 1 && t >= fini + kill && ++phase)
 			pxc_progress_post(spawner.pg, end_fn, (void *)1);
-		wait_idle(100);	/* woken early when a child srun is reaped */
+		wait_idle(100); /* woken early when a child srun is reaped */
 	}
-	final_round();		/* whatever is left: killed, cancelled, freed */
+	final_round(); /* whatever is left: killed, cancelled, freed */
 	pxc_progress_release();
 	for (char **a = spawner.alloc; a && *a; a++)
 		free(*a);

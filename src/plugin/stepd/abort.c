@@ -42,7 +42,7 @@
 typedef struct op {
 	struct op *next;
 	int fd;
-	struct event *ev;	/* connect, then the answer timer */
+	struct event *ev; /* connect, then the answer timer */
 	pxc_conn_t *conn;
 	pmix_data_buffer_t msg;
 	pmix_op_cbfunc_t cbfunc;
@@ -72,9 +72,11 @@ int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
 	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
-	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host || strlen(host) >= sizeof(reporter.host))
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host ||
+	    strlen(host) >= sizeof(reporter.host))
 		return plug_info("no abort agent in srun: PMIx_Abort kills the step "
-				 "without a message"), -1;
+				 "without a message"),
+		       -1;
 	strcpy(reporter.key, key);
 	strcpy(reporter.host, host);
 	snprintf(reporter.port, sizeof(reporter.port), "%u", p);
@@ -97,8 +99,8 @@ static void op_done(op_t *o, int acked, pmix_status_t st)
 	pxc_conn_close(o->conn, 0);
 	pxc_buf_clear(&o->msg);
 	if (!acked && st != PMIX_ERR_UNREACH) {
-		plug_error("srun did not take the abort report: killing step %u.%u",
-			   reporter.job, reporter.step);
+		plug_error("srun did not take the abort report: killing step %u.%u", reporter.job,
+			   reporter.step);
 		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	}
 	if (o->cbfunc)
@@ -106,8 +108,7 @@ static void op_done(op_t *o, int acked, pmix_status_t st)
 	free(o);
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *in, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	(void)c, (void)in;
 	op_done(arg, h->cmd == PLUG_NET_ABORT_ACK, PMIX_SUCCESS);
@@ -137,12 +138,11 @@ static void on_connect(int fd, short what, void *arg)
 	int err = 0;
 	socklen_t len = sizeof(err);
 
-	if ((what & EV_TIMEOUT) ||
-	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
+	if ((what & EV_TIMEOUT) || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
 		return op_done(o, 0, PMIX_SUCCESS);
 	event_free(o->ev);
 	o->ev = NULL;
-	o->fd = -1;		/* the connection owns it now */
+	o->fd = -1; /* the connection owns it now */
 	o->conn = pxc_conn_new(base, fd, 1u << 16, on_msg, on_close, o);
 	o->ev = evtimer_new(base, on_timer, o);
 	if (!o->conn || !o->ev || evtimer_add(o->ev, &tv) < 0 ||
@@ -150,8 +150,7 @@ static void on_connect(int fd, short what, void *arg)
 		op_done(o, 0, PMIX_SUCCESS);
 }
 
-static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host,
-		       const char *msg)
+static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host, const char *msg)
 {
 	char *cut = strndup(msg ? msg : "", PLUG_ABORT_MSG_MAX);
 	int32_t st = status;
@@ -159,11 +158,13 @@ static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host,
 
 	pxc_buf_init(&o->msg);
 	rc = !cut || pxc_pack_str(&o->msg, reporter.key) != PMIX_SUCCESS ||
-	     pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
-	     pxc_pack_u32(&o->msg, rank) != PMIX_SUCCESS ||
-	     pxc_pack(&o->msg, &st, 1, PMIX_INT32) != PMIX_SUCCESS ||
-	     pxc_pack_str(&o->msg, host) != PMIX_SUCCESS ||
-	     pxc_pack_str(&o->msg, cut) != PMIX_SUCCESS ? -1 : 0;
+			     pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
+			     pxc_pack_u32(&o->msg, rank) != PMIX_SUCCESS ||
+			     pxc_pack(&o->msg, &st, 1, PMIX_INT32) != PMIX_SUCCESS ||
+			     pxc_pack_str(&o->msg, host) != PMIX_SUCCESS ||
+			     pxc_pack_str(&o->msg, cut) != PMIX_SUCCESS ?
+		     -1 :
+		     0;
 	free(cut);
 	return rc;
 }
@@ -180,8 +181,8 @@ static int start_connect(op_t *o)
 	if (!base || getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
 		return -1;
 	o->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (o->fd >= 0 && (connect(o->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
-			   errno == EINPROGRESS)) {
+	if (o->fd >= 0 &&
+	    (connect(o->fd, ai->ai_addr, ai->ai_addrlen) == 0 || errno == EINPROGRESS)) {
 		o->ev = event_new(base, o->fd, EV_WRITE, on_connect, o);
 		rc = o->ev && event_add(o->ev, &tv) == 0 ? 0 : -1;
 	}
@@ -189,13 +190,12 @@ static int start_connect(op_t *o)
 	return rc;
 }
 
-pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
-				const char *msg, pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,
+				pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	op_t *o = calloc(1, sizeof(*o));
 
-	plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status,
-		   msg ? msg : "");
+	plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status, msg ? msg : "");
 	if (!o || !reporter.ready)
 		goto kill;
 	o->fd = -1;
@@ -204,7 +204,7 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
 	o->next = reporter.ops;
 	reporter.ops = o;
 	if (pack_report(o, rank, status, host, msg) < 0 || start_connect(o) < 0) {
-		o->cbfunc = NULL;	/* answered below */
+		o->cbfunc = NULL; /* answered below */
 		op_done(o, 0, PMIX_SUCCESS);
 		return PMIX_OPERATION_SUCCEEDED;
 	}
@@ -234,7 +234,7 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	    connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
 	    send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == (ssize_t)sizeof(hdr) &&
 	    send(fd, msg->base_ptr, msg->bytes_used, MSG_NOSIGNAL) == (ssize_t)msg->bytes_used)
-		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL);	/* ACK, or srun closed */
+		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL); /* ACK, or srun closed */
 	if (fd >= 0)
 		close(fd);
 	freeaddrinfo(ai);

@@ -20,8 +20,8 @@
 int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node);
 /* The server module's abort: reports and answers through cbfunc later
  * (PMIX_SUCCESS), or returns PMIX_OPERATION_SUCCEEDED when done at once. */
-pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host,
-				const char *msg, pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,
+				pmix_op_cbfunc_t cbfunc, void *cbdata);
 void plug_abort_stop(void);
 /* The step could not be set up on this node (prefork failed): the same
  * report with rank PLUG_ABORT_RANK_STEPD and status 1, sent from the

@@ -48,8 +48,8 @@ static char *peers_string(const plug_map_t *m, uint32_t node)
 	return s;
 }
 
-static int load(pmix_info_t *info, size_t *n, const char *key,
-		const void *val, pmix_data_type_t type)
+static int load(pmix_info_t *info, size_t *n, const char *key, const void *val,
+		pmix_data_type_t type)
 {
 	if (PMIx_Info_load(&info[*n], key, val, type) != PMIX_SUCCESS)
 		return -1;
@@ -70,7 +70,7 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	if (!peers)
 		return -1;
 	rc |= load(info, n, PMIX_JOBID, st->nspace, PMIX_STRING);
-	if (plug_slurm_cluster_name())	/* "cluster:nspace" names in PMIx_Connect */
+	if (plug_slurm_cluster_name()) /* "cluster:nspace" names in PMIx_Connect */
 		rc |= load(info, n, PMIX_CLUSTER_ID, plug_slurm_cluster_name(), PMIX_STRING);
 	rc |= load(info, n, PMIX_UNIV_SIZE, &ntasks, PMIX_UINT32);
 	rc |= load(info, n, PMIX_JOB_SIZE, &ntasks, PMIX_UINT32);

@@ -25,7 +25,7 @@
 #include "stepd/publish.h"
 #include "slurm_adapter.h"
 
-#define PUB_MARGIN_SEC 5	/* stepd waits that much longer than srun */
+#define PUB_MARGIN_SEC 5 /* stepd waits that much longer than srun */
 
 typedef struct {
 	pmix_op_cbfunc_t opcb;
@@ -61,8 +61,8 @@ static void lookup_answer(pmix_status_t st, pmix_data_buffer_t *reply, void *arg
 
 static pmix_status_t forward(uint16_t cmd, pmix_data_buffer_t *b, uint32_t tmo, fwd_t *f)
 {
-	int rc = plug_agent_request(cmd, b, tmo, cmd == PLUG_NET_LOOKUP ? lookup_answer :
-				   op_answer, f);
+	int rc = plug_agent_request(cmd, b, tmo, cmd == PLUG_NET_LOOKUP ? lookup_answer : op_answer,
+				    f);
 
 	pxc_buf_clear(b);
 	if (rc < 0) {
@@ -72,8 +72,8 @@ static pmix_status_t forward(uint16_t cmd, pmix_data_buffer_t *b, uint32_t tmo, 
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t plug_pub_publish(const pmix_proc_t *proc, const pmix_info_t info[],
-			       size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_pub_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+			       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	fwd_t *f = calloc(1, sizeof(*f));
 	pmix_data_buffer_t b;
@@ -123,9 +123,8 @@ static pmix_status_t keys_req(uint16_t cmd, const pmix_proc_t *proc, char **keys
 	return forward(cmd, &b, tmo, f);
 }
 
-pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys,
-			      const pmix_info_t info[], size_t ninfo,
-			      pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+			      size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
 {
 	fwd_t *f = calloc(1, sizeof(*f));
 
@@ -136,9 +135,8 @@ pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys,
 	return keys_req(PLUG_NET_LOOKUP, proc, keys, info, ninfo, f);
 }
 
-pmix_status_t plug_pub_unpublish(const pmix_proc_t *proc, char **keys,
-				 const pmix_info_t info[], size_t ninfo,
-				 pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_pub_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+				 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	fwd_t *f = calloc(1, sizeof(*f));
 

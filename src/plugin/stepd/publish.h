@@ -13,13 +13,11 @@
 #include <pmix_server.h>
 
 /* The server module's callbacks (stepd, progress thread). */
-pmix_status_t plug_pub_publish(const pmix_proc_t *proc, const pmix_info_t info[],
-			       size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys,
-			      const pmix_info_t info[], size_t ninfo,
-			      pmix_lookup_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t plug_pub_unpublish(const pmix_proc_t *proc, char **keys,
-				 const pmix_info_t info[], size_t ninfo,
-				 pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_pub_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+			       pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_pub_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+			      size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_pub_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+				 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 #endif

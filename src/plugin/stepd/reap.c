@@ -75,12 +75,12 @@
 #define P_PIDFD 3
 #endif
 #define PLUG_REAP_SIG (SIGRTMIN + 6)
-#define PLUG_REAP_WATCH_MS 1000	/* after the last exit; Slurm sleeps 100 */
-#define PLUG_REAP_FIRES 5	/* signals at most, ... */
-#define PLUG_REAP_GAP_MS 10	/* ... this far apart */
+#define PLUG_REAP_WATCH_MS 1000 /* after the last exit; Slurm sleeps 100 */
+#define PLUG_REAP_FIRES 5       /* signals at most, ... */
+#define PLUG_REAP_GAP_MS 10     /* ... this far apart */
 
 typedef struct {
-	int fd;			/* pidfd, -1 until the task reported */
+	int fd; /* pidfd, -1 until the task reported */
 	int ended;
 	struct event *ev;
 } task_t;
@@ -90,22 +90,22 @@ typedef struct {
 	pxc_progress_t *pg;
 	struct event *sockev, *tick;
 	task_t *t;
-	uint32_t *fin;		/* ranks that finalized, [nfin] */
+	uint32_t *fin; /* ranks that finalized, [nfin] */
 	uint32_t got, ended, nfin;
-	int ticks;		/* since every task finalized and exited */
-	int last_fire;		/* tick of the last signal */
+	int ticks;     /* since every task finalized and exited */
+	int last_fire; /* tick of the last signal */
 } watch_t;
 
 static struct {
 	int on;
-	int sock[2];		/* [0] read by the progress thread, [1] for the tasks */
+	int sock[2]; /* [0] read by the progress thread, [1] for the tasks */
 	uint32_t ntasks;
 	pthread_t mgr;
 	pid_t mgr_tid;
 	int sig_set;
-	int ignored;		/* stop left the signal ignored (SIG_IGN) */
+	int ignored; /* stop left the signal ignored (SIG_IGN) */
 	struct sigaction old;
-	atomic_int fired;	/* written by the progress thread */
+	atomic_int fired; /* written by the progress thread */
 	watch_t w;
 } reaper = { .sock = { -1, -1 } };
 
@@ -131,7 +131,7 @@ static int in_sleep(pid_t tid)
 		return 0;
 	buf[n] = '\0';
 	if (sscanf(buf, "%ld", &nr) != 1)
-		return 0;	/* "running" */
+		return 0; /* "running" */
 #ifdef SYS_nanosleep
 	if (nr == SYS_nanosleep)
 		return 1;
@@ -177,7 +177,7 @@ static void on_tick(int fd, short what, void *arg)
 	for (uint32_t i = 0; i < reaper.ntasks; i++)
 		gone += (uint32_t)reaped(w->t[i].fd);
 	if (gone == reaper.ntasks || ++w->ticks > PLUG_REAP_WATCH_MS) {
-		event_del(w->tick);	/* Slurm is past its pause, or never came */
+		event_del(w->tick); /* Slurm is past its pause, or never came */
 		return;
 	}
 	/* Again if a signal found another sleep of Slurm's (a task epilog
@@ -196,7 +196,8 @@ static void maybe_watch(watch_t *w)
 {
 	struct timeval ms = { 0, 1000 };
 
-	if (w->tick || w->ended < reaper.ntasks || w->got != reaper.ntasks || w->nfin < reaper.ntasks)
+	if (w->tick || w->ended < reaper.ntasks || w->got != reaper.ntasks ||
+	    w->nfin < reaper.ntasks)
 		return;
 	w->tick = event_new(pxc_progress_base(w->pg), -1, EV_PERSIST, on_tick, w);
 	if (w->tick)
@@ -229,8 +230,10 @@ static void on_sock(int fd, short what, void *arg)
 		} ctl;
 		pid_t pid;
 		struct iovec iov = { &pid, sizeof(pid) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = ctl.b, .msg_controllen = sizeof(ctl.b) };
+		struct msghdr m = { .msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = ctl.b,
+				    .msg_controllen = sizeof(ctl.b) };
 		struct cmsghdr *c;
 		int pidfd = -1;
 		ssize_t n = recvmsg(fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
@@ -250,10 +253,10 @@ static void on_sock(int fd, short what, void *arg)
 		task_t *t = &w->t[w->got++];
 
 		t->fd = pidfd;
-		t->ev = event_new(pxc_progress_base(w->pg), pidfd, EV_READ | EV_PERSIST,
-				  on_exit_fd, t);
+		t->ev = event_new(pxc_progress_base(w->pg), pidfd, EV_READ | EV_PERSIST, on_exit_fd,
+				  t);
 		if (!t->ev || event_add(t->ev, NULL) < 0)
-			w->got = reaper.ntasks + 1;	/* cannot watch it: never fire */
+			w->got = reaper.ntasks + 1; /* cannot watch it: never fire */
 	}
 }
 
@@ -270,7 +273,8 @@ static void start_fn(void *arg)
 	for (uint32_t i = 0; w->t && i < reaper.ntasks; i++)
 		w->t[i].fd = -1;
 	w->sockev = w->t ? event_new(pxc_progress_base(w->pg), reaper.sock[0], EV_READ | EV_PERSIST,
-				     on_sock, w) : NULL;
+				     on_sock, w) :
+			   NULL;
 	if (!w->sockev || event_add(w->sockev, NULL) < 0) {
 		plug_debug("fast step end: cannot watch the tasks");
 		watch_free(w);
@@ -281,7 +285,7 @@ void plug_reap_finalized(uint32_t rank)
 {
 	watch_t *w = &reaper.w;
 
-	if (!w->fin)		/* not armed (w is the progress thread's) */
+	if (!w->fin) /* not armed (w is the progress thread's) */
 		return;
 	for (uint32_t i = 0; i < w->nfin; i++)
 		if (w->fin[i] == rank)
@@ -304,9 +308,10 @@ static int install_handler(void)
 	sigset_t cur;
 
 	if (sigaction(PLUG_REAP_SIG, NULL, &reaper.old) < 0 ||
-	    (reaper.old.sa_handler != SIG_DFL && !(reaper.ignored && reaper.old.sa_handler == SIG_IGN)) ||
-	    (reaper.old.sa_flags & SA_SIGINFO) ||
-	    pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0 || sigismember(&cur, PLUG_REAP_SIG))
+	    (reaper.old.sa_handler != SIG_DFL &&
+	     !(reaper.ignored && reaper.old.sa_handler == SIG_IGN)) ||
+	    (reaper.old.sa_flags & SA_SIGINFO) || pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0 ||
+	    sigismember(&cur, PLUG_REAP_SIG))
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sig;
@@ -321,14 +326,15 @@ static int install_handler(void)
 int plug_reap_start(uint32_t node_tasks)
 {
 	pxc_progress_t *pg = pxc_progress_global();
-	int buf = 1 << 20;	/* about 1500 reports (an skb each) */
+	int buf = 1 << 20; /* about 1500 reports (an skb each) */
 
 	if (reaper.on || node_tasks < 2)
 		return node_tasks < 2 ? 0 : -1;
 	atomic_store(&reaper.fired, 0);
 	if (!pg || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, reaper.sock) < 0 ||
 	    fcntl(reaper.sock[0], F_SETFL, O_NONBLOCK) < 0) {
-		plug_debug("fast step end not armed: %s", pg ? strerror(errno) : "no progress thread");
+		plug_debug("fast step end not armed: %s",
+			   pg ? strerror(errno) : "no progress thread");
 		plug_reap_stop();
 		return -1;
 	}
@@ -361,8 +367,10 @@ void plug_reap_task(void)
 	} ctl;
 	pid_t pid = getpid();
 	struct iovec iov = { &pid, sizeof(pid) };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = ctl.b, .msg_controllen = sizeof(ctl.b) };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl.b,
+			    .msg_controllen = sizeof(ctl.b) };
 	struct cmsghdr *c;
 	int fd;
 

@@ -40,7 +40,7 @@
 #include "slurm_adapter.h"
 
 #define PLUG_SPAWN_GRACE_SEC 30
-#define PLUG_SPAWN_WAIT_SEC (7 * 86400)	/* a SPAWN_WAIT's horizon */
+#define PLUG_SPAWN_WAIT_SEC (7 * 86400) /* a SPAWN_WAIT's horizon */
 
 typedef struct {
 	pmix_proc_t requestor;
@@ -111,7 +111,7 @@ static void wait_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
 
 	if (st == PMIX_SUCCESS && pxc_unpack(reply, &code, &one, PMIX_INT32) == PMIX_SUCCESS)
 		job_end(o, code);
-	else if (st != PMIX_ERR_UNREACH)	/* UNREACH: this step is ending */
+	else if (st != PMIX_ERR_UNREACH) /* UNREACH: this step is ending */
 		plug_error("spawn: no completion notice for %s: %s", o->nspace,
 			   PMIx_Error_string(st));
 	free(o);
@@ -140,8 +140,8 @@ static void spawn_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata
 	op_t *o = cbdata;
 	char *ns = NULL;
 
-	if (st == PMIX_SUCCESS && (pxc_unpack_str(reply, &ns) != PMIX_SUCCESS || !ns ||
-				   strlen(ns) > PMIX_MAX_NSLEN))
+	if (st == PMIX_SUCCESS &&
+	    (pxc_unpack_str(reply, &ns) != PMIX_SUCCESS || !ns || strlen(ns) > PMIX_MAX_NSLEN))
 		st = PMIX_ERR_UNPACK_FAILURE;
 	snprintf(o->nspace, sizeof(o->nspace), "%s", st == PMIX_SUCCESS ? ns : "");
 	free(ns);
@@ -183,9 +183,9 @@ static uint32_t req_timeout(const pmix_info_t *info, size_t ninfo, bool *notify)
 	return t ? t : plug_conf.timeout;
 }
 
-pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_info[],
-			      size_t ninfo, const pmix_app_t apps[], size_t napps,
-			      pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+			      const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+			      void *cbdata)
 {
 	op_t *o = calloc(1, sizeof(*o));
 	pmix_data_buffer_t b;
@@ -204,8 +204,8 @@ pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_inf
 	    pxc_pack_array(&b, apps, napps, PMIX_APP) == PMIX_SUCCESS &&
 	    pxc_pack_u32(&b, plug_conf.spawn_overlap ? 1 : 0) == PMIX_SUCCESS &&
 	    pxc_pack_u32(&b, tmo) == PMIX_SUCCESS)
-		rc = plug_agent_request(PLUG_NET_SPAWN, &b, tmo + PLUG_SPAWN_GRACE_SEC,
-				       spawn_done, o);
+		rc = plug_agent_request(PLUG_NET_SPAWN, &b, tmo + PLUG_SPAWN_GRACE_SEC, spawn_done,
+					o);
 	pxc_buf_clear(&b);
 	if (rc < 0) {
 		free(o);

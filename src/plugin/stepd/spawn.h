@@ -20,9 +20,9 @@ void plug_spawn_stepd_init(char **env, uint32_t node, uint32_t local_tasks);
 /* The parent of a spawned step (PMIX_PARENT_ID); false when not spawned. */
 bool plug_spawn_parent(char **env, pmix_proc_t *parent);
 /* The server module's spawn upcall. */
-pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_info[],
-			      size_t ninfo, const pmix_app_t apps[], size_t napps,
-			      pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+			      const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+			      void *cbdata);
 /* A local client connected (client_connected upcall); end of prefork
  * (tasks about to be forked). Progress thread / job manager thread. */
 void plug_spawn_client_connected(void);

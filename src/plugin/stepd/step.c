@@ -122,7 +122,7 @@ static pmix_status_t wait_for(plug_wait_t *w, pmix_status_t st)
 	struct timespec until;
 	int rc = 0;
 
-	if (st != PMIX_SUCCESS) {	/* no callback will come */
+	if (st != PMIX_SUCCESS) { /* no callback will come */
 		wait_free(w);
 		return st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st;
 	}
@@ -149,7 +149,7 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 {
 	(void)srv, (void)cbfunc, (void)cbdata;
 	plug_flag("client %s:%u connected", proc->nspace, proc->rank);
-	plug_spawn_client_connected();	/* a spawned step reports readiness */
+	plug_spawn_client_connected(); /* a spawned step reports readiness */
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -170,14 +170,14 @@ static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 }
 
 /* The whole step ends whatever procs says (as with Slurm's own plugins). */
-static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status,
-			      const char msg[], pmix_proc_t procs[], size_t nprocs,
-			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, const char msg[],
+			      pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
+			      void *cbdata)
 {
 	(void)srv, (void)procs, (void)nprocs;
 	plug_lost_aborted(proc->rank);
-	return plug_abort_report(proc->rank, status, step.hosts[step.si.nodeid],
-				 msg, cbfunc, cbdata);
+	return plug_abort_report(proc->rank, status, step.hosts[step.si.nodeid], msg, cbfunc,
+				 cbdata);
 }
 
 static pmix_server_module_t module = {
@@ -198,8 +198,8 @@ static pmix_server_module_t module = {
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
 static void log_hook(int level, const char *msg)
 {
-	static const int to_slurm[] = { PLUG_LOG_ERROR, PLUG_LOG_INFO,
-					PLUG_LOG_VERBOSE, PLUG_LOG_DEBUG };
+	static const int to_slurm[] = { PLUG_LOG_ERROR, PLUG_LOG_INFO, PLUG_LOG_VERBOSE,
+					PLUG_LOG_DEBUG };
 
 	if (level < 0 || level > 3 || (level > 0 && (uint32_t)level > plug_conf.debug))
 		return;
@@ -217,7 +217,7 @@ static bool map_size_differs(const char *text, uint32_t ntasks)
 	unsigned long n;
 
 	if (!text || strncmp(text, "1;", 2))
-		return false;	/* the decoder rejects it */
+		return false; /* the decoder rejects it */
 	errno = 0;
 	n = strtoul(text + 2, &end, 10);
 	return errno || *end != ';' || n != ntasks;
@@ -231,43 +231,44 @@ static int load_step(plug_step_t *st, char **env)
 	char want[32];
 	uint32_t nhosts = 0;
 
-	snprintf(want, sizeof(want), "%u.%u", st->si.step_id.job_id,
-		 st->si.step_id.step_id);
+	snprintf(want, sizeof(want), "%u.%u", st->si.step_id.job_id, st->si.step_id.step_id);
 	if (st->si.het_job_id != NO_VAL && st->si.het_job_id != 0)
 		return plug_error("heterogeneous steps are not supported yet"), -1;
 	if (!sent || strcmp(sent, want))
 		return plug_error("step %s: srun sent %s=%s; launched by an srun "
 				  "without mpi/slurmix, or a Slurm this build does "
-				  "not fit", want, PLUG_STEP_ENV, sent ? sent : "(none)"), -1;
+				  "not fit",
+				  want, PLUG_STEP_ENV, sent ? sent : "(none)"),
+		       -1;
 	if (map_size_differs(plug_env_get(env, PLUG_MAP_ENV), st->si.ntasks))
 		return plug_error("%s is not for %u tasks", PLUG_MAP_ENV, st->si.ntasks), -1;
 	st->map = plug_map_decode(plug_env_get(env, PLUG_MAP_ENV));
 	if (!st->map)
 		return plug_error("bad or missing %s", PLUG_MAP_ENV), -1;
 	if (st->map->ntasks != st->si.ntasks || st->map->nnodes != st->si.nnodes ||
-	    st->si.nodeid >= st->map->nnodes ||
-	    st->map->count[st->si.nodeid] != st->si.node_tasks)
+	    st->si.nodeid >= st->map->nnodes || st->map->count[st->si.nodeid] != st->si.node_tasks)
 		return plug_error("process map (%u tasks, %u nodes) disagrees with "
 				  "the step (%u tasks, %u nodes, node %u has %u)",
-				  st->map->ntasks, st->map->nnodes, st->si.ntasks,
-				  st->si.nnodes, st->si.nodeid, st->si.node_tasks), -1;
+				  st->map->ntasks, st->map->nnodes, st->si.ntasks, st->si.nnodes,
+				  st->si.nodeid, st->si.node_tasks),
+		       -1;
 	st->hosts = plug_hostlist_expand(nodes, &nhosts);
 	if (!st->hosts || nhosts != st->map->nnodes)
 		return plug_error("SLURM_STEP_NODELIST=%s does not name %u nodes",
-				  nodes ? nodes : "(none)", st->map->nnodes), -1;
+				  nodes ? nodes : "(none)", st->map->nnodes),
+		       -1;
 	snprintf(st->nspace, sizeof(st->nspace), "slurmix.%s", want);
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb, (void)ftw;
 	if (flag == FTW_DP)
 		rmdir(path);
 	else
 		unlink(path);
-	return 0;	/* best effort: keep going */
+	return 0; /* best effort: keep going */
 }
 
 /* Removes a tree without following symbolic links or leaving the fs. */
@@ -278,9 +279,9 @@ static void remove_tree(const char *dir)
 
 static int make_dirs(plug_step_t *st)
 {
-	if (asprintf(&st->dir, "%s/slurmix.%u.%u.%u", plug_conf_tmpdir(),
-		     st->si.step_id.job_id, st->si.step_id.step_id,
-		     st->si.nodeid) < 0 || asprintf(&st->cltdir, "%s/job", st->dir) < 0)
+	if (asprintf(&st->dir, "%s/slurmix.%u.%u.%u", plug_conf_tmpdir(), st->si.step_id.job_id,
+		     st->si.step_id.step_id, st->si.nodeid) < 0 ||
+	    asprintf(&st->cltdir, "%s/job", st->dir) < 0)
 		return plug_error("out of memory"), -1;
 	if (mkdir(st->dir, 0755) < 0) {
 		if (errno != EEXIST)
@@ -291,13 +292,11 @@ static int make_dirs(plug_step_t *st)
 			return plug_error("mkdir %s: %m", st->dir), -1;
 	}
 	st->dir_made = true;
-	if (chmod(st->dir, 0755) < 0)		/* whatever the umask */
+	if (chmod(st->dir, 0755) < 0) /* whatever the umask */
 		return plug_error("chmod %s: %m", st->dir), -1;
 	/* Fresh, inside a root-owned directory: lchown cannot be redirected. */
-	if (mkdir(st->cltdir, 0700) < 0 ||
-	    lchown(st->cltdir, st->si.uid, st->si.gid) < 0)
-		return plug_error("mkdir %s for uid %u: %m", st->cltdir,
-				  (unsigned)st->si.uid), -1;
+	if (mkdir(st->cltdir, 0700) < 0 || lchown(st->cltdir, st->si.uid, st->si.gid) < 0)
+		return plug_error("mkdir %s for uid %u: %m", st->cltdir, (unsigned)st->si.uid), -1;
 	return 0;
 }
 
@@ -308,11 +307,11 @@ static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
 	const char *nodes = plug_env_get(env, PLUG_SPAWN_PARENT_NODES_ENV);
 	const char *text = plug_env_get(env, PLUG_SPAWN_PARENT_MAP_ENV);
 	plug_map_t *map = text && *text ? plug_map_decode(text) : NULL;
-	int i = map && nodes ? plug_hostlist_index(nodes, st->hosts[st->si.nodeid],
-						   map->nnodes) : -2;
+	int i = map && nodes ? plug_hostlist_index(nodes, st->hosts[st->si.nodeid], map->nnodes) :
+			       -2;
 	uint32_t here = i == -2 ? 1 : i < 0 ? 0 : map->count[i];
 
-	plug_map_free(map);	/* the environment is the user's: checked */
+	plug_map_free(map); /* the environment is the user's: checked */
 	return here;
 }
 
@@ -336,8 +335,8 @@ static char *slurmd_topology(const plug_step_t *st, size_t *len)
 	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return NULL;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(sb.st_mode & 022) &&
-	    (sb.st_uid == 0 || sb.st_uid == plug_slurm_user()) &&
-	    sb.st_size > 0 && sb.st_size < (16 << 20) && (xml = malloc((size_t)sb.st_size + 1)))
+	    (sb.st_uid == 0 || sb.st_uid == plug_slurm_user()) && sb.st_size > 0 &&
+	    sb.st_size < (16 << 20) && (xml = malloc((size_t)sb.st_size + 1)))
 		while (n < sb.st_size && (r = read(fd, xml + n, (size_t)(sb.st_size - n))) > 0)
 			n += r;
 	close(fd);
@@ -449,13 +448,13 @@ static int start_server(plug_step_t *st)
 	if (!info)
 		return -1;
 	snprintf(tmo, sizeof(tmo), "%u", plug_conf.timeout);
-	setenv("SLURMIX_TIMEOUT", tmo, 1);	/* the core's default wait */
+	setenv("SLURMIX_TIMEOUT", tmo, 1); /* the core's default wait */
 	pxc_log_set_hook(log_hook);
 	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, st->dir, PMIX_STRING);
 	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
 	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
 	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
-	if (st->topo)		/* the server uses ours instead of discovering again */
+	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
 	PMIx_Info_free(info, 5);
@@ -474,13 +473,13 @@ static int register_nspace(plug_step_t *st)
 
 	if (plug_nspace_info(st, &info, &ninfo) < 0 || !(w = wait_new()))
 		return plug_error("out of memory"), -1;
-	rc = PMIx_server_register_nspace(st->nspace, (int)st->si.node_tasks,
-					 info, ninfo, wait_cb, w);
+	rc = PMIx_server_register_nspace(st->nspace, (int)st->si.node_tasks, info, ninfo, wait_cb,
+					 w);
 	rc = wait_for(w, rc);
 	PMIx_Info_free(info, ninfo);
 	if (rc != PMIX_SUCCESS)
-		return plug_error("register namespace %s: %s", st->nspace,
-				  PMIx_Error_string(rc)), -1;
+		return plug_error("register namespace %s: %s", st->nspace, PMIx_Error_string(rc)),
+		       -1;
 	return 0;
 }
 
@@ -498,11 +497,10 @@ static int register_clients(plug_step_t *st)
 		if (!w)
 			return plug_error("out of memory"), -1;
 		proc.rank = m->ranks[m->first[node] + i];
-		rc = PMIx_server_register_client(&proc, st->si.uid, st->si.gid,
-						 NULL, wait_cb, w);
+		rc = PMIx_server_register_client(&proc, st->si.uid, st->si.gid, NULL, wait_cb, w);
 		if ((rc = wait_for(w, rc)) != PMIX_SUCCESS)
-			return plug_error("register rank %u: %s", proc.rank,
-					  PMIx_Error_string(rc)), -1;
+			return plug_error("register rank %u: %s", proc.rank, PMIx_Error_string(rc)),
+			       -1;
 	}
 	return 0;
 }
@@ -554,8 +552,7 @@ static int prepare_tasks(plug_step_t *st, char **env)
 	for (uint32_t i = 0; i < m->count[node]; i++) {
 		proc.rank = m->ranks[m->first[node] + i];
 		if (PMIx_server_setup_fork(&proc, &st->task_env[i]) != PMIX_SUCCESS ||
-		    (st->ld_path &&
-		     env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
+		    (st->ld_path && env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
 			return plug_error("setup_fork for rank %u failed", proc.rank), -1;
 		/* Split in place: the task hook must not allocate to do it. */
 		for (char **e = st->task_env[i]; *e; e++) {
@@ -583,7 +580,8 @@ static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
 	if (!a->key || strlen(a->key) != PLUG_KEY_LEN || !port ||
 	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host)
 		return plug_error("launch environment lacks %s/%s/SLURM_SRUN_COMM_HOST",
-				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV), -1;
+				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV),
+		       -1;
 	a->pg = pxc_progress_global();
 	a->job = st->si.step_id.job_id;
 	a->step = st->si.step_id.step_id;
@@ -599,13 +597,20 @@ static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
  * transport; then the endpoint exchange, then the start. 0/-1. */
 static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a)
 {
-	plug_boot_args_t ba = { .net = n, .key = a->key, .me = a->me, .nnodes = a->nnodes,
-				.width = a->width, .job = a->job, .step = a->step,
-				.addr = plug_net_addr(n), .port = plug_net_port(n),
-				.hosts = st->hosts, .timeout_s = (int)plug_net_ctx.timeout };
+	plug_boot_args_t ba = { .net = n,
+				.key = a->key,
+				.me = a->me,
+				.nnodes = a->nnodes,
+				.width = a->width,
+				.job = a->job,
+				.step = a->step,
+				.addr = plug_net_addr(n),
+				.port = plug_net_port(n),
+				.hosts = st->hosts,
+				.timeout_s = (int)plug_net_ctx.timeout };
 
-	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 ||
-	    plug_lost_register(n) < 0 || plug_event_register(n) < 0)
+	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 || plug_lost_register(n) < 0 ||
+	    plug_event_register(n) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
@@ -648,8 +653,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
 		return 0;
 	plug_conf_env(*env);
-	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id,
-			step.si.nodeid);
+	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id, step.si.nodeid);
 	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
 	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
@@ -660,26 +664,23 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_conf.task_weight && step.spawned)
 		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
 	load_topology(&step);
-	if (start_server(&step) < 0 || task_localities(&step) < 0 ||
-	    register_nspace(&step) < 0 ||
+	if (start_server(&step) < 0 || task_localities(&step) < 0 || register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
 	if (plug_conf.fast_step_end)
 		plug_reap_start(step.si.node_tasks);
 	plug_spawn_prefork_done();
-	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes",
-		   step.nspace, step.dir, step.si.node_tasks, step.map->ntasks,
-		   step.map->nnodes);
+	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes", step.nspace,
+		   step.dir, step.si.node_tasks, step.map->ntasks, step.map->nnodes);
 	return 0;
-fail:
-	{
-		char host[256] = "?";
+fail : {
+	char host[256] = "?";
 
-		gethostname(host, sizeof(host) - 1);
-		plug_abort_launch_failed(host, "mpi/slurmix could not set up the step "
-					 "there (the reason is in that node's slurmd log)");
-	}
+	gethostname(host, sizeof(host) - 1);
+	plug_abort_launch_failed(host, "mpi/slurmix could not set up the step "
+				       "there (the reason is in that node's slurmd log)");
+}
 	plug_step_fini();
 	return -1;
 }

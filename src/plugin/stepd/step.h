@@ -17,26 +17,26 @@
 #include "lib/map.h"
 #include "slurm_adapter.h"
 
-#define PLUG_STEP_ENV "SLURMIX_STEP"	/* "<jobid>.<stepid>", set by srun */
+#define PLUG_STEP_ENV "SLURMIX_STEP" /* "<jobid>.<stepid>", set by srun */
 
 typedef struct {
-	char nspace[PMIX_MAX_NSLEN + 1];	/* slurmix.<jobid>.<stepid> */
+	char nspace[PMIX_MAX_NSLEN + 1]; /* slurmix.<jobid>.<stepid> */
 	plug_stepd_info_t si;
 	plug_map_t *map;
-	char **hosts;		/* [map->nnodes] node names, step order */
-	char *dir;		/* <tmpdir>/slurmix.<job>.<step>.<nodeid>, root 0755 */
-	char *cltdir;		/* <dir>/job, the user's, 0700: PMIX_TMPDIR */
-	char *topo_xml;		/* hwloc XML v2 of this node, or NULL */
-	void *topo;		/* its hwloc_topology_t, or NULL */
-	char **locality;	/* [si.node_tasks] PMIX_LOCALITY_STRING, or NULL */
-	char **cpuset;		/* [si.node_tasks] PMIX_CPUSET, or NULL */
-	char ***task_env;	/* [si.node_tasks] "K=V" lists for the tasks */
-	char *ld_path;		/* LD_LIBRARY_PATH for the tasks, or NULL */
-	bool dir_made;		/* dir is ours to remove */
+	char **hosts;     /* [map->nnodes] node names, step order */
+	char *dir;        /* <tmpdir>/slurmix.<job>.<step>.<nodeid>, root 0755 */
+	char *cltdir;     /* <dir>/job, the user's, 0700: PMIX_TMPDIR */
+	char *topo_xml;   /* hwloc XML v2 of this node, or NULL */
+	void *topo;       /* its hwloc_topology_t, or NULL */
+	char **locality;  /* [si.node_tasks] PMIX_LOCALITY_STRING, or NULL */
+	char **cpuset;    /* [si.node_tasks] PMIX_CPUSET, or NULL */
+	char ***task_env; /* [si.node_tasks] "K=V" lists for the tasks */
+	char *ld_path;    /* LD_LIBRARY_PATH for the tasks, or NULL */
+	bool dir_made;    /* dir is ours to remove */
 	bool server_up;
-	bool boot_started;	/* the endpoint exchange (net/boot.h) */
-	bool spawned;		/* started by PMIx_Spawn (srun/spawn.h) */
-	pmix_proc_t parent;	/* then: the proc that spawned it */
+	bool boot_started;  /* the endpoint exchange (net/boot.h) */
+	bool spawned;       /* started by PMIx_Spawn (srun/spawn.h) */
+	pmix_proc_t parent; /* then: the proc that spawned it */
 } plug_step_t;
 
 /* slurmstepd hooks; Slurm return codes (0 / -1). */

@@ -44,8 +44,8 @@
 
 /* The kernel's CFS weight of nice -20 .. 0 (sched_prio_to_weight). */
 static const double weight[21] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024,
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548,
+	7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,  1024,
 };
 
 int plug_weight_nice(uint32_t ntasks, uint32_t others)
@@ -53,7 +53,7 @@ int plug_weight_nice(uint32_t ntasks, uint32_t others)
 	double want = (double)(ntasks ? ntasks : 1) / (others ? others : 1) * 1024.0, best = 1e300;
 	int nice = 0;
 
-	for (int i = 0; i <= 20; i++) {	/* nearest on a log scale */
+	for (int i = 0; i <= 20; i++) { /* nearest on a log scale */
 		double d = weight[i] > want ? weight[i] / want : want / weight[i];
 
 		if (d < best) {
@@ -86,7 +86,7 @@ int plug_weight_apply(const char *proc, uint32_t ntasks, uint32_t others)
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/sched_autogroup_enabled", proc);
 	if (nice == 0 || read_file(path, buf, sizeof(buf)) < 0 || buf[0] != '1')
-		return 0;	/* no autogroups: shares are per process already */
+		return 0; /* no autogroups: shares are per process already */
 	snprintf(path, sizeof(path), "%s/self/autogroup", proc);
 	len = snprintf(buf, sizeof(buf), "%d", nice);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) {

@@ -53,7 +53,7 @@ static void put_str(const char *key, const char *s, int level, uint32_t id)
 static void singleton_start(void)
 {
 	static const char *const job_keys[] = {
-		PMIX_JOB_SIZE, PMIX_UNIV_SIZE, PMIX_MAX_PROCS, PMIX_LOCAL_SIZE,
+		PMIX_JOB_SIZE,  PMIX_UNIV_SIZE, PMIX_MAX_PROCS,    PMIX_LOCAL_SIZE,
 		PMIX_NUM_NODES, PMIX_NODE_SIZE, PMIX_JOB_NUM_APPS, PMIX_APP_SIZE,
 	};
 
@@ -94,7 +94,8 @@ static pmix_status_t client_start(const pmix_info_t *info, size_t ninfo)
 	}
 	if (!uri || !rank || strlen(ns) > PMIX_MAX_NSLEN) {
 		pxc_error("client: PMIX_NAMESPACE is set but %s or PMIX_RANK is "
-			  "missing: not started by a slurmix server", PXC_ENV_URI);
+			  "missing: not started by a slurmix server",
+			  PXC_ENV_URI);
 		pxc_client_teardown();
 		return PMIX_ERR_UNREACH;
 	}

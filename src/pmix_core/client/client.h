@@ -41,16 +41,15 @@
 #include "proto.h"
 
 enum {
-	PXC_CONN_NONE = 0,	/* not initialised */
-	PXC_CONN_UP,		/* connected to a server */
-	PXC_CONN_LOST,		/* the server went away: calls fail fast */
-	PXC_CONN_ALONE,		/* singleton or unconnected tool: no server */
+	PXC_CONN_NONE = 0, /* not initialised */
+	PXC_CONN_UP,       /* connected to a server */
+	PXC_CONN_LOST,     /* the server went away: calls fail fast */
+	PXC_CONN_ALONE,    /* singleton or unconnected tool: no server */
 };
 
 /* Reply callback: runs once in the progress thread. reply is positioned
  * after the status (NULL when the status did not come from the server). */
-typedef void (*pxc_reply_f)(pmix_status_t status, pmix_data_buffer_t *reply,
-			    void *arg);
+typedef void (*pxc_reply_f)(pmix_status_t status, pmix_data_buffer_t *reply, void *arg);
 /* Reply parser of a blocking call: runs on a successful reply, in the
  * caller's thread or the progress thread; returns the call's status. */
 typedef pmix_status_t (*pxc_parse_f)(pmix_data_buffer_t *reply, void *arg);
@@ -59,14 +58,14 @@ struct pxc_req;
 
 typedef struct {
 	pthread_mutex_t lock;
-	int refs;		/* PMIx_Init / PMIx_tool_init count */
+	int refs; /* PMIx_Init / PMIx_tool_init count */
 	bool is_tool;
 	pxc_progress_t *pg;
 	atomic_int state;
 	pmix_proc_t me;
 	pmix_proc_t server;
 	char hostname[256];
-	char *uri;		/* the server's address, "unix:<path>" */
+	char *uri; /* the server's address, "unix:<path>" */
 	/* progress thread only */
 	pxc_conn_t *conn;
 	struct pxc_req *pending;
@@ -82,7 +81,7 @@ typedef struct {
 	atomic_uint queued;
 	pthread_mutex_t fast_lock;
 	atomic_int rfd;
-	atomic_bool rbroken;	/* the channel failed: calls go the plain way */
+	atomic_bool rbroken; /* the channel failed: calls go the plain way */
 	pxc_rbuf_t rb;
 	uint32_t fast_tag;
 	/* guarded by store_lock */
@@ -104,19 +103,18 @@ bool pxc_client_initialized(void);
  * (payload is left empty). cb NULL: fire and forget (tag 0, no reply).
  * timeout_ms > 0 arms a timer in the progress thread. Returns
  * PMIX_SUCCESS (cb will run) or an error (cb will not run). Any thread. */
-pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
-			      int timeout_ms, pxc_reply_f cb, void *arg);
+pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+			      pxc_reply_f cb, void *arg);
 /* Sends and waits for the reply; parse (may be NULL) reads a successful
  * reply into arg. Any thread but the progress thread. */
-pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload,
-			      int timeout_ms, pxc_parse_f parse, void *arg);
+pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+			      pxc_parse_f parse, void *arg);
 
 /* Connects to uri ("unix:<path>"), says HELLO as kind with the given
  * identity and info, merges the returned job blob, attaches the socket
  * to the progress thread. Fills pxc_cl.me/server. Caller holds pxc_cl.lock,
  * has started pxc_cl.pg and created the store. */
-pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
-				 const pmix_proc_t *claim,
+pmix_status_t pxc_client_connect(const char *uri, uint8_t kind, const pmix_proc_t *claim,
 				 const pmix_info_t *info, size_t ninfo);
 /* Common set-up/tear-down of the process state for client and tool:
  * start the progress engine and the stores / drop the connection, fail
@@ -138,8 +136,8 @@ void pxc_direct_detach(void);
 void pxc_direct_set_channel(int fd);
 void pxc_direct_close_channel(void);
 int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b);
-bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
-		     pxc_parse_f parse, void *arg, pmix_status_t *result);
+bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms, pxc_parse_f parse,
+		     void *arg, pmix_status_t *result);
 
 /* Reads a BLOB (byte object holding a store blob) from reply and merges
  * it into the client store. Progress thread (or any thread: takes the

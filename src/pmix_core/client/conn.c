@@ -60,12 +60,9 @@ struct pxc_req {
 pmix_status_t pxc_client_ready(void)
 {
 	switch (atomic_load(&pxc_cl.state)) {
-	case PXC_CONN_UP:
-		return PMIX_SUCCESS;
-	case PXC_CONN_NONE:
-		return PMIX_ERR_INIT;
-	default:
-		return PMIX_ERR_UNREACH;
+	case PXC_CONN_UP: return PMIX_SUCCESS;
+	case PXC_CONN_NONE: return PMIX_ERR_INIT;
+	default: return PMIX_ERR_UNREACH;
 	}
 }
 
@@ -145,8 +142,7 @@ static void on_reply(const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload)
 
 	if (!r || r->cmd != h->cmd) {
 		/* normal after a request timed out on our side */
-		pxc_debug("client: reply with unknown tag %u cmd %u dropped",
-			  h->tag, h->cmd);
+		pxc_debug("client: reply with unknown tag %u cmd %u dropped", h->tag, h->cmd);
 		if (r)
 			req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
 		return;
@@ -159,8 +155,7 @@ static void on_reply(const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload)
 	req_finish(r, st, payload);
 }
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *payload, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)
 {
 	(void)c;
 	(void)arg;
@@ -178,8 +173,11 @@ static void req_start(void *arg)
 	struct event_base *base = pxc_progress_base(pxc_cl.pg);
 
 	if (!pxc_cl.conn) {
-		req_finish(r, atomic_load(&pxc_cl.state) == PXC_CONN_LOST ?
-			   PMIX_ERR_LOST_CONNECTION_TO_SERVER : PMIX_ERR_UNREACH, NULL);
+		req_finish(r,
+			   atomic_load(&pxc_cl.state) == PXC_CONN_LOST ?
+				   PMIX_ERR_LOST_CONNECTION_TO_SERVER :
+				   PMIX_ERR_UNREACH,
+			   NULL);
 		return;
 	}
 	if (r->cb) {
@@ -215,8 +213,8 @@ static void req_start_posted(void *arg)
 
 /* ---- caller side ---- */
 
-pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload,
-			      int timeout_ms, pxc_reply_f cb, void *arg)
+pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+			      pxc_reply_f cb, void *arg)
 {
 	struct pxc_req *r;
 	pmix_status_t st = pxc_client_ready();
@@ -262,8 +260,8 @@ static void call_done(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	pxc_sync_signal(&c->sync, st);
 }
 
-pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload,
-			      int timeout_ms, pxc_parse_f parse, void *arg)
+pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
+			      pxc_parse_f parse, void *arg)
 {
 	struct call c = { .parse = parse, .arg = arg };
 	pmix_status_t st;
@@ -369,8 +367,7 @@ static int recv_frame(int fd, uint16_t cmd, pmix_data_buffer_t *out, long deadli
 	return 0;
 }
 
-static pmix_status_t pack_hello(pmix_data_buffer_t *b, uint8_t kind,
-				const pmix_proc_t *claim,
+static pmix_status_t pack_hello(pmix_data_buffer_t *b, uint8_t kind, const pmix_proc_t *claim,
 				const pmix_info_t *info, size_t ninfo)
 {
 	uint32_t ver = PXC_PROTO_VERSION;
@@ -379,11 +376,9 @@ static pmix_status_t pack_hello(pmix_data_buffer_t *b, uint8_t kind,
 	pid_t pid = getpid();
 	pmix_status_t st;
 
-	if ((st = pxc_pack(b, &ver, 1, PMIX_UINT32)) ||
-	    (st = pxc_pack(b, &kind, 1, PMIX_UINT8)) ||
+	if ((st = pxc_pack(b, &ver, 1, PMIX_UINT32)) || (st = pxc_pack(b, &kind, 1, PMIX_UINT8)) ||
 	    (st = pxc_pack(b, &ns, 1, PMIX_STRING)) ||
-	    (st = pxc_pack(b, &rank, 1, PMIX_PROC_RANK)) ||
-	    (st = pxc_pack(b, &pid, 1, PMIX_PID)))
+	    (st = pxc_pack(b, &rank, 1, PMIX_PROC_RANK)) || (st = pxc_pack(b, &pid, 1, PMIX_PID)))
 		return st;
 	return pxc_pack_array(b, info, ninfo, PMIX_INFO);
 }
@@ -404,9 +399,8 @@ static pmix_status_t hello_exchange(int fd, uint8_t kind, const pmix_proc_t *cla
 		st = errno == ETIMEDOUT ? PMIX_ERR_TIMEOUT : PMIX_ERR_UNREACH;
 	if (st == PMIX_SUCCESS && (pxc_unpack_status(&b, &st) != PMIX_SUCCESS))
 		st = PMIX_ERR_UNPACK_FAILURE;
-	if (st == PMIX_SUCCESS &&
-	    (pxc_unpack_proc(&b, &me) != PMIX_SUCCESS ||
-	     pxc_unpack_proc(&b, &server) != PMIX_SUCCESS))
+	if (st == PMIX_SUCCESS && (pxc_unpack_proc(&b, &me) != PMIX_SUCCESS ||
+				   pxc_unpack_proc(&b, &server) != PMIX_SUCCESS))
 		st = PMIX_ERR_UNPACK_FAILURE;
 	if (st == PMIX_SUCCESS && kind != PXC_PEER_REPLY) {
 		pxc_cl.me = me;
@@ -427,8 +421,7 @@ static void attach_fn(void *arg)
 	struct attach *a = arg;
 	struct event_base *base = pxc_progress_base(pxc_cl.pg);
 
-	pxc_cl.conn = pxc_conn_new(base, a->fd, PXC_WIRE_MAX_PAYLOAD, on_msg,
-				   on_close, NULL);
+	pxc_cl.conn = pxc_conn_new(base, a->fd, PXC_WIRE_MAX_PAYLOAD, on_msg, on_close, NULL);
 	if (pxc_cl.conn) {
 		pxc_direct_attach(pxc_cl.conn);
 		atomic_store(&pxc_cl.state, PXC_CONN_UP);
@@ -460,7 +453,8 @@ static void open_channel(const char *path, long deadline)
 
 	if (fd >= 0 &&
 	    (st = hello_exchange(fd, PXC_PEER_REPLY, &pxc_cl.me, NULL, 0, deadline)) ==
-	    PMIX_SUCCESS && evutil_make_socket_nonblocking(fd) == 0) {
+		    PMIX_SUCCESS &&
+	    evutil_make_socket_nonblocking(fd) == 0) {
 		pxc_direct_set_channel(fd);
 		return;
 	}
@@ -470,8 +464,7 @@ static void open_channel(const char *path, long deadline)
 		close(fd);
 }
 
-pmix_status_t pxc_client_connect(const char *uri, uint8_t kind,
-				 const pmix_proc_t *claim,
+pmix_status_t pxc_client_connect(const char *uri, uint8_t kind, const pmix_proc_t *claim,
 				 const pmix_info_t *info, size_t ninfo)
 {
 	long deadline = pxc_now_ms() + CONNECT_TIMEOUT_MS;

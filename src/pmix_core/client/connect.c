@@ -79,8 +79,7 @@ static pmix_status_t connect_prepare(const pmix_proc_t *procs, size_t nprocs,
 
 /* The blocking connect and disconnect: the same request, a different reply. */
 static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t nprocs,
-			       const pmix_info_t info[], size_t ninfo,
-			       pxc_parse_f parse)
+			       const pmix_info_t info[], size_t ninfo, pxc_parse_f parse)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -92,15 +91,14 @@ static pmix_status_t cnct_call(uint16_t cmd, const pmix_proc_t procs[], size_t n
 	return st;
 }
 
-pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs,
-			   const pmix_info_t info[], size_t ninfo)
+pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			   size_t ninfo)
 {
 	return cnct_call(PXC_CMD_CONNECT, procs, nprocs, info, ninfo, parse_connect);
 }
 
-pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
-			      const pmix_info_t info[], size_t ninfo,
-			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	struct cnb *o;
@@ -121,21 +119,20 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs,
 	return st;
 }
 
-pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs,
-			      const pmix_info_t info[], size_t ninfo)
+pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			      size_t ninfo)
 {
 	return cnct_call(PXC_CMD_DISCONNECT, procs, nprocs, info, ninfo, NULL);
 }
 
-pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs,
-				 const pmix_info_t info[], size_t ninfo,
-				 pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+				 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
 	if ((st = connect_prepare(procs, nprocs, info, ninfo, &b)) != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_DISCONNECT, &b, pxc_request_timeout_ms(info, ninfo),
-				 false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_DISCONNECT, &b, pxc_request_timeout_ms(info, ninfo), false,
+				 cbfunc, cbdata);
 }

@@ -53,7 +53,7 @@
 void pxc_direct_attach(pxc_conn_t *c)
 {
 	if (pxc_conn_share(c) != 0)
-		return;		/* direct writes stay off */
+		return; /* direct writes stay off */
 	pthread_mutex_lock(&pxc_cl.tx_lock);
 	pxc_cl.txconn = c;
 	pthread_mutex_unlock(&pxc_cl.tx_lock);
@@ -93,17 +93,14 @@ int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b)
 	int rc = -1;
 
 	errno = EAGAIN;
-	if (atomic_load(&pxc_cl.queued) != 0 ||
-	    (pxc_cl.pg && pxc_progress_in_thread(pxc_cl.pg)))
+	if (atomic_load(&pxc_cl.queued) != 0 || (pxc_cl.pg && pxc_progress_in_thread(pxc_cl.pg)))
 		return -1;
 	pthread_mutex_lock(&pxc_cl.tx_lock);
 	if (pxc_cl.txconn)
-		rc = pxc_conn_send_direct(pxc_cl.txconn, cmd, tag, 0, b,
-					  DIRECT_SEND_TIMEOUT_MS);
+		rc = pxc_conn_send_direct(pxc_cl.txconn, cmd, tag, 0, b, DIRECT_SEND_TIMEOUT_MS);
 	pthread_mutex_unlock(&pxc_cl.tx_lock);
 	if (rc < 0 && errno != EAGAIN)
-		pxc_error("client: request %u could not be written: %s", cmd,
-			  strerror(errno));
+		pxc_error("client: request %u could not be written: %s", cmd, strerror(errno));
 	return rc;
 }
 
@@ -142,7 +139,7 @@ static pmix_status_t fill(int fd, long deadline)
 	if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
 		return PMIX_ERR_LOST_CONNECTION_TO_SERVER;
 	if (p.revents == 0)
-		return PMIX_SUCCESS;	/* timeout or EINTR: checked next turn */
+		return PMIX_SUCCESS; /* timeout or EINTR: checked next turn */
 	n = pxc_rbuf_recv(&pxc_cl.rb, fd);
 	if (n < 0 && errno == ENOMEM)
 		return PMIX_ERR_NOMEM;
@@ -152,8 +149,7 @@ static pmix_status_t fill(int fd, long deadline)
 }
 
 /* Waits for the reply with tag on the channel. */
-static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
-				pmix_data_buffer_t *out)
+static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms, pmix_data_buffer_t *out)
 {
 	long deadline = timeout_ms > 0 ? pxc_now_ms() + timeout_ms + REPLY_GRACE_MS : -1;
 	int fd = atomic_load(&pxc_cl.rfd);
@@ -177,12 +173,12 @@ static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms,
 	if (st == PMIX_ERR_LOST_CONNECTION_TO_SERVER || st == PMIX_ERR_NOMEM)
 		atomic_store(&pxc_cl.rbroken, true);
 	else
-		pxc_rbuf_trim(&pxc_cl.rb, 65536);	/* a big reply went by */
+		pxc_rbuf_trim(&pxc_cl.rb, 65536); /* a big reply went by */
 	return st;
 }
 
-bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
-		     pxc_parse_f parse, void *arg, pmix_status_t *result)
+bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms, pxc_parse_f parse,
+		     void *arg, pmix_status_t *result)
 {
 	pmix_data_buffer_t reply;
 	pmix_status_t st;

@@ -83,8 +83,7 @@ static void reg_later(void *arg)
 }
 
 static pmix_status_t send_regevents(const pmix_status_t *codes, size_t ncodes,
-				    const pmix_info_t *info, size_t ninfo,
-				    struct reg *r, bool wait)
+				    const pmix_info_t *info, size_t ninfo, struct reg *r, bool wait)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -120,9 +119,8 @@ static pmix_status_t register_async(size_t id, const pmix_status_t *codes, size_
 	return st;
 }
 
-pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes,
-					  pmix_info_t info[], size_t ninfo,
-					  pmix_notification_fn_t evhdlr,
+pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, pmix_info_t info[],
+					  size_t ninfo, pmix_notification_fn_t evhdlr,
 					  pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
 {
 	size_t id;
@@ -142,8 +140,8 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes,
 		wait = !pxc_progress_in_thread(pxc_progress_global());
 		st = PMIX_SUCCESS;
 		if (pxc_client_ready() == PMIX_SUCCESS && pxc_role != PXC_ROLE_SERVER)
-			st = wait ? send_regevents(codes, ncodes, info, ninfo, NULL, true)
-				  : register_async(id, codes, ncodes, info, ninfo, NULL, NULL);
+			st = wait ? send_regevents(codes, ncodes, info, ninfo, NULL, true) :
+				    register_async(id, codes, ncodes, info, ninfo, NULL, NULL);
 	}
 	if (st != PMIX_SUCCESS) {
 		pxc_event_hdlr_remove(id);
@@ -165,8 +163,8 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t 
 /* ---- notify ---- */
 
 static pmix_status_t notify_server(pmix_status_t code, const pmix_proc_t *source,
-				   pmix_data_range_t range, const pmix_info_t *info,
-				   size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+				   pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+				   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -182,8 +180,8 @@ static pmix_status_t notify_server(pmix_status_t code, const pmix_proc_t *source
 }
 
 pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
-				pmix_data_range_t range, const pmix_info_t info[],
-				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_proc_t src;
 

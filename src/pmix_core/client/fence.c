@@ -26,8 +26,8 @@ static pmix_status_t alone_fence(const pmix_proc_t *procs, size_t nprocs)
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
-			 const pmix_info_t info[], size_t ninfo)
+pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			 size_t ninfo)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b);
@@ -42,9 +42,8 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
 	return st;
 }
 
-pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs,
-			    const pmix_info_t info[], size_t ninfo,
-			    pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			    size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = pxc_request_coll_prepare(procs, nprocs, info, ninfo, &b);
@@ -55,6 +54,6 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs,
 	}
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_FENCE, &b, pxc_request_timeout_ms(info, ninfo),
-				 true, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_FENCE, &b, pxc_request_timeout_ms(info, ninfo), true,
+				 cbfunc, cbdata);
 }

@@ -45,7 +45,7 @@
 struct getopt {
 	bool optional, refresh;
 	int timeout_ms;
-	int level;		/* -1 default, else the qualified level */
+	int level; /* -1 default, else the qualified level */
 	bool have_id;
 	uint32_t id;
 	char host[256];
@@ -62,7 +62,8 @@ static void parse_qualifier(const pmix_info_t *in, struct getopt *o)
 	else if (strcmp(k, PMIX_SESSION_INFO) == 0)
 		o->level = PXC_LVL_SESSION;
 	else if ((strcmp(k, PMIX_NODEID) == 0 || strcmp(k, PMIX_APPNUM) == 0 ||
-		  strcmp(k, PMIX_SESSION_ID) == 0) && in->value.type == PMIX_UINT32) {
+		  strcmp(k, PMIX_SESSION_ID) == 0) &&
+		 in->value.type == PMIX_UINT32) {
 		o->have_id = true;
 		o->id = in->value.data.uint32;
 	} else if (strcmp(k, PMIX_HOSTNAME) == 0 && in->value.type == PMIX_STRING &&
@@ -121,8 +122,8 @@ static int match_host(const char *ns, pxc_level_t lvl, uint32_t id, const char *
 	struct hostmatch *m = arg;
 
 	(void)ns, (void)lvl, (void)kind;
-	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING ||
-	    !val->data.string || strcmp(val->data.string, m->host) != 0)
+	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING || !val->data.string ||
+	    strcmp(val->data.string, m->host) != 0)
 		return 0;
 	m->id = id;
 	m->found = true;
@@ -141,8 +142,8 @@ static bool node_of_host(const char *ns, const char *host, uint32_t *id)
 {
 	struct hostmatch m = { .host = host };
 
-	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_NODE, PXC_ID_ANY,
-			  PXC_KINDS_ALL, match_host, &m);
+	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_ALL, match_host,
+			  &m);
 	*id = m.id;
 	return m.found;
 }
@@ -158,8 +159,8 @@ static bool qualified_id(const pmix_proc_t *p, const struct getopt *o, uint32_t 
 		       (!o->host[0] && rec_u32(p->nspace, PXC_LVL_PROC, p->rank, PMIX_NODEID, id));
 	if (o->level == PXC_LVL_APP) {
 		*id = 0;
-		rec_u32(p->nspace, PXC_LVL_PROC, PMIX_RANK_IS_VALID(p->rank) ? p->rank :
-			pxc_cl.me.rank, PMIX_APPNUM, id);
+		rec_u32(p->nspace, PXC_LVL_PROC,
+			PMIX_RANK_IS_VALID(p->rank) ? p->rank : pxc_cl.me.rank, PMIX_APPNUM, id);
 		return true;
 	}
 	*id = 0;
@@ -208,19 +209,21 @@ static const pmix_value_t *find_locked(const pmix_proc_t *p, const char *key,
 
 	if (o->level >= 0)
 		return qualified_id(p, o, &id) ?
-		       pxc_store_get(pxc_cl.store, p->nspace, o->level, id, key, NULL) : NULL;
+			       pxc_store_get(pxc_cl.store, p->nspace, o->level, id, key, NULL) :
+			       NULL;
 	if (PMIX_RANK_IS_VALID(p->rank))
 		return find_rank(p, key);
 	if ((v = pxc_store_get(pxc_cl.store, p->nspace, PXC_LVL_JOB, 0, key, NULL)))
 		return v;
 	if (p->rank == PMIX_RANK_WILDCARD)
 		return node_of_host(p->nspace, my_host(), &id) ?
-		       pxc_store_get(pxc_cl.store, p->nspace, PXC_LVL_NODE, id, key, NULL) : NULL;
+			       pxc_store_get(pxc_cl.store, p->nspace, PXC_LVL_NODE, id, key, NULL) :
+			       NULL;
 	{
 		struct anyproc a = { .key = key };
 
-		pxc_store_foreach(pxc_cl.store, p->nspace, PXC_LVL_PROC, PXC_ID_ANY,
-				  PXC_KINDS_ALL, match_key, &a);
+		pxc_store_foreach(pxc_cl.store, p->nspace, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_ALL,
+				  match_key, &a);
 		return a.val;
 	}
 }
@@ -310,7 +313,8 @@ static pmix_status_t collect_all(const pmix_proc_t *p, pmix_value_t **val)
 	pxc_store_foreach(pxc_cl.store, p->nspace, lvl, id, PXC_KINDS_ALL, collect_one, &c);
 	if (c.st == PMIX_SUCCESS && c.n == 0)
 		c.st = PMIX_ERR_NOT_FOUND;
-	if (c.st == PMIX_SUCCESS && (!(da = malloc(sizeof(*da))) || !(*val = calloc(1, sizeof(**val))))) {
+	if (c.st == PMIX_SUCCESS &&
+	    (!(da = malloc(sizeof(*da))) || !(*val = calloc(1, sizeof(**val))))) {
 		c.st = PMIX_ERR_NOMEM;
 		if (da)
 			free(da);
@@ -330,8 +334,8 @@ static pmix_status_t collect_all(const pmix_proc_t *p, pmix_value_t **val)
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t lookup(const pmix_proc_t *p, const char *key,
-			    const struct getopt *o, pmix_value_t **val)
+static pmix_status_t lookup(const pmix_proc_t *p, const char *key, const struct getopt *o,
+			    pmix_value_t **val)
 {
 	const pmix_value_t *v;
 	pmix_status_t st;
@@ -394,7 +398,7 @@ static pmix_status_t pack_get(pmix_data_buffer_t *b, const pmix_proc_t *p, const
 	pmix_status_t st;
 	bool yes = true;
 
-	if (all) {		/* shallow copies of the caller's infos + the flag */
+	if (all) { /* shallow copies of the caller's infos + the flag */
 		if (ninfo)
 			memcpy(all, info, ninfo * sizeof(*info));
 		PMIx_Info_load(&all[ninfo], PXC_GET_KEY_ONLY, &yes, PMIX_BOOL);
@@ -427,8 +431,8 @@ static pmix_status_t check_args(const char *key, pmix_value_t **val, const pmix_
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[],
-		       const pmix_info_t info[], size_t ninfo, pmix_value_t **val)
+pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
+		       size_t ninfo, pmix_value_t **val)
 {
 	pmix_data_buffer_t b;
 	struct getopt o;
@@ -441,12 +445,12 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[],
 		return st;
 	resolve_proc(proc, &p);
 	parse_opts(info, ninfo, &o);
-	if (!o.refresh && ((st = lookup(&p, key, &o, val)) != PMIX_ERR_NOT_FOUND ||
-			   !want_server(&p, key, &o)))
+	if (!o.refresh &&
+	    ((st = lookup(&p, key, &o, val)) != PMIX_ERR_NOT_FOUND || !want_server(&p, key, &o)))
 		return st;
 	if (pxc_client_ready() != PMIX_SUCCESS)
 		return atomic_load(&pxc_cl.state) == PXC_CONN_ALONE ? PMIX_ERR_NOT_FOUND :
-		       PMIX_ERR_UNREACH;
+								      PMIX_ERR_UNREACH;
 	pxc_buf_init(&b);
 	st = pack_get(&b, &p, key, info, ninfo);
 	if (st == PMIX_SUCCESS)
@@ -507,8 +511,8 @@ static void getnb_run(void *arg)
 		return;
 	}
 	if (pxc_client_ready() != PMIX_SUCCESS) {
-		getnb_done(g, atomic_load(&pxc_cl.state) == PXC_CONN_ALONE ?
-			   PMIX_ERR_NOT_FOUND : PMIX_ERR_UNREACH);
+		getnb_done(g, atomic_load(&pxc_cl.state) == PXC_CONN_ALONE ? PMIX_ERR_NOT_FOUND :
+									     PMIX_ERR_UNREACH);
 		return;
 	}
 	st = pxc_client_send(PXC_CMD_GET, &g->req, g->o.timeout_ms, getnb_reply, g);
@@ -519,9 +523,8 @@ static void getnb_run(void *arg)
 	}
 }
 
-pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[],
-			  const pmix_info_t info[], size_t ninfo,
-			  pmix_value_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
+			  size_t ninfo, pmix_value_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_value_t *dummy;
 	struct getnb *g;
@@ -571,7 +574,8 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 	if (scope == PMIX_SCOPE_UNDEF)
 		scope = PMIX_GLOBAL;
 	pthread_rwlock_wrlock(&pxc_cl.store_lock);
-	old = pxc_store_get(pxc_cl.store, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank, key, &kind);
+	old = pxc_store_get(pxc_cl.store, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank, key,
+			    &kind);
 	/* A reserved key the host registered for us (Open MPI puts
 	 * "pmix.hname") is accepted but neither stored nor committed, so
 	 * that nobody's view of the registered value is shadowed. */
@@ -579,8 +583,8 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 		pthread_rwlock_unlock(&pxc_cl.store_lock);
 		return PMIX_SUCCESS;
 	}
-	rc = pxc_store_put(pxc_cl.store, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank, key,
-			   val, scope);
+	rc = pxc_store_put(pxc_cl.store, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank, key, val,
+			   scope);
 	if (rc == 0 && scope != PMIX_INTERNAL)
 		rc = pxc_store_put(pxc_cl.uncommitted, pxc_cl.me.nspace, PXC_LVL_PROC,
 				   pxc_cl.me.rank, key, val, scope);
@@ -602,10 +606,11 @@ pmix_status_t PMIx_Commit(void)
 	pxc_buf_init(&blob);
 	pxc_buf_init(&b);
 	pthread_rwlock_wrlock(&pxc_cl.store_lock);
-	rc = pxc_store_pack(pxc_cl.uncommitted, pxc_cl.me.nspace, PXC_LVL_PROC,
-			    pxc_cl.me.rank, PXC_KINDS_POSTED, &blob);
+	rc = pxc_store_pack(pxc_cl.uncommitted, pxc_cl.me.nspace, PXC_LVL_PROC, pxc_cl.me.rank,
+			    PXC_KINDS_POSTED, &blob);
 	if (rc == 0)
-		pxc_store_remove(pxc_cl.uncommitted, pxc_cl.me.nspace, -1, PXC_ID_ANY, PXC_KINDS_ALL);
+		pxc_store_remove(pxc_cl.uncommitted, pxc_cl.me.nspace, -1, PXC_ID_ANY,
+				 PXC_KINDS_ALL);
 	pthread_rwlock_unlock(&pxc_cl.store_lock);
 	if (rc != 0) {
 		pxc_buf_clear(&blob);

@@ -43,7 +43,7 @@ pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], 
 	if (st != PMIX_SUCCESS)
 		return st;
 	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(directives, ndirs),
-			results, nresults);
+				      results, nresults);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -71,8 +71,8 @@ pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], si
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo),
-				      NULL, NULL);
+	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo), NULL,
+				      NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -85,6 +85,6 @@ pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[],
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo),
-				 false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo), false,
+				 cbfunc, cbdata);
 }

@@ -27,8 +27,8 @@ static pmix_status_t procs_infos_prepare(const pmix_proc_t *procs, size_t nprocs
 }
 
 pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
-			       const pmix_info_t directives[], size_t ndirs,
-			       pmix_info_t **results, size_t *nresults)
+			       const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
+			       size_t *nresults)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;
@@ -37,7 +37,7 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
 	    (st = procs_infos_prepare(targets, ntargets, directives, ndirs, &b)) != PMIX_SUCCESS)
 		return results && !nresults ? PMIX_ERR_BAD_PARAM : st;
 	st = pxc_request_results_call(PXC_CMD_JOBCTL, &b, pxc_request_timeout_ms(directives, ndirs),
-			results, nresults);
+				      results, nresults);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -52,5 +52,5 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
 	if ((st = procs_infos_prepare(targets, ntargets, directives, ndirs, &b)) != PMIX_SUCCESS)
 		return st;
 	return pxc_request_results_nb(PXC_CMD_JOBCTL, &b, pxc_request_timeout_ms(directives, ndirs),
-			   cbfunc, cbdata);
+				      cbfunc, cbdata);
 }

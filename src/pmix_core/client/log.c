@@ -11,8 +11,8 @@
 #include "client.h"
 #include "request.h"
 
-static pmix_status_t log_prepare(const pmix_info_t *data, size_t ndata,
-				 const pmix_info_t *dirs, size_t ndirs, pmix_data_buffer_t *b)
+static pmix_status_t log_prepare(const pmix_info_t *data, size_t ndata, const pmix_info_t *dirs,
+				 size_t ndirs, pmix_data_buffer_t *b)
 {
 	pmix_status_t st;
 
@@ -28,29 +28,28 @@ static pmix_status_t log_prepare(const pmix_info_t *data, size_t ndata,
 	return st;
 }
 
-pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata,
-		       const pmix_info_t directives[], size_t ndirs)
+pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
+		       size_t ndirs)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = log_prepare(data, ndata, directives, ndirs, &b);
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs),
-			     NULL, NULL);
+	st = pxc_client_call(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs), NULL,
+			     NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
 
-pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata,
-			  const pmix_info_t directives[], size_t ndirs,
-			  pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
+			  size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = log_prepare(data, ndata, directives, ndirs, &b);
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs),
-				 false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_LOG, &b, pxc_request_timeout_ms(directives, ndirs), false,
+				 cbfunc, cbdata);
 }

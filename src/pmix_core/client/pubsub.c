@@ -19,8 +19,7 @@
 
 /* ---- publish ---- */
 
-static pmix_status_t publish_prepare(const pmix_info_t *info, size_t ninfo,
-				     pmix_data_buffer_t *b)
+static pmix_status_t publish_prepare(const pmix_info_t *info, size_t ninfo, pmix_data_buffer_t *b)
 {
 	pmix_status_t st;
 
@@ -46,16 +45,16 @@ pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
 	return st;
 }
 
-pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo,
-			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+			      void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = publish_prepare(info, ninfo, &b);
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
-				 false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_PUBLISH, &b, pxc_request_timeout_ms(info, ninfo), false,
+				 cbfunc, cbdata);
 }
 
 /* ---- lookup ---- */
@@ -109,8 +108,7 @@ static pmix_status_t parse_lookup(pmix_data_buffer_t *reply, void *arg)
 	return found ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
 }
 
-pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata,
-			  const pmix_info_t info[], size_t ninfo)
+pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata, const pmix_info_t info[], size_t ninfo)
 {
 	struct lookup_out o = { data, ndata };
 	pmix_data_buffer_t b;
@@ -127,8 +125,8 @@ pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata,
 	free(keys);
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
-			     parse_lookup, &o);
+	st = pxc_client_call(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo), parse_lookup,
+			     &o);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -170,8 +168,8 @@ pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo
 	}
 	l->cb = cbfunc;
 	l->cbdata = cbdata;
-	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo),
-			     lookup_reply, l);
+	st = pxc_client_send(PXC_CMD_LOOKUP, &b, pxc_request_timeout_ms(info, ninfo), lookup_reply,
+			     l);
 	if (st != PMIX_SUCCESS)
 		free(l);
 	return st;
@@ -186,8 +184,8 @@ pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
-			     NULL, NULL);
+	st = pxc_client_call(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo), NULL,
+			     NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
@@ -200,6 +198,6 @@ pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ni
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	return pxc_request_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo),
-				 false, cbfunc, cbdata);
+	return pxc_request_op_nb(PXC_CMD_UNPUBLISH, &b, pxc_request_timeout_ms(info, ninfo), false,
+				 cbfunc, cbdata);
 }

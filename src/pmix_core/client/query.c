@@ -74,8 +74,8 @@ static pmix_status_t query_prepare(pmix_query_t *queries, size_t nq, pmix_data_b
 	return st;
 }
 
-pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries,
-			      pmix_info_t **results, size_t *nresults)
+pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+			      size_t *nresults)
 {
 	pxc_results_t r = { NULL, 0 };
 	pmix_data_buffer_t b;
@@ -115,8 +115,7 @@ static void localq_run(void *arg)
 	free(l);
 }
 
-static pmix_status_t query_local_nb(pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb,
-				    void *cbdata)
+static pmix_status_t query_local_nb(pmix_query_t *q, size_t nq, pmix_info_cbfunc_t cb, void *cbdata)
 {
 	struct localq *l = calloc(1, sizeof(*l));
 	pxc_progress_t *pg = pxc_progress_global();
@@ -147,8 +146,8 @@ static pmix_status_t query_server_nb(pmix_query_t *q, size_t nq, pmix_info_cbfun
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries,
-				 pmix_info_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
+				 void *cbdata)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st;

@@ -47,7 +47,7 @@ int pxc_request_timeout_ms(const pmix_info_t *info, size_t ninfo)
 }
 
 pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
-				   size_t nprocs, const pmix_info_t *info, size_t ninfo)
+					   size_t nprocs, const pmix_info_t *info, size_t ninfo)
 {
 	pmix_status_t st;
 
@@ -60,8 +60,7 @@ pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_pro
 }
 
 pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
-					const pmix_info_t *info, size_t ninfo,
-					pmix_data_buffer_t *b)
+				       const pmix_info_t *info, size_t ninfo, pmix_data_buffer_t *b)
 {
 	pmix_status_t st;
 
@@ -103,8 +102,8 @@ static void opnb_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	free(o);
 }
 
-pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
-				bool merge, pmix_op_cbfunc_t cb, void *cbdata)
+pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms, bool merge,
+				pmix_op_cbfunc_t cb, void *cbdata)
 {
 	struct opnb *o = malloc(sizeof(*o));
 	pmix_status_t st;
@@ -173,8 +172,7 @@ struct infonb {
 	void *cbdata;
 };
 
-static pmix_status_t unpack_results(pmix_status_t st, pmix_data_buffer_t *reply,
-				    pxc_results_t *r)
+static pmix_status_t unpack_results(pmix_status_t st, pmix_data_buffer_t *reply, pxc_results_t *r)
 {
 	pmix_status_t ust;
 

@@ -27,20 +27,20 @@ int pxc_request_timeout_ms(const pmix_info_t *info, size_t ninfo);
 /* Packs PROC[] procs then INFO[] info into b. PMIX_ERR_BAD_PARAM when an
  * array is NULL with a count, else the pack status. */
 pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
-				   size_t nprocs, const pmix_info_t *info, size_t ninfo);
+					   size_t nprocs, const pmix_info_t *info, size_t ninfo);
 /* The payload of a collective (fence, connect, disconnect): checks role,
  * arguments and connection (in that order), then initialises b with
  * procs and info. On an error b is left empty. Any thread. */
 pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
-					const pmix_info_t *info, size_t ninfo,
-					pmix_data_buffer_t *b);
+				       const pmix_info_t *info, size_t ninfo,
+				       pmix_data_buffer_t *b);
 
 /* An operation whose reply carries only a status (merge false) or a
  * status and a BLOB to merge into the client store (merge true),
  * reported through cb (may be NULL) in the progress thread. b's bytes are
  * taken. PMIX_SUCCESS when cb will run. Any thread. */
-pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms,
-				bool merge, pmix_op_cbfunc_t cb, void *cbdata);
+pmix_status_t pxc_request_op_nb(uint16_t cmd, pmix_data_buffer_t *b, int timeout_ms, bool merge,
+				pmix_op_cbfunc_t cb, void *cbdata);
 /* Reports st to cb (may be NULL) from the progress thread, without a
  * server. PMIX_SUCCESS when cb will run (or is NULL). Any thread. */
 pmix_status_t pxc_request_op_later(pmix_status_t st, pmix_op_cbfunc_t cb, void *cbdata);

@@ -30,8 +30,8 @@ static int add_peer(const char *ns, pxc_level_t lvl, uint32_t id, const char *ke
 	pmix_proc_t *np;
 
 	(void)lvl, (void)kind;
-	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING ||
-	    !val->data.string || strcmp(val->data.string, p->host) != 0)
+	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING || !val->data.string ||
+	    strcmp(val->data.string, p->host) != 0)
 		return 0;
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 8;
@@ -68,8 +68,7 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspac
 	pthread_rwlock_rdlock(&pxc_cl.store_lock);
 	if (!p.host)
 		p.host = pxc_cl.hostname;
-	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_INFO,
-			  add_peer, &p);
+	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_INFO, add_peer, &p);
 	pthread_rwlock_unlock(&pxc_cl.store_lock);
 	if (p.nomem || p.n == 0) {
 		free(p.procs);
@@ -105,8 +104,8 @@ static int add_node(const char *ns, pxc_level_t lvl, uint32_t id, const char *ke
 	char *nb;
 
 	(void)ns, (void)lvl, (void)id, (void)kind;
-	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING ||
-	    !val->data.string || list_has(nl->list, val->data.string))
+	if (strcmp(key, PMIX_HOSTNAME) != 0 || val->type != PMIX_STRING || !val->data.string ||
+	    list_has(nl->list, val->data.string))
 		return 0;
 	n = strlen(val->data.string);
 	if (!(nb = realloc(nl->list, nl->len + n + 2))) {
@@ -132,8 +131,8 @@ pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
 	if (!pxc_client_initialized())
 		return PMIX_ERR_INIT;
 	pthread_rwlock_rdlock(&pxc_cl.store_lock);
-	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_INFO,
-			  add_node, &nl);
+	pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_INFO, add_node,
+			  &nl);
 	if (!nl.nomem && nl.len == 0)
 		pxc_store_foreach(pxc_cl.store, ns, PXC_LVL_PROC, PXC_ID_ANY, PXC_KINDS_INFO,
 				  add_node, &nl);

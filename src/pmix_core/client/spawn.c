@@ -14,8 +14,8 @@
 #include "client.h"
 #include "request.h"
 
-static pmix_status_t spawn_prepare(const pmix_info_t *info, size_t ninfo,
-				   const pmix_app_t *apps, size_t napps, pmix_data_buffer_t *b)
+static pmix_status_t spawn_prepare(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,
+				   size_t napps, pmix_data_buffer_t *b)
 {
 	pmix_status_t st;
 
@@ -49,8 +49,8 @@ static pmix_status_t parse_spawn(pmix_data_buffer_t *reply, void *arg)
 	return read_nspace(reply, arg);
 }
 
-pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo,
-			 const pmix_app_t apps[], size_t napps, pmix_nspace_t nspace)
+pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+			 size_t napps, pmix_nspace_t nspace)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t st = spawn_prepare(job_info, ninfo, apps, napps, &b);
@@ -80,9 +80,8 @@ static void spawn_reply(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	free(s);
 }
 
-pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo,
-			    const pmix_app_t apps[], size_t napps,
-			    pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+			    size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
 	struct spawnnb *s;

@@ -112,8 +112,9 @@ pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref)
 		return PMIX_ERR_NOMEM;
 	pthread_mutex_lock(&topo_lock);
 	if (topo_get())
-		rc = hwloc_get_cpubind(cached, bm, ref == PMIX_CPUBIND_THREAD ?
-				       HWLOC_CPUBIND_THREAD : HWLOC_CPUBIND_PROCESS);
+		rc = hwloc_get_cpubind(cached, bm,
+				       ref == PMIX_CPUBIND_THREAD ? HWLOC_CPUBIND_THREAD :
+								    HWLOC_CPUBIND_PROCESS);
 	pthread_mutex_unlock(&topo_lock);
 	if (rc != 0 || !(cpuset->source = strdup("hwloc"))) {
 		hwloc_bitmap_free(bm);
@@ -156,9 +157,9 @@ static const struct {
 	const char tag[3];
 	pmix_locality_t bit;
 } loc_tags[] = {
-	{ "NM", PMIX_LOCALITY_SHARE_NUMA }, { "SK", PMIX_LOCALITY_SHARE_PACKAGE },
-	{ "L3", PMIX_LOCALITY_SHARE_L3CACHE }, { "L2", PMIX_LOCALITY_SHARE_L2CACHE },
-	{ "L1", PMIX_LOCALITY_SHARE_L1CACHE }, { "CR", PMIX_LOCALITY_SHARE_CORE },
+	{ "NM", PMIX_LOCALITY_SHARE_NUMA },     { "SK", PMIX_LOCALITY_SHARE_PACKAGE },
+	{ "L3", PMIX_LOCALITY_SHARE_L3CACHE },  { "L2", PMIX_LOCALITY_SHARE_L2CACHE },
+	{ "L1", PMIX_LOCALITY_SHARE_L1CACHE },  { "CR", PMIX_LOCALITY_SHARE_CORE },
 	{ "HT", PMIX_LOCALITY_SHARE_HWTHREAD },
 };
 

@@ -64,9 +64,8 @@ pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
-				       const pmix_info_t info[], size_t ninfo,
-				       pmix_info_t **results, size_t *nresults)
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[],
+				       size_t ninfo, pmix_info_t **results, size_t *nresults)
 {
 	(void)cred, (void)info, (void)ninfo;
 	if (results)
@@ -76,17 +75,17 @@ pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
-					  const pmix_info_t info[], size_t ninfo,
-					  pmix_validation_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[],
+					  size_t ninfo, pmix_validation_cbfunc_t cbfunc,
+					  void *cbdata)
 {
 	(void)cred, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
 pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-				const pmix_info_t info[], size_t ninfo,
-				pmix_info_t **results, size_t *nresult)
+				const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
+				size_t *nresult)
 {
 	(void)grp, (void)procs, (void)nprocs, (void)info, (void)ninfo;
 	if (results)
@@ -105,8 +104,8 @@ pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], 
 }
 
 pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
-			      const pmix_info_t info[], size_t ninfo,
-			      pmix_info_t **results, size_t *nresult)
+			      const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
+			      size_t *nresult)
 {
 	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo;
 	if (results)
@@ -116,9 +115,9 @@ pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader,
-				 pmix_group_opt_t opt, const pmix_info_t info[], size_t ninfo,
-				 pmix_info_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
+				 const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc,
+				 void *cbdata)
 {
 	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
@@ -220,16 +219,16 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
 }
 
 pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo,
-			    const pmix_info_t directives[], size_t ndirs,
-			    pmix_op_cbfunc_t cbfunc, void *cbdata)
+			    const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+			    void *cbdata)
 {
 	(void)targets, (void)ntargets, (void)bo, (void)directives, (void)ndirs;
 	(void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
-pmix_status_t PMIx_Session_control(uint32_t sessionID, const pmix_info_t directives[],
-				   size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t PMIx_Session_control(uint32_t sessionID, const pmix_info_t directives[], size_t ndirs,
+				   pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)sessionID, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;

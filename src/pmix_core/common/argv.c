@@ -190,8 +190,7 @@ static int env_find(char **env, const char *name)
 /* Sets name=value in *env. When env is the process environment (&environ)
  * setenv(3) is used so libc stays consistent. PMIX_ERR_BAD_PARAM for a bad
  * name, PMIX_EXISTS when it is set and overwrite is false. */
-pmix_status_t PMIx_Setenv(const char *name, const char *value, bool overwrite,
-			  char ***env)
+pmix_status_t PMIx_Setenv(const char *name, const char *value, bool overwrite, char ***env)
 {
 	extern char **environ;
 	char *entry;

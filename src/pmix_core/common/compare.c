@@ -59,6 +59,8 @@ static pmix_value_cmp_t proc_cmp(const pmix_proc_t *a, const pmix_proc_t *b)
 
 static pmix_value_cmp_t scalar_cmp(const void *a, const void *b, pmix_data_type_t t)
 {
+/* clang-format: macros that make case labels */
+/* clang-format off */
 #define CASE(T, C) case T: return ORDER(*(const C *)a, *(const C *)b)
 	switch (t) {
 	CASE(PMIX_BOOL, bool);
@@ -102,6 +104,7 @@ static pmix_value_cmp_t scalar_cmp(const void *a, const void *b, pmix_data_type_
 		return PMIX_VALUE_COMPARISON_NOT_AVAIL;
 	}
 #undef CASE
+	/* clang-format on */
 }
 
 static pmix_value_cmp_t timeval_cmp(const struct timeval *a, const struct timeval *b)
@@ -126,8 +129,8 @@ static pmix_value_cmp_t darray_cmp(const pmix_data_array_t *a, const pmix_data_a
 	if (!esz || !a->array || !b->array)
 		return PMIX_VALUE_COMPARISON_NOT_AVAIL;
 	for (i = 0; i < a->size; i++) {
-		r = elem_cmp((const char *)a->array + i * esz,
-			     (const char *)b->array + i * esz, a->type);
+		r = elem_cmp((const char *)a->array + i * esz, (const char *)b->array + i * esz,
+			     a->type);
 		if (r != PMIX_EQUAL)
 			return r;
 	}
@@ -196,31 +199,20 @@ static pmix_value_cmp_t cpuset_cmp(const pmix_cpuset_t *a, const pmix_cpuset_t *
 static pmix_value_cmp_t elem_cmp(const void *a, const void *b, pmix_data_type_t t)
 {
 	switch (t) {
-	case PMIX_STRING:
-		return str_cmp(*(char *const *)a, *(char *const *)b);
+	case PMIX_STRING: return str_cmp(*(char *const *)a, *(char *const *)b);
 	case PMIX_BYTE_OBJECT:
 	case PMIX_COMPRESSED_STRING:
 	case PMIX_COMPRESSED_BYTE_OBJECT:
-	case PMIX_REGEX:
-		return bytes_cmp(a, b);
-	case PMIX_TIMEVAL:
-		return timeval_cmp(a, b);
-	case PMIX_PROC:
-		return proc_cmp(a, b);
-	case PMIX_PROC_NSPACE:
-		return str_cmp(a, b);
-	case PMIX_DATA_ARRAY:
-		return darray_cmp(a, b);
-	case PMIX_VALUE:
-		return value_cmp(a, b);
-	case PMIX_INFO:
-		return info_cmp(a, b);
-	case PMIX_TOPO:
-		return topo_cmp(a, b);
-	case PMIX_PROC_CPUSET:
-		return cpuset_cmp(a, b);
-	default:
-		break;
+	case PMIX_REGEX: return bytes_cmp(a, b);
+	case PMIX_TIMEVAL: return timeval_cmp(a, b);
+	case PMIX_PROC: return proc_cmp(a, b);
+	case PMIX_PROC_NSPACE: return str_cmp(a, b);
+	case PMIX_DATA_ARRAY: return darray_cmp(a, b);
+	case PMIX_VALUE: return value_cmp(a, b);
+	case PMIX_INFO: return info_cmp(a, b);
+	case PMIX_TOPO: return topo_cmp(a, b);
+	case PMIX_PROC_CPUSET: return cpuset_cmp(a, b);
+	default: break;
 	}
 	if (pxc_type_boxed(t) || t == PMIX_ENVAR)
 		return printed_cmp(a, b, t);

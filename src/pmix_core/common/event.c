@@ -75,8 +75,8 @@ static const char *info_str(const pmix_info_t *i)
 }
 
 /* Where to link h in list: returns the link pointer to insert at. */
-static struct hdlr **insert_point(struct hdlr **list, const struct hdlr *h,
-				  const char *before, const char *after)
+static struct hdlr **insert_point(struct hdlr **list, const struct hdlr *h, const char *before,
+				  const char *after)
 {
 	struct hdlr **pp;
 
@@ -110,9 +110,8 @@ static int position(const pmix_info_t *info, size_t ninfo)
 	return POS_APPEND;
 }
 
-static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes,
-			     const pmix_info_t *info, size_t ninfo,
-			     pmix_notification_fn_t fn)
+static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes, const pmix_info_t *info,
+			     size_t ninfo, pmix_notification_fn_t fn)
 {
 	struct hdlr *h = calloc(1, sizeof(*h));
 	const pmix_info_t *i;
@@ -161,9 +160,8 @@ static pmix_status_t hdlr_link(struct hdlr *h, const pmix_info_t *info, size_t n
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t pxc_event_hdlr_add(const pmix_status_t *codes, size_t ncodes,
-				 const pmix_info_t *info, size_t ninfo,
-				 pmix_notification_fn_t fn, size_t *id)
+pmix_status_t pxc_event_hdlr_add(const pmix_status_t *codes, size_t ncodes, const pmix_info_t *info,
+				 size_t ninfo, pmix_notification_fn_t fn, size_t *id)
 {
 	struct hdlr *h = hdlr_new(codes, ncodes, info, ninfo, fn);
 	pmix_status_t st;
@@ -221,10 +219,10 @@ struct snap {
 };
 
 struct chain {
-	struct chain *qnext;	/* event-thread queue link */
+	struct chain *qnext; /* event-thread queue link */
 	pmix_status_t code;
 	pmix_proc_t source;
-	pmix_info_t *info;	/* ninfo + 1 slots (the last for the return object) */
+	pmix_info_t *info; /* ninfo + 1 slots (the last for the return object) */
 	size_t ninfo;
 	struct snap *h;
 	size_t nh, next;
@@ -425,13 +423,11 @@ static void chain_step(void *arg)
 		c->info[n].value.data.ptr = s->obj;
 		n++;
 	}
-	s->fn(s->id, c->code, &c->source, c->info, n, c->results, c->nresults,
-	      chain_cb, c);
+	s->fn(s->id, c->code, &c->source, c->info, n, c->results, c->nresults, chain_cb, c);
 }
 
-void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source,
-			     pmix_data_range_t range, const pmix_info_t *info,
-			     size_t ninfo)
+void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+			     const pmix_info_t *info, size_t ninfo)
 {
 	struct chain *c;
 

@@ -15,9 +15,8 @@
  * PMIX_SUCCESS *id is the handler's id (>= 1); PMIX_ERR_NOMEM, or
  * PMIX_ERR_EVENT_REGISTRATION when a second handler asks to be FIRST or
  * LAST of its category. Any thread. */
-pmix_status_t pxc_event_hdlr_add(const pmix_status_t *codes, size_t ncodes,
-				 const pmix_info_t *info, size_t ninfo,
-				 pmix_notification_fn_t fn, size_t *id);
+pmix_status_t pxc_event_hdlr_add(const pmix_status_t *codes, size_t ncodes, const pmix_info_t *info,
+				 size_t ninfo, pmix_notification_fn_t fn, size_t *id);
 /* Removes the handler id; false when there is none. Chains already
  * running keep their snapshot. Any thread. */
 bool pxc_event_hdlr_remove(size_t id);
@@ -34,8 +33,7 @@ void pxc_event_thread_stop(void);
  * process, in the event thread of a client or tool (the handlers'
  * callbacks may come from any thread). Does nothing when no progress
  * engine runs or no handler matches. Any thread. */
-void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source,
-			     pmix_data_range_t range, const pmix_info_t *info,
-			     size_t ninfo);
+void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+			     const pmix_info_t *info, size_t ninfo);
 
 #endif

@@ -117,17 +117,50 @@ static bool has_flag(const pmix_info_t *p, pmix_info_directives_t f)
 	return p && (p->flags & f);
 }
 
-void PMIx_Info_required(pmix_info_t *p) { set_flag(p, PMIX_INFO_REQD); }
-bool PMIx_Info_is_required(const pmix_info_t *p) { return has_flag(p, PMIX_INFO_REQD); }
-bool PMIx_Info_is_optional(const pmix_info_t *p) { return p && !has_flag(p, PMIX_INFO_REQD); }
-void PMIx_Info_processed(pmix_info_t *p) { set_flag(p, PMIX_INFO_REQD_PROCESSED); }
-bool PMIx_Info_was_processed(const pmix_info_t *p) { return has_flag(p, PMIX_INFO_REQD_PROCESSED); }
-void PMIx_Info_set_end(pmix_info_t *p) { set_flag(p, PMIX_INFO_ARRAY_END); }
-bool PMIx_Info_is_end(const pmix_info_t *p) { return has_flag(p, PMIX_INFO_ARRAY_END); }
-void PMIx_Info_qualifier(pmix_info_t *p) { set_flag(p, PMIX_INFO_QUALIFIER); }
-bool PMIx_Info_is_qualifier(const pmix_info_t *p) { return has_flag(p, PMIX_INFO_QUALIFIER); }
-void PMIx_Info_persistent(pmix_info_t *p) { set_flag(p, PMIX_INFO_PERSISTENT); }
-bool PMIx_Info_is_persistent(const pmix_info_t *p) { return has_flag(p, PMIX_INFO_PERSISTENT); }
+void PMIx_Info_required(pmix_info_t *p)
+{
+	set_flag(p, PMIX_INFO_REQD);
+}
+bool PMIx_Info_is_required(const pmix_info_t *p)
+{
+	return has_flag(p, PMIX_INFO_REQD);
+}
+bool PMIx_Info_is_optional(const pmix_info_t *p)
+{
+	return p && !has_flag(p, PMIX_INFO_REQD);
+}
+void PMIx_Info_processed(pmix_info_t *p)
+{
+	set_flag(p, PMIX_INFO_REQD_PROCESSED);
+}
+bool PMIx_Info_was_processed(const pmix_info_t *p)
+{
+	return has_flag(p, PMIX_INFO_REQD_PROCESSED);
+}
+void PMIx_Info_set_end(pmix_info_t *p)
+{
+	set_flag(p, PMIX_INFO_ARRAY_END);
+}
+bool PMIx_Info_is_end(const pmix_info_t *p)
+{
+	return has_flag(p, PMIX_INFO_ARRAY_END);
+}
+void PMIx_Info_qualifier(pmix_info_t *p)
+{
+	set_flag(p, PMIX_INFO_QUALIFIER);
+}
+bool PMIx_Info_is_qualifier(const pmix_info_t *p)
+{
+	return has_flag(p, PMIX_INFO_QUALIFIER);
+}
+void PMIx_Info_persistent(pmix_info_t *p)
+{
+	set_flag(p, PMIX_INFO_PERSISTENT);
+}
+bool PMIx_Info_is_persistent(const pmix_info_t *p)
+{
+	return has_flag(p, PMIX_INFO_PERSISTENT);
+}
 
 void PMIx_Info_optional(pmix_info_t *p)
 {
@@ -171,13 +204,9 @@ bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 	if (!i)
 		return false;
 	switch (i->value.type) {
-	case PMIX_UNDEF:
-		return true;
-	case PMIX_BOOL:
-		return i->value.data.flag;
-	case PMIX_INT:
-		return i->value.data.integer != 0;
-	default:
-		return PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE;
+	case PMIX_UNDEF: return true;
+	case PMIX_BOOL: return i->value.data.flag;
+	case PMIX_INT: return i->value.data.integer != 0;
+	default: return PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE;
 	}
 }

@@ -68,8 +68,8 @@ static struct node *find_key(struct infolist *l, const char *key)
 
 /* Adds key=value (copied). With unique, an existing entry of the same key
  * is replaced (overwrite) or kept. */
-static pmix_status_t add(void *ptr, const char *key, const void *value,
-			 pmix_data_type_t type, bool front, bool unique, bool overwrite)
+static pmix_status_t add(void *ptr, const char *key, const void *value, pmix_data_type_t type,
+			 bool front, bool unique, bool overwrite)
 {
 	struct infolist *l = ptr;
 	struct node *n, *old;
@@ -119,8 +119,8 @@ pmix_status_t PMIx_Info_list_prepend(void *ptr, const char *key, const void *val
 static pmix_status_t xfer(void *ptr, const pmix_info_t *info, bool unique, bool overwrite);
 
 /* Adds a deep copy of value under key, through a borrowing info. */
-static pmix_status_t add_value(void *ptr, const char *key, const pmix_value_t *value,
-			       bool unique, bool overwrite)
+static pmix_status_t add_value(void *ptr, const char *key, const pmix_value_t *value, bool unique,
+			       bool overwrite)
 {
 	pmix_info_t tmp;
 
@@ -132,14 +132,13 @@ static pmix_status_t add_value(void *ptr, const char *key, const pmix_value_t *v
 	return xfer(ptr, &tmp, unique, overwrite);
 }
 
-pmix_status_t PMIx_Info_list_add_value(void *ptr, const char *key,
-				       const pmix_value_t *value)
+pmix_status_t PMIx_Info_list_add_value(void *ptr, const char *key, const pmix_value_t *value)
 {
 	return add_value(ptr, key, value, false, false);
 }
 
-pmix_status_t PMIx_Info_list_add_value_unique(void *ptr, const char *key,
-					      const pmix_value_t *value, bool overwrite)
+pmix_status_t PMIx_Info_list_add_value_unique(void *ptr, const char *key, const pmix_value_t *value,
+					      bool overwrite)
 {
 	return add_value(ptr, key, value, true, overwrite);
 }

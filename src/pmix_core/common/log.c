@@ -74,10 +74,15 @@ pmix_status_t pxc_errno_status(int err)
 	case ETIMEDOUT: return PMIX_ERR_TIMEOUT;
 	case ENOENT: return PMIX_ERR_NOT_FOUND;
 	case EINVAL: return PMIX_ERR_BAD_PARAM;
-	case EPROTO: case EBADMSG: case EMSGSIZE: return PMIX_ERR_UNPACK_FAILURE;
-	case EACCES: case EPERM: return PMIX_ERR_NO_PERMISSIONS;
+	case EPROTO:
+	case EBADMSG:
+	case EMSGSIZE: return PMIX_ERR_UNPACK_FAILURE;
+	case EACCES:
+	case EPERM: return PMIX_ERR_NO_PERMISSIONS;
 	case ENOTSUP: return PMIX_ERR_NOT_SUPPORTED;
-	case EPIPE: case ECONNRESET: case ENOTCONN: return PMIX_ERR_UNREACH;
+	case EPIPE:
+	case ECONNRESET:
+	case ENOTCONN: return PMIX_ERR_UNREACH;
 	case EEXIST: return PMIX_ERR_DUPLICATE_KEY;
 	default: return PMIX_ERROR;
 	}

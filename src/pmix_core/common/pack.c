@@ -61,7 +61,12 @@
 #include "pack.h"
 #include "value.h"
 
-#define TRY(x) do { pmix_status_t rc_ = (x); if (rc_ != PMIX_SUCCESS) return rc_; } while (0)
+#define TRY(x)                           \
+	do {                             \
+		pmix_status_t rc_ = (x); \
+		if (rc_ != PMIX_SUCCESS) \
+			return rc_;      \
+	} while (0)
 #define NULL_LEN UINT32_MAX
 #define MAX_VALUE_DEPTH (2 * PXC_PACK_MAX_DEPTH + 4)
 /* Largest CPU index a cpuset list may name (hwloc would allocate for it). */
@@ -194,8 +199,8 @@ static void buf_truncate(pmix_data_buffer_t *buf, size_t mark)
 
 typedef struct {
 	pmix_data_buffer_t *buf;
-	int adepth;	/* data arrays being encoded */
-	int vdepth;	/* values being encoded */
+	int adepth; /* data arrays being encoded */
+	int vdepth; /* values being encoded */
 } wr_t;
 
 static pmix_status_t put(wr_t *w, const void *p, size_t n)
@@ -203,10 +208,25 @@ static pmix_status_t put(wr_t *w, const void *p, size_t n)
 	return pxc_buf_append(w->buf, p, n) ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
-static pmix_status_t put_u8(wr_t *w, uint8_t v) { return put(w, &v, 1); }
-static pmix_status_t put_u16(wr_t *w, uint16_t v) { v = htobe16(v); return put(w, &v, 2); }
-static pmix_status_t put_u32(wr_t *w, uint32_t v) { v = htobe32(v); return put(w, &v, 4); }
-static pmix_status_t put_u64(wr_t *w, uint64_t v) { v = htobe64(v); return put(w, &v, 8); }
+static pmix_status_t put_u8(wr_t *w, uint8_t v)
+{
+	return put(w, &v, 1);
+}
+static pmix_status_t put_u16(wr_t *w, uint16_t v)
+{
+	v = htobe16(v);
+	return put(w, &v, 2);
+}
+static pmix_status_t put_u32(wr_t *w, uint32_t v)
+{
+	v = htobe32(v);
+	return put(w, &v, 4);
+}
+static pmix_status_t put_u64(wr_t *w, uint64_t v)
+{
+	v = htobe64(v);
+	return put(w, &v, 8);
+}
 
 static pmix_status_t put_strn(wr_t *w, const char *s, size_t len)
 {
@@ -259,8 +279,8 @@ static pmix_status_t put_float(wr_t *w, float f)
 typedef struct {
 	const unsigned char *p;
 	size_t left;
-	int adepth;	/* data arrays being decoded */
-	int vdepth;	/* values being decoded */
+	int adepth; /* data arrays being decoded */
+	int vdepth; /* values being decoded */
 } rd_t;
 
 static pmix_status_t get(rd_t *r, void *out, size_t n)
@@ -273,7 +293,10 @@ static pmix_status_t get(rd_t *r, void *out, size_t n)
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t get_u8(rd_t *r, uint8_t *v) { return get(r, v, 1); }
+static pmix_status_t get_u8(rd_t *r, uint8_t *v)
+{
+	return get(r, v, 1);
+}
 
 static pmix_status_t get_u16(rd_t *r, uint16_t *v)
 {
@@ -414,9 +437,9 @@ typedef pmix_status_t (*enc_f)(wr_t *w, const void *elem);
 typedef pmix_status_t (*dec_f)(rd_t *r, void *elem);
 
 struct codec {
-	size_t size;	/* bytes of one C element */
-	size_t minw;	/* smallest encoding of one element */
-	bool boxed;	/* a pmix_value_t holds a pointer to the element */
+	size_t size; /* bytes of one C element */
+	size_t minw; /* smallest encoding of one element */
+	bool boxed;  /* a pmix_value_t holds a pointer to the element */
 	enc_f enc;
 	dec_f dec;
 };
@@ -427,11 +450,10 @@ static const struct codec *codec_of(pmix_data_type_t type);
 static pmix_status_t unsupported(pmix_data_type_t type)
 {
 	return type == PMIX_KVAL || type == PMIX_BUFFER ? PMIX_ERR_NOT_SUPPORTED :
-		PMIX_ERR_UNKNOWN_DATA_TYPE;
+							  PMIX_ERR_UNKNOWN_DATA_TYPE;
 }
 
-static pmix_status_t enc_elems(wr_t *w, const void *a, size_t n,
-			       pmix_data_type_t type)
+static pmix_status_t enc_elems(wr_t *w, const void *a, size_t n, pmix_data_type_t type)
 {
 	const struct codec *c = codec_of(type);
 	size_t i;
@@ -491,8 +513,7 @@ static pmix_status_t dec_array(rd_t *r, void **out, size_t *n, pmix_data_type_t 
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t enc_array(wr_t *w, const void *a, size_t n,
-			       pmix_data_type_t type)
+static pmix_status_t enc_array(wr_t *w, const void *a, size_t n, pmix_data_type_t type)
 {
 	if (n && !a)
 		return PMIX_ERR_BAD_PARAM;
@@ -518,8 +539,14 @@ static pmix_status_t dec_bool(rd_t *r, void *e)
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t enc_8(wr_t *w, const void *e) { return put(w, e, 1); }
-static pmix_status_t dec_8(rd_t *r, void *e) { return get(r, e, 1); }
+static pmix_status_t enc_8(wr_t *w, const void *e)
+{
+	return put(w, e, 1);
+}
+static pmix_status_t dec_8(rd_t *r, void *e)
+{
+	return get(r, e, 1);
+}
 
 static pmix_status_t enc_16(wr_t *w, const void *e)
 {
@@ -590,7 +617,7 @@ static pmix_status_t dec_size(rd_t *r, void *e)
 
 static pmix_status_t enc_pid(wr_t *w, const void *e)
 {
-	return put_u64(w, (uint64_t)(int64_t)*(const pid_t *)e);
+	return put_u64(w, (uint64_t)(int64_t) * (const pid_t *)e);
 }
 
 static pmix_status_t dec_pid(rd_t *r, void *e)
@@ -604,7 +631,7 @@ static pmix_status_t dec_pid(rd_t *r, void *e)
 
 static pmix_status_t enc_time(wr_t *w, const void *e)
 {
-	return put_u64(w, (uint64_t)(int64_t)*(const time_t *)e);
+	return put_u64(w, (uint64_t)(int64_t) * (const time_t *)e);
 }
 
 static pmix_status_t dec_time(rd_t *r, void *e)
@@ -616,8 +643,14 @@ static pmix_status_t dec_time(rd_t *r, void *e)
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t enc_tv(wr_t *w, const void *e) { return put_tv(w, e); }
-static pmix_status_t dec_tv(rd_t *r, void *e) { return get_tv(r, e); }
+static pmix_status_t enc_tv(wr_t *w, const void *e)
+{
+	return put_tv(w, e);
+}
+static pmix_status_t dec_tv(rd_t *r, void *e)
+{
+	return get_tv(r, e);
+}
 
 static pmix_status_t enc_ptr(wr_t *w, const void *e)
 {
@@ -985,7 +1018,7 @@ static pmix_status_t dec_coord(rd_t *r, void *e)
 	if (!coord)
 		return PMIX_ERR_NOMEM;
 	for (i = 0; i < n; i++)
-		(void)get_u32(r, &coord[i]);	/* bytes were counted above */
+		(void)get_u32(r, &coord[i]); /* bytes were counted above */
 	c->coord = coord;
 	c->dims = n;
 	return PMIX_SUCCESS;
@@ -1087,8 +1120,7 @@ static pmix_status_t enc_topo(wr_t *w, const void *e)
 
 	if (t->topology && !is_hwloc(t->source))
 		return PMIX_ERR_NOT_SUPPORTED;
-	if (t->topology &&
-	    hwloc_topology_export_xmlbuffer(t->topology, &xml, &len, 0) != 0)
+	if (t->topology && hwloc_topology_export_xmlbuffer(t->topology, &xml, &len, 0) != 0)
 		return PMIX_ERR_NOMEM;
 	rc = put_str(w, t->source);
 	if (rc == PMIX_SUCCESS)
@@ -1325,13 +1357,13 @@ static pmix_status_t dec_ndstats(rd_t *r, void *e)
 }
 
 _Static_assert(offsetof(pmix_disk_stats_t, weighted_milliseconds_io) ==
-	       offsetof(pmix_disk_stats_t, num_reads_completed) + 8 * (DK_COUNTERS - 1),
+		       offsetof(pmix_disk_stats_t, num_reads_completed) + 8 * (DK_COUNTERS - 1),
 	       "disk stats counters are contiguous");
 _Static_assert(offsetof(pmix_net_stats_t, num_send_errs) ==
-	       offsetof(pmix_net_stats_t, num_bytes_recvd) + 8 * (NET_COUNTERS - 1),
+		       offsetof(pmix_net_stats_t, num_bytes_recvd) + 8 * (NET_COUNTERS - 1),
 	       "net stats counters are contiguous");
 _Static_assert(offsetof(pmix_node_stats_t, mapped) ==
-	       offsetof(pmix_node_stats_t, la) + sizeof(float) * (ND_GAUGES - 1),
+		       offsetof(pmix_node_stats_t, la) + sizeof(float) * (ND_GAUGES - 1),
 	       "node stats gauges are contiguous");
 
 /* A data buffer travels whole (all bytes used) and unpacks unread. */
@@ -1357,6 +1389,8 @@ static pmix_status_t dec_dbuf(rd_t *r, void *e)
 /* ------------------------------------------------------------------ */
 /* the table                                                           */
 
+/* clang-format: a table of initializer macros */
+/* clang-format off */
 #define SC(t, mw, e, d) { sizeof(t), mw, false, e, d }
 #define ST(t, mw, e, d) { sizeof(t), mw, false, enc_##e, dec_##e }
 #define BX(t, mw, e) { sizeof(t), mw, true, enc_##e, dec_##e }
@@ -1429,9 +1463,11 @@ static const struct codec codecs[] = {
 	[PMIX_STOR_PERSIST] = SC(uint64_t, 8, enc_64, dec_64),
 	[PMIX_STOR_ACCESS_TYPE] = SC(uint16_t, 2, enc_16, dec_16),
 };
+/* clang-format on */
 
 _Static_assert(sizeof(pid_t) <= 8 && sizeof(time_t) == 8 && sizeof(int) == 4 &&
-	       sizeof(float) == 4 && sizeof(double) == 8, "scalar widths");
+		       sizeof(float) == 4 && sizeof(double) == 8,
+	       "scalar widths");
 
 static const struct codec *codec_of(pmix_data_type_t type)
 {
@@ -1456,8 +1492,7 @@ static void top_destruct(void *a, size_t n, pmix_data_type_t type)
 /* ------------------------------------------------------------------ */
 /* items                                                               */
 
-pmix_status_t pxc_pack(pmix_data_buffer_t *buf, const void *src, int32_t n,
-		       pmix_data_type_t type)
+pmix_status_t pxc_pack(pmix_data_buffer_t *buf, const void *src, int32_t n, pmix_data_type_t type)
 {
 	const struct codec *c = top_codec(type);
 	wr_t w = { NULL, 0, 0 };
@@ -1488,8 +1523,7 @@ static void rd_init(rd_t *r, const pmix_data_buffer_t *buf)
 }
 
 /* Reads and checks an item header against the type and room asked for. */
-static pmix_status_t get_header(rd_t *r, pmix_data_type_t type, int32_t room,
-				uint32_t *count)
+static pmix_status_t get_header(rd_t *r, pmix_data_type_t type, int32_t room, uint32_t *count)
 {
 	const struct codec *c = top_codec(type);
 	uint16_t t;
@@ -1507,8 +1541,7 @@ static pmix_status_t get_header(rd_t *r, pmix_data_type_t type, int32_t room,
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t pxc_unpack(pmix_data_buffer_t *buf, void *dst, int32_t *n,
-			 pmix_data_type_t type)
+pmix_status_t pxc_unpack(pmix_data_buffer_t *buf, void *dst, int32_t *n, pmix_data_type_t type)
 {
 	const struct codec *c = top_codec(type);
 	uint32_t count, i;
@@ -1569,8 +1602,7 @@ pmix_status_t pxc_pack_array(pmix_data_buffer_t *b, const void *src, size_t n,
 	return rc;
 }
 
-pmix_status_t pxc_unpack_array(pmix_data_buffer_t *b, void **out, size_t *n,
-			       pmix_data_type_t type)
+pmix_status_t pxc_unpack_array(pmix_data_buffer_t *b, void **out, size_t *n, pmix_data_type_t type)
 {
 	const struct codec *c = top_codec(type);
 	const char *start;
@@ -1621,15 +1653,15 @@ void pxc_array_free(void *array, size_t n, pmix_data_type_t type)
 /* ------------------------------------------------------------------ */
 /* the PMIx API                                                        */
 
-pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buffer,
-			     void *src, int32_t num_vals, pmix_data_type_t type)
+pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buffer, void *src,
+			     int32_t num_vals, pmix_data_type_t type)
 {
-	(void)target;	/* one encoding for every peer */
+	(void)target; /* one encoding for every peer */
 	return pxc_pack(buffer, src, num_vals, type);
 }
 
-pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer,
-			       void *dest, int32_t *max_num_values, pmix_data_type_t type)
+pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer, void *dest,
+			       int32_t *max_num_values, pmix_data_type_t type)
 {
 	(void)source;
 	return pxc_unpack(buffer, dest, max_num_values, type);
@@ -1700,8 +1732,7 @@ pmix_status_t PMIx_Data_embed(pmix_data_buffer_t *buffer, const pmix_byte_object
 #define PXC_INFLATE_MAX ((uint64_t)1 << 32)
 
 #ifdef HAVE_ZLIB
-bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-			size_t *nbytes)
+bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
 	uLongf zlen;
 	uint64_t be = htobe64(size);
@@ -1725,8 +1756,7 @@ bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
 	return true;
 }
 
-bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-			  size_t *nbytes)
+bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
 	uint64_t orig;
 	uLongf len;
@@ -1752,8 +1782,7 @@ bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbyte
 }
 #else
 /* Built without zlib: nothing is ever compressed, so nothing decompresses. */
-bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-			size_t *nbytes)
+bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
 	(void)inbytes;
 	(void)size;
@@ -1762,8 +1791,7 @@ bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
 	return false;
 }
 
-bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes,
-			  size_t *nbytes)
+bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes)
 {
 	(void)inbytes;
 	(void)size;

@@ -56,36 +56,59 @@ void pxc_buf_skip(pmix_data_buffer_t *buf, size_t len);
 
 /* Appends n elements of type from src. PMIX_SUCCESS or an error status
  * (PMIX_ERR_BAD_PARAM, PMIX_ERR_UNKNOWN_DATA_TYPE, PMIX_ERR_NOMEM). */
-pmix_status_t pxc_pack(pmix_data_buffer_t *buf, const void *src, int32_t n,
-		       pmix_data_type_t type);
+pmix_status_t pxc_pack(pmix_data_buffer_t *buf, const void *src, int32_t n, pmix_data_type_t type);
 /* Reads one item of type into dst, which has room for *n elements; on
  * success *n is the number read. See the file comment for errors. */
-pmix_status_t pxc_unpack(pmix_data_buffer_t *buf, void *dst, int32_t *n,
-			 pmix_data_type_t type);
+pmix_status_t pxc_unpack(pmix_data_buffer_t *buf, void *dst, int32_t *n, pmix_data_type_t type);
 /* Type of the next item without consuming it; PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER when empty. */
 pmix_status_t pxc_peek_type(const pmix_data_buffer_t *buf, pmix_data_type_t *type);
 
 /* Shorthands for the common single-element cases. */
 static inline pmix_status_t pxc_pack_str(pmix_data_buffer_t *b, const char *s)
-{ return pxc_pack(b, &s, 1, PMIX_STRING); }
+{
+	return pxc_pack(b, &s, 1, PMIX_STRING);
+}
 static inline pmix_status_t pxc_unpack_str(pmix_data_buffer_t *b, char **s)
-{ int32_t n = 1; return pxc_unpack(b, s, &n, PMIX_STRING); }
+{
+	int32_t n = 1;
+	return pxc_unpack(b, s, &n, PMIX_STRING);
+}
 static inline pmix_status_t pxc_pack_u32(pmix_data_buffer_t *b, uint32_t v)
-{ return pxc_pack(b, &v, 1, PMIX_UINT32); }
+{
+	return pxc_pack(b, &v, 1, PMIX_UINT32);
+}
 static inline pmix_status_t pxc_unpack_u32(pmix_data_buffer_t *b, uint32_t *v)
-{ int32_t n = 1; return pxc_unpack(b, v, &n, PMIX_UINT32); }
+{
+	int32_t n = 1;
+	return pxc_unpack(b, v, &n, PMIX_UINT32);
+}
 static inline pmix_status_t pxc_pack_size(pmix_data_buffer_t *b, size_t v)
-{ return pxc_pack(b, &v, 1, PMIX_SIZE); }
+{
+	return pxc_pack(b, &v, 1, PMIX_SIZE);
+}
 static inline pmix_status_t pxc_unpack_size(pmix_data_buffer_t *b, size_t *v)
-{ int32_t n = 1; return pxc_unpack(b, v, &n, PMIX_SIZE); }
+{
+	int32_t n = 1;
+	return pxc_unpack(b, v, &n, PMIX_SIZE);
+}
 static inline pmix_status_t pxc_pack_status(pmix_data_buffer_t *b, pmix_status_t v)
-{ return pxc_pack(b, &v, 1, PMIX_STATUS); }
+{
+	return pxc_pack(b, &v, 1, PMIX_STATUS);
+}
 static inline pmix_status_t pxc_unpack_status(pmix_data_buffer_t *b, pmix_status_t *v)
-{ int32_t n = 1; return pxc_unpack(b, v, &n, PMIX_STATUS); }
+{
+	int32_t n = 1;
+	return pxc_unpack(b, v, &n, PMIX_STATUS);
+}
 static inline pmix_status_t pxc_pack_proc(pmix_data_buffer_t *b, const pmix_proc_t *p)
-{ return pxc_pack(b, p, 1, PMIX_PROC); }
+{
+	return pxc_pack(b, p, 1, PMIX_PROC);
+}
 static inline pmix_status_t pxc_unpack_proc(pmix_data_buffer_t *b, pmix_proc_t *p)
-{ int32_t n = 1; return pxc_unpack(b, p, &n, PMIX_PROC); }
+{
+	int32_t n = 1;
+	return pxc_unpack(b, p, &n, PMIX_PROC);
+}
 
 /* Counted arrays: a PMIX_SIZE count followed (when non-zero) by one item of
  * n elements. Unpack allocates *out (NULL when the count is 0) and bounds the
@@ -93,8 +116,7 @@ static inline pmix_status_t pxc_unpack_proc(pmix_data_buffer_t *b, pmix_proc_t *
  * field of the wire protocol. */
 pmix_status_t pxc_pack_array(pmix_data_buffer_t *b, const void *src, size_t n,
 			     pmix_data_type_t type);
-pmix_status_t pxc_unpack_array(pmix_data_buffer_t *b, void **out, size_t *n,
-			       pmix_data_type_t type);
+pmix_status_t pxc_unpack_array(pmix_data_buffer_t *b, void **out, size_t *n, pmix_data_type_t type);
 /* Frees an array returned by pxc_unpack_array (destructing the elements). */
 void pxc_array_free(void *array, size_t n, pmix_data_type_t type);
 

@@ -57,9 +57,7 @@ static const char *rank_name(pmix_rank_t r, char *buf, size_t len)
 	case PMIX_RANK_LOCAL_NODE: return "PMIX_RANK_LOCAL_NODE";
 	case PMIX_RANK_INVALID: return "PMIX_RANK_INVALID";
 	case PMIX_RANK_LOCAL_PEERS: return "PMIX_RANK_LOCAL_PEERS";
-	default:
-		snprintf(buf, len, "%u", r);
-		return buf;
+	default: snprintf(buf, len, "%u", r); return buf;
 	}
 }
 
@@ -72,6 +70,8 @@ static int print_scalar(char **o, const void *e, pmix_data_type_t t)
 {
 	char rb[16];
 
+/* clang-format: macros that make case labels */
+/* clang-format off */
 #define P(T, C, F) case T: return pxc_sappend(o, F, *(const C *)e)
 	switch (t) {
 	case PMIX_BOOL:
@@ -129,6 +129,7 @@ static int print_scalar(char **o, const void *e, pmix_data_type_t t)
 		return pxc_sappend(o, "<unprintable type %u>", (unsigned)t);
 	}
 #undef P
+	/* clang-format on */
 }
 
 static int print_dirs(char **o, pmix_info_directives_t d)
@@ -218,8 +219,11 @@ static int print_struct(char **o, const void *e, pmix_data_type_t t)
 	case PMIX_COORD: {
 		const pmix_coord_t *c = e;
 		size_t i;
-		if (pxc_sappend(o, "VIEW: %s DIMS: %zu COORD: (", c->view == PMIX_COORD_LOGICAL_VIEW ?
-				"LOGICAL" : c->view == PMIX_COORD_PHYSICAL_VIEW ? "PHYSICAL" : "UNDEF", c->dims))
+		if (pxc_sappend(o, "VIEW: %s DIMS: %zu COORD: (",
+				c->view == PMIX_COORD_LOGICAL_VIEW  ? "LOGICAL" :
+				c->view == PMIX_COORD_PHYSICAL_VIEW ? "PHYSICAL" :
+								      "UNDEF",
+				c->dims))
 			return -1;
 		for (i = 0; c->coord && i < c->dims; i++)
 			if (pxc_sappend(o, "%s%u", i ? "," : "", c->coord[i]))
@@ -228,8 +232,8 @@ static int print_struct(char **o, const void *e, pmix_data_type_t t)
 	}
 	case PMIX_REGATTR: {
 		const pmix_regattr_t *r = e;
-		return pxc_sappend(o, "NAME: %s STRING: %.*s TYPE: %s ", safe(r->name), PMIX_MAX_KEYLEN,
-				   r->string, PMIx_Data_type_string(r->type)) ||
+		return pxc_sappend(o, "NAME: %s STRING: %.*s TYPE: %s ", safe(r->name),
+				   PMIX_MAX_KEYLEN, r->string, PMIx_Data_type_string(r->type)) ||
 		       print_argv(o, "DESCRIPTION", r->description);
 	}
 	case PMIX_TOPO: {
@@ -250,7 +254,8 @@ static int print_struct(char **o, const void *e, pmix_data_type_t t)
 		const pmix_geometry_t *g = e;
 		pmix_data_array_t d = { PMIX_COORD, g->ncoords, g->coordinates };
 		return pxc_sappend(o, "FABRIC: %zu UUID: %s OSNAME: %s COORDS: ", g->fabric,
-				   safe(g->uuid), safe(g->osname)) || print_darray(o, &d);
+				   safe(g->uuid), safe(g->osname)) ||
+		       print_darray(o, &d);
 	}
 	case PMIX_DEVICE_DIST: {
 		const pmix_device_distance_t *d = e;
@@ -265,14 +270,18 @@ static int print_struct(char **o, const void *e, pmix_data_type_t t)
 	}
 	case PMIX_DATA_BUFFER: {
 		const pmix_data_buffer_t *b = e;
-		return pxc_sappend(o, "BUFFER: %zu bytes used of %zu", b->bytes_used, b->bytes_allocated);
+		return pxc_sappend(o, "BUFFER: %zu bytes used of %zu", b->bytes_used,
+				   b->bytes_allocated);
 	}
 	case PMIX_PROC_STATS: {
 		const pmix_proc_stats_t *p = e;
-		return pxc_sappend(o, "NODE: %s PROC: ", safe(p->node)) || print_proc(o, &p->proc) ||
-		       pxc_sappend(o, " PID: %d CMD: %s STATE: %c CPU: %f THREADS: %u RSS: %f VSIZE: %f",
-				   (int)p->pid, safe(p->cmd), p->state ? p->state : '-',
-				   p->percent_cpu, p->num_threads, p->rss, p->vsize);
+		return pxc_sappend(o, "NODE: %s PROC: ", safe(p->node)) ||
+		       print_proc(o, &p->proc) ||
+		       pxc_sappend(
+			       o,
+			       " PID: %d CMD: %s STATE: %c CPU: %f THREADS: %u RSS: %f VSIZE: %f",
+			       (int)p->pid, safe(p->cmd), p->state ? p->state : '-', p->percent_cpu,
+			       p->num_threads, p->rss, p->vsize);
 	}
 	case PMIX_DISK_STATS: {
 		const pmix_disk_stats_t *d = e;
@@ -290,38 +299,31 @@ static int print_struct(char **o, const void *e, pmix_data_type_t t)
 		const pmix_node_stats_t *n = e;
 		pmix_data_array_t dk = { PMIX_DISK_STATS, n->ndiskstats, n->diskstats };
 		pmix_data_array_t nt = { PMIX_NET_STATS, n->nnetstats, n->netstats };
-		return pxc_sappend(o, "NODE: %s LOAD: %f FREE MEM: %f DISKS: ", safe(n->node), n->la,
-				   n->free_mem) || print_darray(o, &dk) ||
-		       pxc_sappend(o, " NETS: ") || print_darray(o, &nt);
+		return pxc_sappend(o, "NODE: %s LOAD: %f FREE MEM: %f DISKS: ", safe(n->node),
+				   n->la, n->free_mem) ||
+		       print_darray(o, &dk) || pxc_sappend(o, " NETS: ") || print_darray(o, &nt);
 	}
-	default:
-		return print_scalar(o, e, t);
+	default: return print_scalar(o, e, t);
 	}
 }
 
 int pxc_elem_print(char **o, const void *e, pmix_data_type_t t)
 {
 	switch (t) {
-	case PMIX_STRING:
-		return pxc_sappend(o, "%s", safe(*(char *const *)e));
+	case PMIX_STRING: return pxc_sappend(o, "%s", safe(*(char *const *)e));
 	case PMIX_BYTE_OBJECT:
 	case PMIX_COMPRESSED_STRING:
 	case PMIX_COMPRESSED_BYTE_OBJECT:
-	case PMIX_REGEX:
-		return pxc_sappend(o, "%zu bytes", ((const pmix_byte_object_t *)e)->size);
-	case PMIX_PROC:
-		return print_proc(o, e);
-	case PMIX_PROC_NSPACE:
-		return pxc_sappend(o, "%.*s", PMIX_MAX_NSLEN, (const char *)e);
+	case PMIX_REGEX: return pxc_sappend(o, "%zu bytes", ((const pmix_byte_object_t *)e)->size);
+	case PMIX_PROC: return print_proc(o, e);
+	case PMIX_PROC_NSPACE: return pxc_sappend(o, "%.*s", PMIX_MAX_NSLEN, (const char *)e);
 	case PMIX_ENVAR: {
 		const pmix_envar_t *v = e;
 		return pxc_sappend(o, "NAME: %s VALUE: %s SEPARATOR: %c", safe(v->envar),
 				   safe(v->value), v->separator ? v->separator : ' ');
 	}
-	case PMIX_DATA_ARRAY:
-		return print_darray(o, e);
-	case PMIX_VALUE:
-		return print_value(o, e);
+	case PMIX_DATA_ARRAY: return print_darray(o, e);
+	case PMIX_VALUE: return print_value(o, e);
 	case PMIX_INFO: {
 		const pmix_info_t *i = e;
 		return pxc_sappend(o, "KEY: %.*s DIRECTIVES: ", PMIX_MAX_KEYLEN, i->key) ||
@@ -334,8 +336,7 @@ int pxc_elem_print(char **o, const void *e, pmix_data_type_t t)
 		       pxc_sappend(o, " KEY: %.*s VALUE: ", PMIX_MAX_KEYLEN, p->key) ||
 		       print_value(o, &p->value);
 	}
-	default:
-		return print_struct(o, e, t);
+	default: return print_struct(o, e, t);
 	}
 }
 
@@ -365,8 +366,7 @@ char *PMIx_Info_string(const pmix_info_t *info)
 	return out;
 }
 
-pmix_status_t PMIx_Data_print(char **output, char *prefix, void *src,
-			      pmix_data_type_t type)
+pmix_status_t PMIx_Data_print(char **output, char *prefix, void *src, pmix_data_type_t type)
 {
 	char *out = NULL;
 	int rc;
@@ -407,8 +407,9 @@ static int app_lines(char **o, const pmix_app_t *app)
 	for (i = 0; app->env && app->env[i]; i++)
 		if (pxc_sappend(o, "\n        ENV[%zu]: %s", i, app->env[i]))
 			return -1;
-	if (pxc_sappend(o, "%s\n    CWD: %s\n    MAXPROCS: %d\n    INFO:%s", app->env ? "" : " NONE",
-			safe(app->cwd), app->maxprocs, app->info ? "" : " NONE"))
+	if (pxc_sappend(o, "%s\n    CWD: %s\n    MAXPROCS: %d\n    INFO:%s",
+			app->env ? "" : " NONE", safe(app->cwd), app->maxprocs,
+			app->info ? "" : " NONE"))
 		return -1;
 	for (i = 0; app->info && i < app->ninfo; i++)
 		if (pxc_sappend(o, "\n        INFO[%zu]: ", i) ||

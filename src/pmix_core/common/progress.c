@@ -296,8 +296,8 @@ pmix_status_t pxc_sync_wait(pxc_sync_t *s, int timeout_ms)
 	}
 	pthread_mutex_lock(&s->lock);
 	while (!s->done && err != ETIMEDOUT)
-		err = timeout_ms < 0 ? pthread_cond_wait(&s->cond, &s->lock)
-				     : pthread_cond_timedwait(&s->cond, &s->lock, &dl);
+		err = timeout_ms < 0 ? pthread_cond_wait(&s->cond, &s->lock) :
+				       pthread_cond_timedwait(&s->cond, &s->lock, &dl);
 	rc = s->done ? s->status : PMIX_ERR_TIMEOUT;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -308,8 +308,7 @@ pmix_status_t pxc_progress_call(pxc_progress_t *pg, pxc_work_f fn, int timeout_m
 	return pxc_progress_call_arg(pg, fn, NULL, timeout_ms);
 }
 
-pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg,
-				    int timeout_ms)
+pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg, int timeout_ms)
 {
 	pxc_sync_t *s = pg ? calloc(1, sizeof(*s)) : NULL;
 	pmix_status_t st;
@@ -321,7 +320,7 @@ pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg
 	if (pxc_progress_post(pg, fn, s) < 0)
 		st = PMIX_ERR_UNREACH;
 	else if ((st = pxc_sync_wait(s, timeout_ms)) == PMIX_ERR_TIMEOUT)
-		return st;	/* stuck: leak rather than free under it */
+		return st; /* stuck: leak rather than free under it */
 	pxc_sync_fini(s);
 	free(s);
 	return st;

@@ -55,7 +55,7 @@ typedef struct {
 	pthread_cond_t cond;
 	bool done;
 	pmix_status_t status;
-	void *arg;		/* pxc_progress_call_arg's arg for fn */
+	void *arg; /* pxc_progress_call_arg's arg for fn */
 } pxc_sync_t;
 
 void pxc_sync_init(pxc_sync_t *s);
@@ -74,7 +74,6 @@ pmix_status_t pxc_sync_wait(pxc_sync_t *s, int timeout_ms);
  * progress thread may still signal it. Not from pg's own thread. */
 pmix_status_t pxc_progress_call(pxc_progress_t *pg, pxc_work_f fn, int timeout_ms);
 /* The same, with arg in the sync's arg field for fn to read. */
-pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg,
-				    int timeout_ms);
+pmix_status_t pxc_progress_call_arg(pxc_progress_t *pg, pxc_work_f fn, void *arg, int timeout_ms);
 
 #endif

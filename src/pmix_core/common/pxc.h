@@ -34,8 +34,11 @@ void pxc_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int pxc_log_enabled(int level);
 
 #define pxc_error(...) pxc_log(PXC_LOG_ERROR, __VA_ARGS__)
-#define pxc_debug(...) \
-	do { if (pxc_log_enabled(PXC_LOG_DEBUG)) pxc_log(PXC_LOG_DEBUG, __VA_ARGS__); } while (0)
+#define pxc_debug(...)                                       \
+	do {                                                 \
+		if (pxc_log_enabled(PXC_LOG_DEBUG))          \
+			pxc_log(PXC_LOG_DEBUG, __VA_ARGS__); \
+	} while (0)
 
 /* Maps an errno value to the closest PMIx status (ENOMEM -> PMIX_ERR_NOMEM,
  * ETIMEDOUT -> PMIX_ERR_TIMEOUT, ENOENT -> PMIX_ERR_NOT_FOUND, EINVAL ->

@@ -36,7 +36,7 @@
  * Thread safety: no state; any thread.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #endif
 #include <errno.h>
 #include <stdarg.h>
@@ -61,8 +61,7 @@ struct sbuf {
 	bool fail;
 };
 
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
@@ -210,7 +209,7 @@ static int parse_num(const char *s, size_t len, uint64_t *v)
 
 struct span {
 	uint64_t lo, hi;
-	int width;	/* zero-padding width, 0 = plain */
+	int width; /* zero-padding width, 0 = plain */
 };
 
 /* Parses "a" or "a-b" (len bytes at s). */
@@ -230,15 +229,15 @@ static int parse_span(const char *s, size_t len, struct span *sp)
 	return 0;
 }
 
-static int push_name(struct argvb *a, const char *pfx, size_t plen, uint64_t num,
-		     int width, const char *sfx, size_t slen)
+static int push_name(struct argvb *a, const char *pfx, size_t plen, uint64_t num, int width,
+		     const char *sfx, size_t slen)
 {
 	char *s;
 
 	if (a->n >= PXC_REGEX_MAX_NODES)
 		return einval();
-	if (asprintf(&s, "%.*s%0*llu%.*s", (int)plen, pfx, width,
-		     (unsigned long long)num, (int)slen, sfx) < 0) {
+	if (asprintf(&s, "%.*s%0*llu%.*s", (int)plen, pfx, width, (unsigned long long)num,
+		     (int)slen, sfx) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -246,8 +245,8 @@ static int push_name(struct argvb *a, const char *pfx, size_t plen, uint64_t num
 }
 
 /* Expands prefix[ranges]suffix; ranges is rlen bytes at r. */
-static int expand_bracket(struct argvb *a, const char *pfx, size_t plen,
-			  const char *r, size_t rlen, const char *sfx, size_t slen)
+static int expand_bracket(struct argvb *a, const char *pfx, size_t plen, const char *r, size_t rlen,
+			  const char *sfx, size_t slen)
 {
 	const char *end = r + rlen;
 
@@ -329,7 +328,7 @@ int pxc_regex_parse_nodes(const char *regex, char ***names)
 /* A name split around its last run of digits. */
 struct split {
 	const char *name, *digits;
-	size_t len, plen, dlen;	/* whole name, prefix, digits */
+	size_t len, plen, dlen; /* whole name, prefix, digits */
 	uint64_t num;
 	bool numeric;
 };
@@ -479,7 +478,7 @@ struct ranks {
 struct pmap {
 	struct ranks *node;
 	size_t n, cap;
-	size_t total;	/* ranks over all nodes, bounded */
+	size_t total; /* ranks over all nodes, bounded */
 };
 
 static int ranks_push(struct ranks *rk, uint64_t v, size_t *total)
@@ -563,8 +562,7 @@ static int parse_repeat(struct pmap *m, const char *s, size_t len)
 	uint64_t shift, k, i, j;
 
 	if (!m->n || !star || parse_num(s + 1, (size_t)(star - s - 1), &shift) ||
-	    parse_num(star + 1, len - (size_t)(star - s) - 1, &k) || !k ||
-	    k > PXC_REGEX_MAX_NODES)
+	    parse_num(star + 1, len - (size_t)(star - s) - 1, &k) || !k || k > PXC_REGEX_MAX_NODES)
 		return einval();
 	for (i = 0; i < k; i++) {
 		struct ranks *nd = pmap_add_node(m), *prev;
@@ -575,7 +573,8 @@ static int parse_repeat(struct pmap *m, const char *s, size_t len)
 		if (!prev->n)
 			return einval();
 		for (j = 0; j < prev->n; j++) {
-			int64_t v = (int64_t)prev->r[j] + (*s == '-' ? -(int64_t)shift : (int64_t)shift);
+			int64_t v = (int64_t)prev->r[j] +
+				    (*s == '-' ? -(int64_t)shift : (int64_t)shift);
 
 			if (v < 0 || ranks_push(nd, (uint64_t)v, &m->total))
 				return einval();

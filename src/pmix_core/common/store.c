@@ -49,7 +49,10 @@ struct htab {
 	size_t nb, n;
 };
 
+/* clang-format: read as a cast of a negation */
+/* clang-format off */
 #define CONTAINER(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+/* clang-format on */
 
 static int ht_init(struct htab *t)
 {
@@ -65,7 +68,7 @@ static void ht_grow(struct htab *t)
 	struct hnode **b = calloc(nb, sizeof(*b)), *n, *next;
 
 	if (!b)
-		return;	/* keep the longer chains */
+		return; /* keep the longer chains */
 	for (i = 0; i < t->nb; i++)
 		for (n = t->b[i]; n; n = next) {
 			next = n->next;
@@ -135,7 +138,7 @@ struct grp;
 
 struct rec {
 	struct hnode h;
-	struct rec *next, *prev;	/* in the group, insertion order */
+	struct rec *next, *prev; /* in the group, insertion order */
 	struct grp *g;
 	pmix_value_t val;
 	size_t bytes;
@@ -147,7 +150,7 @@ struct ns;
 
 struct grp {
 	struct hnode h;
-	struct grp *next, *prev;	/* in the namespace */
+	struct grp *next, *prev; /* in the namespace */
 	struct ns *ns;
 	pxc_level_t level;
 	uint32_t id;
@@ -193,8 +196,8 @@ static struct ns *ns_find(const pxc_store_t *st, const char *name)
 	return NULL;
 }
 
-static struct grp *grp_find(const pxc_store_t *st, const struct ns *ns,
-			    pxc_level_t level, uint32_t id)
+static struct grp *grp_find(const pxc_store_t *st, const struct ns *ns, pxc_level_t level,
+			    uint32_t id)
 {
 	uint64_t h = grp_hash(ns, level, id);
 	struct hnode *n;
@@ -208,8 +211,8 @@ static struct grp *grp_find(const pxc_store_t *st, const struct ns *ns,
 	return NULL;
 }
 
-static struct rec *rec_find(const pxc_store_t *st, const struct grp *g,
-			    const char *key, uint64_t key_hash)
+static struct rec *rec_find(const pxc_store_t *st, const struct grp *g, const char *key,
+			    uint64_t key_hash)
 {
 	uint64_t h = rec_hash(g, key_hash);
 	struct hnode *n;
@@ -350,15 +353,15 @@ void pxc_store_destroy(pxc_store_t *st)
 
 static bool valid_addr(const char *nspace, int level, const char *key, unsigned kind)
 {
-	return nspace && *nspace && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN &&
-	       key && *key && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN &&
-	       level >= 0 && level < NLEVELS && kind < NKINDS;
+	return nspace && *nspace && strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN && key &&
+	       *key && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN && level >= 0 &&
+	       level < NLEVELS && kind < NKINDS;
 }
 
 /* Stores *val (moved in: on success the store owns its contents, on
  * failure the caller still does). 0 or -1/ENOMEM. */
-static int put_take(pxc_store_t *st, const char *nspace, pxc_level_t level,
-		    uint32_t id, const char *key, pmix_value_t *val, uint8_t kind)
+static int put_take(pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		    const char *key, pmix_value_t *val, uint8_t kind)
 {
 	struct ns *ns = ns_get(st, nspace);
 	struct grp *g = ns ? grp_get(st, ns, level, id) : NULL;
@@ -397,8 +400,8 @@ static int put_take(pxc_store_t *st, const char *nspace, pxc_level_t level,
 	return 0;
 }
 
-int pxc_store_put(pxc_store_t *st, const char *nspace, pxc_level_t level,
-		  uint32_t id, const char *key, const pmix_value_t *val, uint8_t kind)
+int pxc_store_put(pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		  const char *key, const pmix_value_t *val, uint8_t kind)
 {
 	pmix_value_t copy;
 
@@ -419,17 +422,15 @@ int pxc_store_put(pxc_store_t *st, const char *nspace, pxc_level_t level,
 	return 0;
 }
 
-const pmix_value_t *pxc_store_get(const pxc_store_t *st, const char *nspace,
-				  pxc_level_t level, uint32_t id, const char *key,
-				  uint8_t *kind)
+const pmix_value_t *pxc_store_get(const pxc_store_t *st, const char *nspace, pxc_level_t level,
+				  uint32_t id, const char *key, uint8_t *kind)
 {
 	const struct ns *ns;
 	const struct grp *g;
 	const struct rec *r = NULL;
 	size_t len;
 
-	if (st && nspace && key && (ns = ns_find(st, nspace)) &&
-	    (g = grp_find(st, ns, level, id)))
+	if (st && nspace && key && (ns = ns_find(st, nspace)) && (g = grp_find(st, ns, level, id)))
 		r = rec_find(st, g, key, str_hash(key, &len));
 	if (!r) {
 		errno = ENOENT;
@@ -448,8 +449,7 @@ const pmix_value_t *pxc_store_get(const pxc_store_t *st, const char *nspace,
  * record it is given. Returns fn's first non-zero result, else 0. */
 typedef int (*rec_visit_f)(pxc_store_t *st, struct rec *r, void *arg);
 
-static int visit_group(pxc_store_t *st, struct grp *g, unsigned kinds,
-		       rec_visit_f fn, void *arg)
+static int visit_group(pxc_store_t *st, struct grp *g, unsigned kinds, rec_visit_f fn, void *arg)
 {
 	struct rec *r, *next;
 	int rc;
@@ -464,8 +464,8 @@ static int visit_group(pxc_store_t *st, struct grp *g, unsigned kinds,
 	return 0;
 }
 
-static int visit_ns(pxc_store_t *st, struct ns *ns, int level, uint32_t id,
-		    unsigned kinds, rec_visit_f fn, void *arg)
+static int visit_ns(pxc_store_t *st, struct ns *ns, int level, uint32_t id, unsigned kinds,
+		    rec_visit_f fn, void *arg)
 {
 	struct grp *g, *next;
 	int rc = 0;
@@ -484,8 +484,8 @@ static int visit_ns(pxc_store_t *st, struct ns *ns, int level, uint32_t id,
 	return rc;
 }
 
-static int visit(pxc_store_t *st, const char *nspace, int level, uint32_t id,
-		 unsigned kinds, rec_visit_f fn, void *arg)
+static int visit(pxc_store_t *st, const char *nspace, int level, uint32_t id, unsigned kinds,
+		 rec_visit_f fn, void *arg)
 {
 	struct ns *ns, **all;
 	size_t i, n = 0;
@@ -521,9 +521,8 @@ static int call_user(pxc_store_t *st, struct rec *r, void *arg)
 	return u->fn(r->g->ns->name, r->g->level, r->g->id, r->key, &r->val, r->kind, u->arg);
 }
 
-int pxc_store_foreach(const pxc_store_t *st, const char *nspace,
-		      pxc_level_t level, uint32_t id, unsigned kinds,
-		      pxc_store_visit_f fn, void *arg)
+int pxc_store_foreach(const pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		      unsigned kinds, pxc_store_visit_f fn, void *arg)
 {
 	struct user_visit u = { fn, arg };
 
@@ -546,8 +545,8 @@ static int count_one(pxc_store_t *st, struct rec *r, void *arg)
 	return 0;
 }
 
-size_t pxc_store_count(const pxc_store_t *st, const char *nspace,
-		       pxc_level_t level, uint32_t id, unsigned kinds)
+size_t pxc_store_count(const pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		       unsigned kinds)
 {
 	size_t n = 0;
 
@@ -563,8 +562,7 @@ static int drop_one(pxc_store_t *st, struct rec *r, void *arg)
 	return 0;
 }
 
-void pxc_store_remove(pxc_store_t *st, const char *nspace, int level,
-		      uint32_t id, unsigned kinds)
+void pxc_store_remove(pxc_store_t *st, const char *nspace, int level, uint32_t id, unsigned kinds)
 {
 	if (st)
 		(void)visit(st, nspace, level, id, kinds, drop_one, NULL);
@@ -591,7 +589,7 @@ static int pack_one(pxc_store_t *st, struct rec *r, void *arg)
 	(void)st;
 	memset(&info, 0, sizeof(info));
 	memcpy(info.key, r->key, strlen(r->key) + 1);
-	info.value = r->val;	/* shallow: only read */
+	info.value = r->val; /* shallow: only read */
 	if (pxc_pack_str(out, r->g->ns->name) != PMIX_SUCCESS ||
 	    pxc_pack(out, &level, 1, PMIX_UINT8) != PMIX_SUCCESS ||
 	    pxc_pack_u32(out, r->g->id) != PMIX_SUCCESS ||
@@ -601,8 +599,8 @@ static int pack_one(pxc_store_t *st, struct rec *r, void *arg)
 	return 0;
 }
 
-int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level,
-		   uint32_t id, unsigned kinds, pmix_data_buffer_t *out)
+int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level, uint32_t id,
+		   unsigned kinds, pmix_data_buffer_t *out)
 {
 	size_t mark;
 
@@ -612,7 +610,7 @@ int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level,
 	}
 	mark = out->bytes_used;
 	if (visit((pxc_store_t *)st, nspace, level, id, kinds, pack_one, out)) {
-		if (out->base_ptr) {	/* drop the partial blob */
+		if (out->base_ptr) { /* drop the partial blob */
 			out->bytes_used = mark;
 			out->pack_ptr = out->base_ptr + mark;
 		}
@@ -646,8 +644,7 @@ static pmix_status_t unpack_rec(pmix_data_buffer_t *in, struct blob_rec *b)
 	n = 1;
 	if (rc == PMIX_SUCCESS)
 		rc = pxc_unpack(in, &b->info, &n, PMIX_INFO);
-	if (rc == PMIX_SUCCESS &&
-	    !valid_addr(b->nspace, b->level, b->info.key, b->kind))
+	if (rc == PMIX_SUCCESS && !valid_addr(b->nspace, b->level, b->info.key, b->kind))
 		rc = PMIX_ERR_UNPACK_FAILURE;
 	return rc;
 }
@@ -708,8 +705,8 @@ pmix_status_t pxc_store_unpack(pxc_store_t *st, pmix_data_buffer_t *in)
 		return rc;
 	}
 	for (i = 0; i < n; i++)
-		if (put_take(st, recs[i].nspace, recs[i].level, recs[i].id,
-			     recs[i].info.key, &recs[i].info.value, recs[i].kind))
+		if (put_take(st, recs[i].nspace, recs[i].level, recs[i].id, recs[i].info.key,
+			     &recs[i].info.value, recs[i].kind))
 			rc = PMIX_ERR_NOMEM;
 	blob_free(recs, n);
 	return rc;

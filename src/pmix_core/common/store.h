@@ -49,7 +49,8 @@ typedef enum {
 /* Masks of kinds for pxc_store_pack (bit = 1 << kind). */
 #define PXC_KIND_BIT(k) (1u << (k))
 #define PXC_KINDS_INFO PXC_KIND_BIT(PMIX_SCOPE_UNDEF)
-#define PXC_KINDS_POSTED (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))
+#define PXC_KINDS_POSTED \
+	(PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))
 #define PXC_KINDS_ALL 0xffu
 
 /* id value meaning "every id of the level" in pack/remove selections. */
@@ -65,42 +66,37 @@ void pxc_store_destroy(pxc_store_t *st);
 /* Stores a deep copy of val, replacing any record with the same address.
  * Returns 0, or -1 with errno (EINVAL for a NULL/empty/over-long key or
  * nspace, ENOMEM). */
-int pxc_store_put(pxc_store_t *st, const char *nspace, pxc_level_t level,
-		  uint32_t id, const char *key, const pmix_value_t *val,
-		  uint8_t kind);
+int pxc_store_put(pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		  const char *key, const pmix_value_t *val, uint8_t kind);
 /* Borrowed pointer to the value, valid until the record is replaced or
  * removed; NULL with errno ENOENT when absent. *kind (if non-NULL) receives
  * the record's kind. */
-const pmix_value_t *pxc_store_get(const pxc_store_t *st, const char *nspace,
-				  pxc_level_t level, uint32_t id, const char *key,
-				  uint8_t *kind);
+const pmix_value_t *pxc_store_get(const pxc_store_t *st, const char *nspace, pxc_level_t level,
+				  uint32_t id, const char *key, uint8_t *kind);
 
-typedef int (*pxc_store_visit_f)(const char *nspace, pxc_level_t level,
-				 uint32_t id, const char *key,
-				 const pmix_value_t *val, uint8_t kind, void *arg);
+typedef int (*pxc_store_visit_f)(const char *nspace, pxc_level_t level, uint32_t id,
+				 const char *key, const pmix_value_t *val, uint8_t kind, void *arg);
 /* Calls fn for every record of (nspace, level, id) (id PXC_ID_ANY = all ids;
  * nspace NULL = all namespaces) whose kind is in kinds. Stops early and
  * returns fn's value when fn returns non-zero; else 0. fn must not modify
  * the store. */
-int pxc_store_foreach(const pxc_store_t *st, const char *nspace,
-		      pxc_level_t level, uint32_t id, unsigned kinds,
-		      pxc_store_visit_f fn, void *arg);
+int pxc_store_foreach(const pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		      unsigned kinds, pxc_store_visit_f fn, void *arg);
 
 /* True if at least one record of this namespace (any level) exists. */
 bool pxc_store_has_nspace(const pxc_store_t *st, const char *nspace);
 /* Number of records of (nspace, level, id) with a kind in kinds. */
-size_t pxc_store_count(const pxc_store_t *st, const char *nspace,
-		       pxc_level_t level, uint32_t id, unsigned kinds);
+size_t pxc_store_count(const pxc_store_t *st, const char *nspace, pxc_level_t level, uint32_t id,
+		       unsigned kinds);
 
 /* Removes the records of (nspace, level, id) with a kind in kinds
  * (id PXC_ID_ANY = all ids; level -1 = all levels). */
-void pxc_store_remove(pxc_store_t *st, const char *nspace, int level,
-		      uint32_t id, unsigned kinds);
+void pxc_store_remove(pxc_store_t *st, const char *nspace, int level, uint32_t id, unsigned kinds);
 
 /* Appends to out the records of (nspace, level, id) with a kind in kinds
  * (level -1 = every level, id PXC_ID_ANY = every id). Returns 0 or -1/ENOMEM. */
-int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level,
-		   uint32_t id, unsigned kinds, pmix_data_buffer_t *out);
+int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level, uint32_t id,
+		   unsigned kinds, pmix_data_buffer_t *out);
 /* Merges every record of the blob in (read to its end). Returns a PMIx
  * status: PMIX_SUCCESS, or an unpack error with nothing merged. */
 pmix_status_t pxc_store_unpack(pxc_store_t *st, pmix_data_buffer_t *in);

@@ -28,11 +28,11 @@
 
 #include "value.h"
 
-#define ZERO_CONSTRUCT(Name, T)                         \
-	void PMIx_##Name##_construct(T *p)              \
-	{                                               \
-		if (p)                                  \
-			memset(p, 0, sizeof(*p));       \
+#define ZERO_CONSTRUCT(Name, T)                   \
+	void PMIx_##Name##_construct(T *p)        \
+	{                                         \
+		if (p)                            \
+			memset(p, 0, sizeof(*p)); \
 	}
 
 /* create() and free() for structs whose construct is all zeroes. */

@@ -70,8 +70,7 @@ static pmix_status_t copy_argv(char ***dst, char **src)
 }
 
 /* Copies an array of n elements into a freshly allocated array. */
-static pmix_status_t copy_array(void **dst, const void *src, size_t n,
-				pmix_data_type_t type)
+static pmix_status_t copy_array(void **dst, const void *src, size_t n, pmix_data_type_t type)
 {
 	pmix_status_t rc;
 
@@ -91,28 +90,95 @@ static pmix_status_t copy_array(void **dst, const void *src, size_t n,
 
 /* ---- destructors for element types that have no public destructor ---- */
 
-static void string_destruct(void *e) { free(*(char **)e); *(char **)e = NULL; }
-static void value_destruct(void *e) { PMIx_Value_destruct(e); }
-static void info_destruct(void *e) { PMIx_Info_destruct(e); }
-static void pdata_destruct(void *e) { PMIx_Pdata_destruct(e); }
-static void app_destruct(void *e) { PMIx_App_destruct(e); }
-static void query_destruct(void *e) { PMIx_Query_destruct(e); }
-static void pinfo_destruct(void *e) { PMIx_Proc_info_destruct(e); }
-static void darray_destruct(void *e) { PMIx_Data_array_destruct(e); }
-static void bo_destruct(void *e) { PMIx_Byte_object_destruct(e); }
-static void envar_destruct(void *e) { PMIx_Envar_destruct(e); }
-static void coord_destruct(void *e) { PMIx_Coord_destruct(e); }
-static void regattr_destruct(void *e) { PMIx_Regattr_destruct(e); }
-static void topo_destruct(void *e) { PMIx_Topology_destruct(e); }
-static void cpuset_destruct(void *e) { PMIx_Cpuset_destruct(e); }
-static void geometry_destruct(void *e) { PMIx_Geometry_destruct(e); }
-static void devdist_destruct(void *e) { PMIx_Device_distance_destruct(e); }
-static void endpoint_destruct(void *e) { PMIx_Endpoint_destruct(e); }
-static void dbuf_destruct(void *e) { PMIx_Data_buffer_destruct(e); }
-static void pstats_destruct(void *e) { PMIx_Proc_stats_destruct(e); }
-static void dkstats_destruct(void *e) { PMIx_Disk_stats_destruct(e); }
-static void netstats_destruct(void *e) { PMIx_Net_stats_destruct(e); }
-static void ndstats_destruct(void *e) { PMIx_Node_stats_destruct(e); }
+static void string_destruct(void *e)
+{
+	free(*(char **)e);
+	*(char **)e = NULL;
+}
+static void value_destruct(void *e)
+{
+	PMIx_Value_destruct(e);
+}
+static void info_destruct(void *e)
+{
+	PMIx_Info_destruct(e);
+}
+static void pdata_destruct(void *e)
+{
+	PMIx_Pdata_destruct(e);
+}
+static void app_destruct(void *e)
+{
+	PMIx_App_destruct(e);
+}
+static void query_destruct(void *e)
+{
+	PMIx_Query_destruct(e);
+}
+static void pinfo_destruct(void *e)
+{
+	PMIx_Proc_info_destruct(e);
+}
+static void darray_destruct(void *e)
+{
+	PMIx_Data_array_destruct(e);
+}
+static void bo_destruct(void *e)
+{
+	PMIx_Byte_object_destruct(e);
+}
+static void envar_destruct(void *e)
+{
+	PMIx_Envar_destruct(e);
+}
+static void coord_destruct(void *e)
+{
+	PMIx_Coord_destruct(e);
+}
+static void regattr_destruct(void *e)
+{
+	PMIx_Regattr_destruct(e);
+}
+static void topo_destruct(void *e)
+{
+	PMIx_Topology_destruct(e);
+}
+static void cpuset_destruct(void *e)
+{
+	PMIx_Cpuset_destruct(e);
+}
+static void geometry_destruct(void *e)
+{
+	PMIx_Geometry_destruct(e);
+}
+static void devdist_destruct(void *e)
+{
+	PMIx_Device_distance_destruct(e);
+}
+static void endpoint_destruct(void *e)
+{
+	PMIx_Endpoint_destruct(e);
+}
+static void dbuf_destruct(void *e)
+{
+	PMIx_Data_buffer_destruct(e);
+}
+static void pstats_destruct(void *e)
+{
+	PMIx_Proc_stats_destruct(e);
+}
+static void dkstats_destruct(void *e)
+{
+	PMIx_Disk_stats_destruct(e);
+}
+static void netstats_destruct(void *e)
+{
+	PMIx_Net_stats_destruct(e);
+}
+static void ndstats_destruct(void *e)
+{
+	PMIx_Node_stats_destruct(e);
+}
 
 /* ---- deep copiers; each leaves dst empty on failure ---- */
 
@@ -316,8 +382,7 @@ static pmix_status_t geometry_copy(void *dst, const void *src)
 	d->fabric = s->fabric;
 	d->uuid = dupstr(s->uuid, &fail);
 	d->osname = dupstr(s->osname, &fail);
-	if (fail || copy_array((void **)&d->coordinates, s->coordinates, s->ncoords,
-			       PMIX_COORD)) {
+	if (fail || copy_array((void **)&d->coordinates, s->coordinates, s->ncoords, PMIX_COORD)) {
 		PMIx_Geometry_destruct(d);
 		return PMIX_ERR_NOMEM;
 	}
@@ -437,6 +502,8 @@ static pmix_status_t ndstats_copy(void *dst, const void *src)
 	return PMIX_SUCCESS;
 }
 
+/* clang-format: a table of initializer macros */
+/* clang-format off */
 #define SCALAR(t) { sizeof(t), false, NULL, NULL }
 #define INLINE(t, pfx) { sizeof(t), false, pfx##_destruct, pfx##_copy }
 #define BOXED(t, pfx) { sizeof(t), true, pfx##_destruct, pfx##_copy }
@@ -508,6 +575,7 @@ static const struct type_row rows[] = {
 	[PMIX_STOR_PERSIST] = SCALAR(uint64_t),
 	[PMIX_STOR_ACCESS_TYPE] = SCALAR(uint16_t),
 };
+/* clang-format on */
 
 static const struct type_row *row(pmix_data_type_t type)
 {
@@ -550,8 +618,7 @@ void pxc_elems_destruct(void *array, size_t n, pmix_data_type_t type)
 		r->destruct((char *)array + i * r->size);
 }
 
-pmix_status_t pxc_elems_copy(void *dst, const void *src, size_t n,
-			     pmix_data_type_t type)
+pmix_status_t pxc_elems_copy(void *dst, const void *src, size_t n, pmix_data_type_t type)
 {
 	const struct type_row *r = row(type);
 	pmix_status_t rc;

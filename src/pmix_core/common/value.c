@@ -86,8 +86,7 @@ static pmix_status_t load_elem(pmix_value_t *val, const void *src)
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_Value_load(pmix_value_t *val, const void *data,
-			      pmix_data_type_t type)
+pmix_status_t PMIx_Value_load(pmix_value_t *val, const void *data, pmix_data_type_t type)
 {
 	pmix_nspace_t ns;
 	pmix_status_t rc;
@@ -108,21 +107,15 @@ pmix_status_t PMIx_Value_load(pmix_value_t *val, const void *data,
 		return PMIX_SUCCESS;
 	}
 	switch (type) {
-	case PMIX_STRING:
-		rc = load_elem(val, &data);
-		break;
-	case PMIX_POINTER:
-		val->data.ptr = (void *)data;
-		return PMIX_SUCCESS;
+	case PMIX_STRING: rc = load_elem(val, &data); break;
+	case PMIX_POINTER: val->data.ptr = (void *)data; return PMIX_SUCCESS;
 	case PMIX_PROC_NSPACE:
 		/* the data is a string, possibly shorter than a pmix_nspace_t */
 		memset(ns, 0, sizeof(ns));
 		strncpy(ns, data, PMIX_MAX_NSLEN);
 		rc = load_elem(val, ns);
 		break;
-	default:
-		rc = load_elem(val, data);
-		break;
+	default: rc = load_elem(val, data); break;
 	}
 	if (rc != PMIX_SUCCESS)
 		memset(val, 0, sizeof(*val));
@@ -205,10 +198,8 @@ pmix_status_t PMIx_Value_unload(pmix_value_t *val, void **data, size_t *sz)
 	case PMIX_BYTE_OBJECT:
 	case PMIX_COMPRESSED_STRING:
 	case PMIX_COMPRESSED_BYTE_OBJECT:
-	case PMIX_REGEX:
-		return unload_bytes(&val->data.bo, data, sz);
-	default:
-		break;
+	case PMIX_REGEX: return unload_bytes(&val->data.bo, data, sz);
+	default: break;
 	}
 	*sz = pxc_type_size(t);
 	if (pxc_type_boxed(t) || t == PMIX_ENVAR) {
@@ -234,18 +225,13 @@ pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type)
 		return PMIX_ERR_BAD_PARAM;
 	*dest = NULL;
 	switch (type) {
-	case PMIX_STRING:
-		*dest = strdup(src);
-		return *dest ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
-	case PMIX_POINTER:
-		*dest = src;
-		return PMIX_SUCCESS;
+	case PMIX_STRING: *dest = strdup(src); return *dest ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+	case PMIX_POINTER: *dest = src; return PMIX_SUCCESS;
 	case PMIX_PROC_NSPACE:
 		memset(ns, 0, sizeof(ns));
 		strncpy(ns, src, PMIX_MAX_NSLEN);
 		return dup_elem(dest, ns, type);
-	default:
-		return dup_elem(dest, src, type);
+	default: return dup_elem(dest, src, type);
 	}
 }
 
@@ -283,14 +269,10 @@ pmix_boolean_t pxc_value_true(const pmix_value_t *v)
 	if (!v)
 		return PMIX_NON_BOOL;
 	switch (v->type) {
-	case PMIX_UNDEF:
-		return PMIX_BOOL_TRUE;
-	case PMIX_BOOL:
-		return v->data.flag ? PMIX_BOOL_TRUE : PMIX_BOOL_FALSE;
-	case PMIX_STRING:
-		return string_true(v->data.string);
-	default:
-		return PMIX_NON_BOOL;
+	case PMIX_UNDEF: return PMIX_BOOL_TRUE;
+	case PMIX_BOOL: return v->data.flag ? PMIX_BOOL_TRUE : PMIX_BOOL_FALSE;
+	case PMIX_STRING: return string_true(v->data.string);
+	default: return PMIX_NON_BOOL;
 	}
 }
 
@@ -353,42 +335,35 @@ static size_t struct_heap(const void *e, pmix_data_type_t type)
 		const pmix_endpoint_t *p = e;
 		return str_heap(p->uuid) + str_heap(p->osname) + p->endpt.size;
 	}
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
 static size_t elem_heap(const void *e, pmix_data_type_t type)
 {
 	switch (type) {
-	case PMIX_STRING:
-		return str_heap(*(char *const *)e);
+	case PMIX_STRING: return str_heap(*(char *const *)e);
 	case PMIX_BYTE_OBJECT:
 	case PMIX_COMPRESSED_STRING:
 	case PMIX_COMPRESSED_BYTE_OBJECT:
-	case PMIX_REGEX:
-		return ((const pmix_byte_object_t *)e)->size;
+	case PMIX_REGEX: return ((const pmix_byte_object_t *)e)->size;
 	case PMIX_ENVAR:
 		return str_heap(((const pmix_envar_t *)e)->envar) +
 		       str_heap(((const pmix_envar_t *)e)->value);
 	case PMIX_VALUE:
 		return elem_heap(pxc_value_elem(e), ((const pmix_value_t *)e)->type) +
 		       (pxc_type_boxed(((const pmix_value_t *)e)->type) ?
-			pxc_type_size(((const pmix_value_t *)e)->type) : 0);
-	case PMIX_INFO:
-		return elem_heap(&((const pmix_info_t *)e)->value, PMIX_VALUE);
-	case PMIX_PDATA:
-		return elem_heap(&((const pmix_pdata_t *)e)->value, PMIX_VALUE);
+				pxc_type_size(((const pmix_value_t *)e)->type) :
+				0);
+	case PMIX_INFO: return elem_heap(&((const pmix_info_t *)e)->value, PMIX_VALUE);
+	case PMIX_PDATA: return elem_heap(&((const pmix_pdata_t *)e)->value, PMIX_VALUE);
 	case PMIX_DATA_ARRAY:
 		return array_heap(((const pmix_data_array_t *)e)->array,
 				  ((const pmix_data_array_t *)e)->size,
 				  ((const pmix_data_array_t *)e)->type);
-	case PMIX_COORD:
-		return ((const pmix_coord_t *)e)->dims * sizeof(uint32_t);
-	case PMIX_DATA_BUFFER:
-		return ((const pmix_data_buffer_t *)e)->bytes_allocated;
-	default:
-		return struct_heap(e, type);
+	case PMIX_COORD: return ((const pmix_coord_t *)e)->dims * sizeof(uint32_t);
+	case PMIX_DATA_BUFFER: return ((const pmix_data_buffer_t *)e)->bytes_allocated;
+	default: return struct_heap(e, type);
 	}
 }
 

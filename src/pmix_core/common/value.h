@@ -35,8 +35,7 @@ bool pxc_type_boxed(pmix_data_type_t type);
 void pxc_elems_destruct(void *array, size_t n, pmix_data_type_t type);
 /* Deep-copies n elements from src into dst (which need not be zeroed).
  * PMIX_SUCCESS, or an error with dst holding nothing to free. */
-pmix_status_t pxc_elems_copy(void *dst, const void *src, size_t n,
-			     pmix_data_type_t type);
+pmix_status_t pxc_elems_copy(void *dst, const void *src, size_t n, pmix_data_type_t type);
 /* Deep-copies src into dst (dst's old contents are not freed). */
 pmix_status_t pxc_darray_copy(pmix_data_array_t *dst, const pmix_data_array_t *src);
 /* Allocates a zeroed array of n elements; NULL for n == 0 or unknown type. */

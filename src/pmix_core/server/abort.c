@@ -27,13 +27,13 @@ int pxc_do_abort(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	    pxc_unpack_str(in, &a.str) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&a.procs, &a.nprocs, PMIX_PROC) != PMIX_SUCCESS)
 		return pxc_upcall_args_free(&a), -1;
-	if (!a.str && !(a.str = strdup("")))	/* hosts print it */
+	if (!a.str && !(a.str = strdup(""))) /* hosts print it */
 		st = PMIX_ERR_NOMEM;
 	r = pxc_upcall_start(p, h, pxc_srv.module.abort != NULL, st, pxc_upcall_done_status, &a);
 	if (r)
-		pxc_upcall_after_call(r, pxc_srv.module.abort(&r->a.proc, server_object(p), status,
-							      r->a.str, r->a.procs, r->a.nprocs,
-							      pxc_upcall_cb_op,
-							      PXC_UPCALL_CBDATA(r)));
+		pxc_upcall_after_call(r,
+				      pxc_srv.module.abort(&r->a.proc, server_object(p), status,
+							   r->a.str, r->a.procs, r->a.nprocs,
+							   pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r)));
 	return 0;
 }

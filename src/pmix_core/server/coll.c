@@ -55,22 +55,22 @@ typedef struct {
 	uint64_t peer_id;
 	uint32_t tag;
 	pmix_proc_t proc;
-	uint32_t upto;			/* FENCE: commits its data covers */
+	uint32_t upto; /* FENCE: commits its data covers */
 } member_t;
 
 typedef struct pxc_coll {
 	struct pxc_coll *next;
 	uint64_t id;
 	uint16_t cmd;
-	pmix_proc_t *procs;		/* signature: sorted, unique */
+	pmix_proc_t *procs; /* signature: sorted, unique */
 	size_t nprocs;
-	pmix_info_t *info;		/* the first joiner's */
+	pmix_info_t *info; /* the first joiner's */
 	size_t ninfo;
 	size_t nexpected;
 	member_t *members;
 	size_t nmembers;
 	bool in_host;
-	size_t fetching;		/* CONNECT: job info fetches pending */
+	size_t fetching; /* CONNECT: job info fetches pending */
 	struct event *timer;
 } pxc_coll_t;
 
@@ -200,8 +200,8 @@ static void coll_timeout(int fd, short what, void *arg)
 	(void)what;
 	if (!c)
 		return;
-	pxc_error("server: collective (cmd %u, %zu of %zu local participants) timed out",
-		  c->cmd, c->nmembers, c->nexpected);
+	pxc_error("server: collective (cmd %u, %zu of %zu local participants) timed out", c->cmd,
+		  c->nmembers, c->nexpected);
 	coll_finish(c, PMIX_ERR_TIMEOUT, NULL);
 }
 
@@ -241,8 +241,7 @@ void pxc_coll_proc_gone(const pmix_proc_t *proc)
 /* ------------------------------------------------------------ results */
 
 /* BLOB + INFO[] results (connect.c) for one member of a connect. */
-static int connect_body(const pxc_coll_t *c, const pmix_proc_t *member,
-			pmix_data_buffer_t *body)
+static int connect_body(const pxc_coll_t *c, const pmix_proc_t *member, pmix_data_buffer_t *body)
 {
 	const char *own = member->nspace;
 	pmix_data_buffer_t blob;
@@ -251,15 +250,15 @@ static int connect_body(const pxc_coll_t *c, const pmix_proc_t *member,
 	pxc_buf_init(&blob);
 	for (size_t i = 0; i < c->nprocs && rc == 0; i++) {
 		if (strncmp(c->procs[i].nspace, own, PMIX_MAX_NSLEN) == 0 ||
-		    (i > 0 && strncmp(c->procs[i].nspace, c->procs[i - 1].nspace,
-				      PMIX_MAX_NSLEN) == 0))
-			continue;	/* own namespace, or already packed */
+		    (i > 0 &&
+		     strncmp(c->procs[i].nspace, c->procs[i - 1].nspace, PMIX_MAX_NSLEN) == 0))
+			continue; /* own namespace, or already packed */
 		rc = pxc_store_pack(pxc_srv.store, c->procs[i].nspace, -1, PXC_ID_ANY,
 				    PXC_KINDS_INFO | PXC_KINDS_POSTED, &blob);
 	}
 	if (rc == 0 && (pxc_pack_blob(body, &blob) != PMIX_SUCCESS ||
-			pxc_cnx_pack_results(c->id, c->procs, c->nprocs, c->info, c->ninfo,
-					     member, body) != PMIX_SUCCESS))
+			pxc_cnx_pack_results(c->id, c->procs, c->nprocs, c->info, c->ninfo, member,
+					     body) != PMIX_SUCCESS))
 		rc = -1;
 	pxc_buf_clear(&blob);
 	return rc;
@@ -275,8 +274,8 @@ static void connect_finish(pxc_coll_t *c, pmix_status_t st)
 		if (mst == PMIX_SUCCESS && connect_body(c, &c->members[i].proc, &body) < 0)
 			mst = PMIX_ERR_NOMEM;
 		if (mst == PMIX_SUCCESS)
-			pxc_cnx_connected(&c->members[i].proc, c->procs, c->nprocs,
-					  c->info, c->ninfo);
+			pxc_cnx_connected(&c->members[i].proc, c->procs, c->nprocs, c->info,
+					  c->ninfo);
 		pxc_peer_reply_id(c->members[i].peer_id, c->cmd, c->members[i].tag, mst,
 				  mst == PMIX_SUCCESS ? &body : NULL);
 		pxc_buf_clear(&body);
@@ -303,8 +302,10 @@ static void fence_marks(const pxc_coll_t *c)
  * once with its final size, goes to every member. */
 static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
 {
-	pmix_data_buffer_t view = { .base_ptr = (char *)data, .unpack_ptr = (char *)data,
-				    .bytes_allocated = ndata, .bytes_used = ndata };
+	pmix_data_buffer_t view = { .base_ptr = (char *)data,
+				    .unpack_ptr = (char *)data,
+				    .bytes_allocated = ndata,
+				    .bytes_used = ndata };
 	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
 	pmix_data_buffer_t msg;
 
@@ -371,8 +372,8 @@ static bool fetch_one(pxc_coll_t *c, const char *ns)
 	r->ctx_free = free;
 	/* the request owns the proc: the host may keep it until it calls back */
 	PMIx_Load_procid(&r->a.proc, ns, PMIX_RANK_WILDCARD);
-	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_upcall_cb_modex,
-			    PXC_UPCALL_CBDATA(r)) != PMIX_SUCCESS) {
+	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r)) !=
+	    PMIX_SUCCESS) {
 		pxc_upcall_free(r);
 		return false;
 	}
@@ -384,8 +385,8 @@ static bool fetch_one(pxc_coll_t *c, const char *ns)
 static void connect_fetch(pxc_coll_t *c)
 {
 	for (size_t i = 0; i < c->nprocs; i++)
-		if ((i == 0 || strncmp(c->procs[i].nspace, c->procs[i - 1].nspace,
-				       PMIX_MAX_NSLEN) != 0) &&
+		if ((i == 0 ||
+		     strncmp(c->procs[i].nspace, c->procs[i - 1].nspace, PMIX_MAX_NSLEN) != 0) &&
 		    fetch_one(c, c->procs[i].nspace))
 			c->fetching++;
 	if (!c->fetching)
@@ -413,7 +414,7 @@ static void complete(pxc_coll_t *c, pmix_status_t st, const char *data, size_t n
 
 typedef struct {
 	uint64_t coll_id;
-	pmix_data_buffer_t blob;	/* the data handed to fence_nb */
+	pmix_data_buffer_t blob; /* the data handed to fence_nb */
 } hctx_t;
 
 static void hctx_free(void *arg)
@@ -450,8 +451,10 @@ static int collect_local(pxc_coll_t *c, pmix_data_buffer_t *out)
 
 pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 {
-	pmix_data_buffer_t view = { .base_ptr = (char *)data, .unpack_ptr = (char *)data,
-				    .bytes_allocated = ndata, .bytes_used = ndata };
+	pmix_data_buffer_t view = { .base_ptr = (char *)data,
+				    .unpack_ptr = (char *)data,
+				    .bytes_allocated = ndata,
+				    .bytes_used = ndata };
 	pmix_status_t st;
 
 	view.pack_ptr = view.base_ptr + ndata;
@@ -518,24 +521,24 @@ static pmix_status_t call_host(pxc_coll_t *c, pxc_upcall_t *r, hctx_t *x)
 	a->nprocs = c->nprocs;
 	a->ninfo = a->info ? c->ninfo : 0;
 	if (c->cmd == PXC_CMD_FENCE)
-		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo,
-				   x->blob.base_ptr, x->blob.bytes_used,
-				   pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r));
+		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo, x->blob.base_ptr,
+				   x->blob.bytes_used, pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r));
 	if (c->cmd == PXC_CMD_CONNECT && connect_data(c, a) < 0)
 		return PMIX_ERR_NOMEM;
 	if (c->cmd == PXC_CMD_CONNECT)
-		return m->connect(a->procs, a->nprocs, a->info, a->ninfo,
-				  pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
-	return m->disconnect(a->procs, a->nprocs, a->info, a->ninfo,
-			     pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+		return m->connect(a->procs, a->nprocs, a->info, a->ninfo, pxc_upcall_cb_op,
+				  PXC_UPCALL_CBDATA(r));
+	return m->disconnect(a->procs, a->nprocs, a->info, a->ninfo, pxc_upcall_cb_op,
+			     PXC_UPCALL_CBDATA(r));
 }
 
 static bool host_has(uint16_t cmd)
 {
 	pmix_server_module_t *m = &pxc_srv.module;
 
-	return cmd == PXC_CMD_FENCE ? m->fence_nb != NULL :
-	       cmd == PXC_CMD_CONNECT ? m->connect != NULL : m->disconnect != NULL;
+	return cmd == PXC_CMD_FENCE   ? m->fence_nb != NULL :
+	       cmd == PXC_CMD_CONNECT ? m->connect != NULL :
+					m->disconnect != NULL;
 }
 
 /* Every local participant joined. */
@@ -567,15 +570,15 @@ static void coll_ready(pxc_coll_t *c)
 	c->in_host = true;
 	st = call_host(c, r, x);
 	if (st != PMIX_SUCCESS) {
-		complete(c, st, NULL, 0);	/* OPERATION_SUCCEEDED: done, no data */
+		complete(c, st, NULL, 0); /* OPERATION_SUCCEEDED: done, no data */
 		pxc_upcall_free(r);
 	}
 }
 
 /* -------------------------------------------------------------- joining */
 
-static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n,
-			    pmix_info_t *info, size_t ninfo)
+static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n, pmix_info_t *info,
+			    size_t ninfo)
 {
 	pxc_coll_t *c = calloc(1, sizeof(*c));
 
@@ -604,8 +607,8 @@ static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n,
 
 /* Validates and records one join; replies itself on errors. Takes procs
  * and info. */
-static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
-		 size_t n, pmix_info_t *info, size_t ninfo)
+static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, size_t n,
+		 pmix_info_t *info, size_t ninfo)
 {
 	pxc_coll_t *c;
 	pmix_status_t st = PMIX_SUCCESS;
@@ -621,7 +624,7 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		for (size_t i = 0; i < c->nmembers; i++)
 			if (proc_cmp(&c->members[i].proc, &p->proc) == 0)
-				st = PMIX_ERR_BAD_PARAM;	/* joined twice */
+				st = PMIX_ERR_BAD_PARAM; /* joined twice */
 	} else if (st == PMIX_SUCCESS && !(c = coll_new(h->cmd, procs, n, info, ninfo))) {
 		st = PMIX_ERR_NOMEM;
 	}
@@ -630,7 +633,8 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs,
 			pxc_array_free(procs, n, PMIX_PROC);
 			pxc_array_free(info, ninfo, PMIX_INFO);
 		}
-		pxc_peer_reply(p, h->cmd, h->tag, st == PMIX_SUCCESS ? PMIX_ERR_BAD_PARAM : st, NULL);
+		pxc_peer_reply(p, h->cmd, h->tag, st == PMIX_SUCCESS ? PMIX_ERR_BAD_PARAM : st,
+			       NULL);
 		return;
 	}
 	c->members[c->nmembers++] = (member_t){ .peer_id = p->id, .tag = h->tag, .proc = p->proc };

@@ -58,11 +58,11 @@
 
 typedef struct cnx_rec {
 	struct cnx_rec *next;
-	pmix_proc_t owner;		/* the local client */
-	pmix_proc_t *procs;		/* the others it connected to */
-	unsigned char *live;		/* per proc: not disconnected since */
+	pmix_proc_t owner;   /* the local client */
+	pmix_proc_t *procs;  /* the others it connected to */
+	unsigned char *live; /* per proc: not disconnected since */
 	size_t nprocs;
-	bool early_ok;			/* PMIX_CONNECT_EARLY_TERM_ALLOWED */
+	bool early_ok; /* PMIX_CONNECT_EARLY_TERM_ALLOWED */
 } cnx_rec_t;
 
 typedef struct cnx_seq {
@@ -74,14 +74,14 @@ typedef struct cnx_seq {
 /* A connect whose CONNECT_REQUESTED this server has raised. */
 typedef struct cnx_asked {
 	struct cnx_asked *next;
-	uint64_t sig;			/* op_sig() */
-	time_t until;			/* CLOCK_MONOTONIC seconds */
+	uint64_t sig; /* op_sig() */
+	time_t until; /* CLOCK_MONOTONIC seconds */
 } cnx_asked_t;
 
 static cnx_rec_t *recs;
 static cnx_seq_t *seqs;
 static cnx_asked_t *asked;
-static uint64_t last_coll;		/* context id cache: one per collective */
+static uint64_t last_coll; /* context id cache: one per collective */
 static size_t last_ctx;
 
 /* -------------------------------------------------------------- helpers */
@@ -118,8 +118,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 
 /* The identity of a connect: its (sorted) proc set and connect id. */
-static uint64_t op_sig(const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
-		       size_t ninfo)
+static uint64_t op_sig(const pmix_proc_t *procs, size_t n, const pmix_info_t *info, size_t ninfo)
 {
 	const char *id = info_id(info, ninfo);
 	uint64_t sig = 14695981039346656037ull;
@@ -138,7 +137,7 @@ static uint64_t op_sig(const pmix_proc_t *procs, size_t n, const pmix_info_t *in
 static bool is_bool_attr(const char *key)
 {
 	static const char *const keys[] = {
-		PMIX_CONNECT_NOTIFY_EACH, PMIX_CONNECT_NOTIFY_REQ, PMIX_CONNECT_OPTIONAL,
+		PMIX_CONNECT_NOTIFY_EACH,        PMIX_CONNECT_NOTIFY_REQ, PMIX_CONNECT_OPTIONAL,
 		PMIX_CONNECT_EARLY_TERM_ALLOWED, PMIX_CONNECT_XCHG_ONLY,
 	};
 
@@ -179,8 +178,8 @@ static pmix_status_t check_info(const pmix_info_t *info, size_t ninfo, const cha
 /* Our cluster: PMIX_CLUSTER_ID registered for the caller's namespace. */
 static const char *our_cluster(const char *own)
 {
-	const pmix_value_t *v = pxc_store_get(pxc_srv.store, own, PXC_LVL_JOB, 0,
-					      PMIX_CLUSTER_ID, NULL);
+	const pmix_value_t *v = pxc_store_get(pxc_srv.store, own, PXC_LVL_JOB, 0, PMIX_CLUSTER_ID,
+					      NULL);
 
 	return v && v->type == PMIX_STRING ? v->data.string : NULL;
 }
@@ -193,7 +192,7 @@ static pmix_status_t unqualify(const char *own, pmix_proc_t *q, const char **why
 	size_t clen;
 
 	if (!colon || pxc_ns_find(q->nspace) || pxc_store_has_nspace(pxc_srv.store, q->nspace))
-		return PMIX_SUCCESS;	/* plain, or a known name with a colon */
+		return PMIX_SUCCESS; /* plain, or a known name with a colon */
 	clen = (size_t)(colon - q->nspace);
 	ours = our_cluster(own);
 	if (!ours || strlen(ours) != clen || strncmp(ours, q->nspace, clen) != 0 || !colon[1]) {
@@ -204,8 +203,8 @@ static pmix_status_t unqualify(const char *own, pmix_proc_t *q, const char **why
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t pxc_cnx_check(const char *own, pmix_proc_t *procs, size_t n,
-			    const pmix_info_t *info, size_t ninfo, const char **why)
+pmix_status_t pxc_cnx_check(const char *own, pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+			    size_t ninfo, const char **why)
 {
 	pmix_status_t st = check_info(info, ninfo, why);
 
@@ -247,8 +246,8 @@ static bool was_connected(const pmix_proc_t *me, const pmix_proc_t *procs, size_
 	return true;
 }
 
-static int forward(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *procs,
-		   size_t n, const pmix_info_t *info, size_t ninfo)
+static int forward(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *procs, size_t n,
+		   const pmix_info_t *info, size_t ninfo)
 {
 	pmix_data_buffer_t b;
 	int rc;
@@ -286,8 +285,9 @@ static int handle(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		st = PMIX_ERR_INVALID_OPERATION;
 	}
 	if (st != PMIX_SUCCESS) {
-		pxc_error("server: %s from %s:%u: %s", h->cmd == PXC_CMD_CONNECT ?
-			  "connect" : "disconnect", p->proc.nspace, p->proc.rank, why);
+		pxc_error("server: %s from %s:%u: %s",
+			  h->cmd == PXC_CMD_CONNECT ? "connect" : "disconnect", p->proc.nspace,
+			  p->proc.rank, why);
 		pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
 	} else {
 		rc = forward(p, h, procs, n, info, ninfo);
@@ -341,9 +341,10 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 			PMIX_LOAD_KEY(r->a.info[r->a.ninfo++].key, keep[k]);
 	}
 	PMIx_Data_array_free(da);
-	pxc_upcall_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, PMIX_RANGE_CUSTOM,
-							  r->a.info, r->a.ninfo,
-							  pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r)));
+	pxc_upcall_after_call(r,
+			      pxc_srv.module.notify_event(code, &r->a.proc, PMIX_RANGE_CUSTOM,
+							  r->a.info, r->a.ninfo, pxc_upcall_cb_op,
+							  PXC_UPCALL_CBDATA(r)));
 }
 
 /* ---------------------------------------------- CONNECT_REQUESTED marks */
@@ -358,8 +359,7 @@ static time_t mono_now(void)
 
 /* True when the connect (procs, id) was announced here already; else
  * marks it (until its timeout) and returns false. */
-static bool asked_before(const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
-			 size_t ninfo)
+static bool asked_before(const pmix_proc_t *procs, size_t n, const pmix_info_t *info, size_t ninfo)
 {
 	uint64_t sig = op_sig(procs, n, info, ninfo);
 	time_t now = mono_now();
@@ -375,7 +375,7 @@ static bool asked_before(const pmix_proc_t *procs, size_t n, const pmix_info_t *
 			pp = &a->next;
 		}
 	}
-	if ((a = calloc(1, sizeof(*a)))) {	/* no memory: announced again */
+	if ((a = calloc(1, sizeof(*a)))) { /* no memory: announced again */
 		a->sig = sig;
 		a->until = now + pxc_srv_timeout(info, ninfo);
 		a->next = asked;
@@ -384,8 +384,8 @@ static bool asked_before(const pmix_proc_t *procs, size_t n, const pmix_info_t *
 	return false;
 }
 
-void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n,
-		   const pmix_info_t *info, size_t ninfo)
+void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+		   size_t ninfo)
 {
 	uint64_t sig;
 
@@ -408,8 +408,8 @@ void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n,
 
 /* Sends an event to the local clients among procs (except who); with
  * explicit_only, only to those that registered code itself. */
-static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
-		    size_t n, const pmix_proc_t *who, bool explicit_only)
+static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs, size_t n,
+		    const pmix_proc_t *who, bool explicit_only)
 {
 	pmix_data_range_t range = PMIX_RANGE_CUSTOM;
 	pmix_data_buffer_t msg;
@@ -441,8 +441,8 @@ static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_
 	PMIx_Info_destruct(&info[1]);
 }
 
-void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n,
-		    const pmix_info_t *info, size_t ninfo, const pmix_proc_t *who, bool first)
+void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+		    size_t ninfo, const pmix_proc_t *who, bool first)
 {
 	if (cmd != PXC_CMD_CONNECT)
 		return;
@@ -457,9 +457,8 @@ void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n,
 	}
 }
 
-void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src,
-			      const pmix_proc_t *procs, size_t nprocs,
-			      const pmix_info_t *info, size_t ninfo)
+void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+			      size_t nprocs, const pmix_info_t *info, size_t ninfo)
 {
 	if (!src || !procs || !nprocs || !pxc_srv.running ||
 	    (code != PMIX_CONNECT_REQUESTED && code != PMIX_PROC_HAS_CONNECTED))
@@ -469,8 +468,7 @@ void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src,
 	deliver(code, src, procs, nprocs, src, false);
 }
 
-void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs,
-				    size_t nprocs)
+void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs, size_t nprocs)
 {
 	if (src && procs && nprocs && pxc_srv.running)
 		deliver(PMIX_ERR_INVALID_TERMINATION, src, procs, nprocs, src, true);
@@ -498,14 +496,14 @@ void pxc_cnx_connected(const pmix_proc_t *member, const pmix_proc_t *procs, size
 	if (!r || !r->procs || !r->live) {
 		if (r)
 			rec_free(r);
-		pxc_error("server: connect: out of memory recording %s:%u's set",
-			  member->nspace, member->rank);
+		pxc_error("server: connect: out of memory recording %s:%u's set", member->nspace,
+			  member->rank);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!same_ns(procs[i].nspace, member->nspace))
 			r->procs[k++] = procs[i];
-	if (k == 0) {		/* only its own job: nothing to track */
+	if (k == 0) { /* only its own job: nothing to track */
 		rec_free(r);
 		return;
 	}
@@ -555,7 +553,8 @@ void pxc_cnx_client_gone(const pmix_proc_t *proc)
 		*pp = r->next;
 		if (!r->early_ok && (k = rec_live(r)) > 0) {
 			pxc_debug("server: %s:%u ended while connected to %zu proc entries "
-				  "(PMIX_ERR_INVALID_TERMINATION)", proc->nspace, proc->rank, k);
+				  "(PMIX_ERR_INVALID_TERMINATION)",
+				  proc->nspace, proc->rank, k);
 			deliver(PMIX_ERR_INVALID_TERMINATION, proc, r->procs, k, proc, true);
 			tell_host(PMIX_ERR_INVALID_TERMINATION, proc, r->procs, k, NULL, 0);
 		}
@@ -613,8 +612,7 @@ static size_t context_id(uint64_t coll_id, const pmix_proc_t *procs, size_t n,
 }
 
 /* The member's rank in the group; false when a job size is unknown. */
-static bool group_rank(const pmix_proc_t *procs, size_t n, const pmix_proc_t *m,
-		       pmix_rank_t *out)
+static bool group_rank(const pmix_proc_t *procs, size_t n, const pmix_proc_t *m, pmix_rank_t *out)
 {
 	uint64_t base = 0;
 
@@ -623,15 +621,16 @@ static bool group_rank(const pmix_proc_t *procs, size_t n, const pmix_proc_t *m,
 
 		if (same_ns(procs[i].nspace, m->nspace) &&
 		    (procs[i].rank == PMIX_RANK_WILDCARD || procs[i].rank == m->rank)) {
-			*out = (pmix_rank_t)(base + (procs[i].rank == PMIX_RANK_WILDCARD ? m->rank : 0));
+			*out = (pmix_rank_t)(base +
+					     (procs[i].rank == PMIX_RANK_WILDCARD ? m->rank : 0));
 			return true;
 		}
 		if (procs[i].rank != PMIX_RANK_WILDCARD) {
 			base++;
 			continue;
 		}
-		v = pxc_store_get(pxc_srv.store, procs[i].nspace, PXC_LVL_JOB, 0,
-				  PMIX_JOB_SIZE, NULL);
+		v = pxc_store_get(pxc_srv.store, procs[i].nspace, PXC_LVL_JOB, 0, PMIX_JOB_SIZE,
+				  NULL);
 		if (!v || v->type != PMIX_UINT32)
 			return false;
 		base += v->data.uint32;
@@ -640,8 +639,8 @@ static bool group_rank(const pmix_proc_t *procs, size_t n, const pmix_proc_t *m,
 }
 
 pmix_status_t pxc_cnx_pack_results(uint64_t coll_id, const pmix_proc_t *procs, size_t n,
-				   const pmix_info_t *info, size_t ninfo,
-				   const pmix_proc_t *member, pmix_data_buffer_t *body)
+				   const pmix_info_t *info, size_t ninfo, const pmix_proc_t *member,
+				   pmix_data_buffer_t *body)
 {
 	pmix_info_t res[2];
 	size_t nres = 0, ctx;

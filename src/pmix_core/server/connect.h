@@ -21,8 +21,8 @@ int pxc_cnx_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buff
  * and rewrites "cluster:nspace" names of our own cluster to plain ones.
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM (a bad type, *why says which),
  * PMIX_ERR_NOT_SUPPORTED (another cluster). own: the caller's nspace. */
-pmix_status_t pxc_cnx_check(const char *own, pmix_proc_t *procs, size_t n,
-			    const pmix_info_t *info, size_t ninfo, const char **why);
+pmix_status_t pxc_cnx_check(const char *own, pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+			    size_t ninfo, const char **why);
 
 /* Two joins belong to the same operation: same PMIX_CONNECT_ID (or none). */
 bool pxc_cnx_same_op(const pmix_info_t *a, size_t na, const pmix_info_t *b, size_t nb);
@@ -31,13 +31,13 @@ bool pxc_cnx_same_op(const pmix_info_t *a, size_t na, const pmix_info_t *b, size
  * PMIX_PROC_HAS_CONNECTED / PMIX_CONNECT_REQUESTED for the procs of the
  * set when the attributes ask for them (local ones directly, the others
  * through the host's notify_event). */
-void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n,
-		    const pmix_info_t *info, size_t ninfo, const pmix_proc_t *who, bool first);
+void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+		    size_t ninfo, const pmix_proc_t *who, bool first);
 
 /* A CONNECT collective over procs ended here (done, failed or timed
  * out): forgets that its CONNECT_REQUESTED was raised. */
-void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n,
-		   const pmix_info_t *info, size_t ninfo);
+void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
+		   size_t ninfo);
 
 /* A named proc terminated before joining: may it be dropped from the
  * collective (PMIX_CONNECT_OPTIONAL for connect, EARLY_TERM for
@@ -53,8 +53,8 @@ void pxc_cnx_disconnected(const pmix_proc_t *member, const pmix_proc_t *procs, s
  * context id (one per collective coll_id) and the member's rank in the
  * group, unless PMIX_CONNECT_XCHG_ONLY. */
 pmix_status_t pxc_cnx_pack_results(uint64_t coll_id, const pmix_proc_t *procs, size_t n,
-				   const pmix_info_t *info, size_t ninfo,
-				   const pmix_proc_t *member, pmix_data_buffer_t *body);
+				   const pmix_info_t *info, size_t ninfo, const pmix_proc_t *member,
+				   pmix_data_buffer_t *body);
 
 /* A local client ended (finalized or lost) while connected: the other
  * procs of its sets get PMIX_ERR_INVALID_TERMINATION (unless

@@ -49,23 +49,23 @@ struct pxc_fsig {
 	struct pxc_fsig *next;
 	pmix_proc_t *procs;
 	size_t nprocs;
-	size_t refs;			/* marks (and callers) holding it */
+	size_t refs; /* marks (and callers) holding it */
 };
 
 typedef struct {
-	struct pxc_fsig *sig;		/* NULL = free slot */
+	struct pxc_fsig *sig; /* NULL = free slot */
 	uint32_t upto;
-	uint32_t used;			/* LRU stamp (a wrap only misorders) */
+	uint32_t used; /* LRU stamp (a wrap only misorders) */
 } mark_t;
 
 typedef struct {
-	uint32_t h;			/* key hash, 0 = empty slot */
-	uint32_t seq;			/* its commit */
+	uint32_t h;   /* key hash, 0 = empty slot */
+	uint32_t seq; /* its commit */
 } slot_t;
 
 struct pxc_delta {
-	uint32_t seq;			/* commits with fence-visible records */
-	bool all;			/* out of memory once: send everything */
+	uint32_t seq; /* commits with fence-visible records */
+	bool all;     /* out of memory once: send everything */
 	slot_t *keys;
 	size_t cap, n;
 	mark_t marks[PXC_DELTA_MARKS];
@@ -77,7 +77,7 @@ static uint32_t stamp;
 
 static uint32_t key_hash(const char *key)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a, then a final mix */
+	uint32_t h = 2166136261u; /* FNV-1a, then a final mix */
 
 	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
 		h = (h ^ *p) * 16777619u;
@@ -296,7 +296,7 @@ static int pack_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char *
 		return 0;
 	memset(&info, 0, sizeof(info));
 	memcpy(info.key, key, strnlen(key, PMIX_MAX_KEYLEN));
-	info.value = *val;	/* shallow: only read */
+	info.value = *val; /* shallow: only read */
 	if (pxc_pack_str(pk->out, ns) != PMIX_SUCCESS ||
 	    pxc_pack(pk->out, &level, 1, PMIX_UINT8) != PMIX_SUCCESS ||
 	    pxc_pack_u32(pk->out, id) != PMIX_SUCCESS ||
@@ -306,8 +306,8 @@ static int pack_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char *
 	return 0;
 }
 
-int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig,
-		   pmix_data_buffer_t *out, uint32_t *upto)
+int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig, pmix_data_buffer_t *out,
+		   uint32_t *upto)
 {
 	pxc_sclient_t *cl = pxc_client_find(proc);
 	pxc_delta_t *d = cl ? cl->delta : NULL;
@@ -317,13 +317,13 @@ int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig,
 
 	*upto = d && !d->all ? d->seq : 0;
 	if (!m)
-		return pxc_store_pack(pxc_srv.store, proc->nspace, PXC_LVL_PROC,
-				      proc->rank, KINDS_FENCE, out);
+		return pxc_store_pack(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
+				      KINDS_FENCE, out);
 	m->used = ++stamp;
-	if (pxc_store_foreach(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
-			      KINDS_FENCE, pack_visit, &pk) == 0)
+	if (pxc_store_foreach(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank, KINDS_FENCE,
+			      pack_visit, &pk) == 0)
 		return 0;
-	out->bytes_used = at;	/* drop the partial blob */
+	out->bytes_used = at; /* drop the partial blob */
 	out->pack_ptr = out->base_ptr + at;
 	errno = ENOMEM;
 	return -1;

@@ -53,11 +53,11 @@ typedef struct pxc_parked {
 	struct pxc_parked *next;
 	uint64_t id;
 	pmix_proc_t target;
-	char *key;			/* GET: NULL = everything */
-	bool key_only;			/* GET: reply with key's record only */
-	uint64_t peer_id;		/* GET requester */
+	char *key;        /* GET: NULL = everything */
+	bool key_only;    /* GET: reply with key's record only */
+	uint64_t peer_id; /* GET requester */
 	uint32_t tag;
-	pmix_dmodex_response_fn_t dcb;	/* dmodex_request */
+	pmix_dmodex_response_fn_t dcb; /* dmodex_request */
 	void *dcbdata;
 	struct event *timer;
 } pxc_parked_t;
@@ -80,7 +80,8 @@ static int check_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char 
 {
 	check_t *c = arg;
 
-	(void)key; (void)val;
+	(void)key;
+	(void)val;
 	if (lvl != PXC_LVL_PROC || id != c->proc->rank ||
 	    strncmp(ns, c->proc->nspace, PMIX_MAX_NSLEN) != 0 ||
 	    (kind != PMIX_LOCAL && kind != PMIX_REMOTE && kind != PMIX_GLOBAL))
@@ -93,9 +94,9 @@ static int merge_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char 
 {
 	uint8_t old;
 
-	if (is_reserved(key) &&
-	    pxc_store_get(pxc_srv.store, ns, lvl, id, key, &old) && old == PMIX_SCOPE_UNDEF)
-		return 0;	/* keep what the host registered */
+	if (is_reserved(key) && pxc_store_get(pxc_srv.store, ns, lvl, id, key, &old) &&
+	    old == PMIX_SCOPE_UNDEF)
+		return 0; /* keep what the host registered */
 	if (pxc_store_put(pxc_srv.store, ns, lvl, id, key, val, kind) < 0)
 		return -1;
 	pxc_delta_touch(arg, key, kind);
@@ -114,13 +115,15 @@ static int commit_blob(pxc_sclient_t *cl, pmix_data_buffer_t *blob)
 	if (pxc_store_unpack(tmp, blob) != PMIX_SUCCESS)
 		goto out;
 	for (int l = PXC_LVL_JOB; l <= PXC_LVL_SESSION && !c.bad; l++)
-		pxc_store_foreach(tmp, NULL, (pxc_level_t)l, PXC_ID_ANY, PXC_KINDS_ALL,
-				  check_visit, &c);
+		pxc_store_foreach(tmp, NULL, (pxc_level_t)l, PXC_ID_ANY, PXC_KINDS_ALL, check_visit,
+				  &c);
 	if (c.bad)
 		goto out;
 	pxc_delta_commit(cl);
-	rc = pxc_store_foreach(tmp, proc->nspace, PXC_LVL_PROC, proc->rank,
-			       PXC_KINDS_POSTED, merge_visit, cl) ? -1 : 0;
+	rc = pxc_store_foreach(tmp, proc->nspace, PXC_LVL_PROC, proc->rank, PXC_KINDS_POSTED,
+			       merge_visit, cl) ?
+		     -1 :
+		     0;
 out:
 	pxc_store_destroy(tmp);
 	return rc;
@@ -175,16 +178,15 @@ static void parked_free(pxc_parked_t *pk)
 /* Packs the posted records of proc visible through kinds. */
 static int pack_posted(const pmix_proc_t *proc, unsigned kinds, pmix_data_buffer_t *blob)
 {
-	return pxc_store_pack(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
-			      kinds, blob);
+	return pxc_store_pack(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank, kinds, blob);
 }
 
 static bool has_key(const pmix_proc_t *proc, const char *key, unsigned kinds)
 {
 	uint8_t kind;
 
-	return pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
-			     key, &kind) && (kinds & PXC_KIND_BIT(kind));
+	return pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank, key, &kind) &&
+	       (kinds & PXC_KIND_BIT(kind));
 }
 
 /* Packs key's record of proc, when it is visible through kinds, and, for
@@ -196,8 +198,8 @@ static int pack_key(const pmix_proc_t *proc, const char *key, unsigned kinds,
 		    pmix_data_buffer_t *blob)
 {
 	uint8_t kind;
-	const pmix_value_t *v = pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC,
-					      proc->rank, key, &kind);
+	const pmix_value_t *v = pxc_store_get(pxc_srv.store, proc->nspace, PXC_LVL_PROC, proc->rank,
+					      key, &kind);
 	unsigned local = kinds & PXC_KIND_BIT(PMIX_LOCAL);
 	pxc_store_t *one;
 	int rc = -1;
@@ -208,8 +210,8 @@ static int pack_key(const pmix_proc_t *proc, const char *key, unsigned kinds,
 		return 0;
 	one = pxc_store_create();
 	if (one && pxc_store_put(one, proc->nspace, PXC_LVL_PROC, proc->rank, key, v, kind) == 0)
-		rc = pxc_store_pack(one, proc->nspace, PXC_LVL_PROC, proc->rank,
-				    PXC_KINDS_ALL, blob);
+		rc = pxc_store_pack(one, proc->nspace, PXC_LVL_PROC, proc->rank, PXC_KINDS_ALL,
+				    blob);
 	pxc_store_destroy(one);
 	return rc;
 }
@@ -217,8 +219,8 @@ static int pack_key(const pmix_proc_t *proc, const char *key, unsigned kinds,
 /* Replies to a GET with the target's records visible through kinds (or an
  * error): all of them, or with key (PXC_GET_KEY_ONLY: the requester holds
  * the others already) key's record and the LOCAL ones (pack_key). */
-static void get_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st,
-		      const pmix_proc_t *target, const char *key, unsigned kinds)
+static void get_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, const pmix_proc_t *target,
+		      const char *key, unsigned kinds)
 {
 	pmix_data_buffer_t body, blob;
 	int rc;
@@ -254,7 +256,7 @@ static bool try_answer(pxc_parked_t *pk)
 	pmix_status_t st = PMIX_SUCCESS;
 
 	if (!cl && pk->dcb)
-		return false;		/* not registered here yet */
+		return false; /* not registered here yet */
 	if (cl && cl->commits == 0 && !cl->lost)
 		return false;
 	if (pk->dcb) {
@@ -288,7 +290,8 @@ static void parked_timeout(int fd, short what, void *arg)
 {
 	pxc_parked_t *pk = parked_by_id((uint64_t)(uintptr_t)arg);
 
-	(void)fd; (void)what;
+	(void)fd;
+	(void)what;
 	if (!pk)
 		return;
 	answer_error(pk, PMIX_ERR_TIMEOUT);
@@ -344,15 +347,15 @@ void pxc_parked_fail_all(pmix_status_t status)
 typedef struct {
 	uint64_t peer_id;
 	uint32_t tag;
-	char *key;			/* key-only reply: the key; else NULL */
+	char *key; /* key-only reply: the key; else NULL */
 } waiter_t;
 
 /* One direct_modex request, shared by every GET for the same target that
  * arrives while it is pending. */
 typedef struct {
-	pmix_proc_t target;		/* handed to the host */
-	bool job;			/* registered info wanted */
-	bool expired;			/* timed out: waiters answered */
+	pmix_proc_t target; /* handed to the host */
+	bool job;           /* registered info wanted */
+	bool expired;       /* timed out: waiters answered */
 	waiter_t *w;
 	size_t nw;
 } gctx_t;
@@ -396,10 +399,9 @@ static void job_replies(gctx_t *g, pmix_status_t st)
 
 	pxc_buf_init(&blob);
 	pxc_buf_init(&body);
-	if (st == PMIX_SUCCESS &&
-	    (pxc_store_pack(pxc_srv.store, g->target.nspace, -1, PXC_ID_ANY,
-			    PXC_KINDS_INFO, &blob) < 0 ||
-	     pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
+	if (st == PMIX_SUCCESS && (pxc_store_pack(pxc_srv.store, g->target.nspace, -1, PXC_ID_ANY,
+						  PXC_KINDS_INFO, &blob) < 0 ||
+				   pxc_pack_blob(&body, &blob) != PMIX_SUCCESS))
 		st = PMIX_ERR_NOMEM;
 	for (size_t i = 0; i < g->nw; i++)
 		pxc_peer_reply_id(g->w[i].peer_id, PXC_CMD_GET, g->w[i].tag, st, &body);
@@ -438,11 +440,13 @@ static void get_host_timeout(int fd, short what, void *arg)
 	pxc_upcall_t *r = pxc_upcall_find((uint64_t)(uintptr_t)arg);
 	gctx_t *g = r ? r->ctx : NULL;
 
-	(void)fd; (void)what;
+	(void)fd;
+	(void)what;
 	if (!g)
 		return;
 	for (size_t i = 0; i < g->nw; i++)
-		pxc_peer_reply_id(g->w[i].peer_id, PXC_CMD_GET, g->w[i].tag, PMIX_ERR_TIMEOUT, NULL);
+		pxc_peer_reply_id(g->w[i].peer_id, PXC_CMD_GET, g->w[i].tag, PMIX_ERR_TIMEOUT,
+				  NULL);
 	waiters_clear(g);
 	g->expired = true;
 }
@@ -490,7 +494,7 @@ static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_pro
 	    pxc_info_dup(info, ninfo, &r->a.info) != PMIX_SUCCESS) {
 		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
 		if (r)
-			pxc_upcall_free(r);	/* frees g */
+			pxc_upcall_free(r); /* frees g */
 		else
 			free(g);
 		return;
@@ -509,15 +513,15 @@ static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *t
 	pmix_data_buffer_t blob, body;
 	pmix_status_t st = PMIX_SUCCESS;
 
-	if (!pxc_store_has_nspace(pxc_srv.store, target->nspace) &&
-	    !pxc_ns_find(target->nspace)) {
+	if (!pxc_store_has_nspace(pxc_srv.store, target->nspace) && !pxc_ns_find(target->nspace)) {
 		get_from_host(p, h, target, true, NULL, info, ninfo);
 		return;
 	}
 	pxc_buf_init(&blob);
 	pxc_buf_init(&body);
-	if (pxc_store_pack(pxc_srv.store, target->nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO,
-			   &blob) < 0 || pxc_pack_blob(&body, &blob) != PMIX_SUCCESS)
+	if (pxc_store_pack(pxc_srv.store, target->nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO, &blob) <
+		    0 ||
+	    pxc_pack_blob(&body, &blob) != PMIX_SUCCESS)
 		st = PMIX_ERR_NOMEM;
 	pxc_peer_reply(p, h->cmd, h->tag, st, &body);
 	pxc_buf_clear(&blob);
@@ -526,14 +530,13 @@ static void get_job(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t *t
 
 /* What a GET asks for besides its target. */
 typedef struct {
-	const char *key;		/* NULL = everything */
-	bool key_only;			/* reply with key's record only */
+	const char *key; /* NULL = everything */
+	bool key_only;   /* reply with key's record only */
 	const pmix_info_t *info;
 	size_t ninfo;
 } getq_t;
 
-static void get_local(pxc_peer_t *p, const pxc_wire_hdr_t *h, pxc_sclient_t *cl,
-		      const getq_t *q)
+static void get_local(pxc_peer_t *p, const pxc_wire_hdr_t *h, pxc_sclient_t *cl, const getq_t *q)
 {
 	pxc_parked_t *pk;
 
@@ -560,8 +563,8 @@ static void get_remote(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_proc_t
 		       const getq_t *q)
 {
 	bool cached = q->key ? has_key(target, q->key, KINDS_REMOTE_VIEW) :
-		      pxc_store_count(pxc_srv.store, target->nspace, PXC_LVL_PROC,
-				      target->rank, KINDS_REMOTE_VIEW) > 0;
+			       pxc_store_count(pxc_srv.store, target->nspace, PXC_LVL_PROC,
+					       target->rank, KINDS_REMOTE_VIEW) > 0;
 	const char *only = q->key_only ? q->key : NULL;
 
 	if (cached && !pxc_info_flag(q->info, q->ninfo, PMIX_GET_REFRESH_CACHE))
@@ -625,7 +628,7 @@ int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 
 typedef struct {
 	pmix_proc_t proc;
-	int timeout;			/* seconds; <= 0: the default */
+	int timeout; /* seconds; <= 0: the default */
 	pmix_dmodex_response_fn_t cbfunc;
 	void *cbdata;
 } dmop_t;
@@ -635,11 +638,14 @@ typedef struct {
 static bool node_local_key(const char *key)
 {
 	static const char *const keys[] = {
-		PMIX_LOCAL_PEERS, PMIX_LOCAL_SIZE, PMIX_LOCALLDR, PMIX_NODE_SIZE,
-		PMIX_LOCAL_CPUSETS, PMIX_AVAIL_PHYS_MEMORY, PMIX_NODEID,
-		PMIX_NODE_OVERSUBSCRIBED, PMIX_LOCAL_PROCS, PMIX_HWLOC_XML_V1,
-		PMIX_HWLOC_XML_V2, PMIX_HWLOC_SHMEM_FILE, PMIX_HWLOC_SHMEM_ADDR,
-		PMIX_HWLOC_SHMEM_SIZE, PMIX_LOCAL_TOPO, PMIX_TOPOLOGY_SIGNATURE,
+		PMIX_LOCAL_PEERS,      PMIX_LOCAL_SIZE,
+		PMIX_LOCALLDR,         PMIX_NODE_SIZE,
+		PMIX_LOCAL_CPUSETS,    PMIX_AVAIL_PHYS_MEMORY,
+		PMIX_NODEID,           PMIX_NODE_OVERSUBSCRIBED,
+		PMIX_LOCAL_PROCS,      PMIX_HWLOC_XML_V1,
+		PMIX_HWLOC_XML_V2,     PMIX_HWLOC_SHMEM_FILE,
+		PMIX_HWLOC_SHMEM_ADDR, PMIX_HWLOC_SHMEM_SIZE,
+		PMIX_LOCAL_TOPO,       PMIX_TOPOLOGY_SIGNATURE,
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -666,8 +672,9 @@ static int pack_for_other_node(const char *ns, pmix_data_buffer_t *blob)
 	pxc_store_t *job = pxc_store_create();
 	int rc = -1;
 
-	if (job && pxc_store_foreach(pxc_srv.store, ns, PXC_LVL_JOB, 0, PXC_KINDS_INFO,
-				     copy_global, job) == 0 &&
+	if (job &&
+	    pxc_store_foreach(pxc_srv.store, ns, PXC_LVL_JOB, 0, PXC_KINDS_INFO, copy_global,
+			      job) == 0 &&
 	    pxc_store_pack(job, ns, PXC_LVL_JOB, 0, PXC_KINDS_ALL, blob) == 0)
 		rc = 0;
 	pxc_store_destroy(job);
@@ -734,8 +741,8 @@ pmix_status_t pxc_server_dmodex_request_tmo(const pmix_proc_t *proc, int timeout
 	return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc,
-					 pmix_dmodex_response_fn_t cbfunc, void *cbdata)
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc,
+					 void *cbdata)
 {
 	return pxc_server_dmodex_request_tmo(proc, 0, cbfunc, cbdata);
 }

@@ -33,23 +33,22 @@
 
 /* Tells the host (its answer does not change ours). The request takes
  * *codes and *info, which the host may keep until it calls back. */
-static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n,
-				pmix_info_t **info, size_t ninfo)
+static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n, pmix_info_t **info,
+				size_t ninfo)
 {
 	pxc_upcall_t *r = pxc_upcall_new(p, 0, PXC_CMD_REGEVENTS, pxc_upcall_done_none);
 
 	if (!r)
 		return;
-	r->peer_id = 0;		/* nobody waits for it */
+	r->peer_id = 0; /* nobody waits for it */
 	r->a.codes = *codes;
 	r->a.ncodes = n;
 	r->a.info = *info;
 	r->a.ninfo = ninfo;
 	*codes = NULL;
 	*info = NULL;
-	pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
-								r->a.info, r->a.ninfo,
-								pxc_upcall_cb_op,
+	pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes, r->a.info,
+								r->a.ninfo, pxc_upcall_cb_op,
 								PXC_UPCALL_CBDATA(r)));
 }
 
@@ -104,10 +103,8 @@ static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_rang
 	const pmix_data_array_t *da;
 
 	switch (range) {
-	case PMIX_RANGE_PROC_LOCAL:
-		return false;
-	case PMIX_RANGE_NAMESPACE:
-		return strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
+	case PMIX_RANGE_PROC_LOCAL: return false;
+	case PMIX_RANGE_NAMESPACE: return strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
 	case PMIX_RANGE_CUSTOM:
 		cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
 		if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
@@ -121,8 +118,7 @@ static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_rang
 				return true;
 		}
 		return false;
-	default:
-		return true;
+	default: return true;
 	}
 }
 
@@ -154,8 +150,8 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 }
 
 /* The server process's own handlers (client/event.c). */
-static void deliver_self(pmix_status_t code, const pmix_proc_t *src,
-			 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+static void deliver_self(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+			 const pmix_info_t *info, size_t ninfo)
 {
 	if (range == PMIX_RANGE_PROC_LOCAL)
 		return;
@@ -245,8 +241,8 @@ static void notify_fn(void *arg)
 }
 
 pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
-				pmix_data_range_t range, const pmix_info_t info[],
-				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	notop_t *o = calloc(1, sizeof(*o));
 

@@ -27,8 +27,8 @@ static void get_local_fn(void *arg)
 		return;
 	}
 	if (o->proc->rank != PMIX_RANK_WILDCARD)
-		v = pxc_store_get(pxc_srv.store, o->proc->nspace, PXC_LVL_PROC,
-				  o->proc->rank, o->key, NULL);
+		v = pxc_store_get(pxc_srv.store, o->proc->nspace, PXC_LVL_PROC, o->proc->rank,
+				  o->key, NULL);
 	if (!v)
 		v = pxc_store_get(pxc_srv.store, o->proc->nspace, PXC_LVL_JOB, 0, o->key, NULL);
 	if (v) {
@@ -48,7 +48,8 @@ pmix_status_t pxc_server_get_local(const pmix_proc_t *proc, const char *key,
 	getop_t o = { .proc = proc, .key = key };
 	pmix_status_t st;
 
-	(void)info; (void)ninfo;
+	(void)info;
+	(void)ninfo;
 	if (!proc || !key || !val)
 		return PMIX_ERR_BAD_PARAM;
 	if (pxc_srv.pg && pxc_progress_in_thread(pxc_srv.pg))

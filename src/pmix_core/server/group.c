@@ -25,12 +25,11 @@ int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return pxc_upcall_args_free(&a), -1;
 	r = pxc_upcall_start(p, h, pxc_srv.module.group != NULL,
-		  a.str ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, pxc_upcall_done_info, &a);
+			     a.str ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, pxc_upcall_done_info, &a);
 	if (r)
 		pxc_upcall_after_call(r, pxc_srv.module.group((pmix_group_operation_t)op, r->a.str,
-							      r->a.procs, r->a.nprocs,
-							      r->a.info, r->a.ninfo,
-							      pxc_upcall_cb_info,
+							      r->a.procs, r->a.nprocs, r->a.info,
+							      r->a.ninfo, pxc_upcall_cb_info,
 							      PXC_UPCALL_CBDATA(r)));
 	return 0;
 }

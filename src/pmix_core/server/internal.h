@@ -46,11 +46,11 @@ typedef struct pxc_fsig pxc_fsig_t;
 struct pxc_snspace {
 	pxc_snspace_t *next;
 	char name[PMIX_MAX_NSLEN + 1];
-	int nlocalprocs;		/* from register_nspace; -1 unknown */
-	bool registered;		/* register_nspace was called */
-	pxc_sclient_t *clients;		/* local procs registered by the host */
+	int nlocalprocs;        /* from register_nspace; -1 unknown */
+	bool registered;        /* register_nspace was called */
+	pxc_sclient_t *clients; /* local procs registered by the host */
 	size_t nclients;
-	pxc_cleanup_t *cleanups;	/* PMIx_Job_control cleanups to run */
+	pxc_cleanup_t *cleanups; /* PMIx_Job_control cleanups to run */
 };
 
 /* A local process registered with PMIx_server_register_client. */
@@ -61,12 +61,12 @@ struct pxc_sclient {
 	uid_t uid;
 	gid_t gid;
 	void *server_object;
-	pxc_peer_t *peer;		/* live connection, or NULL */
-	pid_t pid;			/* from HELLO */
-	unsigned commits;		/* COMMIT messages received */
-	pxc_delta_t *delta;		/* what fences still have to send (delta.c) */
-	bool finalized;			/* sent FINALIZE */
-	bool lost;			/* connection dropped without FINALIZE */
+	pxc_peer_t *peer;   /* live connection, or NULL */
+	pid_t pid;          /* from HELLO */
+	unsigned commits;   /* COMMIT messages received */
+	pxc_delta_t *delta; /* what fences still have to send (delta.c) */
+	bool finalized;     /* sent FINALIZE */
+	bool lost;          /* connection dropped without FINALIZE */
 };
 
 /* One connection (client or tool). */
@@ -74,17 +74,17 @@ struct pxc_peer {
 	pxc_peer_t *next;
 	uint64_t id;
 	pxc_conn_t *conn;
-	bool hello;			/* HELLO accepted */
-	bool pending_hello;		/* waiting for the host's approval */
-	int kind;			/* PXC_PEER_* after HELLO */
-	pxc_sclient_t *client;		/* clients only */
-	pmix_proc_t proc;		/* identity after HELLO */
+	bool hello;            /* HELLO accepted */
+	bool pending_hello;    /* waiting for the host's approval */
+	int kind;              /* PXC_PEER_* after HELLO */
+	pxc_sclient_t *client; /* clients only */
+	pmix_proc_t proc;      /* identity after HELLO */
 	uid_t uid;
 	gid_t gid;
-	pid_t pid;			/* SO_PEERCRED */
-	pxc_peer_t *rchan;		/* its reply channel (proto.h), or NULL */
-	pxc_peer_t *owner;		/* PXC_PEER_REPLY: whose channel it is */
-	bool ev_all;			/* registered for every event code */
+	pid_t pid;         /* SO_PEERCRED */
+	pxc_peer_t *rchan; /* its reply channel (proto.h), or NULL */
+	pxc_peer_t *owner; /* PXC_PEER_REPLY: whose channel it is */
+	bool ev_all;       /* registered for every event code */
 	pmix_status_t *ev_codes;
 	size_t nev_codes;
 	bool finalized;
@@ -102,21 +102,21 @@ struct pxc_parked;
 
 /* The server. One per process. */
 typedef struct {
-	bool running;			/* progress-thread view */
+	bool running; /* progress-thread view */
 	pxc_progress_t *pg;
 	struct event_base *base;
 	pmix_server_module_t module;
 	pmix_proc_t me;
 	char hostname[256];
-	char *tmpdir;			/* where our directory lives */
-	char *sysdir;			/* system tmpdir (rendezvous) */
-	char *dir;			/* our private directory */
+	char *tmpdir; /* where our directory lives */
+	char *sysdir; /* system tmpdir (rendezvous) */
+	char *dir;    /* our private directory */
 	char *sockpath;
-	char *uri;			/* "unix:<sockpath>" */
-	uid_t uid;			/* uid the clients run as */
+	char *uri; /* "unix:<sockpath>" */
+	uid_t uid; /* uid the clients run as */
 	gid_t gid;
 	bool tool_support, system_support;
-	char *rdv[3];			/* rendezvous files written */
+	char *rdv[3]; /* rendezvous files written */
 	int lfd;
 	struct event *lev;
 	pxc_store_t *store;
@@ -124,12 +124,12 @@ typedef struct {
 	pxc_peer_t *peers;
 	pxc_upcall_t *upcalls;
 	struct pxc_coll *colls;
-	pxc_fsig_t *fsigs;		/* fence signatures with marks (delta.c) */
-	struct pxc_parked *parked;	/* GETs / dmodex waiting for commits */
+	pxc_fsig_t *fsigs;         /* fence signatures with marks (delta.c) */
+	struct pxc_parked *parked; /* GETs / dmodex waiting for commits */
 	pxc_pset_t *psets;
 	uint64_t next_id;
 	unsigned tool_count;
-	void *topo;			/* hwloc topology: a copy of the host's
+	void *topo; /* hwloc topology: a copy of the host's
 					 * PMIX_TOPOLOGY2, else loaded lazily */
 } pxc_srv_t;
 
@@ -152,7 +152,7 @@ typedef struct {
 	bool blocking;
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
-	void (*free_fn)(void *op);	/* frees the op (async case) */
+	void (*free_fn)(void *op); /* frees the op (async case) */
 } pxc_apiop_t;
 /* Runs fn(op) in the progress thread as described above. On an error
  * return the caller still owns op. Any thread. */
@@ -180,18 +180,17 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush);
 int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
 		   const pmix_data_buffer_t *body);
 /* Same, to a peer named by id; silently dropped when gone. */
-void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
-		       pmix_status_t status, const pmix_data_buffer_t *body);
+void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		       const pmix_data_buffer_t *body);
 /* Sends msg, a whole reply payload (STATUS first), to a peer named by id;
  * silently dropped when gone. */
-void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
-		      const pmix_data_buffer_t *msg);
+void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg);
 /* Packs a byte object holding the bytes of blob (a store blob) into out. */
 pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
 
 /* ---- nspace.c ---- */
 pxc_snspace_t *pxc_ns_find(const char *name);
-pxc_snspace_t *pxc_ns_get(const char *name);	/* find or create */
+pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
 pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
 void pxc_ns_free_all(void);
 /* True if the client's proc is on this node (registered here). */
@@ -206,8 +205,7 @@ void pxc_map_derive(const char *ns);
 
 /* Request handlers: each reads the payload and replies or parks.
  * Returning -1 is a protocol error: the connection is closed. */
-typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h,
-			     pmix_data_buffer_t *in);
+typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
 /* ---- coll.c ---- */
 int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
@@ -228,8 +226,8 @@ pxc_fsig_t *pxc_delta_sig_find(const pmix_proc_t *procs, size_t n);
 /* Appends to out the REMOTE/GLOBAL records of the local proc that were not
  * contributed to a completed collecting fence over sig (NULL: all of
  * them); *upto receives the sequence this covers. 0 or -1/ENOMEM. */
-int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig,
-		   pmix_data_buffer_t *out, uint32_t *upto);
+int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig, pmix_data_buffer_t *out,
+		   uint32_t *upto);
 /* The signature of procs with a reference taken (created when new), NULL
  * on ENOMEM; release it with pxc_delta_sig_release (NULL-tolerant). */
 pxc_fsig_t *pxc_delta_sig_hold(const pmix_proc_t *procs, size_t n);

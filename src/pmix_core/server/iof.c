@@ -36,7 +36,12 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
 				      const pmix_byte_object_t *bo, const pmix_info_t info[],
 				      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)source; (void)channel; (void)bo; (void)info; (void)ninfo;
-	(void)cbfunc; (void)cbdata;
+	(void)source;
+	(void)channel;
+	(void)bo;
+	(void)info;
+	(void)ninfo;
+	(void)cbfunc;
+	(void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }

@@ -39,7 +39,7 @@
 
 struct pxc_cleanup {
 	pxc_cleanup_t *next;
-	char *path;			/* NULL: only an ignore list */
+	char *path; /* NULL: only an ignore list */
 	bool dir, recursive, empty_only, leave_top;
 	char **ignore;
 	uid_t uid;
@@ -47,7 +47,7 @@ struct pxc_cleanup {
 
 typedef struct {
 	const pxc_cleanup_t *c;
-	char **ignore;			/* the namespace's ignore lists */
+	char **ignore; /* the namespace's ignore lists */
 	size_t budget;
 } walk_t;
 
@@ -111,8 +111,8 @@ static void clean_entry(walk_t *w, int dfd, const char *name, int depth, bool re
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	clean_dir(w, fd, depth + 1, recurse);	/* closes fd */
-	unlinkat(dfd, name, AT_REMOVEDIR);	/* fails if not empty: fine */
+	clean_dir(w, fd, depth + 1, recurse); /* closes fd */
+	unlinkat(dfd, name, AT_REMOVEDIR);    /* fails if not empty: fine */
 }
 
 /* Cleans the contents of dfd (takes ownership of dfd). */
@@ -162,8 +162,7 @@ static void clean_one(const pxc_cleanup_t *c, char **ignore)
 	struct stat st;
 	int pfd = copy ? open_parent(copy, &base) : -1, fd;
 
-	if (pfd < 0 || fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    st.st_uid != c->uid) {
+	if (pfd < 0 || fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != c->uid) {
 		goto out;
 	}
 	if (!c->dir || !S_ISDIR(st.st_mode)) {
@@ -234,8 +233,8 @@ static bool safe_path(const char *p)
 	return true;
 }
 
-static int add_cleanup(pxc_snspace_t *ns, const char *path, bool dir,
-		       const pmix_info_t *info, size_t ninfo, uid_t uid)
+static int add_cleanup(pxc_snspace_t *ns, const char *path, bool dir, const pmix_info_t *info,
+		       size_t ninfo, uid_t uid)
 {
 	pxc_cleanup_t *c = calloc(1, sizeof(*c));
 	const pmix_info_t *ig = pxc_info_find(info, ninfo, PMIX_CLEANUP_IGNORE);
@@ -296,7 +295,7 @@ static pmix_status_t register_cleanups(pxc_peer_t *p, const pmix_info_t *info, s
 	pmix_status_t st = PMIX_SUCCESS;
 
 	if (!ns)
-		return PMIX_ERR_NOT_SUPPORTED;	/* tools have no namespace here */
+		return PMIX_ERR_NOT_SUPPORTED; /* tools have no namespace here */
 	if (f)
 		st = add_list(ns, f, false, info, ninfo, p->uid ? p->uid : p->client->uid);
 	if (st == PMIX_SUCCESS && d)

@@ -66,10 +66,13 @@ static char *objs_touching(hwloc_topology_t t, hwloc_obj_type_t type, hwloc_cons
 	return s;
 }
 
-static const struct { const char *tag; hwloc_obj_type_t type; } loc_levels[] = {
-	{ "NM", HWLOC_OBJ_NUMANODE }, { "SK", HWLOC_OBJ_PACKAGE },
-	{ "L3", HWLOC_OBJ_L3CACHE }, { "L2", HWLOC_OBJ_L2CACHE },
-	{ "L1", HWLOC_OBJ_L1CACHE }, { "CR", HWLOC_OBJ_CORE }, { "HT", HWLOC_OBJ_PU },
+static const struct {
+	const char *tag;
+	hwloc_obj_type_t type;
+} loc_levels[] = {
+	{ "NM", HWLOC_OBJ_NUMANODE }, { "SK", HWLOC_OBJ_PACKAGE }, { "L3", HWLOC_OBJ_L3CACHE },
+	{ "L2", HWLOC_OBJ_L2CACHE },  { "L1", HWLOC_OBJ_L1CACHE }, { "CR", HWLOC_OBJ_CORE },
+	{ "HT", HWLOC_OBJ_PU },
 };
 
 static int locality_of(hwloc_topology_t t, hwloc_const_bitmap_t set, char **out)
@@ -98,8 +101,7 @@ static bool hwloc_cpuset_ok(const pmix_cpuset_t *c)
 	return c && c->source && strncmp(c->source, "hwloc", 5) == 0 && c->bitmap;
 }
 
-pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset,
-						   char **locality)
+pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset, char **locality)
 {
 	hwloc_topology_t t;
 	int rc = -1;
@@ -117,8 +119,7 @@ pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset,
 	return rc < 0 ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset,
-						 char **cpuset_string)
+pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset, char **cpuset_string)
 {
 	char *list = NULL;
 	int rc;

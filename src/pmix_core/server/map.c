@@ -34,12 +34,14 @@ static int node_visit(const char *ns, pxc_level_t lvl, uint32_t id, const char *
 {
 	nodefind_t *f = arg;
 
-	(void)ns; (void)lvl; (void)kind;
+	(void)ns;
+	(void)lvl;
+	(void)kind;
 	if (!f->any || id > f->max)
 		f->max = id;
 	f->any = true;
-	if (strcmp(key, PMIX_HOSTNAME) == 0 && val->type == PMIX_STRING &&
-	    val->data.string && strcmp(val->data.string, f->host) == 0)
+	if (strcmp(key, PMIX_HOSTNAME) == 0 && val->type == PMIX_STRING && val->data.string &&
+	    strcmp(val->data.string, f->host) == 0)
 		f->found = id;
 	return 0;
 }
@@ -48,8 +50,8 @@ uint32_t pxc_map_node_id(const char *ns, const char *host, bool create)
 {
 	nodefind_t f = { .host = host, .found = UINT32_MAX };
 
-	pxc_store_foreach(pxc_srv.store, ns, PXC_LVL_NODE, PXC_ID_ANY,
-			  PXC_KINDS_ALL, node_visit, &f);
+	pxc_store_foreach(pxc_srv.store, ns, PXC_LVL_NODE, PXC_ID_ANY, PXC_KINDS_ALL, node_visit,
+			  &f);
 	if (f.found != UINT32_MAX || !create)
 		return f.found;
 	return f.any ? f.max + 1 : 0;
@@ -62,8 +64,7 @@ static bool has(const char *ns, pxc_level_t lvl, uint32_t id, const char *key)
 	return pxc_store_get(pxc_srv.store, ns, lvl, id, key, NULL) != NULL;
 }
 
-static void put_str(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
-		    const char *s)
+static void put_str(const char *ns, pxc_level_t lvl, uint32_t id, const char *key, const char *s)
 {
 	pmix_value_t v = { .type = PMIX_STRING };
 
@@ -72,8 +73,8 @@ static void put_str(const char *ns, pxc_level_t lvl, uint32_t id, const char *ke
 		pxc_store_put(pxc_srv.store, ns, lvl, id, key, &v, PMIX_SCOPE_UNDEF);
 }
 
-static void put_u32(const char *ns, pxc_level_t lvl, uint32_t id, const char *key,
-		    uint32_t u, pmix_data_type_t type)
+static void put_u32(const char *ns, pxc_level_t lvl, uint32_t id, const char *key, uint32_t u,
+		    pmix_data_type_t type)
 {
 	pmix_value_t v = { .type = type };
 
@@ -113,7 +114,7 @@ typedef struct {
 	const char *host;
 	uint32_t nodeid;
 	bool local;
-	char *peers;		/* local ranks, "r0,r1" */
+	char *peers; /* local ranks, "r0,r1" */
 	uint32_t nlocal;
 	uint32_t lldr;
 } rankctx_t;
@@ -167,11 +168,11 @@ static void derive_from_maps(const char *ns, char **nodes, char **ranks)
 }
 
 /* Keys a client Gets with rank WILDCARD that hosts often give per node. */
-static const char *const local_keys[] = {
-	PMIX_LOCAL_PEERS, PMIX_LOCAL_SIZE, PMIX_LOCALLDR, PMIX_NODE_SIZE,
-	PMIX_LOCAL_CPUSETS, PMIX_AVAIL_PHYS_MEMORY, PMIX_NODEID,
-	PMIX_NODE_OVERSUBSCRIBED, PMIX_LOCAL_PROCS, NULL
-};
+static const char *const local_keys[] = { PMIX_LOCAL_PEERS,   PMIX_LOCAL_SIZE,
+					  PMIX_LOCALLDR,      PMIX_NODE_SIZE,
+					  PMIX_LOCAL_CPUSETS, PMIX_AVAIL_PHYS_MEMORY,
+					  PMIX_NODEID,        PMIX_NODE_OVERSUBSCRIBED,
+					  PMIX_LOCAL_PROCS,   NULL };
 
 static void copy_local_node(const char *ns)
 {
@@ -180,18 +181,17 @@ static void copy_local_node(const char *ns)
 	if (id == UINT32_MAX)
 		return;
 	for (int i = 0; local_keys[i]; i++) {
-		const pmix_value_t *v = pxc_store_get(pxc_srv.store, ns, PXC_LVL_NODE,
-						      id, local_keys[i], NULL);
+		const pmix_value_t *v = pxc_store_get(pxc_srv.store, ns, PXC_LVL_NODE, id,
+						      local_keys[i], NULL);
 
 		if (v && !has(ns, PXC_LVL_JOB, 0, local_keys[i]))
-			pxc_store_put(pxc_srv.store, ns, PXC_LVL_JOB, 0, local_keys[i],
-				      v, PMIX_SCOPE_UNDEF);
+			pxc_store_put(pxc_srv.store, ns, PXC_LVL_JOB, 0, local_keys[i], v,
+				      PMIX_SCOPE_UNDEF);
 	}
 }
 
 /* Expands the maps to node names and per-node rank lists. */
-static int parse_maps(const pmix_value_t *nm, const pmix_value_t *pm,
-		      char ***nodes, char ***ranks)
+static int parse_maps(const pmix_value_t *nm, const pmix_value_t *pm, char ***nodes, char ***ranks)
 {
 	char *nt = NULL, *pt = NULL;
 	int rc = -1;

@@ -83,7 +83,7 @@ static void client_remove(pxc_sclient_t *cl)
 	pmix_proc_t proc = cl->proc;
 
 	if (cl->peer) {
-		pxc_peer_drop(cl->peer, true);	/* marks lost if not finalized */
+		pxc_peer_drop(cl->peer, true); /* marks lost if not finalized */
 	} else if (!cl->finalized) {
 		cl->lost = true;
 		pxc_coll_proc_gone(&cl->proc);
@@ -126,7 +126,7 @@ typedef struct {
 	pxc_apiop_t op;
 	pmix_nspace_t nspace;
 	int nlocalprocs;
-	pmix_info_t *info;		/* copied unless blocking */
+	pmix_info_t *info; /* copied unless blocking */
 	size_t ninfo;
 	bool own_info;
 } nsop_t;
@@ -142,8 +142,8 @@ static void nsop_free(void *arg)
 
 static const pmix_info_t *darray_infos(const pmix_value_t *v, size_t *n)
 {
-	if (v->type != PMIX_DATA_ARRAY || !v->data.darray ||
-	    v->data.darray->type != PMIX_INFO || !v->data.darray->array) {
+	if (v->type != PMIX_DATA_ARRAY || !v->data.darray || v->data.darray->type != PMIX_INFO ||
+	    !v->data.darray->array) {
 		*n = 0;
 		return NULL;
 	}
@@ -151,14 +151,14 @@ static const pmix_info_t *darray_infos(const pmix_value_t *v, size_t *n)
 	return v->data.darray->array;
 }
 
-static int put_all(const char *ns, pxc_level_t lvl, uint32_t id,
-		   const pmix_info_t *info, size_t n, const char *skip)
+static int put_all(const char *ns, pxc_level_t lvl, uint32_t id, const pmix_info_t *info, size_t n,
+		   const char *skip)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (skip && strcmp(info[i].key, skip) == 0)
 			continue;
-		if (pxc_store_put(pxc_srv.store, ns, lvl, id, info[i].key,
-				  &info[i].value, PMIX_SCOPE_UNDEF) < 0)
+		if (pxc_store_put(pxc_srv.store, ns, lvl, id, info[i].key, &info[i].value,
+				  PMIX_SCOPE_UNDEF) < 0)
 			return -1;
 	}
 	return 0;
@@ -185,7 +185,8 @@ static uint32_t array_id(const pmix_info_t *a, size_t n, const char *idkey, uint
 	if (!i)
 		return dflt;
 	switch (i->value.type) {
-	case PMIX_UINT32: case PMIX_PROC_RANK: return i->value.data.uint32;
+	case PMIX_UINT32:
+	case PMIX_PROC_RANK: return i->value.data.uint32;
 	case PMIX_UINT16: return i->value.data.uint16;
 	case PMIX_INT: return (uint32_t)i->value.data.integer;
 	case PMIX_SIZE: return (uint32_t)i->value.data.size;
@@ -214,8 +215,7 @@ static int reg_node(const char *ns, const pmix_value_t *v)
 	return put_all(ns, PXC_LVL_NODE, id, a, n, NULL);
 }
 
-static int reg_level(const char *ns, pxc_level_t lvl, const char *idkey,
-		     const pmix_value_t *v)
+static int reg_level(const char *ns, pxc_level_t lvl, const char *idkey, const pmix_value_t *v)
 {
 	size_t n;
 	const pmix_info_t *a = darray_infos(v, &n);
@@ -278,8 +278,8 @@ static pmix_status_t copy_infos(pmix_info_t **out, const pmix_info_t *in, size_t
 }
 
 pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
-					  pmix_info_t info[], size_t ninfo,
-					  pmix_op_cbfunc_t cbfunc, void *cbdata)
+					  pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+					  void *cbdata)
 {
 	nsop_t *o;
 	pmix_status_t st;
@@ -344,8 +344,8 @@ static void deregister_nspace_fn(void *arg)
 	pxc_apiop_done(&o->op, PMIX_SUCCESS);
 }
 
-void PMIx_server_deregister_nspace(const pmix_nspace_t nspace,
-				   pmix_op_cbfunc_t cbfunc, void *cbdata)
+void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
+				   void *cbdata)
 {
 	nsop_t *o = calloc(1, sizeof(*o));
 	pmix_status_t st = PMIX_ERR_NOMEM;
@@ -395,13 +395,14 @@ static void register_client_fn(void *arg)
 		cl->gid = o->gid;
 		cl->server_object = o->server_object;
 	}
-	pxc_apiop_done(&o->op, cl ? PMIX_SUCCESS :
-		       pxc_srv.running ? PMIX_ERR_NOMEM : PMIX_ERR_INIT);
+	pxc_apiop_done(&o->op, cl              ? PMIX_SUCCESS :
+			       pxc_srv.running ? PMIX_ERR_NOMEM :
+						 PMIX_ERR_INIT);
 }
 
 pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid,
-					  void *server_object,
-					  pmix_op_cbfunc_t cbfunc, void *cbdata)
+					  void *server_object, pmix_op_cbfunc_t cbfunc,
+					  void *cbdata)
 {
 	clop_t *o;
 	pmix_status_t st;
@@ -434,8 +435,7 @@ static void deregister_client_fn(void *arg)
 	pxc_apiop_done(&o->op, PMIX_SUCCESS);
 }
 
-void PMIx_server_deregister_client(const pmix_proc_t *proc,
-				   pmix_op_cbfunc_t cbfunc, void *cbdata)
+void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	clop_t *o = proc ? calloc(1, sizeof(*o)) : NULL;
 	pmix_status_t st = proc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
@@ -495,8 +495,7 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 	/* Never PMIX_INSTALL_PREFIX or PMIX_*DIR: Open MPI's ext3x refuses to
 	 * start when they differ from its OPAL_* counterparts. */
 	if (env_set(env, "PMIX_NAMESPACE", proc->nspace) < 0 ||
-	    env_set(env, "PMIX_RANK", rank) < 0 ||
-	    env_set(env, PXC_ENV_URI, pxc_srv.uri) < 0 ||
+	    env_set(env, "PMIX_RANK", rank) < 0 || env_set(env, PXC_ENV_URI, pxc_srv.uri) < 0 ||
 	    env_set(env, PXC_ENV_SERVER_PID, pid) < 0 ||
 	    env_set(env, "PMIX_SERVER_TMPDIR", pxc_srv.dir) < 0 ||
 	    env_set(env, "PMIX_HOSTNAME", pxc_srv.hostname) < 0 ||

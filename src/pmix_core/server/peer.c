@@ -39,8 +39,7 @@
 #include "connect.h"
 #include "proto.h"
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *payload, void *arg);
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
 static void on_close(pxc_conn_t *c, int err, void *arg);
 
 /* ------------------------------------------------------------ life cycle */
@@ -183,8 +182,7 @@ int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t stat
 	return rc;
 }
 
-void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
-		      const pmix_data_buffer_t *msg)
+void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg)
 {
 	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
 
@@ -192,8 +190,8 @@ void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
 }
 
-void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag,
-		       pmix_status_t status, const pmix_data_buffer_t *body)
+void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		       const pmix_data_buffer_t *body)
 {
 	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
 
@@ -253,8 +251,8 @@ static void hello_accept(pxc_peer_t *p, uint32_t tag)
 	if (st == PMIX_SUCCESS)
 		st = pxc_pack_proc(&body, &pxc_srv.me);
 	if (st == PMIX_SUCCESS && p->kind == PXC_PEER_CLIENT &&
-	    pxc_store_pack(pxc_srv.store, p->proc.nspace, -1, PXC_ID_ANY,
-			   PXC_KINDS_INFO, &blob) < 0)
+	    pxc_store_pack(pxc_srv.store, p->proc.nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO, &blob) <
+		    0)
 		st = PMIX_ERR_NOMEM;
 	if (st == PMIX_SUCCESS)
 		st = pxc_pack_blob(&body, &blob);
@@ -267,8 +265,8 @@ static void hello_accept(pxc_peer_t *p, uint32_t tag)
 
 static void hello_refuse(pxc_peer_t *p, uint32_t tag, pmix_status_t st, const char *why)
 {
-	pxc_error("server: refusing connection from pid %d uid %u: %s",
-		  (int)p->pid, (unsigned)p->uid, why);
+	pxc_error("server: refusing connection from pid %d uid %u: %s", (int)p->pid,
+		  (unsigned)p->uid, why);
 	pxc_peer_reply(p, PXC_CMD_HELLO, tag, st, NULL);
 	pxc_peer_drop(p, true);
 }
@@ -309,17 +307,16 @@ static void hello_client_host(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		return;
 	}
 	p->pending_hello = true;
-	r->a.info = m->info;		/* the request owns what the host gets */
+	r->a.info = m->info; /* the request owns what the host gets */
 	r->a.ninfo = m->ninfo;
 	m->info = NULL;
 	m->ninfo = 0;
 	if (mod->client_connected2)
-		st = mod->client_connected2(&r->a.proc, p->client->server_object,
-					    r->a.info, r->a.ninfo, pxc_upcall_cb_op,
-					    PXC_UPCALL_CBDATA(r));
+		st = mod->client_connected2(&r->a.proc, p->client->server_object, r->a.info,
+					    r->a.ninfo, pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
 	else
-		st = mod->client_connected(&r->a.proc, p->client->server_object,
-					   pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+		st = mod->client_connected(&r->a.proc, p->client->server_object, pxc_upcall_cb_op,
+					   PXC_UPCALL_CBDATA(r));
 	pxc_upcall_after_call(r, st);
 }
 
@@ -335,14 +332,15 @@ static void hello_client(pxc_peer_t *p, uint32_t tag, hello_t *m)
 		return;
 	}
 	if (p->uid != 0 && p->uid != cl->uid) {
-		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "uid differs from the registered one");
+		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS,
+			     "uid differs from the registered one");
 		return;
 	}
 	if (cl->peer) {
 		hello_refuse(p, tag, PMIX_ERR_NO_PERMISSIONS, "client already connected");
 		return;
 	}
-	if (cl->pid)	/* it connected before: its new store is empty */
+	if (cl->pid) /* it connected before: its new store is empty */
 		pxc_delta_forget_all();
 	cl->peer = p;
 	cl->pid = m->pid;
@@ -362,8 +360,8 @@ static void tool_identity(pxc_peer_t *p, hello_t *m)
 	if (ns && ns->value.type == PMIX_STRING && ns->value.data.string)
 		PMIx_Load_nspace(p->proc.nspace, ns->value.data.string);
 	else
-		snprintf(p->proc.nspace, sizeof(p->proc.nspace), "slurmix-tool.%d.%u",
-			 (int)m->pid, ++pxc_srv.tool_count);
+		snprintf(p->proc.nspace, sizeof(p->proc.nspace), "slurmix-tool.%d.%u", (int)m->pid,
+			 ++pxc_srv.tool_count);
 	p->proc.rank = 0;
 	if (rk && (rk->value.type == PMIX_UINT32 || rk->value.type == PMIX_PROC_RANK))
 		p->proc.rank = rk->value.data.rank;
@@ -458,9 +456,9 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
 	if (!p->finalized && p->client)
-		pxc_cnx_client_gone(&p->proc);	/* still connected: tell the others */
+		pxc_cnx_client_gone(&p->proc); /* still connected: tell the others */
 	if (p->finalized || !p->client || !pxc_srv.module.client_finalized) {
-		p->finalized = true;	/* a second FINALIZE is not told twice */
+		p->finalized = true; /* a second FINALIZE is not told twice */
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
 	}
 	p->finalized = true;
@@ -469,8 +467,8 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (!r)
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;
 	/* finalize_done replies (by peer id) whatever the host answers */
-	st = pxc_srv.module.client_finalized(&r->a.proc, p->client->server_object,
-					     pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
+	st = pxc_srv.module.client_finalized(&r->a.proc, p->client->server_object, pxc_upcall_cb_op,
+					     PXC_UPCALL_CBDATA(r));
 	pxc_upcall_after_call(r, st);
 	return 0;
 }
@@ -499,8 +497,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_IOF_PULL] = pxc_do_iof_pull,
 };
 
-static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-		   pmix_data_buffer_t *payload, void *arg)
+static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)
 {
 	pxc_peer_t *p = arg;
 	const char *why = NULL;
@@ -517,8 +514,8 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h,
 	else if (handlers[h->cmd](p, h, payload) < 0)
 		why = "malformed payload";
 	if (why) {
-		pxc_error("server: closing connection of pid %d (%s:%u): %s (cmd %u)",
-			  (int)p->pid, p->proc.nspace, p->proc.rank, why, h->cmd);
+		pxc_error("server: closing connection of pid %d (%s:%u): %s (cmd %u)", (int)p->pid,
+			  p->proc.nspace, p->proc.rank, why, h->cmd);
 		pxc_peer_drop(p, false);
 	}
 }

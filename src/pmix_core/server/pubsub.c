@@ -63,12 +63,11 @@ static int unpack_keys(pmix_data_buffer_t *in, char ***argv)
 		return 0;
 	}
 	memcpy(*argv, keys, n * sizeof(char *));
-	free(keys);		/* the strings moved to *argv */
+	free(keys); /* the strings moved to *argv */
 	return 0;
 }
 
-static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in,
-			bool lookup)
+static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, bool lookup)
 {
 	pxc_upcall_args_t a = { 0 };
 	pxc_upcall_t *r;
@@ -79,7 +78,7 @@ static int keys_request(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer
 	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return pxc_upcall_args_free(&a), -1;
 	r = pxc_upcall_start(p, h, have, a.keys ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM,
-		  lookup ? done_lookup : pxc_upcall_done_status, &a);
+			     lookup ? done_lookup : pxc_upcall_done_status, &a);
 	if (r && lookup)
 		pxc_upcall_after_call(r, m->lookup(&r->a.proc, r->a.keys, r->a.info, r->a.ninfo,
 						   pxc_upcall_cb_lookup, PXC_UPCALL_CBDATA(r)));

@@ -120,8 +120,9 @@ static bool ans_nsinfo(results_t *r, const char *key)
 static bool ans_job_size(results_t *r, const char *key, const pmix_query_t *q)
 {
 	const char *ns = qual_nspace(q);
-	const pmix_value_t *v = ns ? pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0,
-						   PMIX_JOB_SIZE, NULL) : NULL;
+	const pmix_value_t *v = ns ? pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE,
+						   NULL) :
+				     NULL;
 	pmix_info_t *i;
 
 	if (!v)
@@ -145,9 +146,11 @@ static void fill_pinfo(pmix_proc_info_t *pi, const char *ns, pmix_rank_t rank)
 	else if (cl)
 		pi->hostname = strdup(pxc_srv.hostname);
 	pi->pid = cl ? cl->pid : 0;
-	pi->state = !cl ? PMIX_PROC_STATE_UNDEF : cl->lost ? PMIX_PROC_STATE_COMM_FAILED :
+	pi->state = !cl           ? PMIX_PROC_STATE_UNDEF :
+		    cl->lost      ? PMIX_PROC_STATE_COMM_FAILED :
 		    cl->finalized ? PMIX_PROC_STATE_TERMINATED :
-		    cl->peer ? PMIX_PROC_STATE_CONNECTED : PMIX_PROC_STATE_LAUNCH_UNDERWAY;
+		    cl->peer      ? PMIX_PROC_STATE_CONNECTED :
+				    PMIX_PROC_STATE_LAUNCH_UNDERWAY;
 }
 
 static bool ans_ptable(results_t *r, const char *key, const pmix_query_t *q, bool local)
@@ -155,7 +158,8 @@ static bool ans_ptable(results_t *r, const char *key, const pmix_query_t *q, boo
 	const char *nsname = qual_nspace(q);
 	pxc_snspace_t *ns = nsname ? pxc_ns_find(nsname) : NULL;
 	const pmix_value_t *js = nsname ? pxc_store_get(pxc_srv.store, nsname, PXC_LVL_JOB, 0,
-							PMIX_JOB_SIZE, NULL) : NULL;
+							PMIX_JOB_SIZE, NULL) :
+					  NULL;
 	size_t n = 0, i = 0;
 	pmix_data_array_t da = { .type = PMIX_PROC_INFO };
 	pmix_proc_info_t *arr;
@@ -204,10 +208,13 @@ static bool ans_psets(results_t *r, const char *key, bool names)
 	return i && PMIx_Info_load(i, key, &n, PMIX_SIZE) == PMIX_SUCCESS;
 }
 
+/* clang-format: two passes disagree on it */
+/* clang-format off */
 #define SUPPORTED_KEYS PMIX_QUERY_NAMESPACES "," PMIX_QUERY_NAMESPACE_INFO "," \
 	PMIX_JOB_SIZE "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," \
 	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_STABLE_ABI_VERSION "," \
 	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
+/* clang-format on */
 
 /* Answers one key locally; false when the server cannot. */
 static bool answer_key(results_t *r, const char *key, const pmix_query_t *q)
@@ -263,7 +270,7 @@ typedef struct {
 	results_t local;
 	pmix_query_t *q;
 	size_t nq;
-	pmix_query_t *rest;		/* shallow copies of q's unanswered entries */
+	pmix_query_t *rest; /* shallow copies of q's unanswered entries */
 	size_t nrest;
 } qctx_t;
 
@@ -305,8 +312,8 @@ static void query_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 	qctx_t *x = r->ctx;
 	pmix_status_t st = combine(res->status, &x->local);
 
-	for (size_t i = 0; i < res->ninfo && (st == PMIX_SUCCESS ||
-					     st == PMIX_QUERY_PARTIAL_SUCCESS); i++) {
+	for (size_t i = 0;
+	     i < res->ninfo && (st == PMIX_SUCCESS || st == PMIX_QUERY_PARTIAL_SUCCESS); i++) {
 		pmix_info_t *o = res_add(&x->local, res->info[i].key);
 
 		if (o)
@@ -350,8 +357,10 @@ int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	if (x->nrest && pxc_srv.module.query) {
 		ask_host(p, h, x);
 	} else {
-		query_reply(p->id, h->tag, x->nrest == 0 ? PMIX_SUCCESS :
-			    x->local.n ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_ERR_NOT_SUPPORTED,
+		query_reply(p->id, h->tag,
+			    x->nrest == 0 ? PMIX_SUCCESS :
+			    x->local.n    ? PMIX_QUERY_PARTIAL_SUCCESS :
+					    PMIX_ERR_NOT_SUPPORTED,
 			    &x->local);
 		qctx_free(x);
 	}
@@ -383,8 +392,8 @@ static void server_query_fn(void *arg)
 	pxc_sync_signal(&o->sync, PMIX_SUCCESS);
 }
 
-pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
-			       pmix_info_t **results, size_t *nresults)
+pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+			       size_t *nresults)
 {
 	sqop_t o = { .nq = nqueries };
 	pmix_data_buffer_t b;
@@ -412,7 +421,7 @@ pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
 		res_free(&o.r);
 		return st;
 	}
-	*results = o.r.info;	/* realloc'ed array of infos: free with PMIx_Info_free */
+	*results = o.r.info; /* realloc'ed array of infos: free with PMIx_Info_free */
 	*nresults = o.r.n;
 	return st;
 }

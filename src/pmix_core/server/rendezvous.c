@@ -26,8 +26,8 @@ static int write_one(int slot, const char *dir, const char *suffix)
 	int fd, rc = -1;
 	size_t len = strlen(pxc_srv.uri);
 
-	if (asprintf(&path, "%s/" PXC_RENDEZVOUS_PREFIX "%s.tool%s", dir,
-		     pxc_srv.hostname, suffix) < 0)
+	if (asprintf(&path, "%s/" PXC_RENDEZVOUS_PREFIX "%s.tool%s", dir, pxc_srv.hostname,
+		     suffix) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {

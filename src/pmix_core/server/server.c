@@ -39,8 +39,8 @@
 pxc_srv_t pxc_srv = { .lfd = -1 };
 
 static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
-static pxc_progress_t *post_pg;		/* non-NULL while the server runs */
-static bool init_done;			/* guarded by post_lock */
+static pxc_progress_t *post_pg; /* non-NULL while the server runs */
+static bool init_done;          /* guarded by post_lock */
 
 #define PXC_SRV_MAX_PEERS 8192
 
@@ -108,7 +108,7 @@ void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status)
 
 uint64_t pxc_srv_new_id(void)
 {
-	static uint64_t next = 1;	/* survives server restarts */
+	static uint64_t next = 1; /* survives server restarts */
 
 	return next++;
 }
@@ -201,8 +201,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	if ((i = pxc_info_find(info, ninfo, PMIX_GRPID)) && info_long(&i->value) >= 0)
 		pxc_srv.gid = (gid_t)info_long(&i->value);
 	s = info_str(info, ninfo, PMIX_SERVER_NSPACE);
-	snprintf(pxc_srv.me.nspace, sizeof(pxc_srv.me.nspace), "%s",
-		 s ? s : "slurmix-server");
+	snprintf(pxc_srv.me.nspace, sizeof(pxc_srv.me.nspace), "%s", s ? s : "slurmix-server");
 	pxc_srv.me.rank = 0;
 	if ((i = pxc_info_find(info, ninfo, PMIX_SERVER_RANK)) && info_long(&i->value) >= 0)
 		pxc_srv.me.rank = (pmix_rank_t)info_long(&i->value);
@@ -213,7 +212,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 
 		pxc_topo_free();
 		if (hwloc_topology_dup(&t, i->value.data.topo->topology) == 0)
-			pxc_srv.topo = t;	/* no discovery of our own */
+			pxc_srv.topo = t; /* no discovery of our own */
 	}
 	pxc_srv.tool_support = pxc_info_flag(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
 	pxc_srv.system_support = pxc_info_flag(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
@@ -248,8 +247,8 @@ static int make_dir(void)
 		return -1;
 	}
 	if (!mkdtemp(tmpl)) {
-		pxc_error("server: cannot create a directory in %s: %s",
-			  pxc_srv.tmpdir, strerror(errno));
+		pxc_error("server: cannot create a directory in %s: %s", pxc_srv.tmpdir,
+			  strerror(errno));
 		free(tmpl);
 		return -1;
 	}
@@ -282,9 +281,9 @@ static int make_socket(void)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    chmod(pxc_srv.sockpath, 0600) < 0 || hand_over(pxc_srv.sockpath) < 0 ||
-	    hand_over(pxc_srv.dir) < 0 || listen(fd, SOMAXCONN) < 0) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(pxc_srv.sockpath, 0600) < 0 ||
+	    hand_over(pxc_srv.sockpath) < 0 || hand_over(pxc_srv.dir) < 0 ||
+	    listen(fd, SOMAXCONN) < 0) {
 		int e = errno;
 
 		pxc_error("server: cannot listen on %s: %s", pxc_srv.sockpath, strerror(e));
@@ -333,8 +332,7 @@ static void start_in_thread(void *arg)
 	pxc_sync_t *s = arg;
 
 	pxc_srv.base = pxc_progress_base(pxc_srv.pg);
-	pxc_srv.lev = event_new(pxc_srv.base, pxc_srv.lfd, EV_READ | EV_PERSIST,
-				accept_cb, NULL);
+	pxc_srv.lev = event_new(pxc_srv.base, pxc_srv.lfd, EV_READ | EV_PERSIST, accept_cb, NULL);
 	if (!pxc_srv.lev || event_add(pxc_srv.lev, NULL) < 0) {
 		pxc_sync_signal(s, PMIX_ERR_NOMEM);
 		return;
@@ -397,8 +395,7 @@ static void stop_engine(void)
 	pxc_srv.base = NULL;
 }
 
-static pmix_status_t init_locked(pmix_server_module_t *module,
-				 pmix_info_t info[], size_t ninfo)
+static pmix_status_t init_locked(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)
 {
 	pmix_status_t st;
 
@@ -423,8 +420,7 @@ static pmix_status_t init_locked(pmix_server_module_t *module,
 	return st;
 }
 
-pmix_status_t PMIx_server_init(pmix_server_module_t *module,
-			       pmix_info_t info[], size_t ninfo)
+pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)
 {
 	pmix_status_t st;
 

@@ -21,8 +21,8 @@
  * event is queued to every recipient. Returns PMIX_SUCCESS when cbfunc will run, or
  * an error (cbfunc not called). Any thread. */
 pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
-				pmix_data_range_t range, const pmix_info_t info[],
-				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
+				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* PMIx_Get inside a server process: looks key up in the server's store
  * (registered info with rank WILDCARD or the proc's rank, then data posted
@@ -31,16 +31,15 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
  * PMIX_ERR_NOT_FOUND when absent. Any thread but the progress thread
  * (PMIX_ERR_WOULD_BLOCK there). */
 pmix_status_t pxc_server_get_local(const pmix_proc_t *proc, const char *key,
-				   const pmix_info_t *info, size_t ninfo,
-				   pmix_value_t **val);
+				   const pmix_info_t *info, size_t ninfo, pmix_value_t **val);
 
 /* PMIx_Query_info inside a server process: answers from what the server
  * knows (the same keys as a client's QUERY, without the host's query).
  * On success (PMIX_SUCCESS or PMIX_QUERY_PARTIAL_SUCCESS) *results is a
  * malloc'ed array of *nresults infos the caller frees with PMIX_INFO_FREE.
  * Any thread but the progress thread. */
-pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries,
-			       pmix_info_t **results, size_t *nresults);
+pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+			       size_t *nresults);
 
 /* True when proc is a local client of this server whose connection ended
  * without PMIx_Finalize: lets a host tell, inside its client_finalized
@@ -84,8 +83,7 @@ void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *p
  * CONNECT_REQUESTED is raised once per connect of a set (the first to
  * arrive, local or remote). Other codes are ignored. Progress thread
  * only. */
-void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src,
-			      const pmix_proc_t *procs, size_t nprocs,
-			      const pmix_info_t *info, size_t ninfo);
+void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+			      size_t nprocs, const pmix_info_t *info, size_t ninfo);
 
 #endif

@@ -53,8 +53,8 @@ static pmix_status_t later(later_t tmpl)
 static pmix_status_t op_later(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t st)
 {
 	if (!cbfunc)
-		return pxc_srv.uri ? (st == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : st)
-				   : PMIX_ERR_INIT;
+		return pxc_srv.uri ? (st == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : st) :
+				     PMIX_ERR_INIT;
 	return later((later_t){ .opcb = cbfunc, .cbdata = cbdata, .status = st });
 }
 
@@ -62,7 +62,8 @@ pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_inf
 					    size_t ninfo, pmix_setup_application_cbfunc_t cbfunc,
 					    void *cbdata)
 {
-	(void)info; (void)ninfo;
+	(void)info;
+	(void)ninfo;
 	if (!nspace || !cbfunc)
 		return PMIX_ERR_BAD_PARAM;
 	return later((later_t){ .appcb = cbfunc, .cbdata = cbdata, .status = PMIX_SUCCESS });
@@ -71,14 +72,17 @@ pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_inf
 pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[],
 					      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)nspace; (void)info; (void)ninfo;
+	(void)nspace;
+	(void)info;
+	(void)ninfo;
 	return op_later(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
 pmix_status_t PMIx_server_collect_inventory(pmix_info_t directives[], size_t ndirs,
 					    pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)directives; (void)ndirs;
+	(void)directives;
+	(void)ndirs;
 	if (!cbfunc)
 		return PMIX_ERR_BAD_PARAM;
 	return later((later_t){ .infocb = cbfunc, .cbdata = cbdata, .status = PMIX_SUCCESS });
@@ -88,20 +92,25 @@ pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_t ninfo,
 					    pmix_info_t directives[], size_t ndirs,
 					    pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)info; (void)ninfo; (void)directives; (void)ndirs;
+	(void)info;
+	(void)ninfo;
+	(void)directives;
+	(void)ndirs;
 	return op_later(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
 pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo,
 					     pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)info; (void)ninfo;
+	(void)info;
+	(void)ninfo;
 	return op_later(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
 pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo,
 					       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)info; (void)ninfo;
+	(void)info;
+	(void)ninfo;
 	return op_later(cbfunc, cbdata, PMIX_SUCCESS);
 }

@@ -33,7 +33,7 @@ int pxc_do_spawn(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	    pxc_unpack_array(in, (void **)&a.apps, &a.napps, PMIX_APP) != PMIX_SUCCESS)
 		return pxc_upcall_args_free(&a), -1;
 	r = pxc_upcall_start(p, h, pxc_srv.module.spawn != NULL,
-		  a.napps ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, done_spawn, &a);
+			     a.napps ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, done_spawn, &a);
 	if (r)
 		pxc_upcall_after_call(r, pxc_srv.module.spawn(&r->a.proc, r->a.info, r->a.ninfo,
 							      r->a.apps, r->a.napps,

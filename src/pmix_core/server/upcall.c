@@ -198,8 +198,8 @@ void pxc_upcall_cb_op(pmix_status_t status, void *cbdata)
 		result_post(res);
 }
 
-void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata,
-			 void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+			 pmix_release_cbfunc_t rel, void *relcbdata)
 {
 	pxc_upcall_result_t *res = result_new(status, cbdata);
 
@@ -218,8 +218,8 @@ void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata,
 		result_post(res);
 }
 
-void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
-			void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata)
+void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+			pmix_release_cbfunc_t rel, void *relcbdata)
 {
 	pxc_upcall_result_t *res = result_new(status, cbdata);
 
@@ -290,8 +290,8 @@ void pxc_upcall_done_status(pxc_upcall_t *r, pxc_upcall_result_t *res)
 	pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
 }
 
-pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
-			       pmix_status_t err, pxc_upcall_done_f done, pxc_upcall_args_t *a)
+pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have, pmix_status_t err,
+			       pxc_upcall_done_f done, pxc_upcall_args_t *a)
 {
 	pxc_upcall_t *r = NULL;
 
@@ -305,7 +305,7 @@ pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have
 		return NULL;
 	}
 	a->proc = r->a.proc;
-	r->a = *a;		/* the request owns the arguments from now on */
+	r->a = *a; /* the request owns the arguments from now on */
 	return r;
 }
 

@@ -33,14 +33,14 @@
 struct pxc_upcall_result {
 	uint64_t id;
 	pmix_status_t status;
-	char *data;			/* modex: copied bytes */
+	char *data; /* modex: copied bytes */
 	size_t ndata;
-	pmix_info_t *info;		/* info callbacks: copied */
+	pmix_info_t *info; /* info callbacks: copied */
 	size_t ninfo;
-	pmix_pdata_t *pdata;		/* lookup: copied */
+	pmix_pdata_t *pdata; /* lookup: copied */
 	size_t npdata;
-	pmix_proc_t proc;		/* tool connection */
-	char nspace[PMIX_MAX_NSLEN + 1];/* spawn */
+	pmix_proc_t proc;                /* tool connection */
+	char nspace[PMIX_MAX_NSLEN + 1]; /* spawn */
 };
 
 typedef void (*pxc_upcall_done_f)(pxc_upcall_t *r, pxc_upcall_result_t *res);
@@ -48,15 +48,15 @@ typedef void (*pxc_upcall_done_f)(pxc_upcall_t *r, pxc_upcall_result_t *res);
 /* Arguments of a host call, owned by the request (see the top of the file). Arrays
  * are freed with pxc_array_free of their type, keys as an argv. */
 typedef struct {
-	pmix_proc_t proc;		/* requester (a copy: the peer may go) */
-	char *str;			/* abort message, group id */
+	pmix_proc_t proc; /* requester (a copy: the peer may go) */
+	char *str;        /* abort message, group id */
 	pmix_proc_t *procs;
 	size_t nprocs;
 	pmix_info_t *info;
 	size_t ninfo;
-	pmix_info_t *info2;		/* log directives */
+	pmix_info_t *info2; /* log directives */
 	size_t ninfo2;
-	char **keys;			/* NULL-terminated */
+	char **keys; /* NULL-terminated */
 	pmix_app_t *apps;
 	size_t napps;
 	pmix_status_t *codes;
@@ -67,20 +67,19 @@ typedef struct {
 struct pxc_upcall {
 	pxc_upcall_t *next;
 	uint64_t id;
-	uint64_t peer_id;		/* requester, 0 = none */
+	uint64_t peer_id; /* requester, 0 = none */
 	uint32_t tag;
 	uint16_t cmd;
-	pxc_upcall_done_f done;		/* runs once, then the request is freed */
-	void *ctx;			/* op-specific; ctx_free releases it */
+	pxc_upcall_done_f done; /* runs once, then the request is freed */
+	void *ctx;              /* op-specific; ctx_free releases it */
 	void (*ctx_free)(void *ctx);
-	struct event *timer;		/* optional timeout */
-	pxc_upcall_args_t a;			/* what the host was handed */
+	struct event *timer; /* optional timeout */
+	pxc_upcall_args_t a; /* what the host was handed */
 };
 
 /* A new request in pxc_srv.upcalls; a.proc is a copy of p's identity (or
  * the server's own when p is NULL). NULL on ENOMEM. */
-pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd,
-			     pxc_upcall_done_f done);
+pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done);
 /* done function that does nothing (upcalls whose result does not matter). */
 void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res);
 /* After a module call that returned st: anything but PMIX_SUCCESS (the
@@ -96,12 +95,11 @@ void pxc_upcall_free(pxc_upcall_t *r);
 void pxc_upcall_fail_all(pmix_status_t status);
 /* Callbacks handed to the host; cbdata is (void *)(uintptr_t)id. */
 void pxc_upcall_cb_op(pmix_status_t status, void *cbdata);
-void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata,
-			 void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
-void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo,
-			void *cbdata, pmix_release_cbfunc_t rel, void *relcbdata);
-void pxc_upcall_cb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
-			  void *cbdata);
+void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+			 pmix_release_cbfunc_t rel, void *relcbdata);
+void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+			pmix_release_cbfunc_t rel, void *relcbdata);
+void pxc_upcall_cb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
 void pxc_upcall_cb_spawn(pmix_status_t status, char nspace[], void *cbdata);
 void pxc_upcall_cb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata);
 
@@ -114,8 +112,8 @@ void pxc_upcall_args_free(pxc_upcall_args_t *a);
  * hands the unpacked arguments a to a new request for p, or answers p
  * (err when err != PMIX_SUCCESS, NOT_SUPPORTED without the module
  * function (have false), NOMEM) and frees a. NULL when answered. */
-pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have,
-			       pmix_status_t err, pxc_upcall_done_f done, pxc_upcall_args_t *a);
+pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have, pmix_status_t err,
+			       pxc_upcall_done_f done, pxc_upcall_args_t *a);
 /* done function replying the status only (PMIX_OPERATION_SUCCEEDED as
  * PMIX_SUCCESS). */
 void pxc_upcall_done_status(pxc_upcall_t *r, pxc_upcall_result_t *res);

@@ -77,8 +77,8 @@ static pmix_status_t try_uri(const struct where *w, const char *uri)
 {
 	if (!uri)
 		return PMIX_ERR_UNREACH;
-	return pxc_client_connect(uri, PXC_PEER_TOOL, w->have_claim ? &w->claim : NULL,
-				  w->info, w->ninfo);
+	return pxc_client_connect(uri, PXC_PEER_TOOL, w->have_claim ? &w->claim : NULL, w->info,
+				  w->ninfo);
 }
 
 static pmix_status_t try_file(const struct where *w, const char *dir, const char *suffix)
@@ -87,8 +87,8 @@ static pmix_status_t try_file(const struct where *w, const char *dir, const char
 	char *uri;
 	pmix_status_t st;
 
-	snprintf(path, sizeof(path), "%s/pmix.%s.tool%s%s", dir, pxc_cl.hostname,
-		 suffix ? "." : "", suffix ? suffix : "");
+	snprintf(path, sizeof(path), "%s/pmix.%s.tool%s%s", dir, pxc_cl.hostname, suffix ? "." : "",
+		 suffix ? suffix : "");
 	if (!(uri = read_rendezvous(path))) {
 		pxc_debug("tool: no usable rendezvous file %s", path);
 		return PMIX_ERR_UNREACH;
@@ -131,8 +131,9 @@ static pmix_status_t find_and_connect(const struct where *w)
 	if (str_attr(w, PMIX_SERVER_URI))
 		return try_uri(w, str_attr(w, PMIX_SERVER_URI));
 	if ((i = pxc_info_find(w->info, w->ninfo, PMIX_SERVER_PIDINFO))) {
-		snprintf(pid, sizeof(pid), "%ld", i->value.type == PMIX_PID ?
-			 (long)i->value.data.pid : (long)i->value.data.integer);
+		snprintf(pid, sizeof(pid), "%ld",
+			 i->value.type == PMIX_PID ? (long)i->value.data.pid :
+						     (long)i->value.data.integer);
 		return try_file(w, tmpdir(w), pid);
 	}
 	if (str_attr(w, PMIX_SERVER_NSPACE))
@@ -157,8 +158,8 @@ static void where_init(struct where *w, const pmix_info_t *info, size_t ninfo)
 	w->ninfo = ninfo;
 	if ((ns = str_attr(w, PMIX_TOOL_NSPACE))) {
 		r = pxc_info_find(info, ninfo, PMIX_TOOL_RANK);
-		pxc_proc_load(&w->claim, ns, r && r->value.type == PMIX_UINT32 ?
-			      r->value.data.uint32 : 0);
+		pxc_proc_load(&w->claim, ns,
+			      r && r->value.type == PMIX_UINT32 ? r->value.data.uint32 : 0);
 		w->have_claim = true;
 	}
 }
@@ -273,7 +274,8 @@ pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server, pmix_info_t info[]
 	if (!server)
 		return PMIX_ERR_BAD_PARAM;
 	return atomic_load(&pxc_cl.state) == PXC_CONN_UP && is_my_server(server) ?
-	       PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED;
+		       PMIX_SUCCESS :
+		       PMIX_ERR_NOT_SUPPORTED;
 }
 
 pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc, pmix_proc_t *server,

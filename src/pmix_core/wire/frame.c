@@ -55,14 +55,14 @@ struct pxc_conn {
 	pxc_conn_msg_f on_msg;
 	pxc_conn_close_f on_close;
 	void *arg;
-	int in_callback;	/* depth of our callbacks running */
-	bool closed;		/* pxc_conn_close() was called */
-	bool ended;		/* end reported (or must not be) */
-	bool flushing;		/* freed when output drains */
-	struct event *rev;	/* readable */
-	pxc_rbuf_t in;		/* received, not yet delivered */
-	bool shared;		/* pxc_conn_share: tx_lock guards writes */
-	bool queued;		/* shared: the output buffer holds bytes */
+	int in_callback;   /* depth of our callbacks running */
+	bool closed;       /* pxc_conn_close() was called */
+	bool ended;        /* end reported (or must not be) */
+	bool flushing;     /* freed when output drains */
+	struct event *rev; /* readable */
+	pxc_rbuf_t in;     /* received, not yet delivered */
+	bool shared;       /* pxc_conn_share: tx_lock guards writes */
+	bool queued;       /* shared: the output buffer holds bytes */
 	pthread_mutex_t tx_lock;
 };
 
@@ -91,8 +91,8 @@ void pxc_wire_hdr_encode(const pxc_wire_hdr_t *h, unsigned char out[PXC_WIRE_HDR
 	memcpy(out + 14, &flags, 2);
 }
 
-int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN],
-			size_t max_payload, pxc_wire_hdr_t *h)
+int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN], size_t max_payload,
+			pxc_wire_hdr_t *h)
 {
 	uint16_t cmd, flags;
 
@@ -121,7 +121,7 @@ static void conn_free(pxc_conn_t *c)
 		event_free(c->rev);
 	pxc_rbuf_free(&c->in);
 	if (c->bev)
-		bufferevent_free(c->bev);	/* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
+		bufferevent_free(c->bev); /* closes the fd (BEV_OPT_CLOSE_ON_FREE) */
 	if (c->shared)
 		pthread_mutex_destroy(&c->tx_lock);
 	free(c);
@@ -267,12 +267,12 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
 	err = got < 0 ? errno : 0;
 	while (rc == 1 && !c->closed && !c->ended)
 		rc = deliver_one(c);
-	pxc_rbuf_trim(&c->in, 0);	/* all delivered: hold nothing */
+	pxc_rbuf_trim(&c->in, 0); /* all delivered: hold nothing */
 	c->in_callback--;
 	if (rc < 0 && !c->closed) {
-		pxc_error("closing connection: %s", errno == EMSGSIZE ?
-			  "message too large" : errno == ENOMEM ? "out of memory" :
-			  "protocol error");
+		pxc_error("closing connection: %s", errno == EMSGSIZE ? "message too large" :
+						    errno == ENOMEM   ? "out of memory" :
+									"protocol error");
 		conn_end(c, errno);
 	} else if (got <= 0 && !c->closed) {
 		conn_end(c, got == 0 ? 0 : err);
@@ -301,7 +301,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	int err = (what & BEV_EVENT_ERROR) ? EVUTIL_SOCKET_ERROR() : 0;
 
 	(void)bev;
-	if (c->flushing) {		/* output cannot drain any more */
+	if (c->flushing) { /* output cannot drain any more */
 		conn_free(c);
 		return;
 	}
@@ -312,14 +312,12 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	}
 }
 
-pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
-			 pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
-			 void *arg)
+pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload, pxc_conn_msg_f on_msg,
+			 pxc_conn_close_f on_close, void *arg)
 {
 	pxc_conn_t *c = calloc(1, sizeof(*c));
 
-	if (!c || evutil_make_socket_nonblocking(fd) < 0 ||
-	    fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+	if (!c || evutil_make_socket_nonblocking(fd) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
 		goto fail;
 	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (!c->bev)
@@ -330,11 +328,10 @@ pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
 	c->arg = arg;
 	bufferevent_setcb(c->bev, NULL, write_cb, event_cb, c);
 	c->rev = event_new(base, fd, EV_READ | EV_PERSIST, read_cb, c);
-	if (!c->rev || event_add(c->rev, NULL) < 0 ||
-	    bufferevent_enable(c->bev, EV_WRITE) < 0) {
+	if (!c->rev || event_add(c->rev, NULL) < 0 || bufferevent_enable(c->bev, EV_WRITE) < 0) {
 		if (c->rev)
 			event_free(c->rev);
-		bufferevent_free(c->bev);	/* closes fd */
+		bufferevent_free(c->bev); /* closes fd */
 		free(c);
 		errno = ENOMEM;
 		return NULL;
@@ -362,8 +359,8 @@ static size_t send_now(pxc_conn_t *c, const unsigned char *hdr, const char *body
 }
 
 /* Queues what send_now did not write. */
-static int queue_rest(struct evbuffer *out, const unsigned char *hdr, const char *body,
-		      size_t len, size_t sent)
+static int queue_rest(struct evbuffer *out, const unsigned char *hdr, const char *body, size_t len,
+		      size_t sent)
 {
 	int rc = 0;
 
@@ -479,7 +476,8 @@ int pxc_io_read_all(int fd, void *buf, size_t len, long deadline)
 		} else if (r == 0) {
 			errno = ECONNRESET;
 			return -1;
-		} else if (errno != EINTR && (errno != EAGAIN || wait_fd(fd, POLLIN, deadline) < 0)) {
+		} else if (errno != EINTR &&
+			   (errno != EAGAIN || wait_fd(fd, POLLIN, deadline) < 0)) {
 			return -1;
 		}
 	}
@@ -525,9 +523,8 @@ void pxc_conn_close(pxc_conn_t *c, int flush)
 		return;
 	c->closed = true;
 	event_del(c->rev);
-	if (flush && !c->ended &&
-	    evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
-		c->flushing = true;	/* write_cb / event_cb free it */
+	if (flush && !c->ended && evbuffer_get_length(bufferevent_get_output(c->bev)) > 0) {
+		c->flushing = true; /* write_cb / event_cb free it */
 		return;
 	}
 	if (c->in_callback == 0)

@@ -45,16 +45,16 @@ typedef struct {
 void pxc_wire_hdr_encode(const pxc_wire_hdr_t *h, unsigned char out[PXC_WIRE_HDR_LEN]);
 /* Parses 16 header bytes. 0, or -1 with errno EPROTO (bad magic) or
  * EMSGSIZE (len > max_payload). */
-int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN],
-			size_t max_payload, pxc_wire_hdr_t *h);
+int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN], size_t max_payload,
+			pxc_wire_hdr_t *h);
 
 typedef struct pxc_conn pxc_conn_t;
 /* One complete message. payload is a buffer owned by the connection; the
  * callee may read it and may take its bytes (pxc_buf_load_take elsewhere
  * after copying) but must not keep the pointer. The callee may call
  * pxc_conn_close(c) from inside the callback. */
-typedef void (*pxc_conn_msg_f)(pxc_conn_t *c, const pxc_wire_hdr_t *h,
-			       pmix_data_buffer_t *payload, void *arg);
+typedef void (*pxc_conn_msg_f)(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload,
+			       void *arg);
 /* The connection ended (err: 0 peer closed, else an errno such as EPROTO,
  * EMSGSIZE, ECONNRESET). Called at most once, not after pxc_conn_close().
  * The callee must call pxc_conn_close(c) (now or later) to free it. */
@@ -62,9 +62,8 @@ typedef void (*pxc_conn_close_f)(pxc_conn_t *c, int err, void *arg);
 
 /* Takes ownership of the connected fd (made non-blocking, close-on-exec).
  * NULL with errno on failure (fd is closed then too). */
-pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload,
-			 pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
-			 void *arg);
+pxc_conn_t *pxc_conn_new(struct event_base *base, int fd, size_t max_payload, pxc_conn_msg_f on_msg,
+			 pxc_conn_close_f on_close, void *arg);
 /* Queues one frame (the payload bytes are copied; payload may be NULL for
  * an empty one). 0, or -1 with errno (EPIPE once the connection ended). */
 int pxc_conn_send(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,

@@ -35,7 +35,7 @@
 #define PXC_PROTO_VERSION 1
 
 /* Environment our server gives each client (besides PMIX_NAMESPACE, PMIX_RANK). */
-#define PXC_ENV_URI "SLURMIX_PMIX_SERVER_URI"     /* unix:<path> */
+#define PXC_ENV_URI "SLURMIX_PMIX_SERVER_URI" /* unix:<path> */
 #define PXC_ENV_SERVER_PID "SLURMIX_PMIX_SERVER_PID"
 
 /* Rendezvous files for tools, written by a server started with
