@@ -1,9 +1,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # common.sh - shared by the cluster test drivers (sourced, not run).
-# Expects: $repo, $build, $state and $only set by the driver. Provides the
-# prerequisite checks (skip, or fail under CI=true), PASS/FAIL counting,
-# case selection, timing, and stopping the driver's cluster on exit.
+# Expects: $here (the driver's folder) and $state (its cluster's state
+# directory) set by the driver, and the driver's arguments (a CASE-REGEX,
+# or none) still in place. Sets $repo, $build (SLURMIX_BUILDDIR, default .)
+# and $only; provides the prerequisite checks (skip, or fail under
+# CI=true), PASS/FAIL counting, case selection, timing, and stopping the
+# driver's cluster on exit.
+set -uo pipefail
+export LC_ALL=C
 
+repo=$(cd "$here/../.." && pwd)
+build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
+only=${1:-}
 vc=$repo/contrib/vcluster.sh
 bin=$state/bin
 pass=0

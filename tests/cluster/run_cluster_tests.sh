@@ -18,15 +18,9 @@
 # "N passed, M failed"; exits 0, 1 on failures, 77 (skip) when not root
 # or srun/mpicc/the build are missing and CI is not "true".
 # A CASE-REGEX runs only the cases whose name matches it.
-set -uo pipefail
-export LC_ALL=C
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
 state=${SLURMIX_CTEST_STATE:-/var/lib/slurmix-ctest}
 port=${SLURMIX_CTEST_PORT:-23917}
-only=${1:-}
 # shellcheck source=tests/cluster/common.sh
 . "$here/common.sh"
 

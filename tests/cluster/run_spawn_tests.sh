@@ -14,15 +14,9 @@
 # "PASS name (time)" / "FAIL name" per case and "N passed, M failed";
 # exits 0, 1 on failures, 77 (skip) when not root or srun/mpicc/the build
 # are missing and CI is not "true".
-set -uo pipefail
-export LC_ALL=C
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
 state=${SLURMIX_STEST_STATE:-/var/lib/slurmix-stest}
 port=${SLURMIX_STEST_PORT:-25917}
-only=${1:-}
 # shellcheck source=tests/cluster/common.sh
 . "$here/common.sh"
 

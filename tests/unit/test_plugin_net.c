@@ -40,23 +40,6 @@
 #define KIND_NOBODY 110
 #define WAIT_MS 5000
 
-/* The plugin logs through Slurm; here, to stderr. */
-void plug_log(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)level;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-bool plug_debug_flag_mpi(void)
-{
-	return false;
-}
-
 /* ---- what the users saw (written in the progress thread) ------------- */
 
 typedef struct {

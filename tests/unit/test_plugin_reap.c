@@ -35,23 +35,6 @@
 #include "slurm_adapter.h"
 #include "runner.h"
 
-/* The plugin logs through Slurm; here, to stderr. */
-void plug_log(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)level;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-bool plug_debug_flag_mpi(void)
-{
-	return false;
-}
-
 #define PAUSE_MS 1000 /* Slurm's is 100 */
 #define CUT_MS 500    /* a pause shorter than this was cut short */
 

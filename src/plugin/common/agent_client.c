@@ -75,13 +75,9 @@ int plug_agent_client_init(char **env)
 	return 0;
 }
 
-static void rq_done(rq_t *r, pmix_status_t st, pmix_data_buffer_t *reply)
+/* Frees what a request holds but the record itself. */
+static void rq_release(rq_t *r)
 {
-	for (rq_t **p = &requests.rqs; *p; p = &(*p)->next)
-		if (*p == r) {
-			*p = r->next;
-			break;
-		}
 	if (r->conn_ev)
 		event_free(r->conn_ev);
 	if (r->timer)
@@ -90,6 +86,16 @@ static void rq_done(rq_t *r, pmix_status_t st, pmix_data_buffer_t *reply)
 		close(r->fd);
 	pxc_conn_close(r->conn, 0);
 	pxc_buf_clear(&r->msg);
+}
+
+static void rq_done(rq_t *r, pmix_status_t st, pmix_data_buffer_t *reply)
+{
+	for (rq_t **p = &requests.rqs; *p; p = &(*p)->next)
+		if (*p == r) {
+			*p = r->next;
+			break;
+		}
+	rq_release(r);
 	r->cb(st, st == PMIX_SUCCESS ? reply : NULL, r->cbdata);
 	free(r);
 }
@@ -193,13 +199,7 @@ int plug_agent_request(uint16_t cmd, const pmix_data_buffer_t *payload, uint32_t
 	r->timer = evtimer_new(base, on_timer, r);
 	if (!r->timer || evtimer_add(r->timer, &tv) < 0 || pack_msg(r, payload) < 0 ||
 	    start_connect(r) < 0) {
-		if (r->conn_ev)
-			event_free(r->conn_ev);
-		if (r->timer)
-			event_free(r->timer);
-		if (r->fd >= 0)
-			close(r->fd);
-		pxc_buf_clear(&r->msg);
+		rq_release(r);
 		free(r);
 		return -1;
 	}
