@@ -27,8 +27,8 @@
 #include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "common/key.h"
-#include "common/proto.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "lib/util.h"
 #include "slurm_adapter.h"
 

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/spawn_plan.h"
 
 enum kind {

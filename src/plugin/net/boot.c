@@ -26,7 +26,7 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "common/key.h"
+#include "lib/key.h"
 #include "lib/endpoints.h"
 #include "lib/tree.h"
 #include "lib/util.h"

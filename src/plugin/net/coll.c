@@ -42,7 +42,7 @@
 
 #include "pxc_host.h"
 #include "pmix_slurmix.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "lib/tree.h"
 #include "net/coll.h"
@@ -767,5 +767,6 @@ int plug_coll_register(plug_net_t *n)
 			      .peer_lost = coll_peer_lost,
 			      .stop = coll_stop };
 
+	plug_lost_watch(plug_coll_rank_lost);
 	return plug_net_register(n, &u);
 }

@@ -24,10 +24,11 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
 			      size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
 			      void *cbdata);
-/* Fails the pending fences that include rank (net/lost.c). */
+/* Fails the pending fences that include rank (net/lost.h watches). */
 void plug_coll_rank_lost(pmix_rank_t rank);
-/* Takes FANIN/FANOUT from the network (before it starts); the step
- * context (net/ctx.h) must be set. 0/-1. */
+/* Takes FANIN/FANOUT from the network (before it starts) and watches
+ * the lost ranks (net/lost.h); the step context (net/ctx.h) must be set.
+ * 0/-1. */
 int plug_coll_register(plug_net_t *n);
 
 #endif

@@ -27,7 +27,7 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
 #include "net/dmodex.h"

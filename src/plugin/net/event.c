@@ -26,7 +26,7 @@
 #include "pmix_slurmix.h"
 
 #include "pxc_host.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
 #include "net/event.h"

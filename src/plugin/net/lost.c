@@ -24,10 +24,9 @@
 #include <pmix.h>
 
 #include "pxc_host.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "lib/tree.h"
-#include "net/coll.h"
 #include "net/ctx.h"
 #include "net/lost.h"
 #include "net/transport.h"
@@ -38,7 +37,8 @@ enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2 };
 static struct {
 	char nspace[PMIX_MAX_NSLEN + 1];
 	const plug_map_t *map;
-	unsigned char *state; /* [map->ntasks] */
+	unsigned char *state;    /* [map->ntasks] */
+	plug_lost_watch_f watch; /* told of every lost rank (net/coll.c) */
 } lost;
 
 int plug_lost_init(const char *nspace, const plug_map_t *map)
@@ -114,7 +114,8 @@ static void rank_lost(pmix_rank_t rank, pmix_status_t code, uint32_t from)
 	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS && pxc_pack_status(&b, code) == PMIX_SUCCESS)
 		plug_net_flood(plug_net_ctx.net, PLUG_NET_LOST, from, &b);
 	pxc_buf_clear(&b);
-	plug_coll_rank_lost(rank);
+	if (lost.watch)
+		lost.watch(rank);
 	notify(rank, code);
 }
 
@@ -145,4 +146,9 @@ int plug_lost_register(plug_net_t *n)
 	};
 
 	return plug_net_register(n, &u);
+}
+
+void plug_lost_watch(plug_lost_watch_f fn)
+{
+	lost.watch = fn;
 }

@@ -5,7 +5,8 @@
  * crash, an exit without finalizing) is lost for the whole step. Its stepd
  * floods LOST (rank, status) over the tree of all nodes; every stepd,
  * once per rank, fails the pending fences that include the rank
- * (PMIX_ERR_PROC_TERM_WO_SYNC, through the tree as usual: net/coll.h) and
+ * (PMIX_ERR_PROC_TERM_WO_SYNC, through the tree as usual: net/coll.c
+ * watches) and
  * any later fence that includes it, and notifies its local clients with a
  * PMIX_ERR_PROC_TERM_WO_SYNC event (range namespace, source and
  * PMIX_EVENT_AFFECTED_PROC = the lost proc). A rank that called
@@ -36,6 +37,13 @@ bool plug_lost_rank(pmix_rank_t rank);
 /* Job manager thread, after the progress thread stopped using it. */
 void plug_lost_stop(void);
 
+/* fn is told of every rank lost from now on (progress thread), before
+ * the local clients hear of it; NULL: nobody. The fences' module watches
+ * (net/coll.c), which fails the pending fences that include the rank.
+ * Job manager thread, before the network starts; plug_lost_stop forgets
+ * it. */
+typedef void (*plug_lost_watch_f)(pmix_rank_t rank);
+void plug_lost_watch(plug_lost_watch_f fn);
 /* Takes LOST messages from the network (before it starts). 0/-1. */
 int plug_lost_register(plug_net_t *n);
 

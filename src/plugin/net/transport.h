@@ -3,7 +3,7 @@
  * net/transport.h - messages between the step daemons of a job. The
  * transport knows no feature: a feature (fences, direct modex, lost
  * ranks, events, the endpoint exchange) registers the message kinds it
- * handles (common/proto.h) with a message callback, a peer-lost callback,
+ * handles (lib/proto.h) with a message callback, a peer-lost callback,
  * a start and a stop callback, the way the server's handlers[] table and
  * srun's agent work.
  *
@@ -41,7 +41,7 @@ typedef struct plug_net plug_net_t;
 
 typedef struct {
 	pxc_progress_t *pg;     /* the engine whose thread owns everything */
-	const char *key;        /* the job key (common/key.h), copied */
+	const char *key;        /* the job key (lib/key.h), copied */
 	uint32_t job, step;     /* this step */
 	uint32_t me, nnodes;    /* this node's index, the step's node count */
 	uint32_t width;         /* TreeWidth: the tree of all nodes */

@@ -21,7 +21,7 @@
 
 #include "pxc_host.h"
 #include "common/agent_client.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/endpoints.h"
 #include "lib/map.h"
 #include "net/ctx.h"

@@ -21,10 +21,9 @@
 #include <string.h>
 
 #include "pxc_host.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "srun/abort.h"
 #include "srun/agent.h"
-#include "stepd/abort.h"
 #include "slurm_adapter.h"
 
 #define ABORT_MSG_MAX 4000 /* bytes of an abort message we print */

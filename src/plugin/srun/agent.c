@@ -46,8 +46,8 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "common/key.h"
-#include "common/proto.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "lib/endpoints.h"
 #include "lib/jobdir.h"
 #include "srun/agent.h"

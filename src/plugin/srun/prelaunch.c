@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "srun/abort.h"
 #include "srun/agent.h"
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
 #include "srun/spawn.h"
-#include "stepd/step.h"
 
 /* The features that answer the step daemons through the agent register
  * before it starts; the agent itself knows none of them. 0/-1. */

@@ -45,7 +45,7 @@
 
 #include "pxc_host.h"
 #include "common/conf.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/jobdir.h"
 #include "lib/pubinfo.h"
 #include "srun/agent.h"

@@ -55,8 +55,8 @@
 
 #include "pxc_host.h"
 #include "common/agent_client.h"
-#include "common/key.h"
-#include "common/proto.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "lib/jobdir.h"
 #include "lib/spawn_plan.h"
 #include "lib/util.h"

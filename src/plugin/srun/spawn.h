@@ -3,7 +3,7 @@
  * srun/spawn.h - PMIx_Spawn as a new job step of the same allocation
  * (docs/dynamic.md §3): the parent and child srun's half. The stepd half
  * is stepd/spawn.h, the planning lib/spawn_plan.h, the environment
- * between them common/proto.h.
+ * between them lib/proto.h.
  *
  * Who does what:
  *   parent stepd  the server's spawn upcall sends SPAWN (key, requestor,

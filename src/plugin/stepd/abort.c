@@ -30,8 +30,8 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "common/key.h"
-#include "common/proto.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "lib/util.h"
 #include "stepd/abort.h"
 #include "slurm_adapter.h"

@@ -24,11 +24,10 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, 
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
 void plug_abort_stop(void);
 /* The step could not be set up on this node (prefork failed): the same
- * report with rank PLUG_ABORT_RANK_STEPD and status 1, sent from the
+ * report with rank PLUG_ABORT_RANK_STEPD (lib/proto.h) and status 1, sent from the
  * calling thread and waited for at most a few seconds, so that srun says
  * why and exits non-zero instead of 0 (Slurm 22.05 gives a step whose
  * every launch failed no exit code). Job manager thread. */
-#define PLUG_ABORT_RANK_STEPD 0xffffffffu
 void plug_abort_launch_failed(const char *host, const char *why);
 
 #endif

@@ -20,7 +20,7 @@
 #include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/pubinfo.h"
 #include "stepd/publish.h"
 #include "slurm_adapter.h"

@@ -34,7 +34,7 @@
 #include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "common/proto.h"
+#include "lib/proto.h"
 #include "lib/util.h"
 #include "stepd/spawn.h"
 #include "slurm_adapter.h"

@@ -44,8 +44,8 @@
 
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "common/key.h"
-#include "common/proto.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "lib/cpuset.h"
 #include "lib/map.h"
 #include "lib/util.h"

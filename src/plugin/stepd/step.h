@@ -17,8 +17,6 @@
 #include "lib/map.h"
 #include "slurm_adapter.h"
 
-#define PLUG_STEP_ENV "SLURMIX_STEP" /* "<jobid>.<stepid>", set by srun */
-
 typedef struct {
 	char nspace[PMIX_MAX_NSLEN + 1]; /* slurmix.<jobid>.<stepid> */
 	plug_stepd_info_t si;

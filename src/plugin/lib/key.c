@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * common/key.c - comparing job keys (common/key.h) without leaking, by
+ * lib/key.c - comparing job keys (lib/key.h) without leaking, by
  * the time it takes, how much of a guess was right.
  */
 #include <string.h>
 
-#include "common/key.h"
+#include "lib/key.h"
 
 int plug_key_ok(const char *a, const char *b)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * common/proto.h - the message kinds of the plugin's own connections, in
+ * lib/proto.h - the message kinds of the plugin's own connections, in
  * one list so that no two features take the same number: between the
  * step daemons of a job (net/transport.h carries them and knows none of
  * them: each feature registers the kinds it handles), and from a step
@@ -9,12 +9,13 @@
  * request id where the kind says so.
  *
  * Every connection to a step daemon starts with PLUG_NET_HELLO; every
- * connection to srun's agent carries the job key first (common/key.h).
+ * connection to srun's agent carries the job key first (lib/key.h).
  */
-#ifndef PLUG_PROTO_H
-#define PLUG_PROTO_H
+#ifndef PLUG_LIB_PROTO_H
+#define PLUG_LIB_PROTO_H
 
 #define PLUG_SRUN_PORT_ENV "SLURMIX_SRUN_PORT" /* srun's agent, launch env */
+#define PLUG_STEP_ENV "SLURMIX_STEP"           /* "<jobid>.<stepid>", set by srun */
 
 /* PMIx_Spawn (srun/spawn.h, docs/dynamic.md section 3). */
 /* Environment of a child srun (set by the parent srun). */
@@ -76,5 +77,9 @@ enum {
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 };
+
+/* The rank of an ABORT that a step daemon sends itself: the step could not
+ * be set up on its node (stepd/abort.h). */
+#define PLUG_ABORT_RANK_STEPD 0xffffffffu
 
 #endif
