@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/jobdir.h"
+#include "lib/util.h"
 #include "runner.h"
 
 static char base[64];

@@ -60,8 +60,6 @@ void plug_jobdir_unlink(const char *name);
 /* Forgets the path (the directory stays for the other steps). */
 void plug_jobdir_close(void);
 
-/* Removes a tree without following links. Any thread. */
-void plug_rm_tree(const char *path);
 /* Makes a random key of PLUG_JOBDIR_KEY_LEN hex characters. 0/-1. */
 int plug_make_key(char *key);
 

@@ -4,9 +4,11 @@
  * unit tests can link it alone.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 
@@ -84,4 +86,19 @@ int plug_path_expand(const char *raw, const char *node, const char *host, char *
 	}
 	out[o] = '\0';
 	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0; /* best effort: keep going */
+}
+
+void plug_rm_tree(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }

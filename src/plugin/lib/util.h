@@ -20,5 +20,8 @@ int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int plug_path_expand(const char *raw, const char *node, const char *host, char *out, size_t size);
 /* Value of name in a NULL-terminated "K=V" array (NULL env: none). */
 const char *plug_env_get(char *const *env, const char *name);
+/* Removes a tree without following symbolic links or leaving its file
+ * system; best effort (what cannot be removed stays). Any thread. */
+void plug_rm_tree(const char *path);
 
 #endif

@@ -29,7 +29,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -261,22 +260,6 @@ static int load_step(plug_step_t *st, char **env)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0; /* best effort: keep going */
-}
-
-/* Removes a tree without following symbolic links or leaving the fs. */
-static void remove_tree(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
 static int make_dirs(plug_step_t *st)
 {
 	if (asprintf(&st->dir, "%s/slurmix.%u.%u.%u", plug_conf_tmpdir(), st->si.step_id.job_id,
@@ -287,7 +270,7 @@ static int make_dirs(plug_step_t *st)
 		if (errno != EEXIST)
 			return plug_error("mkdir %s: %m", st->dir), -1;
 		plug_info("removing stale %s", st->dir);
-		remove_tree(st->dir);
+		plug_rm_tree(st->dir);
 		if (mkdir(st->dir, 0755) < 0)
 			return plug_error("mkdir %s: %m", st->dir), -1;
 	}
@@ -729,7 +712,7 @@ void plug_step_fini(void)
 	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));
 	plug_lost_stop();
 	if (step.dir_made)
-		remove_tree(step.dir);
+		plug_rm_tree(step.dir);
 	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)
 		free_list(step.task_env[i]);
 	free(step.task_env);
