@@ -99,7 +99,7 @@ struct plug_net {
 	struct event *lost_ev; /* reports the peers marked lost */
 	peer_t *peers;
 	link_t *links;
-	int have_table, up, started, stopped;
+	int have_table, up, started, stopped, stuck;
 	pconn_t *pconns; /* connects in progress */
 	plug_net_user_t users[NET_MAX_USERS];
 	size_t nusers;
@@ -779,8 +779,10 @@ void plug_net_stop(plug_net_t *n)
 	if (!n || !n->started || n->stopped)
 		return;
 	n->stopped = 1;
-	if (pxc_progress_call_arg(n->pg, stop_fn, n, 10000) == PMIX_ERR_TIMEOUT)
+	if (pxc_progress_call_arg(n->pg, stop_fn, n, 10000) == PMIX_ERR_TIMEOUT) {
 		plug_error("network did not stop in time");
+		n->stuck = 1;	/* the progress thread may still use it */
+	}
 }
 
 void plug_net_destroy(plug_net_t *n)
@@ -788,6 +790,8 @@ void plug_net_destroy(plug_net_t *n)
 	if (!n)
 		return;
 	plug_net_stop(n);
+	if (n->stuck)		/* leaked on purpose, as the stop's sync is */
+		return;
 	if (n->lost_ev && !n->started) /* never started: no loop has it */
 		event_free(n->lost_ev);
 	if (n->lfd >= 0)
