@@ -781,7 +781,7 @@ void plug_net_stop(plug_net_t *n)
 	n->stopped = 1;
 	if (pxc_progress_call_arg(n->pg, stop_fn, n, 10000) == PMIX_ERR_TIMEOUT) {
 		plug_error("network did not stop in time");
-		n->stuck = 1;	/* the progress thread may still use it */
+		n->stuck = 1; /* the progress thread may still use it */
 	}
 }
 
@@ -790,7 +790,7 @@ void plug_net_destroy(plug_net_t *n)
 	if (!n)
 		return;
 	plug_net_stop(n);
-	if (n->stuck)		/* leaked on purpose, as the stop's sync is */
+	if (n->stuck) /* leaked on purpose, as the stop's sync is */
 		return;
 	if (n->lost_ev && !n->started) /* never started: no loop has it */
 		event_free(n->lost_ev);
