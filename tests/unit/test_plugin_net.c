@@ -8,23 +8,29 @@
  * reported to every user, that stop reaches every user once and sends
  * nothing after, and that a peer found unreachable inside plug_net_send
  * is reported from the loop after the send returned, never from inside
- * it. The same case is then played through direct modex
+ * it, and that connections without the job key are dropped. The same case is then played through direct modex
  * (src/plugin/net/dmodex.c): a Get whose owner has no endpoint ends
  * PMIX_ERR_UNREACH at once instead of waiting for its timeout.
  */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <pmix.h>
 
 #include "pack.h"
 #include "progress.h"
 #include "pxc.h"
+#include "frame.h"
 #include "lib/endpoints.h"
+#include "lib/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
 #include "net/dmodex.h"
@@ -374,6 +380,70 @@ START_TEST(t_stop)
 }
 END_TEST
 
+/* A raw connection to node 1's listener that sends bytes, then waits
+ * until node 1 closes it (so that the bytes were read). */
+static void stranger(const char *what, const void *bytes, size_t n)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(plug_net_port(net[1])) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	char c;
+
+	ck_assert_int_ge(fd, 0);
+	inet_pton(AF_INET, plug_net_addr(net[1]), &sa.sin_addr);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(write(fd, bytes, n), (ssize_t)n);
+	shutdown(fd, SHUT_WR);
+	ck_assert_msg(read(fd, &c, 1) <= 0, "%s: the transport answered", what);
+	close(fd);
+}
+
+/* A frame of cmd whose payload is the key, node and step of a HELLO. */
+static size_t hello_frame(unsigned char *out, size_t max, uint16_t cmd, const char *key,
+			  uint32_t node, uint32_t step)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h = { .cmd = cmd };
+	size_t n;
+
+	pxc_buf_init(&b);
+	pxc_pack_str(&b, key);
+	pxc_pack_u32(&b, node);
+	pxc_pack_u32(&b, step);
+	h.len = (uint32_t)b.bytes_used;
+	ck_assert_uint_le(PXC_WIRE_HDR_LEN + b.bytes_used, max);
+	pxc_wire_hdr_encode(&h, out);
+	memcpy(out + PXC_WIRE_HDR_LEN, b.base_ptr, b.bytes_used);
+	n = PXC_WIRE_HDR_LEN + b.bytes_used;
+	pxc_buf_clear(&b);
+	return n;
+}
+
+/* Whoever reaches the listener without the job key is dropped, and
+ * nothing of what it sends reaches a user; the step goes on. */
+START_TEST(t_strangers_dropped)
+{
+	unsigned char f[256];
+	size_t n;
+
+	two_nodes(0);
+	stranger("garbage", "GET / HTTP/1.0\r\n\r\n0123456789abcdef", 34);
+	n = hello_frame(f, sizeof(f), PLUG_NET_HELLO, "ffffffffffffffffffffffffffffffff", 0, 0);
+	stranger("a wrong key", f, n);
+	n = hello_frame(f, sizeof(f), PLUG_NET_HELLO, KEY, 1, 0);
+	stranger("node 1 claiming to be itself", f, n);
+	n = hello_frame(f, sizeof(f), PLUG_NET_HELLO, KEY, 7, 0);
+	stranger("a node the step does not have", f, n);
+	n = hello_frame(f, sizeof(f), KIND_A, KEY, 0, 0);
+	stranger("a message before any HELLO", f, n);
+	ck_assert_int_eq(seen[0].msgs + seen[1].msgs, 0);
+	ck_assert_int_eq(send_text(net[0], 1, KIND_A, 3, "still here"), 0);
+	ck_assert_int_eq(seen_wait(&seen[0], &seen[0].msgs, 1), 1);
+	ck_assert_str_eq(seen[0].last_text, "still here");
+	ck_assert_int_eq(seen[0].lost + seen[1].lost + seen[2].lost, 0);
+	down();
+}
+END_TEST
+
 /* A peer id for node 0 of another step, known by id only (no endpoint). */
 typedef struct {
 	plug_net_t *n;
@@ -521,6 +591,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, t_bad_arguments);
 	tcase_add_test(tc, t_peer_lost_reaches_every_user);
 	tcase_add_test(tc, t_stop);
+	tcase_add_test(tc, t_strangers_dropped);
 	tcase_add_test(tc, t_lost_inside_send_is_posted);
 	tcase_add_test(tc, t_dmodex_unreachable_owner);
 	suite_add_tcase(s, tc);
