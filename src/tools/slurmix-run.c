@@ -28,6 +28,7 @@
 #include "config.h"
 #endif
 #include "sxr.h"
+#include "sxr_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>

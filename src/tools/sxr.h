@@ -247,20 +247,4 @@ void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor, const pmix_info_
 		   size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
 		   void *cbdata);
 
-/* sxr_dir.c: publish / lookup / unpublish directory (main thread). */
-struct sxr_dir *sxr_dir_create(void);
-void sxr_dir_destroy(struct sxr_dir *d);
-pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who, const pmix_info_t *info,
-			      size_t ninfo);
-void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys, const pmix_info_t *info,
-		    size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
-				const pmix_info_t *info, size_t ninfo);
-/* A proc or a whole namespace (rank WILDCARD) ended: drop its PROC/APP data. */
-void sxr_dir_proc_gone(struct sxr_dir *d, const char *nspace, pmix_rank_t rank);
-/* Fires expired waits; returns the next deadline (0 = none). */
-double sxr_dir_timers(struct sxr_dir *d, double now);
-/* Fails every pending lookup (shutdown). */
-void sxr_dir_flush(struct sxr_dir *d);
-
 #endif

@@ -22,6 +22,7 @@
  * launcher ends).
  */
 #include "sxr.h"
+#include "sxr_dir.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,6 +21,7 @@
  * ranks, strings), plus the app/node arrays and the locality string.
  */
 #include "sxr.h"
+#include "sxr_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,6 +9,7 @@
  * lookup callback that records what it was given.
  */
 #include "sxr.h"
+#include "sxr_dir.h"
 
 #include <check.h>
 #include <stdlib.h>
