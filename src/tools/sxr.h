@@ -242,9 +242,4 @@ void sxr_signal_tasks(struct sxr *s, int sig);
 void sxr_reap(struct sxr *s);
 void sxr_jobs_release(struct sxr *s);
 
-/* sxr_spawn.c: PMIx_Spawn requests (main thread). */
-void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor, const pmix_info_t *info,
-		   size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
-		   void *cbdata);
-
 #endif

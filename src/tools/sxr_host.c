@@ -19,6 +19,7 @@
  */
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_spawn.h"
 
 #include <signal.h>
 #include <stdio.h>
