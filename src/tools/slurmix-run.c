@@ -29,6 +29,7 @@
 #endif
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_job.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -228,18 +228,4 @@ void sxr_sync_init(sxr_sync_t *y);
 void sxr_sync_opcb(pmix_status_t status, void *cbdata);
 pmix_status_t sxr_sync_wait(sxr_sync_t *y, int seconds);
 
-/* sxr_job.c: namespaces and tasks. */
-/* Resolves app->exe from argv[0]/cmd in cwd and PATH; 0 or -1 + message. */
-int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path, const char *prefix,
-		    char **out);
-/* Creates a job from apps (takes them), registers it, forks every task;
- * returns PMIX_SUCCESS or an error with nothing left running. */
-pmix_status_t sxr_job_launch(struct sxr *s, struct sxr_app *apps, size_t napps,
-			     const pmix_proc_t *parent, struct sxr_job **out);
-void sxr_apps_free(struct sxr_app *apps, size_t napps);
-int sxr_tasks_running(struct sxr *s);
-void sxr_signal_tasks(struct sxr *s, int sig);
-void sxr_reap(struct sxr *s);
-void sxr_jobs_release(struct sxr *s);
-
 #endif

@@ -22,6 +22,7 @@
  */
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_job.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,6 +14,7 @@
  * OMPI_PARENT_PORT and OMPI_MCA_* there), then the PMIX_*_ENVAR directives.
  */
 #include "sxr.h"
+#include "sxr_job.h"
 #include "sxr_spawn.h"
 
 #include <errno.h>
