@@ -207,16 +207,6 @@ void sxr_host_post(struct sxr_work *w);
 /* Main thread: runs every posted request. */
 void sxr_host_drain(struct sxr *s);
 
-/* sxr_ctl.c: query, job control, log (server callbacks) and proc events. */
-pmix_status_t sxr_host_query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
-			     pmix_info_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
-				   size_t ntargets, const pmix_info_t directives[], size_t ndirs,
-				   pmix_info_cbfunc_t cbfunc, void *cbdata);
-void sxr_host_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
-		  const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
-		  void *cbdata);
-void sxr_notify_proc_event(struct sxr *s, pmix_status_t code, const pmix_proc_t *who);
 /* Waits (main thread) for an op callback: returns its status. */
 typedef struct sxr_sync {
 	pthread_mutex_t lock;

@@ -11,6 +11,7 @@
  * and post; run_* run in the main thread, which owns the jobs.
  */
 #include "sxr.h"
+#include "sxr_ctl.h"
 
 #include <signal.h>
 #include <stdio.h>
