@@ -30,6 +30,7 @@
 #include "sxr.h"
 #include "sxr_dir.h"
 #include "sxr_job.h"
+#include "sxr_req.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,6 +24,7 @@
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
 #include "sxr_job.h"
+#include "sxr_req.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,6 +12,7 @@
  * long before the main thread gets to the request.
  */
 #include "sxr.h"
+#include "sxr_req.h"
 
 #include <errno.h>
 #include <stdlib.h>
