@@ -29,6 +29,7 @@
 #endif
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_host.h"
 #include "sxr_job.h"
 #include "sxr_req.h"
 

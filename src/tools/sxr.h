@@ -156,9 +156,4 @@ char **sxr_argv_dup(char **argv);
 void sxr_argv_free(char **argv);
 int sxr_argv_add(char ***argv, const char *s);
 
-/* sxr_host.c: the server module (and its simple requests). */
-int sxr_host_init(struct sxr *s);
-struct sxr_task *sxr_find_task(struct sxr *s, const char *nspace, pmix_rank_t rank);
-struct sxr_job *sxr_find_job(struct sxr *s, const char *nspace);
-
 #endif

@@ -12,6 +12,7 @@
  */
 #include "sxr.h"
 #include "sxr_ctl.h"
+#include "sxr_host.h"
 #include "sxr_req.h"
 
 #include <signal.h>

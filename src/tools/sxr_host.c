@@ -20,6 +20,7 @@
 #include "sxr.h"
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
+#include "sxr_host.h"
 #include "sxr_req.h"
 #include "sxr_spawn.h"
 
