@@ -145,15 +145,7 @@ struct sxr {
 };
 
 /* slurmix-run.c */
-double sxr_now(void);
-void sxr_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void sxr_verbose(struct sxr *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sxr_set_status(struct sxr *s, int status);
 void sxr_terminate(struct sxr *s, int sig);
-int sxr_env_set(char ***envp, const char *name, const char *value);
-const char *sxr_env_get(char **env, const char *name);
-char **sxr_argv_dup(char **argv);
-void sxr_argv_free(char **argv);
-int sxr_argv_add(char ***argv, const char *s);
 
 #endif

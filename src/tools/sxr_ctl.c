@@ -14,6 +14,7 @@
 #include "sxr_ctl.h"
 #include "sxr_host.h"
 #include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <signal.h>
 #include <stdio.h>

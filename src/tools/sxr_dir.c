@@ -23,6 +23,7 @@
  */
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_util.h"
 
 #include <stdlib.h>
 #include <string.h>

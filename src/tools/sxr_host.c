@@ -23,6 +23,7 @@
 #include "sxr_host.h"
 #include "sxr_req.h"
 #include "sxr_spawn.h"
+#include "sxr_util.h"
 
 #include <signal.h>
 #include <stdio.h>

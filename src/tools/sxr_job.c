@@ -25,6 +25,7 @@
 #include "sxr_dir.h"
 #include "sxr_job.h"
 #include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

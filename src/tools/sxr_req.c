@@ -13,6 +13,7 @@
  */
 #include "sxr.h"
 #include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <stdlib.h>

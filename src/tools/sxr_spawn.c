@@ -16,6 +16,7 @@
 #include "sxr.h"
 #include "sxr_job.h"
 #include "sxr_spawn.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <stdio.h>

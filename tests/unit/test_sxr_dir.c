@@ -10,6 +10,7 @@
  */
 #include "sxr.h"
 #include "sxr_dir.h"
+#include "sxr_util.h"
 
 #include <check.h>
 #include <stdlib.h>
