@@ -28,6 +28,7 @@
 #include "config.h"
 #endif
 #include "sxr.h"
+#include "slurmix-run.h"
 #include "sxr_dir.h"
 #include "sxr_host.h"
 #include "sxr_job.h"

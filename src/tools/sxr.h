@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sxr.h - internals of slurmix-run, the single-node PMIx launcher.
+ * sxr.h - the types shared by the files of slurmix-run, the single-node PMIx launcher.
  * Prefixes: sxr_ = slurmix-run; pxc_ = PMIx core; plug_ = Slurm plugin; iof_ = IO forwarding.
  *
  * slurmix-run hosts a PMIx server through the standard server API only
@@ -9,10 +9,13 @@
  * them. Everything is local: collectives complete with what the server
  * hands us, there is no remote data.
  *
- * Files: slurmix-run.c (options, environment, main loop), sxr_req.c (work
- * queue, copies), sxr_host.c (server module, simple requests), sxr_ctl.c
- * (query, job control, log, events), sxr_job.c (registration, fork/exec,
- * task ends), sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup).
+ * Files: slurmix-run.c (options, environment, main loop), sxr_util.c
+ * (messages, clock, argv/env arrays), sxr_req.c (work queue, copies),
+ * sxr_host.c (server module, simple requests), sxr_ctl.c (query, job
+ * control, log, events), sxr_job.c (registration, fork/exec, task ends),
+ * sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup). Each declares its
+ * functions in the header of its own name (slurmix-run.h for
+ * slurmix-run.c); this one declares none.
  *
  * Threads: the PMIx server library calls our host callbacks (sxr_host.c,
  * sxr_ctl.c) in its progress thread. Those callbacks never block and never touch
@@ -143,9 +146,5 @@ struct sxr {
 	double deadline; /* --timeout, 0 = none */
 	struct sxr_dir *dir;
 };
-
-/* slurmix-run.c */
-void sxr_set_status(struct sxr *s, int status);
-void sxr_terminate(struct sxr *s, int sig);
 
 #endif

@@ -18,6 +18,7 @@
  * ask, connect/disconnect/notify need no one beyond this server.
  */
 #include "sxr.h"
+#include "slurmix-run.h"
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
 #include "sxr_host.h"
