@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sxr.h - internals of slurmix-run, the single-node PMIx launcher.
+ * sxr.h - the types shared by the files of slurmix-run, the single-node PMIx launcher.
  * Prefixes: sxr_ = slurmix-run; pxc_ = PMIx core; plug_ = Slurm plugin; iof_ = IO forwarding.
  *
  * slurmix-run hosts a PMIx server through the standard server API only
@@ -9,10 +9,13 @@
  * them. Everything is local: collectives complete with what the server
  * hands us, there is no remote data.
  *
- * Files: slurmix-run.c (options, environment, main loop), sxr_req.c (work
- * queue, copies), sxr_host.c (server module, simple requests), sxr_ctl.c
- * (query, job control, log, events), sxr_job.c (registration, fork/exec,
- * task ends), sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup).
+ * Files: slurmix-run.c (options, environment, main loop), sxr_util.c
+ * (messages, clock, argv/env arrays), sxr_req.c (work queue, copies),
+ * sxr_host.c (server module, simple requests), sxr_ctl.c (query, job
+ * control, log, events), sxr_job.c (registration, fork/exec, task ends),
+ * sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup). Each declares its
+ * functions in the header of its own name (slurmix-run.h for
+ * slurmix-run.c); this one declares none.
  *
  * Threads: the PMIx server library calls our host callbacks (sxr_host.c,
  * sxr_ctl.c) in its progress thread. Those callbacks never block and never touch
@@ -143,124 +146,5 @@ struct sxr {
 	double deadline; /* --timeout, 0 = none */
 	struct sxr_dir *dir;
 };
-
-/* slurmix-run.c */
-double sxr_now(void);
-void sxr_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void sxr_verbose(struct sxr *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sxr_set_status(struct sxr *s, int status);
-void sxr_terminate(struct sxr *s, int sig);
-int sxr_env_set(char ***envp, const char *name, const char *value);
-const char *sxr_env_get(char **env, const char *name);
-char **sxr_argv_dup(char **argv);
-void sxr_argv_free(char **argv);
-int sxr_argv_add(char ***argv, const char *s);
-
-/* sxr_host.c: the server module (and its simple requests). */
-int sxr_host_init(struct sxr *s);
-struct sxr_task *sxr_find_task(struct sxr *s, const char *nspace, pmix_rank_t rank);
-struct sxr_job *sxr_find_job(struct sxr *s, const char *nspace);
-
-/* sxr_req.c: requests from host callbacks to the main thread. */
-/* Everything a host callback may need to hand to the main thread. The
- * arrays are our own deep copies: a server may free its arguments as soon
- * as the callback returns. */
-struct sxr_req {
-	struct sxr_work w;
-	pmix_proc_t proc;
-	int status;
-	char *msg;
-	char *data;
-	size_t ndata;
-	pmix_info_t *info;
-	size_t ninfo;
-	pmix_proc_t *procs;
-	size_t nprocs;
-	pmix_app_t *apps;
-	size_t napps;
-	char **keys;
-	pmix_query_t *queries;
-	size_t nqueries;
-	union {
-		pmix_op_cbfunc_t op;
-		pmix_modex_cbfunc_t modex;
-		pmix_lookup_cbfunc_t lookup;
-		pmix_spawn_cbfunc_t spawn;
-		pmix_info_cbfunc_t info;
-	} cb;
-	void *cbdata;
-};
-
-void sxr_queue_init(struct sxr *s);
-/* Progress thread: allocate, copy arguments into, and post a request. */
-struct sxr_req *sxr_req_new(sxr_work_f run, const pmix_proc_t *proc);
-pmix_status_t sxr_req_post(struct sxr_req *r);
-/* Posts r, or frees it and returns PMIX_ERR_NOMEM if copy_rc != 0. */
-pmix_status_t sxr_req_post_checked(struct sxr_req *r, int copy_rc);
-void sxr_req_free(struct sxr_req *r);
-int sxr_copy_infos(struct sxr_req *r, const pmix_info_t *in, size_t n);
-int sxr_copy_procs(struct sxr_req *r, const pmix_proc_t *procs, size_t n);
-int sxr_copy_keys(struct sxr_req *r, char **keys);
-int sxr_copy_apps(struct sxr_req *r, const pmix_app_t *apps, size_t n);
-int sxr_copy_queries(struct sxr_req *r, const pmix_query_t *q, size_t n);
-void sxr_host_post(struct sxr_work *w);
-/* Main thread: runs every posted request. */
-void sxr_host_drain(struct sxr *s);
-
-/* sxr_ctl.c: query, job control, log (server callbacks) and proc events. */
-pmix_status_t sxr_host_query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
-			     pmix_info_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_host_job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
-				   size_t ntargets, const pmix_info_t directives[], size_t ndirs,
-				   pmix_info_cbfunc_t cbfunc, void *cbdata);
-void sxr_host_log(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
-		  const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
-		  void *cbdata);
-void sxr_notify_proc_event(struct sxr *s, pmix_status_t code, const pmix_proc_t *who);
-/* Waits (main thread) for an op callback: returns its status. */
-typedef struct sxr_sync {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int done;
-	pmix_status_t status;
-} sxr_sync_t;
-void sxr_sync_init(sxr_sync_t *y);
-void sxr_sync_opcb(pmix_status_t status, void *cbdata);
-pmix_status_t sxr_sync_wait(sxr_sync_t *y, int seconds);
-
-/* sxr_job.c: namespaces and tasks. */
-/* Resolves app->exe from argv[0]/cmd in cwd and PATH; 0 or -1 + message. */
-int sxr_resolve_exe(const char *cmd, const char *cwd, const char *path, const char *prefix,
-		    char **out);
-/* Creates a job from apps (takes them), registers it, forks every task;
- * returns PMIX_SUCCESS or an error with nothing left running. */
-pmix_status_t sxr_job_launch(struct sxr *s, struct sxr_app *apps, size_t napps,
-			     const pmix_proc_t *parent, struct sxr_job **out);
-void sxr_apps_free(struct sxr_app *apps, size_t napps);
-int sxr_tasks_running(struct sxr *s);
-void sxr_signal_tasks(struct sxr *s, int sig);
-void sxr_reap(struct sxr *s);
-void sxr_jobs_release(struct sxr *s);
-
-/* sxr_spawn.c: PMIx_Spawn requests (main thread). */
-void sxr_spawn_run(struct sxr *s, const pmix_proc_t *requestor, const pmix_info_t *info,
-		   size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
-		   void *cbdata);
-
-/* sxr_dir.c: publish / lookup / unpublish directory (main thread). */
-struct sxr_dir *sxr_dir_create(void);
-void sxr_dir_destroy(struct sxr_dir *d);
-pmix_status_t sxr_dir_publish(struct sxr_dir *d, const pmix_proc_t *who, const pmix_info_t *info,
-			      size_t ninfo);
-void sxr_dir_lookup(struct sxr_dir *d, const pmix_proc_t *who, char **keys, const pmix_info_t *info,
-		    size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t sxr_dir_unpublish(struct sxr_dir *d, const pmix_proc_t *who, char **keys,
-				const pmix_info_t *info, size_t ninfo);
-/* A proc or a whole namespace (rank WILDCARD) ended: drop its PROC/APP data. */
-void sxr_dir_proc_gone(struct sxr_dir *d, const char *nspace, pmix_rank_t rank);
-/* Fires expired waits; returns the next deadline (0 = none). */
-double sxr_dir_timers(struct sxr_dir *d, double now);
-/* Fails every pending lookup (shutdown). */
-void sxr_dir_flush(struct sxr_dir *d);
 
 #endif

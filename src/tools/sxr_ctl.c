@@ -11,6 +11,10 @@
  * and post; run_* run in the main thread, which owns the jobs.
  */
 #include "sxr.h"
+#include "sxr_ctl.h"
+#include "sxr_host.h"
+#include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <signal.h>
 #include <stdio.h>

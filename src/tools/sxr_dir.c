@@ -22,6 +22,8 @@
  * launcher ends).
  */
 #include "sxr.h"
+#include "sxr_dir.h"
+#include "sxr_util.h"
 
 #include <stdlib.h>
 #include <string.h>

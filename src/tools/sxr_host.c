@@ -18,6 +18,13 @@
  * ask, connect/disconnect/notify need no one beyond this server.
  */
 #include "sxr.h"
+#include "slurmix-run.h"
+#include "sxr_ctl.h"
+#include "sxr_dir.h"
+#include "sxr_host.h"
+#include "sxr_req.h"
+#include "sxr_spawn.h"
+#include "sxr_util.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -21,6 +21,12 @@
  * ranks, strings), plus the app/node arrays and the locality string.
  */
 #include "sxr.h"
+#include "slurmix-run.h"
+#include "sxr_ctl.h"
+#include "sxr_dir.h"
+#include "sxr_job.h"
+#include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,6 +12,8 @@
  * long before the main thread gets to the request.
  */
 #include "sxr.h"
+#include "sxr_req.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <stdlib.h>

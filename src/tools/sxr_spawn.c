@@ -14,6 +14,9 @@
  * OMPI_PARENT_PORT and OMPI_MCA_* there), then the PMIX_*_ENVAR directives.
  */
 #include "sxr.h"
+#include "sxr_job.h"
+#include "sxr_spawn.h"
+#include "sxr_util.h"
 
 #include <errno.h>
 #include <stdio.h>

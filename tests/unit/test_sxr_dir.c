@@ -9,6 +9,8 @@
  * lookup callback that records what it was given.
  */
 #include "sxr.h"
+#include "sxr_dir.h"
+#include "sxr_util.h"
 
 #include <check.h>
 #include <stdlib.h>
