@@ -4,9 +4,10 @@
 # not check (STYLE.md, src/plugin/README-dev.md), as a test:
 #   1. src/plugin/ itself holds no .c but the entry point and the Slurm
 #      adapter; everything else is in a folder named for its process;
-#   2. no header of src/plugin declares a function that another .c
-#      defines, and every function a plugin .c exports is declared in its
-#      own header (the Slurm entry points of mpi_slurmix.c excepted);
+#   2. no header of src/plugin or src/tools declares a function that
+#      another .c defines, and every function a .c there exports is
+#      declared in its own header (the Slurm entry points of mpi_slurmix.c
+#      excepted);
 #   3. the stepd transport (net/transport.c) and srun's agent
 #      (srun/agent.c) call no feature by name;
 #   4. the plugin reaches the core only through pxc_host.h and the public
@@ -55,19 +56,24 @@ def tags(kind, files):
             i > 0 and re.match(r'^static\b', lines[i - 1]) and not lines[i - 1].rstrip().endswith(';'))
         yield name, path, bool(static)
 
-cs, hs = list(walk(plugin, '.c')), list(walk(plugin, '.h'))
-decls = {}
-for name, path, _ in tags('p', hs):
-    decls.setdefault(name, set()).add(path)
-for name, path, static in tags('f', cs):
-    if static:
-        continue
-    own = path[:-2] + '.h'
-    where = decls.get(name, set())
-    for h in sorted(where - {own}):
-        bad.append(f'{h}: declares {name}, which {path} defines')
-    if not where and path != f'{plugin}/mpi_slurmix.c':
-        bad.append(f'{path}: {name} is declared in no header')
+def own_headers(root, exempt):
+    cs, hs = list(walk(root, '.c')), list(walk(root, '.h'))
+    decls = {}
+    for name, path, _ in tags('p', hs):
+        decls.setdefault(name, set()).add(path)
+    for name, path, static in tags('f', cs):
+        if static or name == 'main':
+            continue
+        own = path[:-2] + '.h'
+        where = decls.get(name, set())
+        for h in sorted(where - {own}):
+            bad.append(f'{h}: declares {name}, which {path} defines')
+        if not where and path not in exempt:
+            bad.append(f'{path}: {name} is declared in no header')
+    return cs, hs
+
+cs, hs = own_headers(plugin, {f'{plugin}/mpi_slurmix.c'})   # Slurm's entry points
+own_headers('src/tools', set())
 
 # 3. mechanisms that know no feature
 features = r'\bplug_(coll|dmodex|lost|event|xstep|boot|abort|pub|spawn)_\w+\s*\('
