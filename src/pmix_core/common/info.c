@@ -18,6 +18,7 @@
 #include <pmix.h>
 
 #include "pxc.h"
+#include "info.h"
 #include "value.h"
 
 void PMIx_Info_construct(pmix_info_t *p)
