@@ -59,7 +59,7 @@
 
 #include "pxc.h"
 #include "pack.h"
-#include "value.h"
+#include "types.h"
 
 #define TRY(x)                           \
 	do {                             \
