@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 #include "client/event.h"
 #include "common/event.h"

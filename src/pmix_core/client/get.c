@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 #include "server/server.h"
 
