@@ -47,6 +47,8 @@
 #include "upcall.h"
 #include "connect.h"
 #include "server.h"
+#include "peer.h"
+#include "delta.h"
 #include "proto.h"
 
 #define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC

@@ -53,6 +53,7 @@
 #include "connect.h"
 #include "upcall.h"
 #include "server.h"
+#include "peer.h"
 #include "proto.h"
 #include "pmix_slurmix.h"
 

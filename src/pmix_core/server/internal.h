@@ -171,23 +171,6 @@ int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);
 struct event *pxc_srv_timer(int sec, void (*fn)(int, short, void *), void *arg);
 void pxc_srv_timer_free(struct event *ev);
 
-/* ---- peer.c ---- */
-void pxc_peer_accept(int fd);
-pxc_peer_t *pxc_peer_find(uint64_t id);
-/* Closes and frees a peer (state cleanup included). Progress thread. */
-void pxc_peer_drop(pxc_peer_t *p, bool flush);
-/* Sends a reply: STATUS status followed by the bytes of body (may be NULL). */
-int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
-		   const pmix_data_buffer_t *body);
-/* Same, to a peer named by id; silently dropped when gone. */
-void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, pmix_status_t status,
-		       const pmix_data_buffer_t *body);
-/* Sends msg, a whole reply payload (STATUS first), to a peer named by id;
- * silently dropped when gone. */
-void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg);
-/* Packs a byte object holding the bytes of blob (a store blob) into out. */
-pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
-
 /* ---- nspace.c ---- */
 pxc_snspace_t *pxc_ns_find(const char *name);
 pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
@@ -195,13 +178,6 @@ pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
 void pxc_ns_free_all(void);
 /* True if the client's proc is on this node (registered here). */
 bool pxc_proc_is_local(const pmix_proc_t *proc);
-
-/* ---- map.c ---- */
-/* Node id of host in ns (from its node records); with create, the next
- * free id when unknown, else UINT32_MAX. */
-uint32_t pxc_map_node_id(const char *ns, const char *host, bool create);
-/* Derives implicit records after a registration (see map.c). */
-void pxc_map_derive(const char *ns);
 
 /* Request handlers: each reads the payload and replies or parks.
  * Returning -1 is a protocol error: the connection is closed. */
@@ -215,29 +191,6 @@ int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t
  * collective that still waits for it. */
 void pxc_coll_proc_gone(const pmix_proc_t *proc);
 void pxc_coll_fail_all(pmix_status_t status);
-/* ---- delta.c ---- */
-/* A COMMIT from cl begins (its records get the next sequence number). */
-void pxc_delta_commit(pxc_sclient_t *cl);
-/* cl's current commit posted key with kind (after pxc_delta_commit). */
-void pxc_delta_touch(pxc_sclient_t *cl, const char *key, uint8_t kind);
-/* The signature (sorted, unique procs) when some client has a mark for
- * it, else NULL. */
-pxc_fsig_t *pxc_delta_sig_find(const pmix_proc_t *procs, size_t n);
-/* Appends to out the REMOTE/GLOBAL records of the local proc that were not
- * contributed to a completed collecting fence over sig (NULL: all of
- * them); *upto receives the sequence this covers. 0 or -1/ENOMEM. */
-int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig, pmix_data_buffer_t *out,
-		   uint32_t *upto);
-/* The signature of procs with a reference taken (created when new), NULL
- * on ENOMEM; release it with pxc_delta_sig_release (NULL-tolerant). */
-pxc_fsig_t *pxc_delta_sig_hold(const pmix_proc_t *procs, size_t n);
-void pxc_delta_sig_release(pxc_fsig_t *sig);
-/* A collecting fence over sig succeeded: the local proc contributed up to
- * upto (from pxc_delta_pack). */
-void pxc_delta_done(pxc_fsig_t *sig, const pmix_proc_t *proc, uint32_t upto);
-/* A client connected again: every fence sends everything again. */
-void pxc_delta_forget_all(void);
-void pxc_delta_free(pxc_sclient_t *cl);
 /* ---- dmodex.c ---- */
 int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
@@ -246,12 +199,4 @@ void pxc_parked_wake(const pmix_proc_t *proc);
 void pxc_parked_fail_all(pmix_status_t status);
 /* ---- query.c ---- */
 int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* ---- jobctl.c ---- */
-int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* Runs and frees the cleanups registered for ns. */
-void pxc_cleanup_run(pxc_snspace_t *ns);
-/* ---- rendezvous.c ---- */
-int pxc_rdv_write(void);
-void pxc_rdv_remove(void);
-
 #endif

@@ -26,6 +26,10 @@
 #include "internal.h"
 #include "proto.h"
 #include "server.h"
+#include "peer.h"
+#include "map.h"
+#include "delta.h"
+#include "jobctl.h"
 
 /* ----------------------------------------------------------------- lists */
 

@@ -22,6 +22,7 @@
 #include "internal.h"
 #include "upcall.h"
 #include "server.h"
+#include "peer.h"
 #include "proto.h"
 
 typedef struct {

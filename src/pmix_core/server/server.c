@@ -34,6 +34,9 @@
 #include "pset.h"
 #include "upcall.h"
 #include "connect.h"
+#include "peer.h"
+#include "jobctl.h"
+#include "rendezvous.h"
 #include "proto.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };

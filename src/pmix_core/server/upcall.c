@@ -32,6 +32,7 @@
 
 #include "internal.h"
 #include "upcall.h"
+#include "peer.h"
 #include "proto.h"
 
 /* --------------------------------------------------------------- records */
