@@ -25,7 +25,7 @@
 #include "request.h"
 #include "client/event.h"
 #include "common/event.h"
-#include "server/server.h"
+#include "server/event.h"
 
 /* ---- messages from the server ---- */
 

@@ -41,7 +41,7 @@
 #include "client.h"
 #include "conn.h"
 #include "request.h"
-#include "server/server.h"
+#include "server/get.h"
 
 struct getopt {
 	bool optional, refresh;

@@ -18,7 +18,7 @@
 #include "client.h"
 #include "conn.h"
 #include "request.h"
-#include "server/server.h"
+#include "server/query.h"
 
 #define ABI_VERSION "0.0"
 

@@ -54,6 +54,8 @@
 #include "upcall.h"
 #include "server.h"
 #include "peer.h"
+#include "nspace.h"
+#include "coll.h"
 #include "proto.h"
 #include "pmix_slurmix.h"
 

@@ -42,6 +42,7 @@
 
 #include "internal.h"
 #include "delta.h"
+#include "nspace.h"
 
 #define PXC_DELTA_MARKS 16
 #define KINDS_FENCE (PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * internal.h - private state of the PMIx server, shared by the files of server/
- * (server.h is the other one: what code outside server/ may ask of the server).
+ * internal.h - private state of the PMIx server, shared by the files of server/.
+ * Each file's functions are in its own header (server.h for server.c's
+ * posting and helpers, coll.h, dmodex.h, ...); pxc_host.h gathers those a
+ * host may use.
  *
  * Ownership: everything reachable from pxc_srv (namespaces, registered
  * clients, connected peers, collectives, parked requests, the store) belongs
@@ -135,68 +137,8 @@ typedef struct {
 
 extern pxc_srv_t pxc_srv;
 
-/* ---- server.c ---- */
-/* Runs fn(arg) in the progress thread: directly when already there, else
- * posted. 0, or -1 with errno (ESHUTDOWN when the server is not running;
- * the caller still owns arg then). Any thread. */
-int pxc_srv_post(pxc_work_f fn, void *arg);
-/* Like pxc_srv_post and waits (bounded) for fn to signal s. Returns the
- * signalled status. Any thread. */
-pmix_status_t pxc_srv_call_wait(pxc_work_f fn, void *arg, pxc_sync_t *s);
-/* Common head of the API operations that complete through a pmix_op_cbfunc_t:
- * with a cbfunc the call returns PMIX_SUCCESS at once and cbfunc runs later
- * in the progress thread; without one the call blocks until done and
- * returns the status. */
-typedef struct {
-	pxc_sync_t sync;
-	bool blocking;
-	pmix_op_cbfunc_t cbfunc;
-	void *cbdata;
-	void (*free_fn)(void *op); /* frees the op (async case) */
-} pxc_apiop_t;
-/* Runs fn(op) in the progress thread as described above. On an error
- * return the caller still owns op. Any thread. */
-pmix_status_t pxc_apiop_run(pxc_apiop_t *op, pxc_work_f fn);
-/* Completes op from fn: signals the blocked caller, or calls cbfunc and
- * frees op. Progress thread. */
-void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status);
-/* A fresh id (never 0). Progress thread. */
-uint64_t pxc_srv_new_id(void);
-/* Seconds from PMIX_TIMEOUT in info (> 0), else the default. */
-int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
-/* Initialises buf empty with room for cap bytes (no regrowth up to
- * there). 0, or -1/ENOMEM (buf is then empty and valid). */
-int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);
-/* Arms a one-shot timer of sec seconds calling fn(arg); NULL on failure. */
-struct event *pxc_srv_timer(int sec, void (*fn)(int, short, void *), void *arg);
-void pxc_srv_timer_free(struct event *ev);
-
-/* ---- nspace.c ---- */
-pxc_snspace_t *pxc_ns_find(const char *name);
-pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
-pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
-void pxc_ns_free_all(void);
-/* True if the client's proc is on this node (registered here). */
-bool pxc_proc_is_local(const pmix_proc_t *proc);
-
 /* Request handlers: each reads the payload and replies or parks.
  * Returning -1 is a protocol error: the connection is closed. */
 typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
-/* ---- coll.c ---- */
-int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* A local proc is gone (lost connection or deregistered): fail every
- * collective that still waits for it. */
-void pxc_coll_proc_gone(const pmix_proc_t *proc);
-void pxc_coll_fail_all(pmix_status_t status);
-/* ---- dmodex.c ---- */
-int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* Answers parked requests about proc (after a commit or its loss). */
-void pxc_parked_wake(const pmix_proc_t *proc);
-void pxc_parked_fail_all(pmix_status_t status);
-/* ---- query.c ---- */
-int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 #endif

@@ -30,6 +30,9 @@
 #include "map.h"
 #include "delta.h"
 #include "jobctl.h"
+#include "nspace.h"
+#include "coll.h"
+#include "dmodex.h"
 
 /* ----------------------------------------------------------------- lists */
 

@@ -23,6 +23,8 @@
 #include "upcall.h"
 #include "server.h"
 #include "peer.h"
+#include "nspace.h"
+#include "query.h"
 #include "proto.h"
 
 typedef struct {

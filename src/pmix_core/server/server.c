@@ -37,6 +37,10 @@
 #include "peer.h"
 #include "jobctl.h"
 #include "rendezvous.h"
+#include "server.h"
+#include "nspace.h"
+#include "coll.h"
+#include "dmodex.h"
 #include "proto.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };

@@ -33,6 +33,7 @@
 #include "internal.h"
 #include "upcall.h"
 #include "peer.h"
+#include "server.h"
 #include "proto.h"
 
 /* --------------------------------------------------------------- records */
