@@ -18,7 +18,8 @@
 
 /* The core's log hook (pxc_log_set_hook) and log calls, the errno to
  * status mapping, info look-ups (pxc_info_find, pxc_info_flag), the
- * monotonic clock (pxc_now_ms) and the process role. */
+ * monotonic clock (pxc_now_ms) and the process role (pxc.h gathers
+ * log.h and info.h). */
 #include "pxc.h"
 /* Data buffers and the portable pack/unpack codec (pxc_buf_*,
  * pxc_pack_*, pxc_unpack_*), for the host's own messages between nodes. */
@@ -29,12 +30,23 @@
 /* Framed messages over a stream socket (pxc_conn_*, pxc_wire_hdr_*), for
  * the host's own connections. */
 #include "frame.h"
-/* The server's extensions for its host: pxc_server_client_lost,
- * PXC_CONNECT_DATA with pxc_server_host_data, pxc_server_dmodex_request_tmo,
- * pxc_server_invalid_termination, pxc_server_connect_event. (server.h also
- * declares pxc_server_notify, pxc_server_get_local and pxc_server_query,
- * which the client API calls in a server process; a host reaches them as
- * PMIx_Notify_event, PMIx_Get and PMIx_Query_info.) */
-#include "server/server.h"
+/* The server's extensions for its host, each in the header of the file
+ * that implements it: pxc_server_client_lost (nspace.h), PXC_CONNECT_DATA
+ * with pxc_server_host_data (coll.h), pxc_server_dmodex_request_tmo
+ * (dmodex.h), pxc_server_invalid_termination and pxc_server_connect_event
+ * (connect.h). Those headers also declare their files' request handlers
+ * and helpers for the rest of server/, over the server's private types,
+ * which stay opaque here. */
+#include "server/nspace.h"
+#include "server/coll.h"
+#include "server/dmodex.h"
+#include "server/connect.h"
+/* pxc_server_notify (event.h), pxc_server_get_local (get.h) and
+ * pxc_server_query (query.h), which the client API calls in a server
+ * process; a host reaches them as PMIx_Notify_event, PMIx_Get and
+ * PMIx_Query_info. */
+#include "server/event.h"
+#include "server/get.h"
+#include "server/query.h"
 
 #endif

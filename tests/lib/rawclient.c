@@ -17,6 +17,7 @@
 #include <pmix.h>
 #include "pack.h"
 #include "srvthread.h"
+#include "server/peer.h"
 
 int rc_connect(void)
 {

@@ -18,8 +18,9 @@
  * "other") with nlocal local clients.
  *
  * This header also brings the server's internal headers: tests look at
- * its state (pxc_srv: socket path, directory, store) and call its
- * in-process entry points (server/server.h).
+ * its state (pxc_srv: socket path, directory, store) and post to its
+ * progress thread (server/server.h); a suite includes the headers of the
+ * other in-process entry points it calls (server/get.h, server/coll.h, ...).
  *
  * Every function here is called from the test's thread, never from the
  * server's progress thread or a host callback, unless it says otherwise;

@@ -17,7 +17,7 @@
 #include <pmix.h>
 
 #include "pack.h"
-#include "value.h"
+#include "types.h"
 #include "runner.h"
 
 /* ---- helpers ---- */

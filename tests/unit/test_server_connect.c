@@ -21,6 +21,9 @@
 #include "fakehost.h"
 #include "rawclient.h"
 #include "srvthread.h"
+#include "server/coll.h"
+#include "server/get.h"
+#include "server/connect.h"
 
 /* A connect over two namespaces hands the host the local members'
  * posted data (PXC_CONNECT_DATA), and data the host gathered elsewhere

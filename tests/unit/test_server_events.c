@@ -17,6 +17,7 @@
 #include "fakehost.h"
 #include "rawclient.h"
 #include "srvthread.h"
+#include "server/event.h"
 
 START_TEST(events_delivery)
 {

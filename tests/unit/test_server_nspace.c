@@ -22,6 +22,7 @@
 #include "fakehost.h"
 #include "rawclient.h"
 #include "srvthread.h"
+#include "server/peer.h"
 
 START_TEST(register_and_hello_blob)
 {

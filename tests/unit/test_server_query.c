@@ -17,6 +17,7 @@
 #include "fakehost.h"
 #include "rawclient.h"
 #include "srvthread.h"
+#include "server/query.h"
 
 START_TEST(query_answers)
 {

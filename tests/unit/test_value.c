@@ -16,6 +16,7 @@
 #include <pmix.h>
 
 #include "pxc.h"
+#include "types.h"
 #include "runner.h"
 
 /* ---- sample values of every type ---- */
@@ -99,8 +100,6 @@ static hwloc_topology_t test_topo;
 
 static void load_sample(pmix_value_t *v, pmix_data_type_t t, int depth);
 static size_t elem_size(pmix_data_type_t t);
-/* internal (hidden) helper of the library, linked statically here */
-const void *pxc_value_elem(const pmix_value_t *v);
 #define pxc_test_payload pxc_value_elem
 
 static void fill_info(pmix_info_t *info, const char *key, int depth)

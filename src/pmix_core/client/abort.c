@@ -9,6 +9,7 @@
  * in a server process.
  */
 #include "client.h"
+#include "conn.h"
 
 pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size_t nprocs)
 {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "conn.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * client.h - internals shared by the files of the client and tool module.
+ * client.h - internals shared by the files of the client and tool module,
+ * and client.c's finalize.
  *
  * One pxc_client_t per process (pxc_cl) describes the connection of a
  * client or tool to its server. It has three kinds of fields:
@@ -13,14 +14,9 @@
  * `state` is read without a lock (atomic) by API calls that want to fail
  * fast once the server is gone.
  *
- * The request engine (conn.c): pxc_client_send() queues a request to the
- * progress thread, which tags it, sends it and later completes it through
- * its reply callback, exactly once: with the server's reply, with
- * PMIX_ERR_TIMEOUT when its own timer fires, or with
- * PMIX_ERR_LOST_CONNECTION_TO_SERVER when the connection ends.
- * pxc_client_call() is the blocking form; it refuses to run in the
- * progress thread (PMIX_ERR_WOULD_BLOCK) rather than deadlock. The
- * request shapes the feature files share are in request.h.
+ * pxc_cl is defined in conn.c, whose request engine (conn.h) works on it;
+ * the callback types of that engine are here because direct.h uses them
+ * too. The request shapes the feature files share are in request.h.
  */
 #ifndef PXC_CLIENT_H
 #define PXC_CLIENT_H
@@ -92,58 +88,6 @@ typedef struct {
 
 extern pxc_client_t pxc_cl;
 
-/* PMIX_SUCCESS when the client/tool is initialised and connected;
- * PMIX_ERR_INIT before init, PMIX_ERR_UNREACH after the server was lost
- * or when running without a server. Any thread. */
-pmix_status_t pxc_client_ready(void);
-/* True between init and finalize (connected or not). */
-bool pxc_client_initialized(void);
-
-/* Queues a request (see the file comment). payload's bytes are taken
- * (payload is left empty). cb NULL: fire and forget (tag 0, no reply).
- * timeout_ms > 0 arms a timer in the progress thread. Returns
- * PMIX_SUCCESS (cb will run) or an error (cb will not run). Any thread. */
-pmix_status_t pxc_client_send(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
-			      pxc_reply_f cb, void *arg);
-/* Sends and waits for the reply; parse (may be NULL) reads a successful
- * reply into arg. Any thread but the progress thread. */
-pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms,
-			      pxc_parse_f parse, void *arg);
-
-/* Connects to uri ("unix:<path>"), says HELLO as kind with the given
- * identity and info, merges the returned job blob, attaches the socket
- * to the progress thread. Fills pxc_cl.me/server. Caller holds pxc_cl.lock,
- * has started pxc_cl.pg and created the store. */
-pmix_status_t pxc_client_connect(const char *uri, uint8_t kind, const pmix_proc_t *claim,
-				 const pmix_info_t *info, size_t ninfo);
-/* Common set-up/tear-down of the process state for client and tool:
- * start the progress engine and the stores / drop the connection, fail
- * pending requests, stop the engine, free the stores. Caller holds lock. */
-pmix_status_t pxc_client_setup(void);
-void pxc_client_teardown(void);
-/* Drops the connection (tools): pending requests fail, state becomes
- * PXC_CONN_ALONE. Any thread but the progress thread. */
-void pxc_client_disconnect(void);
-
-/* Direct requests and the reply channel (direct.c). attach/detach: the
- * progress thread, when the connection comes and before it is freed.
- * set/close_channel: the connecting / tearing-down caller. send: any
- * thread; 0, or -1 with errno EAGAIN (use the progress thread) or another
- * (the connection broke). call: true when the blocking call was made
- * there, its status in *result; false: make it the plain way. */
-void pxc_direct_attach(pxc_conn_t *c);
-void pxc_direct_detach(void);
-void pxc_direct_set_channel(int fd);
-void pxc_direct_close_channel(void);
-int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b);
-bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms, pxc_parse_f parse,
-		     void *arg, pmix_status_t *result);
-
-/* Reads a BLOB (byte object holding a store blob) from reply and merges
- * it into the client store. Progress thread (or any thread: takes the
- * write lock). */
-pmix_status_t pxc_client_merge_blob(pmix_data_buffer_t *reply);
-
 /* Fills a proc id (nspace truncated to PMIX_MAX_NSLEN). */
 static inline void pxc_proc_load(pmix_proc_t *p, const char *ns, pmix_rank_t r)
 {
@@ -171,8 +115,5 @@ static inline bool pxc_key_reserved(const char *key)
 {
 	return key && key[0] == 'p' && key[1] == 'm' && key[2] == 'i' && key[3] == 'x';
 }
-
-/* Topology cache release (topo.c), called at the last finalize. */
-void pxc_topology_release(void);
 
 #endif

@@ -32,6 +32,9 @@
 #include <event2/event.h>
 
 #include "client.h"
+#include "conn.h"
+#include "direct.h"
+#include "topo.h"
 #include "client/event.h"
 #include "common/event.h"
 

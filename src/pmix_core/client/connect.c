@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 /* After the blob, a connect reply carries INFO[] results (the group

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "direct.h"
 
 #define DIRECT_SEND_TIMEOUT_MS 10000
 #define REPLY_GRACE_MS 250

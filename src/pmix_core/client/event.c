@@ -21,10 +21,11 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 #include "client/event.h"
 #include "common/event.h"
-#include "server/server.h"
+#include "server/event.h"
 
 /* ---- messages from the server ---- */
 

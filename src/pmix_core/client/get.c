@@ -39,8 +39,9 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
-#include "server/server.h"
+#include "server/get.h"
 
 struct getopt {
 	bool optional, refresh;

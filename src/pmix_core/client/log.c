@@ -9,6 +9,7 @@
  * server process.
  */
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 static pmix_status_t log_prepare(const pmix_info_t *data, size_t ndata, const pmix_info_t *dirs,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 /* ---- publish ---- */

@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
-#include "server/server.h"
+#include "server/query.h"
 
 #define ABI_VERSION "0.0"
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 /* ---- readiness, payloads, timeouts ---- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * request.h - the request shapes the client's feature files share
- * (request.c), on top of the request engine of client.h.
+ * (request.c), on top of the request engine of conn.h.
  */
 #ifndef PXC_CLIENT_REQUEST_H
 #define PXC_CLIENT_REQUEST_H

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 
 struct peers {
 	const char *host;

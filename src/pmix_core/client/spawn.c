@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 static pmix_status_t spawn_prepare(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,

@@ -20,6 +20,7 @@
 #include <hwloc.h>
 
 #include "client.h"
+#include "topo.h"
 
 static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static hwloc_topology_t cached;

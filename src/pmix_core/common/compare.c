@@ -20,7 +20,8 @@
 #include <hwloc.h>
 #include <pmix.h>
 
-#include "value.h"
+#include "types.h"
+#include "print.h"
 
 #define ORDER(a, b) ((a) > (b) ? PMIX_VALUE1_GREATER : (a) < (b) ? PMIX_VALUE2_GREATER : PMIX_EQUAL)
 

@@ -18,7 +18,9 @@
 #include <pmix.h>
 
 #include "pxc.h"
+#include "info.h"
 #include "value.h"
+#include "print.h"
 
 void PMIx_Info_construct(pmix_info_t *p)
 {

@@ -7,6 +7,7 @@
  * stack buffer: logging never allocates and never fails visibly.
  */
 #include "pxc.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *   string            uint32 length + bytes, no NUL; 0xFFFFFFFF = NULL;
  *   argv              uint32 count (0xFFFFFFFF = NULL argv) + strings;
  *   byte object       uint64 size + bytes (NULL bytes = size 0);
- *   value             uint16 type, then for boxed types (value.h) a uint8
+ *   value             uint16 type, then for boxed types (types.h) a uint8
  *                     presence flag (0 = NULL pointer) and the element,
  *                     for the others the element itself, nothing for UNDEF;
  *   data array        uint16 type, uint64 size, size elements (no header);
@@ -34,7 +34,7 @@
  * is checked against the bytes left (times the smallest encoding of one
  * element) before anything is allocated. Elements are decoded into zeroed
  * memory and fill their pointer+count pairs only when complete, so a
- * failure can always destruct what was decoded so far (value.h's
+ * failure can always destruct what was decoded so far (types.h's
  * pxc_elems_destruct) and leave nothing allocated.
  *
  * Thread safety: a buffer belongs to one thread at a time; the codecs keep
@@ -59,7 +59,7 @@
 
 #include "pxc.h"
 #include "pack.h"
-#include "value.h"
+#include "types.h"
 
 #define TRY(x)                           \
 	do {                             \

@@ -24,7 +24,8 @@
 #include <hwloc.h>
 #include <pmix.h>
 
-#include "value.h"
+#include "print.h"
+#include "types.h"
 
 int pxc_sappend(char **out, const char *fmt, ...)
 {

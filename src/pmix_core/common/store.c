@@ -30,7 +30,6 @@
 
 #include "pack.h"
 #include "store.h"
-#include "value.h"
 
 #define NKINDS 8
 #define NLEVELS 5

@@ -26,7 +26,7 @@
 #include <hwloc.h>
 #include <pmix.h>
 
-#include "value.h"
+#include "types.h"
 
 #define ZERO_CONSTRUCT(Name, T)                   \
 	void PMIx_##Name##_construct(T *p)        \

@@ -24,7 +24,7 @@
 #include <hwloc.h>
 #include <pmix.h>
 
-#include "value.h"
+#include "types.h"
 
 typedef void (*elem_destruct_f)(void *elem);
 typedef pmix_status_t (*elem_copy_f)(void *dst, const void *src);

@@ -3,7 +3,7 @@
  * value.c - PMIx_Value_* and PMIx_Data_copy.
  *
  * A value either holds its element inline in the union or boxes it (see
- * value.h); load, xfer, unload and destruct are written once on top of the
+ * types.h); load, xfer, unload and destruct are written once on top of the
  * type table in types.c, so every data type, including data arrays nested
  * to any depth, is deep-copied and freed the same way.
  *
@@ -28,6 +28,7 @@
 #include <pmix.h>
 
 #include "value.h"
+#include "types.h"
 
 void PMIx_Value_construct(pmix_value_t *val)
 {

@@ -47,6 +47,10 @@
 #include "upcall.h"
 #include "connect.h"
 #include "server.h"
+#include "peer.h"
+#include "delta.h"
+#include "nspace.h"
+#include "coll.h"
 #include "proto.h"
 
 #define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC
@@ -465,7 +469,7 @@ pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 }
 
 /* A CONNECT over several namespaces: the local members' posted records
- * go to the host under PXC_CONNECT_DATA (server.h). Appended to a's info
+ * go to the host under PXC_CONNECT_DATA (coll.h). Appended to a's info
  * copy; without posted data nothing is added. 0/-1. */
 static int connect_data(const pxc_coll_t *c, pxc_upcall_args_t *a)
 {

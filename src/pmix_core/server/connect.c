@@ -53,6 +53,9 @@
 #include "connect.h"
 #include "upcall.h"
 #include "server.h"
+#include "peer.h"
+#include "nspace.h"
+#include "coll.h"
 #include "proto.h"
 #include "pmix_slurmix.h"
 

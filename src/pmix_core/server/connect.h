@@ -3,14 +3,21 @@
  * connect.h - connect/disconnect semantics on top of the collectives of
  * coll.c (connect.c): attribute checks, cluster-qualified namespaces,
  * the sets each local client is connected to, group context ids, the
- * connect events. Progress thread only.
+ * connect events, and the host's reports of what other nodes' servers
+ * raised. Progress thread only.
  */
 #ifndef PXC_CONNECT_H
 #define PXC_CONNECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include "internal.h"
+#include <pmix_common.h>
+#include "frame.h"
+
+/* The server's state types (internal.h) stay opaque here: hosts get this
+ * header through pxc_host.h. */
+typedef struct pxc_peer pxc_peer_t;
 
 /* Request handlers for CONNECT / DISCONNECT (peer.c's table): check and
  * rewrite the request, then hand it to coll.c. */
@@ -62,5 +69,23 @@ pmix_status_t pxc_cnx_pack_results(uint64_t coll_id, const pmix_proc_t *procs, s
 void pxc_cnx_client_gone(const pmix_proc_t *proc);
 /* Server finalize. */
 void pxc_cnx_free_all(void);
+
+/* A host's report that src, connected to procs, ended without
+ * disconnecting (another node's server raised it, connect.c): delivers
+ * PMIX_ERR_INVALID_TERMINATION to the local clients among procs that
+ * registered that code explicitly. Progress thread only. */
+void pxc_server_invalid_termination(const pmix_proc_t *src, const pmix_proc_t *procs,
+				    size_t nprocs);
+
+/* A host's report of a connect event from another server (connect.c
+ * raised it there and handed it to the host's notify_event):
+ * PMIX_PROC_HAS_CONNECTED or PMIX_CONNECT_REQUESTED (source: the joiner
+ * or asker) for the local clients among procs that registered for it;
+ * info: the PMIX_CONNECT_ID and PMIX_TIMEOUT that came with it. A
+ * CONNECT_REQUESTED is raised once per connect of a set (the first to
+ * arrive, local or remote). Other codes are ignored. Progress thread
+ * only. */
+void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+			      size_t nprocs, const pmix_info_t *info, size_t ninfo);
 
 #endif

@@ -41,6 +41,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "delta.h"
+#include "nspace.h"
 
 #define PXC_DELTA_MARKS 16
 #define KINDS_FENCE (PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))

@@ -44,6 +44,11 @@
 
 #include "internal.h"
 #include "upcall.h"
+#include "peer.h"
+#include "delta.h"
+#include "server.h"
+#include "nspace.h"
+#include "dmodex.h"
 #include "proto.h"
 
 #define KINDS_LOCAL_VIEW (PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_GLOBAL))

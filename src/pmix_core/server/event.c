@@ -28,6 +28,7 @@
 #include "proto.h"
 #include "common/event.h"
 #include "server/event.h"
+#include "peer.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
 

@@ -1,16 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * event.h - the REGEVENTS and NOTIFY request handlers (server/event.c).
- * pxc_server_notify, for code outside server/, is in server.h.
+ * event.h - the REGEVENTS and NOTIFY request handlers (server/event.c),
+ * and pxc_server_notify: PMIx_Notify_event inside a server process.
  */
 #ifndef PXC_SRV_EVENT_H
 #define PXC_SRV_EVENT_H
 
-#include "internal.h"
+#include <stddef.h>
+#include <pmix_common.h>
+#include "frame.h"
+
+/* The server's state types (internal.h) stay opaque here: hosts get this
+ * header through pxc_host.h. */
+typedef struct pxc_peer pxc_peer_t;
 
 /* Handlers (peer.c's table): 0, or -1 on a malformed request (the
  * connection is closed). Progress thread. */
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+
+/* Delivers an event raised by the host process (PMIx_Notify_event) to the
+ * local clients in range that registered for code, and to the process's
+ * own handlers (pxc_event_local_deliver, common/event.h). Never sent back
+ * to the host. cbfunc (may be NULL) runs in the progress thread once the
+ * event is queued to every recipient. Returns PMIX_SUCCESS when cbfunc will run, or
+ * an error (cbfunc not called; PMIX_ERR_INIT when no server is running).
+ * Any thread. */
+pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 #endif

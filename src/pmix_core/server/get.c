@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * get.c - PMIx_Get inside a server process (pxc_server_get_local,
- * declared in server.h): a look-up in the server's store, done in the
+ * declared in get.h): a look-up in the server's store, done in the
  * progress thread while the caller waits, never waiting for data.
  */
 #include <stdlib.h>
 
 #include "internal.h"
 #include "server.h"
+#include "get.h"
 
 typedef struct {
 	pxc_sync_t sync;

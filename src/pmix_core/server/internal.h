@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * internal.h - private state of the PMIx server, shared by the files of server/
- * (server.h is the other one: what code outside server/ may ask of the server).
+ * internal.h - private state of the PMIx server, shared by the files of server/.
+ * Each file's functions are in its own header (server.h for server.c's
+ * posting and helpers, coll.h, dmodex.h, ...); pxc_host.h gathers those a
+ * host may use.
  *
  * Ownership: everything reachable from pxc_srv (namespaces, registered
  * clients, connected peers, collectives, parked requests, the store) belongs
@@ -135,123 +137,8 @@ typedef struct {
 
 extern pxc_srv_t pxc_srv;
 
-/* ---- server.c ---- */
-/* Runs fn(arg) in the progress thread: directly when already there, else
- * posted. 0, or -1 with errno (ESHUTDOWN when the server is not running;
- * the caller still owns arg then). Any thread. */
-int pxc_srv_post(pxc_work_f fn, void *arg);
-/* Like pxc_srv_post and waits (bounded) for fn to signal s. Returns the
- * signalled status. Any thread. */
-pmix_status_t pxc_srv_call_wait(pxc_work_f fn, void *arg, pxc_sync_t *s);
-/* Common head of the API operations that complete through a pmix_op_cbfunc_t:
- * with a cbfunc the call returns PMIX_SUCCESS at once and cbfunc runs later
- * in the progress thread; without one the call blocks until done and
- * returns the status. */
-typedef struct {
-	pxc_sync_t sync;
-	bool blocking;
-	pmix_op_cbfunc_t cbfunc;
-	void *cbdata;
-	void (*free_fn)(void *op); /* frees the op (async case) */
-} pxc_apiop_t;
-/* Runs fn(op) in the progress thread as described above. On an error
- * return the caller still owns op. Any thread. */
-pmix_status_t pxc_apiop_run(pxc_apiop_t *op, pxc_work_f fn);
-/* Completes op from fn: signals the blocked caller, or calls cbfunc and
- * frees op. Progress thread. */
-void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status);
-/* A fresh id (never 0). Progress thread. */
-uint64_t pxc_srv_new_id(void);
-/* Seconds from PMIX_TIMEOUT in info (> 0), else the default. */
-int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
-/* Initialises buf empty with room for cap bytes (no regrowth up to
- * there). 0, or -1/ENOMEM (buf is then empty and valid). */
-int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);
-/* Arms a one-shot timer of sec seconds calling fn(arg); NULL on failure. */
-struct event *pxc_srv_timer(int sec, void (*fn)(int, short, void *), void *arg);
-void pxc_srv_timer_free(struct event *ev);
-
-/* ---- peer.c ---- */
-void pxc_peer_accept(int fd);
-pxc_peer_t *pxc_peer_find(uint64_t id);
-/* Closes and frees a peer (state cleanup included). Progress thread. */
-void pxc_peer_drop(pxc_peer_t *p, bool flush);
-/* Sends a reply: STATUS status followed by the bytes of body (may be NULL). */
-int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
-		   const pmix_data_buffer_t *body);
-/* Same, to a peer named by id; silently dropped when gone. */
-void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, pmix_status_t status,
-		       const pmix_data_buffer_t *body);
-/* Sends msg, a whole reply payload (STATUS first), to a peer named by id;
- * silently dropped when gone. */
-void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg);
-/* Packs a byte object holding the bytes of blob (a store blob) into out. */
-pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
-
-/* ---- nspace.c ---- */
-pxc_snspace_t *pxc_ns_find(const char *name);
-pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
-pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
-void pxc_ns_free_all(void);
-/* True if the client's proc is on this node (registered here). */
-bool pxc_proc_is_local(const pmix_proc_t *proc);
-
-/* ---- map.c ---- */
-/* Node id of host in ns (from its node records); with create, the next
- * free id when unknown, else UINT32_MAX. */
-uint32_t pxc_map_node_id(const char *ns, const char *host, bool create);
-/* Derives implicit records after a registration (see map.c). */
-void pxc_map_derive(const char *ns);
-
 /* Request handlers: each reads the payload and replies or parks.
  * Returning -1 is a protocol error: the connection is closed. */
 typedef int (*pxc_handler_f)(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-
-/* ---- coll.c ---- */
-int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* A local proc is gone (lost connection or deregistered): fail every
- * collective that still waits for it. */
-void pxc_coll_proc_gone(const pmix_proc_t *proc);
-void pxc_coll_fail_all(pmix_status_t status);
-/* ---- delta.c ---- */
-/* A COMMIT from cl begins (its records get the next sequence number). */
-void pxc_delta_commit(pxc_sclient_t *cl);
-/* cl's current commit posted key with kind (after pxc_delta_commit). */
-void pxc_delta_touch(pxc_sclient_t *cl, const char *key, uint8_t kind);
-/* The signature (sorted, unique procs) when some client has a mark for
- * it, else NULL. */
-pxc_fsig_t *pxc_delta_sig_find(const pmix_proc_t *procs, size_t n);
-/* Appends to out the REMOTE/GLOBAL records of the local proc that were not
- * contributed to a completed collecting fence over sig (NULL: all of
- * them); *upto receives the sequence this covers. 0 or -1/ENOMEM. */
-int pxc_delta_pack(const pmix_proc_t *proc, const pxc_fsig_t *sig, pmix_data_buffer_t *out,
-		   uint32_t *upto);
-/* The signature of procs with a reference taken (created when new), NULL
- * on ENOMEM; release it with pxc_delta_sig_release (NULL-tolerant). */
-pxc_fsig_t *pxc_delta_sig_hold(const pmix_proc_t *procs, size_t n);
-void pxc_delta_sig_release(pxc_fsig_t *sig);
-/* A collecting fence over sig succeeded: the local proc contributed up to
- * upto (from pxc_delta_pack). */
-void pxc_delta_done(pxc_fsig_t *sig, const pmix_proc_t *proc, uint32_t upto);
-/* A client connected again: every fence sends everything again. */
-void pxc_delta_forget_all(void);
-void pxc_delta_free(pxc_sclient_t *cl);
-/* ---- dmodex.c ---- */
-int pxc_do_commit(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-int pxc_do_get(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* Answers parked requests about proc (after a commit or its loss). */
-void pxc_parked_wake(const pmix_proc_t *proc);
-void pxc_parked_fail_all(pmix_status_t status);
-/* ---- query.c ---- */
-int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* ---- jobctl.c ---- */
-int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
-/* Runs and frees the cleanups registered for ns. */
-void pxc_cleanup_run(pxc_snspace_t *ns);
-/* ---- rendezvous.c ---- */
-int pxc_rdv_write(void);
-void pxc_rdv_remove(void);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 #include "iof.h"
+#include "peer.h"
 
 int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {

@@ -32,6 +32,8 @@
 
 #include "internal.h"
 #include "upcall.h"
+#include "peer.h"
+#include "jobctl.h"
 #include "proto.h"
 
 #define CLEAN_MAX_DEPTH 32

@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "regex.h"
+#include "map.h"
 
 /* ---------------------------------------------------------- node ids */
 

@@ -26,6 +26,13 @@
 #include "internal.h"
 #include "proto.h"
 #include "server.h"
+#include "peer.h"
+#include "map.h"
+#include "delta.h"
+#include "jobctl.h"
+#include "nspace.h"
+#include "coll.h"
+#include "dmodex.h"
 
 /* ----------------------------------------------------------------- lists */
 

@@ -37,6 +37,14 @@
 #include "iof.h"
 #include "server/event.h"
 #include "connect.h"
+#include "peer.h"
+#include "delta.h"
+#include "jobctl.h"
+#include "server.h"
+#include "nspace.h"
+#include "coll.h"
+#include "dmodex.h"
+#include "query.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "pset.h"
+#include "server.h"
 
 typedef struct {
 	pxc_sync_t sync;

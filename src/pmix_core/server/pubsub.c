@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "upcall.h"
 #include "pubsub.h"
+#include "peer.h"
 
 int pxc_do_publish(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {

@@ -22,6 +22,9 @@
 #include "internal.h"
 #include "upcall.h"
 #include "server.h"
+#include "peer.h"
+#include "nspace.h"
+#include "query.h"
 #include "proto.h"
 
 typedef struct {

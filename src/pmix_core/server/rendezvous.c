@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "rendezvous.h"
 #include "proto.h"
 
 static int write_one(int slot, const char *dir, const char *suffix)

@@ -34,6 +34,13 @@
 #include "pset.h"
 #include "upcall.h"
 #include "connect.h"
+#include "peer.h"
+#include "jobctl.h"
+#include "rendezvous.h"
+#include "server.h"
+#include "nspace.h"
+#include "coll.h"
+#include "dmodex.h"
 #include "proto.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };

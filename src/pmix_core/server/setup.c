@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "server.h"
 
 typedef struct {
 	pmix_op_cbfunc_t opcb;

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "upcall.h"
 #include "spawn.h"
+#include "peer.h"
 
 static void done_spawn(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {

@@ -32,6 +32,8 @@
 
 #include "internal.h"
 #include "upcall.h"
+#include "peer.h"
+#include "server.h"
 #include "proto.h"
 
 /* --------------------------------------------------------------- records */

@@ -3,7 +3,7 @@
  * tool.c - the PMIx tool API: PMIx_tool_init/finalize, connection
  * management (disconnect, attach, set_server, get_servers, is_connected).
  *
- * A tool shares the client's connection engine and state (client.h); it
+ * A tool shares the client's connection engine and state (conn.h, client.h); it
  * differs in how it finds its server and in its identity, which the
  * server assigns in the HELLO reply unless the tool names one
  * (PMIX_TOOL_NSPACE / PMIX_TOOL_RANK).
@@ -30,6 +30,7 @@
 #include <pmix_tool.h>
 
 #include "client/client.h"
+#include "client/conn.h"
 
 struct where {
 	const pmix_info_t *info;

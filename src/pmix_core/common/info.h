@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * info.h - the core's look-ups in pmix_info_t arrays (info.c; the
+ * PMIx_Info_* API of the same file is in the public headers). pxc.h includes it.
+ * Pure functions: any thread, on arrays the caller owns.
+ */
+#ifndef PXC_COMMON_INFO_H
+#define PXC_COMMON_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <pmix_common.h>
+
+/* The first info of info[0..ninfo) whose key is key, or NULL (info may be
+ * NULL). Borrowed pointer. Any thread. */
+const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const char *key);
+/* True when info holds key as a flag: a bare key (PMIX_UNDEF), a true
+ * boolean, a non-zero PMIX_INT or a value PMIx_Value_true calls true.
+ * Any thread. */
+bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
+
+#endif

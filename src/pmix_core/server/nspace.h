@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * nspace.h - namespaces and local clients (nspace.c; its PMIx_server_*
+ * calls are in pmix_server.h): the look-ups the other files of server/
+ * make, and the host's question about a lost client.
+ *
+ * The namespace and client lists belong to the progress thread: every
+ * function here runs there.
+ */
+#ifndef PXC_SERVER_NSPACE_H
+#define PXC_SERVER_NSPACE_H
+
+#include <stdbool.h>
+#include <pmix_common.h>
+
+/* The server's state types (internal.h) stay opaque here: hosts get this
+ * header through pxc_host.h. */
+typedef struct pxc_snspace pxc_snspace_t;
+typedef struct pxc_sclient pxc_sclient_t;
+
+/* The namespace named name, or NULL. */
+pxc_snspace_t *pxc_ns_find(const char *name);
+pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
+/* The registered client proc, or NULL. */
+pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
+/* Server finalize: frees every namespace and client. */
+void pxc_ns_free_all(void);
+/* True if the client's proc is on this node (registered here). */
+bool pxc_proc_is_local(const pmix_proc_t *proc);
+
+/* True when proc is a local client of this server whose connection ended
+ * without PMIx_Finalize: lets a host tell, inside its client_finalized
+ * upcall (which the server also makes for such a client), a task that
+ * died from one that finalized. Progress thread only (where the server
+ * calls the host's module). */
+bool pxc_server_client_lost(const pmix_proc_t *proc);
+
+#endif

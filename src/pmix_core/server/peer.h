@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * peer.h - one connection from a client or a tool (peer.c): accepting it,
+ * finding it by id, replying on it, dropping it. The request handlers'
+ * table that dispatches its messages is in peer.c. Progress thread only.
+ */
+#ifndef PXC_SERVER_PEER_H
+#define PXC_SERVER_PEER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "internal.h"
+
+/* Takes a connection the listener accepted: reads its credentials and
+ * gives it to the progress thread's event base; on failure fd is closed. */
+void pxc_peer_accept(int fd);
+/* The connected peer with this id, or NULL. */
+pxc_peer_t *pxc_peer_find(uint64_t id);
+/* Closes and frees a peer (state cleanup included). Progress thread. */
+void pxc_peer_drop(pxc_peer_t *p, bool flush);
+/* Sends a reply: STATUS status followed by the bytes of body (may be NULL). */
+int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		   const pmix_data_buffer_t *body);
+/* Same, to a peer named by id; silently dropped when gone. */
+void pxc_peer_reply_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, pmix_status_t status,
+		       const pmix_data_buffer_t *body);
+/* Sends msg, a whole reply payload (STATUS first), to a peer named by id;
+ * silently dropped when gone. */
+void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg);
+/* Packs a byte object holding the bytes of blob (a store blob) into out. */
+pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rendezvous.h - the files through which tools find a server (rendezvous.c).
+ * Called by init and finalize in the host's thread, before the listener
+ * starts / after the engine stopped.
+ */
+#ifndef PXC_SERVER_RENDEZVOUS_H
+#define PXC_SERVER_RENDEZVOUS_H
+
+/* Writes the rendezvous files the server's settings ask for (an existing
+ * file is left alone). 0, or -1 when one could not be written (the others
+ * still are). */
+int pxc_rdv_write(void);
+/* Removes the files pxc_rdv_write wrote. */
+void pxc_rdv_remove(void);
+
+#endif
