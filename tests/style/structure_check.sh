@@ -4,10 +4,10 @@
 # not check (STYLE.md, src/plugin/README-dev.md), as a test:
 #   1. src/plugin/ itself holds no .c but the entry point and the Slurm
 #      adapter; everything else is in a folder named for its process;
-#   2. no header of src/plugin or src/tools declares a function that
-#      another .c defines, and every function a .c there exports is
-#      declared in its own header (the Slurm entry points of mpi_slurmix.c
-#      excepted);
+#   2. no header of src/plugin, src/tools or src/pmix_core declares a
+#      function that another .c defines, and every function a .c there
+#      exports is declared in its own header (the Slurm entry points of
+#      mpi_slurmix.c and the PMIx API of src/pmix_core/include excepted);
 #   3. the stepd transport (net/transport.c) and srun's agent
 #      (srun/agent.c) call no feature by name;
 #   4. the plugin reaches the core only through pxc_host.h and the public
@@ -56,24 +56,28 @@ def tags(kind, files):
             i > 0 and re.match(r'^static\b', lines[i - 1]) and not lines[i - 1].rstrip().endswith(';'))
         yield name, path, bool(static)
 
-def own_headers(root, exempt):
-    cs, hs = list(walk(root, '.c')), list(walk(root, '.h'))
-    decls = {}
+def own_headers(root, exempt, public=None):
+    cs = list(walk(root, '.c'))
+    hs = [h for h in walk(root, '.h') if not (public and h.startswith(public))]
+    decls, api = {}, set()
     for name, path, _ in tags('p', hs):
         decls.setdefault(name, set()).add(path)
+    if public:          # the PMIx API: declared where the Standard puts it
+        api = {name for name, _, _ in tags('p', list(walk(public, '.h')))}
     for name, path, static in tags('f', cs):
-        if static or name == 'main':
+        if static or name == 'main' or name.isupper():   # isupper: a macro's use
             continue
         own = path[:-2] + '.h'
         where = decls.get(name, set())
         for h in sorted(where - {own}):
             bad.append(f'{h}: declares {name}, which {path} defines')
-        if not where and path not in exempt:
+        if not where and name not in api and path not in exempt:
             bad.append(f'{path}: {name} is declared in no header')
     return cs, hs
 
 cs, hs = own_headers(plugin, {f'{plugin}/mpi_slurmix.c'})   # Slurm's entry points
 own_headers('src/tools', set())
+own_headers('src/pmix_core', set(), public='src/pmix_core/include/')
 
 # 3. mechanisms that know no feature
 features = r'\bplug_(coll|dmodex|lost|event|xstep|boot|abort|pub|spawn)_\w+\s*\('
@@ -103,6 +107,6 @@ for path in walk('src/pmix_core/server', '.c'):
 
 for b in bad:
     print('structure: FAIL:', b)
-print(f'structure: {len(cs)} .c and {len(hs)} headers of src/plugin read, {len(bad)} problems')
+print(f"structure: src/plugin, src/tools and src/pmix_core read ({len(cs)} .c in src/plugin), {len(bad)} problems")
 sys.exit(1 if bad else 0)
 PY
