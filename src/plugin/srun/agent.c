@@ -46,10 +46,10 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "lib/key.h"
-#include "lib/proto.h"
 #include "lib/endpoints.h"
 #include "lib/jobdir.h"
+#include "lib/key.h"
+#include "lib/proto.h"
 #include "srun/agent.h"
 #include "slurm_adapter.h"
 
@@ -399,14 +399,10 @@ _Static_assert(PLUG_KEY_LEN == PLUG_JOBDIR_KEY_LEN, "one key length");
 
 /* The job key from the job directory; without one (a broken base
  * directory) a step-only key: the step works, other steps cannot reach it.
- * A spawned srun (SLURMIX_SPAWN_AGENT set by its parent srun, which is
- * alive and opened the same directory moments ago) skips the stale
- * directory cleaning: its slurm_load_job round trips would only delay the
- * new step. */
-static int make_key(void)
+ * Stale job directories are cleaned unless told not to. */
+static int make_key(bool clean_stale)
 {
-	const char *parent = getenv(PLUG_SPAWN_AGENT_ENV);
-	plug_job_alive_f alive = parent && *parent ? NULL : plug_slurm_job_alive;
+	plug_job_alive_f alive = clean_stale ? plug_slurm_job_alive : NULL;
 
 	if (plug_jobdir_open(NULL, agent.job, alive, agent.key) == 0)
 		return 0;
@@ -464,7 +460,7 @@ static int listen_any(uint16_t *port)
 	return 0;
 }
 
-int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
+int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, bool clean_stale, char ***env)
 {
 	uint16_t port = 0;
 	char sport[8];
@@ -472,7 +468,7 @@ int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env)
 	agent.nnodes = nnodes;
 	agent.job = job;
 	agent.step = step;
-	if (make_key() < 0 || listen_any(&port) < 0)
+	if (make_key(clean_stale) < 0 || listen_any(&port) < 0)
 		return plug_error("rendezvous: cannot listen: %m"), -1;
 	if (!(agent.pg = pxc_progress_acquire()))
 		return plug_error("rendezvous: no progress thread: %m"), -1;

@@ -27,6 +27,7 @@
 #ifndef PLUG_SRUN_AGENT_H
 #define PLUG_SRUN_AGENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <pmix_common.h>
 #include "pxc_host.h"
@@ -46,8 +47,10 @@ int plug_agent_register_message(uint16_t cmd, plug_agent_message_f fn);
 void plug_agent_on_table(plug_agent_table_f fn);
 
 /* Starts the agent for nnodes stepds of step job.step and sets the two
- * variables in env. The listener stays open until plug_agent_stop. 0/-1. */
-int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, char ***env);
+ * variables in env. clean_stale: remove the job directories of jobs that
+ * have ended (slurm_load_job round trips) on the way. The listener stays
+ * open until plug_agent_stop. 0/-1. */
+int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, bool clean_stale, char ***env);
 /* Stops it: every handler's stop hook, the step file removed, the
  * registrations forgotten. Idempotent. */
 void plug_agent_stop(void);

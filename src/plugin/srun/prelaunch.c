@@ -11,13 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/proto.h"
 #include "lib/map.h"
+#include "lib/proto.h"
 #include "srun/abort.h"
 #include "srun/agent.h"
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
 #include "srun/spawn.h"
+
+/* A spawned srun (SLURMIX_SPAWN_AGENT set by its parent srun, which is
+ * alive and opened the job directory moments ago) skips the cleaning of
+ * stale job directories: its slurm_load_job round trips would only delay
+ * the new step. */
+static bool spawned_srun(void)
+{
+	const char *parent = getenv(PLUG_SPAWN_AGENT_ENV);
+
+	return parent && *parent;
+}
 
 /* The features that answer the step daemons through the agent register
  * before it starts; the agent itself knows none of them. 0/-1. */
@@ -51,10 +62,10 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
 	plug_agent_set_step(l->node_list, map); /* for step.<stepid> */
-	if (rc == 0 &&
-	    (register_features() < 0 ||
-	     plug_agent_start(l->node_cnt, job->step_id.job_id, job->step_id.step_id, env) < 0 ||
-	     plug_spawn_srun_start(l->node_cnt, env) < 0)) {
+	if (rc == 0 && (register_features() < 0 ||
+			plug_agent_start(l->node_cnt, job->step_id.job_id, job->step_id.step_id,
+					 !spawned_srun(), env) < 0 ||
+			plug_spawn_srun_start(l->node_cnt, env) < 0)) {
 		free(map);
 		return plug_error("cannot start the rendezvous of the step daemons"), NULL;
 	}
