@@ -10,7 +10,9 @@
 # step, one claiming a stepd of another step of the job. On each it sends
 # the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT
 # (truncated, or well formed for a fence that does not exist), DMDX_REQ,
-# DMDX_RESP, EVENT garbage, an unknown command, and last a frame header
+# DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
+# travels, an absurd info count), EVENT_ACK (truncated, for no event), an
+# unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start.
@@ -21,6 +23,9 @@ import time
 
 T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
+EVENT_FWD, EVENT_ACK = 32, 33
+T_INFO, T_DATA_RANGE = 24, 33
+USER_CODE = -3007
 
 
 def frame(cmd, body, tag=0):
@@ -76,6 +81,16 @@ def broken_messages():
          struct.pack(">Q", 1 << 40), 0),
         (EVENT, proc("slurmix.1.0", 0) + struct.pack(">HIQ", T_SIZE, 1, 0) +
          status(-1) + JUNK, 0),
+        (EVENT_FWD, b"", 3), (EVENT_FWD, JUNK, 4), (EVENT_FWD, status(USER_CODE), 5),
+        (EVENT_FWD, status(USER_CODE) + proc("slurmix.1.0", 0), 6),
+        # range LOCAL never travels: refused
+        (EVENT_FWD, status(USER_CODE) + proc("slurmix.1.0", 0) +
+         item(T_DATA_RANGE, "B", 2) + struct.pack(">HI", T_INFO, 0), 7),
+        # an absurd number of infos
+        (EVENT_FWD, status(USER_CODE) + proc("slurmix.1.0", 0) +
+         item(T_DATA_RANGE, "B", 3) + struct.pack(">HI", T_INFO, 1 << 30), 8),
+        (EVENT_ACK, b"", 9), (EVENT_ACK, JUNK, 10),
+        (EVENT_ACK, status(0), 12345),      # an answer to nothing we sent
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

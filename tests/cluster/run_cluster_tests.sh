@@ -99,6 +99,27 @@ killed_pmix() {	# killed_pmix NAME NODES TASKS SRUN-ARGS...
 	fi
 }
 
+# Rank 0 notifies an event of its own with RANGE: every rank in range, on
+# every node, gets it exactly once with its payload and source, nobody
+# else does (a custom range names the last rank only, not the sender), and
+# rank 0's PMIx_Notify_event completes with success.
+event_case() {	# event_case RANGE NTASKS SRUN-ARGS...
+	local range=$1 nt=$2 name="PMIx_Notify_event range $1 across nodes" out rc t0 t okn
+	shift 2
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix "$@" ./pmix_event "$range" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	okn=$(echo "$out" | grep -c '^OK$')
+	if [ $rc -eq 0 ] && [ "$okn" -eq "$nt" ] && echo "$out" | grep -q '^NOTIFIED SUCCESS$'; then
+		ok "$name ($*: $okn ranks right, $t s)"
+	else
+		echo "$out" | grep -v '^OK$' | sort | tail -20
+		bad "$name" "($okn of $nt ranks right, rc $rc, $t s)"
+	fi
+}
+
 # The same with Open MPI: the step must end quickly, with an error.
 killed_ompi() {
 	local name="ompi rank 3 SIGKILL -N4 -n8" out rc t0 t
@@ -629,16 +650,17 @@ stepd_endpoints() {
 }
 
 # An authenticated peer (it has the job key, as any task of the job does)
-# sends broken LOST, FANIN, FANOUT, DMDX_REQ/RESP, EVENT and unknown
+# sends broken LOST, FANIN, FANOUT, DMDX_REQ/RESP, EVENT, EVENT_FWD/ACK and unknown
 # messages to every step daemon (peer_garbage.py), claiming another node
 # of the step and a stepd of another step. Each stepd must log them, drop
 # them (or the connection) and keep serving: the tasks' fences and direct
 # modex afterwards succeed. Per endpoint (two connections) at least: 12
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
-# DMDX_REQ, 10 malformed EVENT, 2 unknown commands in the node logs.
+# DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
+# EVENT_ACK, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl
+	local lost coll fout dmdx ev unk tbl fwd ack
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -662,19 +684,24 @@ auth_garbage() {
 	fout=$(log_new | grep -c "unexpected FANOUT from node")
 	dmdx=$(log_new | grep -c "bad direct modex request from node")
 	ev=$(log_new | grep -c "malformed EVENT from node")
+	fwd=$(log_new | grep -c "malformed EVENT_FWD from node")
+	ack=$(log_new | grep -c "malformed EVENT_ACK from node")
 	unk=$(log_new | grep -c "unknown message 99 from node")
 	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
+	   [ "$fwd" -ge $((12 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
-			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $tbl TABLE, $unk unknown; job OK ($(since "$t0") s)"
+			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
+			"$unk unknown; job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"
-		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT, $tbl TABLE, $unk unknown)"
+		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
+			"$fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go"
 }
@@ -921,7 +948,7 @@ build_programs() {
 	done
 	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
 	mpicc -O2 -o "$bin/ompi_connect" "$here/ompi_connect.c" || return 1
-	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc; do
+	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc pmix_event; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
@@ -952,6 +979,9 @@ run "ompi_ring -N3 -n7 cyclic uneven" '^OK$' -N3 -n7 -m cyclic ./ompi_ring 10
 run "pmix_modex -N4 -n8 block" '^OK$' -N4 -n8 --ntasks-per-node=2 ./pmix_modex 10
 run "pmix_modex -N4 -n8 cyclic" '^OK$' -N4 -n8 -m cyclic ./pmix_modex 10
 run "pmix_modex -N3 -n7 uneven" '^OK$' -N3 -n7 ./pmix_modex 4
+for r in namespace session global custom; do
+	event_case "$r" 8 -N4 -n8 --ntasks-per-node=2
+done
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
 locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2
 locality_case "locality strings, mask_cpu" "0=0 1=1" -N1 -n2 --cpu-bind=mask_cpu:0x1,0x2

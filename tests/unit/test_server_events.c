@@ -2,8 +2,9 @@
 /*
  * test_server_events.c - protocol tests of events (events.c): a client's
  * NOTIFY reaches the local clients registered for it and goes to the host
- * only for ranges beyond this node; an event raised in the server process
- * is delivered and never sent to the host.
+ * only for ranges beyond this node, and the client's notification
+ * completes when the host called back (or with the host's error); an event
+ * raised in the server process is delivered and never sent to the host.
  *
  * Each test runs the real server in its own process, as every server
  * suite does (tests/lib/srvthread.h).
@@ -70,10 +71,81 @@ START_TEST(events_delivery)
 }
 END_TEST
 
+/* A client's NOTIFY for a range beyond this node: packed into b. */
+static void pack_notify(pmix_data_buffer_t *b, pmix_status_t code, pmix_rank_t rank,
+			pmix_data_range_t range)
+{
+	pmix_proc_t src;
+
+	PMIx_Load_procid(&src, NS, rank);
+	pxc_buf_init(b);
+	pxc_pack_status(b, code);
+	pxc_pack_proc(b, &src);
+	pxc_pack(b, &range, 1, PMIX_DATA_RANGE);
+	pxc_pack_array(b, NULL, 0, PMIX_INFO);
+}
+
+/* The client's PMIx_Notify_event completes when the host called back
+ * (the event is queued at every recipient's server), not before; a host
+ * that refuses it gives the client its error. */
+START_TEST(events_notify_waits_for_host)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	long t0;
+	int fd;
+
+	keeper.keep_ms = 400;
+	ck_assert_int_eq(start_server(&keep_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd = rc_hello(1, PMIX_SUCCESS, NULL);
+	pack_notify(&b, -12345, 1, PMIX_RANGE_SESSION);
+	t0 = pxc_now_ms();
+	rc_send(fd, PXC_CMD_NOTIFY, 3, &b);
+	pxc_buf_clear(&b);
+	keeper_wait_kept(1);
+	ck_assert_msg(rc_recv(fd, &h, &b, 150) < 0, "answered before the host called back");
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_ge(pxc_now_ms() - t0, 350);
+	ck_assert(keeper_saw("notify"));
+	close(fd);
+	stop_server();
+}
+END_TEST
+
+START_TEST(events_notify_host_refuses)
+{
+	pmix_data_buffer_t b;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd = rc_hello(1, PMIX_SUCCESS, NULL);
+	host.fail_notify = true;
+	pack_notify(&b, -12345, 1, PMIX_RANGE_NAMESPACE);
+	rc_send(fd, PXC_CMD_NOTIFY, 4, &b);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_ERROR);
+	pxc_buf_clear(&b);
+	/* a range that stays on this node never asks the host */
+	pack_notify(&b, -12345, 1, PMIX_RANGE_LOCAL);
+	rc_send(fd, PXC_CMD_NOTIFY, 5, &b);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_reply(fd, 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(host.n_notify, 1);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
 		{ "events", events_delivery },
+		{ "events_notify_waits_for_host", events_notify_waits_for_host },
+		{ "events_notify_host_refuses", events_notify_host_refuses },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

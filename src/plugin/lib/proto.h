@@ -54,8 +54,13 @@ enum {
 	PLUG_NET_LOST = 30, /* a task left without finalizing: rank, status;
 				 * flooded over the tree of all nodes */
 	/* events (net/event.c) */
-	PLUG_NET_EVENT = 31, /* PROC source, PROC[] procs, STATUS code,
-				 * INFO[] */
+	PLUG_NET_EVENT = 31,     /* PROC source, PROC[] procs, STATUS code,
+				 * INFO[] (the connect events) */
+	PLUG_NET_EVENT_FWD = 32, /* tag = event id: STATUS code, PROC source,
+				  * DATA_RANGE range, INFO[]: a client's
+				  * event for this stepd's clients in range */
+	PLUG_NET_EVENT_ACK = 33, /* tag = event id: STATUS: queued to the
+				  * local clients in range (or why not) */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one

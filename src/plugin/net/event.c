@@ -1,26 +1,43 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net/event.c - the host's notify_event, for the events of connect
- * (server/connect.c) that concern procs on other nodes, range CUSTOM:
+ * net/event.c - the host's notify_event: events that concern processes
+ * whose step daemons are elsewhere.
+ *
+ * A client's event (range NAMESPACE, SESSION, GLOBAL or CUSTOM; the core
+ * has delivered it to this node's clients in range already) goes as
+ * EVENT_FWD (tag = event id) to every other stepd that may host a
+ * recipient:
+ *   NAMESPACE        every other node of the source's step;
+ *   SESSION, GLOBAL  every other node of this step and every node of the
+ *                    other steps of the job this stepd knows (net/xstep.h:
+ *                    those it has connected, fenced or exchanged events
+ *                    with; the steps it never heard of are not reached);
+ *   CUSTOM           the stepds of the procs of PMIX_EVENT_CUSTOM_RANGE
+ *                    (other steps' fetched first, as for a collective);
+ *   RM               nobody: the host logs it.
+ * Each receiving stepd hands it to its server (pxc_server_notify), which
+ * queues it to its local clients in range, and answers EVENT_ACK. The
+ * client's PMIx_Notify_event completes once every stepd answered, so the
+ * event is queued at every recipient's server by then; a stepd lost on
+ * the way, or no answer within SlurmixTimeout, completes it with
+ * PMIX_ERR_UNREACH / PMIX_ERR_TIMEOUT and a log line naming the node.
+ *
+ * The connect events of the core (server/connect.c) that concern procs on
+ * other nodes, range CUSTOM:
  * - PMIX_ERR_INVALID_TERMINATION: a connected proc ended without
  *   disconnecting;
  * - PMIX_PROC_HAS_CONNECTED (PMIX_CONNECT_NOTIFY_EACH: a proc joined a
  *   connect) and PMIX_CONNECT_REQUESTED (PMIX_CONNECT_NOTIFY_REQ: the
- *   first one asked), with the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT.
- * We carry them to the stepds hosting the procs of the custom range - in
- * this step, or in other steps of the job (net/xstep.c: an nspace not
- * known yet is fetched first, as for a collective; one that cannot be
- * is skipped with a log line) - as PLUG_NET_EVENT (PROC source, PROC[]
- * procs, STATUS code, INFO[] the id and timeout; a message without the
- * last two is an INVALID_TERMINATION). The receiving stepd hands it to
- * pxc_server_invalid_termination / pxc_server_connect_event, which
- * deliver it to their local clients among procs.
- * Any other event or range: PMIX_ERR_NOT_SUPPORTED (the server then
- * delivers it on this node only, as before).
+ *   first one asked), with the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT,
+ * go as PLUG_NET_EVENT (PROC source, PROC[] procs, STATUS code, INFO[] the
+ * id and timeout; a message without the last two is an
+ * INVALID_TERMINATION) to the stepds hosting the procs, which hand it to
+ * pxc_server_invalid_termination / pxc_server_connect_event.
  * Progress thread (the server calls its host there; plug_net too).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <event2/event.h>
 #include <pmix.h>
 #include <pmix_server.h>
 #include "pmix_slurmix.h"
@@ -158,6 +175,205 @@ static int pack_event(pmix_data_buffer_t *b, pmix_status_t code, const pmix_proc
 		       0;
 }
 
+/* ---- a client's event for other step daemons ---------------------- */
+
+/* Sent to peer[0..n): answered when left reaches 0. */
+typedef struct fwd {
+	struct fwd *next;
+	uint32_t id;
+	pmix_status_t code;
+	uint32_t *peer; /* UINT32_MAX once that stepd answered */
+	size_t n, left;
+	pmix_status_t st; /* the first failure, or PMIX_SUCCESS */
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+	struct event *timer;
+} fwd_t;
+
+/* A client's event on its way: packed, and its CUSTOM procs. */
+typedef struct {
+	pmix_status_t code;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_proc_t *procs;
+	size_t nprocs;
+	pmix_data_buffer_t msg;
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+} outgoing_t;
+
+static fwd_t *fwds;
+static uint32_t last_fwd;
+
+static void fwd_done(fwd_t *f)
+{
+	for (fwd_t **pp = &fwds; *pp; pp = &(*pp)->next)
+		if (*pp == f) {
+			*pp = f->next;
+			break;
+		}
+	if (f->timer)
+		event_free(f->timer);
+	if (f->cbfunc)
+		f->cbfunc(f->st, f->cbdata);
+	free(f->peer);
+	free(f);
+}
+
+static void fwd_answered(fwd_t *f, size_t i, pmix_status_t st)
+{
+	if (f->peer[i] == UINT32_MAX)
+		return;
+	f->peer[i] = UINT32_MAX;
+	if (st != PMIX_SUCCESS && f->st == PMIX_SUCCESS)
+		f->st = st;
+	if (--f->left == 0)
+		fwd_done(f);
+}
+
+static void fwd_timeout(int fd, short what, void *arg)
+{
+	fwd_t *f = arg;
+
+	(void)fd, (void)what;
+	plug_error("event %s: %zu of %zu step daemons did not answer in %u s",
+		   PMIx_Error_string(f->code), f->left, f->n, plug_net_ctx.timeout);
+	f->st = PMIX_ERR_TIMEOUT;
+	fwd_done(f);
+}
+
+/* The other stepds that may host a recipient of o. */
+static int targets(const outgoing_t *o, peers_t *p)
+{
+	const plug_map_t *m = plug_net_ctx.map;
+	int rc = 0;
+
+	if (o->range == PMIX_RANGE_CUSTOM) {
+		for (size_t i = 0; i < o->nprocs && rc == 0; i++)
+			rc = peers_of(&o->procs[i], p);
+		return rc;
+	}
+	if (o->range == PMIX_RANGE_NAMESPACE) {
+		pmix_proc_t all = o->src;
+
+		all.rank = PMIX_RANK_WILDCARD;
+		return peers_of(&all, p);
+	}
+	for (uint32_t node = 0; node < m->nnodes && rc == 0; node++) /* SESSION, GLOBAL */
+		if (node != plug_net_ctx.me)
+			rc = add_peer(p, node);
+	for (plug_xstep_t *x = plug_xstep_next(NULL); x && rc == 0; x = plug_xstep_next(x))
+		for (uint32_t node = 0; x->ready && node < x->map->nnodes && rc == 0; node++)
+			if (x->peer[node] != UINT32_MAX)
+				rc = add_peer(p, x->peer[node]);
+	return rc;
+}
+
+/* Sends o's message to its stepds. 1 when there was nobody to send it to
+ * (done: o's callback is the caller's), 0 when o's callback will run once
+ * they answered, or an error status. */
+static int send_fwd(outgoing_t *o)
+{
+	peers_t p = { 0 };
+	struct timeval tv = { plug_net_ctx.timeout, 0 };
+	fwd_t *f;
+
+	if (targets(o, &p) < 0 || !(f = calloc(1, sizeof(*f)))) {
+		free(p.peer);
+		return PMIX_ERR_NOMEM;
+	}
+	if (!p.n) {
+		free(f);
+		return 1;
+	}
+	f->id = ++last_fwd ? last_fwd : ++last_fwd;
+	f->code = o->code;
+	f->peer = p.peer;
+	f->n = f->left = p.n;
+	f->cbfunc = o->cbfunc;
+	f->cbdata = o->cbdata;
+	if (!(f->timer = evtimer_new(plug_net_base(plug_net_ctx.net), fwd_timeout, f)) ||
+	    evtimer_add(f->timer, &tv) < 0) {
+		if (f->timer)
+			event_free(f->timer);
+		free(f->peer);
+		free(f);
+		return PMIX_ERR_NOMEM;
+	}
+	f->next = fwds;
+	fwds = f;
+	f->left++; /* held while sending: a failed send cannot finish it early */
+	for (size_t i = 0; i < f->n; i++)
+		if (plug_net_send(plug_net_ctx.net, f->peer[i], PLUG_NET_EVENT_FWD, f->id,
+				  &o->msg) < 0) {
+			plug_error("event %s: step daemon %u unreachable",
+				   PMIx_Error_string(o->code), f->peer[i]);
+			fwd_answered(f, i, PMIX_ERR_UNREACH);
+		}
+	if (--f->left == 0)
+		fwd_done(f);
+	return 0;
+}
+
+static void outgoing_free(outgoing_t *o)
+{
+	pxc_buf_clear(&o->msg);
+	free(o->procs);
+	free(o);
+}
+
+/* The other steps of a CUSTOM range are known (or cannot be). */
+static void custom_known(pmix_status_t st, void *arg)
+{
+	outgoing_t *o = arg;
+	int rc;
+
+	if (st != PMIX_SUCCESS) /* peers_of skips what is unknown */
+		plug_flag("event: steps unknown (%s)", PMIx_Error_string(st));
+	rc = send_fwd(o);
+	if (rc != 0 && o->cbfunc)
+		o->cbfunc(rc == 1 ? PMIX_SUCCESS : rc, o->cbdata);
+	outgoing_free(o);
+}
+
+static pmix_status_t forward(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+			     const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+			     void *cbdata)
+{
+	const pmix_data_array_t *da = custom_range(info, ninfo);
+	outgoing_t *o;
+	int rc = 1;
+
+	if (range == PMIX_RANGE_CUSTOM && (!da || !da->size))
+		return PMIX_OPERATION_SUCCEEDED; /* nobody */
+	if (!(o = calloc(1, sizeof(*o))))
+		return PMIX_ERR_NOMEM;
+	o->code = code;
+	o->src = *source;
+	o->range = range;
+	o->cbfunc = cbfunc;
+	o->cbdata = cbdata;
+	pxc_buf_init(&o->msg);
+	if ((range == PMIX_RANGE_CUSTOM && !(o->procs = malloc(da->size * sizeof(*o->procs)))) ||
+	    pxc_pack_status(&o->msg, code) != PMIX_SUCCESS ||
+	    pxc_pack_proc(&o->msg, source) != PMIX_SUCCESS ||
+	    pxc_pack(&o->msg, &range, 1, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
+	    pxc_pack_array(&o->msg, info, ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		outgoing_free(o);
+		return PMIX_ERR_NOMEM;
+	}
+	if (o->procs) {
+		memcpy(o->procs, da->array, da->size * sizeof(*o->procs));
+		o->nprocs = da->size;
+		rc = plug_xstep_need(o->procs, o->nprocs, custom_known, o);
+		if (rc == 0)
+			return PMIX_SUCCESS; /* custom_known sends it */
+	}
+	rc = send_fwd(o);
+	outgoing_free(o);
+	return rc == 1 ? PMIX_OPERATION_SUCCEEDED : rc == 0 ? PMIX_SUCCESS : rc;
+}
+
 pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -166,8 +382,19 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	evpend_t *e;
 	int rc;
 
-	(void)cbfunc, (void)cbdata;
-	if (!wanted(code) || range != PMIX_RANGE_CUSTOM || !da || !da->size || !source)
+	if (!source)
+		return PMIX_ERR_BAD_PARAM;
+	if (range == PMIX_RANGE_RM) {
+		plug_info("event %s from %s:%u for the resource manager", PMIx_Error_string(code),
+			  source->nspace, source->rank);
+		return PMIX_OPERATION_SUCCEEDED;
+	}
+	if (range == PMIX_RANGE_NAMESPACE || range == PMIX_RANGE_SESSION ||
+	    range == PMIX_RANGE_GLOBAL || (range == PMIX_RANGE_CUSTOM && !wanted(code)))
+		return plug_net_ctx.net ?
+			       forward(code, source, range, info, ninfo, cbfunc, cbdata) :
+			       PMIX_ERR_NOT_SUPPORTED;
+	if (!wanted(code) || range != PMIX_RANGE_CUSTOM || !da || !da->size)
 		return PMIX_ERR_NOT_SUPPORTED;
 	if (!(e = calloc(1, sizeof(*e))) || !(e->procs = malloc(da->size * sizeof(*e->procs)))) {
 		free(e);
@@ -215,11 +442,129 @@ static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_da
 	pxc_array_free(info, ninfo, PMIX_INFO);
 }
 
+/* ---- the receiving side ------------------------------------------- */
+
+typedef struct {
+	uint32_t from, id;
+} ack_t;
+
+static void send_ack(uint32_t to, uint32_t id, pmix_status_t st)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (pxc_pack_status(&b, st) == PMIX_SUCCESS)
+		plug_net_send(plug_net_ctx.net, to, PLUG_NET_EVENT_ACK, id, &b);
+	pxc_buf_clear(&b);
+}
+
+/* The server queued the event to its clients in range. */
+static void queued(pmix_status_t st, void *cbdata)
+{
+	ack_t *a = cbdata;
+
+	send_ack(a->from, a->id, st);
+	free(a);
+}
+
+static void fwd_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
+{
+	pmix_status_t code, st;
+	pmix_proc_t src;
+	pmix_data_range_t range = PMIX_RANGE_UNDEF;
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	int32_t one = 1;
+	ack_t *a;
+
+	if (pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
+	    pxc_unpack_proc(in, &src) != PMIX_SUCCESS ||
+	    pxc_unpack(in, &range, &one, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS ||
+	    (range != PMIX_RANGE_NAMESPACE && range != PMIX_RANGE_SESSION &&
+	     range != PMIX_RANGE_GLOBAL && range != PMIX_RANGE_CUSTOM)) {
+		plug_error("malformed EVENT_FWD from node %u: dropped", from);
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		send_ack(from, id, PMIX_ERR_BAD_PARAM);
+		return;
+	}
+	if (!(a = malloc(sizeof(*a)))) {
+		st = PMIX_ERR_NOMEM;
+	} else {
+		a->from = from;
+		a->id = id;
+		st = pxc_server_notify(code, &src, range, info, ninfo, queued, a);
+		if (st != PMIX_SUCCESS)
+			free(a);
+	}
+	if (st != PMIX_SUCCESS)
+		send_ack(from, id, st);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+}
+
+static void ack_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
+{
+	pmix_status_t st;
+
+	if (pxc_unpack_status(in, &st) != PMIX_SUCCESS) {
+		plug_error("malformed EVENT_ACK from node %u: dropped", from);
+		return; /* the timer answers */
+	}
+	for (fwd_t *f = fwds; f; f = f->next)
+		if (f->id == id) {
+			for (size_t i = 0; i < f->n; i++)
+				if (f->peer[i] == from) {
+					fwd_answered(f, i, st);
+					return;
+				}
+			break;
+		}
+}
+
+static void event_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	if (h->cmd == PLUG_NET_EVENT)
+		event_msg(arg, from, h, in);
+	else if (h->cmd == PLUG_NET_EVENT_FWD)
+		fwd_in(from, h->tag, in);
+	else
+		ack_in(from, h->tag, in);
+}
+
+static void event_peer_lost(void *arg, uint32_t peer)
+{
+	fwd_t *f, *next;
+
+	(void)arg;
+	for (f = fwds; f; f = next) {
+		next = f->next;
+		for (size_t i = 0; i < f->n; i++)
+			if (f->peer[i] == peer) {
+				plug_error("event %s: step daemon %u lost before it took it",
+					   PMIx_Error_string(f->code), peer);
+				fwd_answered(f, i, PMIX_ERR_UNREACH); /* may free f */
+				break;
+			}
+	}
+}
+
+static void event_stop(void *arg)
+{
+	(void)arg;
+	while (fwds) {
+		fwds->st = PMIX_ERR_UNREACH;
+		fwd_done(fwds);
+	}
+}
+
 int plug_event_register(plug_net_t *n)
 {
-	plug_net_user_t u = {
-		.name = "events", .first = PLUG_NET_EVENT, .last = PLUG_NET_EVENT, .msg = event_msg
-	};
+	plug_net_user_t u = { .name = "events",
+			      .first = PLUG_NET_EVENT,
+			      .last = PLUG_NET_EVENT_ACK,
+			      .msg = event_in,
+			      .peer_lost = event_peer_lost,
+			      .stop = event_stop };
 
 	return plug_net_register(n, &u);
 }

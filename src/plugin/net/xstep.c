@@ -53,6 +53,11 @@ plug_xstep_t *plug_xstep_find(const char *nspace)
 	return NULL;
 }
 
+plug_xstep_t *plug_xstep_next(const plug_xstep_t *x)
+{
+	return x ? x->next : steps;
+}
+
 static void xstep_free(plug_xstep_t *x)
 {
 	for (plug_xstep_t **p = &steps; *p; p = &(*p)->next)

@@ -32,6 +32,9 @@ typedef void (*plug_xstep_cb_f)(pmix_status_t st, void *arg);
 int plug_xstep_need(const pmix_proc_t *procs, size_t n, plug_xstep_cb_f cb, void *arg);
 /* The known step of nspace (ready or being fetched), or NULL. */
 plug_xstep_t *plug_xstep_find(const char *nspace);
+/* The known steps one after the other: the first for NULL, then the one
+ * after x; NULL at the end. */
+plug_xstep_t *plug_xstep_next(const plug_xstep_t *x);
 /* Fails what waits (PMIX_ERR_UNREACH), forgets everything. */
 void plug_xstep_stop(void);
 

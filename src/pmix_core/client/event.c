@@ -12,7 +12,7 @@
  * refuses is removed again.
  *
  * PMIx_Notify_event runs the process's own handlers first (unless the
- * range is PMIX_RANGE_RM), then sends the event to the server unless the
+ * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the event to the server unless the
  * range is PROC_LOCAL; in a server process the server module routes it
  * (pxc_server_notify). EVENT messages the process raised itself were
  * already delivered and are dropped.
@@ -180,6 +180,28 @@ static pmix_status_t notify_server(pmix_status_t code, const pmix_proc_t *source
 	return st;
 }
 
+/* Whether this process is among the event's recipients: for CUSTOM only
+ * when PMIX_EVENT_CUSTOM_RANGE names it (or its namespace's wildcard). */
+static bool self_in_range(pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+	const pmix_info_t *cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
+	const pmix_data_array_t *da;
+
+	if (range != PMIX_RANGE_CUSTOM)
+		return true;
+	if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
+	    da->type != PMIX_PROC || !da->array)
+		return false;
+	for (size_t i = 0; i < da->size; i++) {
+		const pmix_proc_t *q = (const pmix_proc_t *)da->array + i;
+
+		if (PMIx_Check_nspace(q->nspace, pxc_cl.me.nspace) &&
+		    (q->rank == pxc_cl.me.rank || q->rank == PMIX_RANK_WILDCARD))
+			return true;
+	}
+	return false;
+}
+
 pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -193,7 +215,7 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
 	if (!pxc_client_initialized())
 		return PMIX_ERR_INIT;
 	src = source ? *source : pxc_cl.me;
-	if (range != PMIX_RANGE_RM)
+	if (range != PMIX_RANGE_RM && self_in_range(range, info, ninfo))
 		pxc_event_local_deliver(status, &src, range, info, ninfo);
 	if (range == PMIX_RANGE_PROC_LOCAL || pxc_client_ready() != PMIX_SUCCESS)
 		return pxc_request_op_later(PMIX_SUCCESS, cbfunc, cbdata);

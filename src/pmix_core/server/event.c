@@ -13,7 +13,10 @@
  *   anything else       every local client and tool
  * NOTIFY from a client is delivered to the other local clients in range
  * and to the server process's own handlers, and handed to the host's
- * notify_event when the range goes beyond this node. Events raised inside
+ * notify_event when the range goes beyond this node; the client's
+ * PMIx_Notify_event completes when the host calls back (the event is
+ * queued at every recipient's server), or at once when the host declines
+ * it (PMIX_ERR_NOT_SUPPORTED: this node only). Events raised inside
  * the server process (pxc_server_notify) are never sent back to the host.
  * Progress thread, except pxc_server_notify's entry.
  */
@@ -166,31 +169,45 @@ static bool beyond_node(pmix_data_range_t range)
 	return range != PMIX_RANGE_LOCAL && range != PMIX_RANGE_PROC_LOCAL;
 }
 
-/* Hands the event to the host's notify_event; the request takes *info
- * and a copy of src. Returns the status the client gets. */
-static pmix_status_t tell_host_notify(pmix_status_t code, const pmix_proc_t *src,
-				      pmix_data_range_t range, pmix_info_t **info, size_t ninfo)
+/* The host is done with a client's event (queued at every recipient's
+ * server, or it could not be): the client's PMIx_Notify_event completes.
+ * Not sending it on (NOT_SUPPORTED) leaves it delivered on this node only,
+ * which is still a success for the client. */
+static void done_notify(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
-	pxc_upcall_t *r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none);
-	pmix_status_t st;
+	pmix_status_t st = res->status;
 
-	if (!r)
-		return PMIX_ERR_NOMEM;
+	if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
+		st = PMIX_SUCCESS;
+	if (r->peer_id)
+		pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
+}
+
+/* Hands a client's event to the host's notify_event; the request takes
+ * *info and a copy of src, and answers the client (h) when the host calls
+ * back, or at once when it declines. */
+static void tell_host_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t code,
+			     const pmix_proc_t *src, pmix_data_range_t range, pmix_info_t **info,
+			     size_t ninfo)
+{
+	pxc_upcall_t *r = pxc_upcall_new(p, h->tag, h->cmd, done_notify);
+
+	if (!r) {
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		return;
+	}
 	r->a.proc = *src;
 	r->a.info = *info;
 	r->a.ninfo = ninfo;
 	*info = NULL;
-	st = pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info, r->a.ninfo,
-					 pxc_upcall_cb_op, PXC_UPCALL_CBDATA(r));
-	pxc_upcall_after_call(r, st);
-	if (st == PMIX_OPERATION_SUCCEEDED || st == PMIX_ERR_NOT_SUPPORTED)
-		st = PMIX_SUCCESS;
-	return st;
+	pxc_upcall_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info,
+							     r->a.ninfo, pxc_upcall_cb_op,
+							     PXC_UPCALL_CBDATA(r)));
 }
 
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_status_t code, st = PMIX_SUCCESS;
+	pmix_status_t code;
 	pmix_proc_t src;
 	pmix_data_range_t range;
 	pmix_info_t *info = NULL;
@@ -208,9 +225,10 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	deliver(code, &src, range, info, ninfo, p);
 	deliver_self(code, &src, range, info, ninfo);
 	if (beyond_node(range) && pxc_srv.module.notify_event)
-		st = tell_host_notify(code, &src, range, &info, ninfo);
+		tell_host_notify(p, h, code, &src, range, &info, ninfo);
+	else
+		pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
 	return 0;
 }
 

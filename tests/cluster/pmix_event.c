@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pmix_event.c - one event from rank 0 across the step's nodes. Every
+ * rank registers a handler for a code of its own (PMIX_EXTERNAL_ERR_BASE
+ * - 7), all fence, rank 0 notifies it with the range given (namespace,
+ * session, global, or custom: the last rank only) and a payload, all
+ * fence again. Every rank then waits at most 10 s for what it should get
+ * (one event with the payload and rank 0 as source; none outside a custom
+ * range), fences once more, waits 300 ms for anything extra and prints
+ * "RANK r GOT n" and "OK" (or "WRONG ..."). Rank 0 also prints
+ * "NOTIFIED <status>" when its notification completed.
+ * Usage: pmix_event namespace|session|global|custom
+ */
+#include <pmix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CODE (PMIX_EXTERNAL_ERR_BASE - 7)
+#define PAYLOAD_KEY "slurmix.test.payload"
+#define PAYLOAD "from rank 0"
+
+static volatile int got, bad_payload, bad_source, notified;
+static volatile pmix_status_t notify_status = PMIX_ERROR;
+
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	int payload = 0;
+
+	(void)id, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PAYLOAD_KEY) && info[i].value.type == PMIX_STRING &&
+		    strcmp(info[i].value.data.string, PAYLOAD) == 0)
+			payload = 1;
+	if (status == CODE) {
+		bad_payload += !payload;
+		bad_source += !source || source->rank != 0;
+		got++;
+	}
+	if (cbfunc)
+		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void on_notified(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	notify_status = st;
+	notified = 1;
+}
+
+static void wait_for(volatile int *v, int want, int ms)
+{
+	for (int t = 0; *v < want && t < ms; t += 10)
+		usleep(10000);
+}
+
+static pmix_data_range_t range_of(const char *s)
+{
+	return !strcmp(s, "namespace") ? PMIX_RANGE_NAMESPACE :
+	       !strcmp(s, "session")   ? PMIX_RANGE_SESSION :
+	       !strcmp(s, "global")    ? PMIX_RANGE_GLOBAL :
+	       !strcmp(s, "custom")    ? PMIX_RANGE_CUSTOM :
+					 PMIX_RANGE_UNDEF;
+}
+
+int main(int argc, char **argv)
+{
+	pmix_status_t code = CODE, st;
+	pmix_data_range_t range = range_of(argc > 1 ? argv[1] : "");
+	pmix_proc_t me, wild, last;
+	pmix_info_t info[2];
+	pmix_data_array_t da;
+	pmix_value_t *v = NULL;
+	uint32_t size = 0;
+	int want;
+
+	if (range == PMIX_RANGE_UNDEF || PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+		return 2;
+	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS || !v)
+		return 2;
+	size = v->type == PMIX_UINT32 ? v->data.uint32 : 0;
+	PMIx_Value_free(v, 1);
+	if (!size)
+		return 2;
+	PMIx_Load_procid(&last, me.nspace, size - 1);
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
+	if (st < 0) {
+		printf("REGISTER_FAILED %s\n", PMIx_Error_string(st));
+		return 1;
+	}
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	if (me.rank == 0) {
+		PMIx_Info_load(&info[0], PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
+		da.type = PMIX_PROC;
+		da.size = 1;
+		da.array = &last;
+		PMIx_Info_load(&info[1], PMIX_EVENT_CUSTOM_RANGE, &da, PMIX_DATA_ARRAY);
+		st = PMIx_Notify_event(CODE, &me, range, info, range == PMIX_RANGE_CUSTOM ? 2 : 1,
+				       on_notified, NULL);
+		if (st != PMIX_SUCCESS)
+			printf("NOTIFY_FAILED %s\n", PMIx_Error_string(st));
+		wait_for(&notified, 1, 10000);
+		printf("NOTIFIED %s\n", notified ? PMIx_Error_string(notify_status) : "never");
+	}
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	want = range != PMIX_RANGE_CUSTOM || me.rank == last.rank;
+	wait_for(&got, want, 10000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	usleep(300000);
+	printf("RANK %u GOT %d\n", me.rank, got);
+	if (got == want && !bad_payload && !bad_source)
+		printf("OK\n");
+	else
+		printf("WRONG rank %u: %d events (want %d), %d without the payload, %d from "
+		       "another source\n",
+		       me.rank, got, want, bad_payload, bad_source);
+	fflush(stdout);
+	PMIx_Finalize(NULL, 0);
+	return 0;
+}
