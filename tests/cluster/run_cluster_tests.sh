@@ -540,6 +540,26 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A cnkill >out.B 2>&1 &'
 			bad "$name"
 		fi
 	fi
+	# A connect whose PMIX_TIMEOUT (3 s) is shorter than SlurmixTimeout,
+	# with a peer step that never joins: it fails after its own 3 s, and
+	# the step daemons' log says so (not SlurmixTimeout's 30 s)
+	name="PMIx_Connect with its own PMIX_TIMEOUT: the log names it"
+	if want_case "$name"; then
+		log_mark
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B cn 3 - 0 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A sleep 6 >out.B 2>&1 &'
+		local own other
+		own=$(log_new | grep -c 'timed out after 3 s')
+		other=$(log_new | grep -c 'timed out after 30 s')
+		if [ "$(grep -cE '^cn [01] (TIMEOUT|UNREACH)' "$bin/out.A")" = 2 ] &&
+		   [ "$own" -ge 1 ] && [ "$other" = 0 ]; then
+			ok "$name: $own log lines ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			log_new | grep 'timed out' | head -5
+			bad "$name"
+		fi
+	fi
 	# NOTIFY_EACH / NOTIFY_REQ across nodes and steps (one proc per node):
 	# B waits for A's PMIX_CONNECT_REQUESTED (exactly one per proc, source
 	# an A rank) before it joins; every proc gets PMIX_PROC_HAS_CONNECTED

@@ -903,6 +903,12 @@ static int c_events(void)
 	CK(wait_flag(&ev_server_seen, 1, 5));
 	CKS(ev_get_status, PMIX_SUCCESS);
 	CKS(PMIx_Deregister_event_handler(9999, NULL, NULL), PMIX_ERR_NOT_FOUND);
+	/* an unknown id with a callback: the callback still comes, NOT_FOUND */
+	nb_done = 0;
+	nb_status = -9999;
+	CKS(PMIx_Deregister_event_handler(9999, op_cb, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_done, 1, 5));
+	CKS(nb_status, PMIX_ERR_NOT_FOUND);
 	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
 	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
 	return 0;

@@ -56,8 +56,9 @@ typedef struct inst {
 	struct inst *next;
 	uint64_t sig;
 	uint32_t seq;
-	int local;    /* the local fence_nb arrived */
-	int optional; /* a lost task does not fail it */
+	int local;      /* the local fence_nb arrived */
+	int optional;   /* a lost task does not fail it */
+	uint32_t tmo_s; /* its timer, in seconds */
 	int sent_up;
 	pmix_status_t failed;
 	uint32_t parent;       /* node id or PLUG_TREE_NONE */
@@ -155,6 +156,7 @@ static inst_t *inst_get(uint64_t sig, uint32_t seq)
 		return NULL;
 	x->sig = sig;
 	x->seq = seq;
+	x->tmo_s = plug_net_ctx.timeout;
 	x->parent = PLUG_TREE_NONE;
 	pxc_buf_init(&x->data);
 	x->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, x);
@@ -243,8 +245,8 @@ static void on_timeout(int fd, short what, void *arg)
 		return;
 	}
 	plug_error("fence %016llx/%u timed out after %u s (local %s, %u of %u children)",
-		   (unsigned long long)x->sig, x->seq, plug_net_ctx.timeout,
-		   x->local ? "in" : "missing", x->nfrom, x->nkids);
+		   (unsigned long long)x->sig, x->seq, x->tmo_s, x->local ? "in" : "missing",
+		   x->nfrom, x->nkids);
 	fail(x, PMIX_ERR_TIMEOUT, PLUG_TREE_NONE); /* delivers if local */
 	inst_free(x);
 }
@@ -408,6 +410,7 @@ static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo, co
 
 		evtimer_del(x->timer);
 		evtimer_add(x->timer, &tv);
+		x->tmo_s = (uint32_t)tmo;
 	}
 	if (!(x->procs = malloc(n * sizeof(*procs))))
 		return -1;

@@ -12,8 +12,8 @@
  * refuses is removed again.
  *
  * PMIx_Notify_event runs the process's own handlers first (unless the
- * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the event to the server unless the
- * range is PROC_LOCAL; in a server process the server module routes it
+ * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the
+ * event to the server unless the range is PROC_LOCAL; in a server process the server module routes it
  * (pxc_server_notify). EVENT messages the process raised itself were
  * already delivered and are dropped.
  */
@@ -156,8 +156,10 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t 
 {
 	if (pxc_role == PXC_ROLE_NONE)
 		return PMIX_ERR_INIT;
+	/* An unknown id: the caller's callback still comes, with NOT_FOUND. */
 	if (!pxc_event_hdlr_remove(evhdlr_ref))
-		return PMIX_ERR_NOT_FOUND;
+		return cbfunc ? pxc_request_op_later(PMIX_ERR_NOT_FOUND, cbfunc, cbdata) :
+				PMIX_ERR_NOT_FOUND;
 	return pxc_request_op_later(PMIX_SUCCESS, cbfunc, cbdata);
 }
 
