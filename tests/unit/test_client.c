@@ -903,6 +903,24 @@ static int c_events(void)
 	CK(wait_flag(&ev_server_seen, 1, 5));
 	CKS(ev_get_status, PMIX_SUCCESS);
 	CKS(PMIx_Deregister_event_handler(9999, NULL, NULL), PMIX_ERR_NOT_FOUND);
+	/* a collective algorithm the caller requires is not honoured */
+	{
+		pmix_info_t ai[2];
+		bool yes = true;
+		pmix_proc_t all;
+
+		PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
+		PMIx_Info_load(&ai[0], PMIX_COLLECTIVE_ALGO, "ring", PMIX_STRING);
+		PMIx_Info_load(&ai[1], PMIX_COLLECTIVE_ALGO_REQD, &yes, PMIX_BOOL);
+		CKS(PMIx_Fence(NULL, 0, ai, 2), PMIX_ERR_NOT_SUPPORTED);
+		PMIX_INFO_REQUIRED(&ai[0]);
+		CKS(PMIx_Fence(NULL, 0, ai, 1), PMIX_ERR_NOT_SUPPORTED);
+		CKS(PMIx_Connect(&all, 1, ai, 1), PMIX_ERR_NOT_SUPPORTED);
+		CKS(PMIx_Disconnect(&all, 1, ai, 1), PMIX_ERR_NOT_SUPPORTED);
+		/* asked for, not required: the fence runs */
+		PMIx_Info_load(&ai[0], PMIX_COLLECTIVE_ALGO, "ring", PMIX_STRING);
+		CKS(PMIx_Fence(NULL, 0, ai, 1), PMIX_SUCCESS);
+	}
 	/* an unknown id with a callback: the callback still comes, NOT_FOUND */
 	nb_done = 0;
 	nb_status = -9999;

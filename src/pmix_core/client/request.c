@@ -60,6 +60,17 @@ pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_pro
 	return st;
 }
 
+/* Collectives run over the host's one tree: an algorithm the caller
+ * requires (PMIX_COLLECTIVE_ALGO marked required, or with
+ * PMIX_COLLECTIVE_ALGO_REQD) is one we do not honour. */
+static bool algo_required(const pmix_info_t *info, size_t ninfo)
+{
+	const pmix_info_t *a = pxc_info_find(info, ninfo, PMIX_COLLECTIVE_ALGO);
+
+	return a &&
+	       (PMIx_Info_is_required(a) || pxc_info_flag(info, ninfo, PMIX_COLLECTIVE_ALGO_REQD));
+}
+
 pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
 				       const pmix_info_t *info, size_t ninfo, pmix_data_buffer_t *b)
 {
@@ -69,6 +80,8 @@ pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
 		return PMIX_ERR_NOT_SUPPORTED;
 	if ((!procs && nprocs) || (!info && ninfo))
 		return PMIX_ERR_BAD_PARAM;
+	if (algo_required(info, ninfo))
+		return PMIX_ERR_NOT_SUPPORTED;
 	if ((st = pxc_client_ready()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);

@@ -29,7 +29,8 @@ int pxc_request_timeout_ms(const pmix_info_t *info, size_t ninfo);
 pmix_status_t pxc_request_pack_procs_infos(pmix_data_buffer_t *b, const pmix_proc_t *procs,
 					   size_t nprocs, const pmix_info_t *info, size_t ninfo);
 /* The payload of a collective (fence, connect, disconnect): checks role,
- * arguments and connection (in that order), then initialises b with
+ * arguments, a required collective algorithm (PMIX_ERR_NOT_SUPPORTED: we
+ * honour none) and connection (in that order), then initialises b with
  * procs and info. On an error b is left empty. Any thread. */
 pmix_status_t pxc_request_coll_prepare(const pmix_proc_t *procs, size_t nprocs,
 				       const pmix_info_t *info, size_t ninfo,
