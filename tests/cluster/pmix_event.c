@@ -10,6 +10,15 @@
  * "RANK r GOT n" and "OK" (or "WRONG ..."). Rank 0 also prints
  * "NOTIFIED <status>" when its notification completed.
  * Usage: pmix_event namespace|session|global|custom
+ *
+ * Across two steps of one job:
+ *   pmix_event listen FILE   every rank registers and fences, rank 0
+ *                            creates FILE; every rank waits at most 15 s
+ *                            for one event from another step and prints
+ *                            "RANK r GOT n FROM <nspace>" and "OK"
+ *   pmix_event tell FILE     rank 0 waits for FILE, notifies with range
+ *                            SESSION and prints "NOTIFIED <status>"; then
+ *                            all ranks fence
  */
 #include <pmix.h>
 #include <stdio.h>
@@ -23,6 +32,7 @@
 #define PAYLOAD "from rank 0"
 
 static volatile int got, bad_payload, bad_source, notified;
+static char got_from[PMIX_MAX_NSLEN + 1];
 static volatile pmix_status_t notify_status = PMIX_ERROR;
 
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
@@ -39,6 +49,8 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 	if (status == CODE) {
 		bad_payload += !payload;
 		bad_source += !source || source->rank != 0;
+		if (source)
+			snprintf(got_from, sizeof(got_from), "%s", source->nspace);
 		got++;
 	}
 	if (cbfunc)
@@ -67,6 +79,45 @@ static pmix_data_range_t range_of(const char *s)
 					 PMIX_RANGE_UNDEF;
 }
 
+/* The two-step case: listen for an event of another step, or tell one. */
+static int two_steps(const pmix_proc_t *me, int listen, const char *file)
+{
+	pmix_status_t code = CODE, st;
+	pmix_proc_t wild;
+	pmix_info_t info;
+	FILE *f;
+	int ok;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (!listen) {
+		for (int t = 0; me->rank == 0 && access(file, F_OK) != 0 && t < 1500; t++)
+			usleep(10000);
+		if (me->rank == 0) {
+			PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
+			st = PMIx_Notify_event(CODE, me, PMIX_RANGE_SESSION, &info, 1, on_notified,
+					       NULL);
+			wait_for(&notified, 1, 10000);
+			printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
+						notified ? PMIx_Error_string(notify_status) :
+							   "never");
+		}
+		/* the step's other stepds stay until the notification completed */
+		return PMIx_Fence(&wild, 1, NULL, 0) == PMIX_SUCCESS ? 0 : 3;
+	}
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
+	if (st < 0 || PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	if (me->rank == 0 && (f = fopen(file, "w")))
+		fclose(f);
+	wait_for(&got, 1, 15000);
+	usleep(300000);
+	ok = got == 1 && !bad_payload && !bad_source && got_from[0] &&
+	     !PMIx_Check_nspace(got_from, me->nspace);
+	printf("RANK %u GOT %d FROM %s\n%s\n", me->rank, got, got_from[0] ? got_from : "-",
+	       ok ? "OK" : "WRONG");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pmix_status_t code = CODE, st;
@@ -78,6 +129,16 @@ int main(int argc, char **argv)
 	uint32_t size = 0;
 	int want;
 
+	if (argc > 2 && (!strcmp(argv[1], "listen") || !strcmp(argv[1], "tell"))) {
+		int rc;
+
+		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+			return 2;
+		rc = two_steps(&me, !strcmp(argv[1], "listen"), argv[2]);
+		fflush(stdout);
+		PMIx_Finalize(NULL, 0);
+		return rc;
+	}
 	if (range == PMIX_RANGE_UNDEF || PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 2;
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);

@@ -560,6 +560,21 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A sleep 6 >out.B 2>&1 &'
 			bad "$name"
 		fi
 	fi
+	# SESSION across two sruns of one job that never met: every rank of
+	# the listening step gets the other step's event, and the notifier's
+	# PMIx_Notify_event completes with success
+	name="PMIx_Notify_event range session across two steps"
+	if want_case "$name"; then
+		rm -f "$bin/ev.ready"
+		dyn "$name" '$S -N2 -n4 -w vn1,vn2 ./pmix_event listen ev.ready >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_event tell ev.ready >out.B 2>&1 &'
+		if [ "$(grep -cx OK "$bin/out.A")" = 4 ] && grep -qx 'NOTIFIED SUCCESS' "$bin/out.B"; then
+			ok "$name: 4 ranks of the other step got it ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	# NOTIFY_EACH / NOTIFY_REQ across nodes and steps (one proc per node):
 	# B waits for A's PMIX_CONNECT_REQUESTED (exactly one per proc, source
 	# an A rank) before it joins; every proc gets PMIX_PROC_HAS_CONNECTED

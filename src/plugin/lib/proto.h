@@ -79,6 +79,8 @@ enum {
 					 * id, step -> */
 	PLUG_NET_SPAWN_NODE = 48,  /* child stepd -> its srun: u32 node:
 					 * every local task has started -> */
+	PLUG_NET_STEPLIST = 49,    /* -> u32 n, n x u32: the steps of the job
+				 * with a step file (srun/agent.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 };

@@ -9,9 +9,10 @@
  * recipient:
  *   NAMESPACE        every other node of the source's step;
  *   SESSION, GLOBAL  every other node of this step and every node of the
- *                    other steps of the job this stepd knows (net/xstep.h:
- *                    those it has connected, fenced or exchanged events
- *                    with; the steps it never heard of are not reached);
+ *                    job's other steps (the steps srun's job directory
+ *                    lists, fetched through net/xstep.h; a step whose
+ *                    stepds do not answer, having ended since, does not
+ *                    fail the notification);
  *   CUSTOM           the stepds of the procs of PMIX_EVENT_CUSTOM_RANGE
  *                    (other steps' fetched first, as for a collective);
  *   RM               nobody: the host logs it.
@@ -185,6 +186,9 @@ typedef struct fwd {
 	uint32_t *peer; /* UINT32_MAX once that stepd answered */
 	size_t n, left;
 	pmix_status_t st; /* the first failure, or PMIX_SUCCESS */
+	uint32_t strict;  /* peers below this id must answer; the others (the
+			   * other steps of a SESSION event, which may have
+			   * ended since) may fail without failing it */
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
@@ -224,9 +228,9 @@ static void fwd_answered(fwd_t *f, size_t i, pmix_status_t st)
 {
 	if (f->peer[i] == UINT32_MAX)
 		return;
-	f->peer[i] = UINT32_MAX;
-	if (st != PMIX_SUCCESS && f->st == PMIX_SUCCESS)
+	if (st != PMIX_SUCCESS && f->st == PMIX_SUCCESS && f->peer[i] < f->strict)
 		f->st = st;
+	f->peer[i] = UINT32_MAX;
 	if (--f->left == 0)
 		fwd_done(f);
 }
@@ -236,8 +240,8 @@ static void fwd_timeout(int fd, short what, void *arg)
 	fwd_t *f = arg;
 
 	(void)fd, (void)what;
-	plug_error("event %s: %zu of %zu step daemons did not answer in %u s",
-		   PMIx_Error_string(f->code), f->left, f->n, plug_net_ctx.timeout);
+	plug_error("event %d: %zu of %zu step daemons did not answer in %u s", f->code, f->left,
+		   f->n, plug_net_ctx.timeout);
 	f->st = PMIX_ERR_TIMEOUT;
 	fwd_done(f);
 }
@@ -292,6 +296,9 @@ static int send_fwd(outgoing_t *o)
 	f->n = f->left = p.n;
 	f->cbfunc = o->cbfunc;
 	f->cbdata = o->cbdata;
+	f->strict = o->range == PMIX_RANGE_SESSION || o->range == PMIX_RANGE_GLOBAL ?
+			    plug_net_nnodes(plug_net_ctx.net) :
+			    UINT32_MAX;
 	if (!(f->timer = evtimer_new(plug_net_base(plug_net_ctx.net), fwd_timeout, f)) ||
 	    evtimer_add(f->timer, &tv) < 0) {
 		if (f->timer)
@@ -306,8 +313,7 @@ static int send_fwd(outgoing_t *o)
 	for (size_t i = 0; i < f->n; i++)
 		if (plug_net_send(plug_net_ctx.net, f->peer[i], PLUG_NET_EVENT_FWD, f->id,
 				  &o->msg) < 0) {
-			plug_error("event %s: step daemon %u unreachable",
-				   PMIx_Error_string(o->code), f->peer[i]);
+			plug_error("event %d: step daemon %u unreachable", o->code, f->peer[i]);
 			fwd_answered(f, i, PMIX_ERR_UNREACH);
 		}
 	if (--f->left == 0)
@@ -322,8 +328,9 @@ static void outgoing_free(outgoing_t *o)
 	free(o);
 }
 
-/* The other steps of a CUSTOM range are known (or cannot be). */
-static void custom_known(pmix_status_t st, void *arg)
+/* The other steps of a CUSTOM range, or of the job, are known (or cannot
+ * be). */
+static void steps_ready(pmix_status_t st, void *arg)
 {
 	outgoing_t *o = arg;
 	int rc;
@@ -365,9 +372,13 @@ static pmix_status_t forward(pmix_status_t code, const pmix_proc_t *source, pmix
 	if (o->procs) {
 		memcpy(o->procs, da->array, da->size * sizeof(*o->procs));
 		o->nprocs = da->size;
-		rc = plug_xstep_need(o->procs, o->nprocs, custom_known, o);
+		rc = plug_xstep_need(o->procs, o->nprocs, steps_ready, o);
 		if (rc == 0)
-			return PMIX_SUCCESS; /* custom_known sends it */
+			return PMIX_SUCCESS; /* steps_ready sends it */
+	} else if (range == PMIX_RANGE_SESSION || range == PMIX_RANGE_GLOBAL) {
+		if (plug_xstep_all(steps_ready, o) == 0)
+			return PMIX_SUCCESS; /* steps_ready sends it */
+		plug_flag("event: the job's steps unknown, the known ones get it");
 	}
 	rc = send_fwd(o);
 	outgoing_free(o);
@@ -540,8 +551,8 @@ static void event_peer_lost(void *arg, uint32_t peer)
 		next = f->next;
 		for (size_t i = 0; i < f->n; i++)
 			if (f->peer[i] == peer) {
-				plug_error("event %s: step daemon %u lost before it took it",
-					   PMIx_Error_string(f->code), peer);
+				plug_error("event %d: step daemon %u lost before it took it",
+					   f->code, peer);
 				fwd_answered(f, i, PMIX_ERR_UNREACH); /* may free f */
 				break;
 			}

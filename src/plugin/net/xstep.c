@@ -228,6 +228,57 @@ int plug_xstep_need(const pmix_proc_t *procs, size_t n, plug_xstep_cb_f cb, void
 	return 0;
 }
 
+/* STEPLIST's answer: every step of the job with a step file. */
+typedef struct {
+	plug_xstep_cb_f cb;
+	void *arg;
+} all_t;
+
+static void got_list(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
+{
+	all_t *a = cbdata;
+	pmix_proc_t *procs = NULL;
+	uint32_t n = 0, id, job = 0, me = 0, k = 0;
+
+	if (st == PMIX_SUCCESS &&
+	    (sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &job, &me) != 2 ||
+	     pxc_unpack_u32(reply, &n) != PMIX_SUCCESS || n > pxc_buf_remaining(reply) ||
+	     !(procs = calloc(n ? n : 1, sizeof(*procs)))))
+		st = PMIX_ERR_BAD_PARAM;
+	for (uint32_t i = 0; st == PMIX_SUCCESS && i < n; i++) {
+		if (pxc_unpack_u32(reply, &id) != PMIX_SUCCESS) {
+			st = PMIX_ERR_BAD_PARAM;
+		} else if (id != me) {
+			snprintf(procs[k].nspace, sizeof(procs[k].nspace), "slurmix.%u.%u", job,
+				 id);
+			procs[k++].rank = PMIX_RANK_WILDCARD;
+		}
+	}
+	if (st != PMIX_SUCCESS)
+		plug_flag("the job's steps: %s", PMIx_Error_string(st));
+	else if ((st = plug_xstep_need(procs, k, a->cb, a->arg)) == 0)
+		a = NULL; /* a->cb runs once they are known */
+	if (a)
+		a->cb(st == 1 ? PMIX_SUCCESS : st, a->arg);
+	free(procs);
+	free(cbdata);
+}
+
+int plug_xstep_all(plug_xstep_cb_f cb, void *arg)
+{
+	all_t *a = malloc(sizeof(*a));
+
+	if (!a)
+		return PMIX_ERR_NOMEM;
+	a->cb = cb;
+	a->arg = arg;
+	if (plug_agent_request(PLUG_NET_STEPLIST, NULL, 0, got_list, a) < 0) {
+		free(a);
+		return PMIX_ERR_UNREACH;
+	}
+	return 0;
+}
+
 void plug_xstep_stop(void)
 {
 	while (needs) {

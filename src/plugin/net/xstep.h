@@ -30,6 +30,11 @@ typedef void (*plug_xstep_cb_f)(pmix_status_t st, void *arg);
  * when all are known now, 0 when cb will run later (progress thread,
  * in call order), or an error status (< 0). */
 int plug_xstep_need(const pmix_proc_t *procs, size_t n, plug_xstep_cb_f cb, void *arg);
+/* Makes sure every step of the job that srun's job directory lists is
+ * known (asks srun, then fetches what is new). 0: cb runs later (progress
+ * thread, any status: what could not be fetched stays unknown), or an
+ * error status (cb will not run). */
+int plug_xstep_all(plug_xstep_cb_f cb, void *arg);
 /* The known step of nspace (ready or being fetched), or NULL. */
 plug_xstep_t *plug_xstep_find(const char *nspace);
 /* The known steps one after the other: the first for NULL, then the one

@@ -34,6 +34,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -124,7 +125,7 @@ static int take_table(pmix_data_buffer_t *in)
 
 int plug_agent_register_handler(uint16_t cmd, plug_agent_handler_f fn, plug_agent_stop_f stop)
 {
-	if (cmd <= PLUG_NET_STEPINFO || cmd > PLUG_NET_REQ_LAST ||
+	if (cmd <= PLUG_NET_STEPINFO || cmd == PLUG_NET_STEPLIST || cmd > PLUG_NET_REQ_LAST ||
 	    handlers[cmd - PLUG_NET_STEPINFO])
 		return -1;
 	handlers[cmd - PLUG_NET_STEPINFO] = fn;
@@ -320,11 +321,48 @@ static void stepinfo(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	}
 }
 
+/* STEPLIST: the ids of the job's steps whose step file is there (each
+ * srun writes its own once the step's table is in and removes it at its
+ * end), at most STEPLIST_MAX. */
+#define STEPLIST_MAX 65536
+
+static void steplist(plug_agent_req_t *req, pmix_data_buffer_t *in)
+{
+	const char *path = plug_jobdir_path();
+	DIR *d = path ? opendir(path) : NULL;
+	pmix_data_buffer_t ids, out;
+	struct dirent *e;
+	uint32_t n = 0, id;
+	int end;
+
+	(void)in;
+	if (!d)
+		return plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
+	pxc_buf_init(&ids);
+	while ((e = readdir(d)) && n < STEPLIST_MAX) {
+		end = 0;
+		if (sscanf(e->d_name, "step.%u%n", &id, &end) == 1 && !e->d_name[end] &&
+		    pxc_pack_u32(&ids, id) == PMIX_SUCCESS)
+			n++;
+	}
+	closedir(d);
+	pxc_buf_init(&out);
+	if (pxc_pack_u32(&out, n) == PMIX_SUCCESS &&
+	    pxc_buf_append(&out, ids.base_ptr, ids.bytes_used) == 0)
+		plug_agent_reply(req, PMIX_SUCCESS, &out);
+	else
+		plug_agent_reply(req, PMIX_ERR_NOMEM, NULL);
+	pxc_buf_clear(&ids);
+	pxc_buf_clear(&out);
+}
+
 /* A request on a fresh connection. 0, or -1 to drop the connection. */
 static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	plug_agent_handler_f fn = h->cmd == PLUG_NET_STEPINFO ?
 					  stepinfo :
+				  h->cmd == PLUG_NET_STEPLIST ?
+					  steplist :
 					  handlers[h->cmd - PLUG_NET_STEPINFO];
 	plug_agent_req_t *req;
 	char *key = NULL;

@@ -5,9 +5,10 @@
  * SLURMIX_STEP_KEY), for what the step daemons (and child sruns) must
  * tell this srun. The agent knows no feature: its own business is the
  * step table (STEPTABLE from the root daemon, written to the job
- * directory as step.<stepid> for the job's other steps) and STEPINFO
- * (another step's file); everything else is registered by the feature
- * before plug_agent_start (srun/prelaunch.c does it):
+ * directory as step.<stepid> for the job's other steps), STEPINFO
+ * (another step's file) and STEPLIST (the steps that have one);
+ * everything else is registered by the feature before plug_agent_start
+ * (srun/prelaunch.c does it):
  *
  *   requests (40..59, docs/dynamic.md section 2): a fresh connection per
  *     request; the key is checked, the handler gets the request (`in`
@@ -38,7 +39,8 @@ typedef void (*plug_agent_stop_f)(void);
 typedef int (*plug_agent_message_f)(pxc_conn_t *c, pmix_data_buffer_t *in);
 typedef void (*plug_agent_table_f)(void);
 
-/* A request handler: 0, or -1 (cmd outside 41..59, or already taken).
+/* A request handler: 0, or -1 (cmd outside 41..59, STEPLIST, or already
+ * taken).
  * stop may be NULL. */
 int plug_agent_register_handler(uint16_t cmd, plug_agent_handler_f fn, plug_agent_stop_f stop);
 /* A message handler: 0, or -1 (cmd 0, a request, STEPTABLE, or taken). */
