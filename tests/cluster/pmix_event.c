@@ -5,8 +5,9 @@
  * - 7), all fence, rank 0 notifies it with the range given (namespace,
  * session, global, or custom: the last rank only) and a payload, all
  * fence again. Every rank then waits at most 10 s for what it should get
- * (one event with the payload and rank 0 as source; none outside a custom
- * range), fences once more, waits 300 ms for anything extra and prints
+ * (one event with the payload, rank 0 as source, and rank 0's node named:
+ * its PMIX_HOSTNAME, PMIX_NODEID 0 and a PMIX_EVENT_TIMESTAMP; none outside
+ * a custom range), fences once more, waits 300 ms for anything extra and prints
  * "RANK r GOT n" and "OK" (or "WRONG ..."). Rank 0 also prints
  * "NOTIFIED <status>" when its notification completed.
  * Usage: pmix_event namespace|session|global|custom
@@ -31,7 +32,9 @@
 #define PAYLOAD_KEY "slurmix.test.payload"
 #define PAYLOAD "from rank 0"
 
-static volatile int got, bad_payload, bad_source, notified;
+static volatile int got, bad_payload, bad_source, bad_node, notified;
+static pmix_proc_t self;
+static char src_host[256]; /* rank 0's PMIX_HOSTNAME; "" in another step */
 static char got_from[PMIX_MAX_NSLEN + 1];
 static volatile pmix_status_t notify_status = PMIX_ERROR;
 
@@ -39,13 +42,25 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		     size_t ninfo, pmix_info_t *results, size_t nresults,
 		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-	int payload = 0;
+	int payload = 0, host = 0, node = 0, stamp = 0;
 
 	(void)id, (void)results, (void)nresults;
-	for (size_t i = 0; i < ninfo; i++)
-		if (PMIx_Check_key(info[i].key, PAYLOAD_KEY) && info[i].value.type == PMIX_STRING &&
-		    strcmp(info[i].value.data.string, PAYLOAD) == 0)
+	for (size_t i = 0; i < ninfo; i++) {
+		const pmix_value_t *v = &info[i].value;
+
+		if (PMIx_Check_key(info[i].key, PAYLOAD_KEY) && v->type == PMIX_STRING &&
+		    strcmp(v->data.string, PAYLOAD) == 0)
 			payload = 1;
+		else if (PMIx_Check_key(info[i].key, PMIX_HOSTNAME) && v->type == PMIX_STRING)
+			host = !src_host[0] || strcmp(v->data.string, src_host) == 0;
+		else if (PMIx_Check_key(info[i].key, PMIX_NODEID) && v->type == PMIX_UINT32)
+			node = !src_host[0] || v->data.uint32 == 0;
+		else if (PMIx_Check_key(info[i].key, PMIX_EVENT_TIMESTAMP) && v->type == PMIX_TIME)
+			stamp = v->data.time > 0;
+	}
+	/* from another process: the source node is named (not in one's own) */
+	if (status == CODE && source && !PMIx_Check_procid(source, &self))
+		bad_node += !host || !node || !stamp;
 	if (status == CODE) {
 		bad_payload += !payload;
 		bad_source += !source || source->rank != 0;
@@ -111,7 +126,7 @@ static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 		fclose(f);
 	wait_for(&got, 1, 15000);
 	usleep(300000);
-	ok = got == 1 && !bad_payload && !bad_source && got_from[0] &&
+	ok = got == 1 && !bad_payload && !bad_source && !bad_node && got_from[0] &&
 	     !PMIx_Check_nspace(got_from, me->nspace);
 	printf("RANK %u GOT %d FROM %s\n%s\n", me->rank, got, got_from[0] ? got_from : "-",
 	       ok ? "OK" : "WRONG");
@@ -134,6 +149,7 @@ int main(int argc, char **argv)
 
 		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 			return 2;
+		self = me;
 		rc = two_steps(&me, !strcmp(argv[1], "listen"), argv[2]);
 		fflush(stdout);
 		PMIx_Finalize(NULL, 0);
@@ -141,6 +157,7 @@ int main(int argc, char **argv)
 	}
 	if (range == PMIX_RANGE_UNDEF || PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 2;
+	self = me;
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
 	if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS || !v)
 		return 2;
@@ -149,6 +166,17 @@ int main(int argc, char **argv)
 	if (!size)
 		return 2;
 	PMIx_Load_procid(&last, me.nspace, size - 1);
+	{
+		pmix_proc_t zero;
+
+		PMIx_Load_procid(&zero, me.nspace, 0);
+		v = NULL;
+		if (PMIx_Get(&zero, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || !v ||
+		    v->type != PMIX_STRING)
+			return 2;
+		snprintf(src_host, sizeof(src_host), "%s", v->data.string);
+		PMIx_Value_free(v, 1);
+	}
 	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
 	if (st < 0) {
 		printf("REGISTER_FAILED %s\n", PMIx_Error_string(st));
@@ -177,12 +205,12 @@ int main(int argc, char **argv)
 		return 3;
 	usleep(300000);
 	printf("RANK %u GOT %d\n", me.rank, got);
-	if (got == want && !bad_payload && !bad_source)
+	if (got == want && !bad_payload && !bad_source && !bad_node)
 		printf("OK\n");
 	else
 		printf("WRONG rank %u: %d events (want %d), %d without the payload, %d from "
-		       "another source\n",
-		       me.rank, got, want, bad_payload, bad_source);
+		       "another source, %d without the source node\n",
+		       me.rank, got, want, bad_payload, bad_source, bad_node);
 	fflush(stdout);
 	PMIx_Finalize(NULL, 0);
 	return 0;

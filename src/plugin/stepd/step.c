@@ -421,10 +421,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(5);
+	pmix_info_t *info = PMIx_Info_create(6);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
-	uint32_t uid = st->si.uid, gid = st->si.gid;
-	size_t n = 4;
+	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
+	size_t n = 5;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -437,10 +437,11 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[1], PMIX_USERID, &uid, PMIX_UINT32);
 	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
 	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
+	PMIx_Info_load(&info[4], PMIX_NODEID, &nodeid, PMIX_UINT32); /* names events */
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 5);
+	PMIx_Info_free(info, 6);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;

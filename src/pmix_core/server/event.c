@@ -16,7 +16,11 @@
  * notify_event when the range goes beyond this node; the client's
  * PMIx_Notify_event completes when the host calls back (the event is
  * queued at every recipient's server), or at once when the host declines
- * it (PMIX_ERR_NOT_SUPPORTED: this node only). Events raised inside
+ * it (PMIX_ERR_NOT_SUPPORTED: this node only). Every event this server
+ * originates (a client's NOTIFY, or pxc_server_notify in the host
+ * process) names its source node: PMIX_HOSTNAME, PMIX_NODEID when the host
+ * gave one at init, and PMIX_EVENT_TIMESTAMP; one that arrives with them
+ * (from another node) keeps them. Events raised inside
  * the server process (pxc_server_notify) are never sent back to the host.
  * Progress thread, except pxc_server_notify's entry.
  */
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "upcall.h"
@@ -162,6 +167,34 @@ static void deliver_self(pmix_status_t code, const pmix_proc_t *src, pmix_data_r
 	pxc_event_local_deliver(code, src, range, info, ninfo);
 }
 
+/* ---------------------------------------------------------------- stamp */
+
+/* Every event names its source node: unless the event already carries
+ * them (it came from another node), *info gains this node's
+ * PMIX_HOSTNAME, its PMIX_NODEID (when the host gave one) and
+ * PMIX_EVENT_TIMESTAMP (now). *info is replaced by a new array the caller
+ * frees with pxc_array_free; on ENOMEM it stays as it was. */
+static void stamp(pmix_info_t **info, size_t *ninfo)
+{
+	const bool has = pxc_info_find(*info, *ninfo, PMIX_EVENT_TIMESTAMP) != NULL;
+	size_t n = *ninfo;
+	pmix_info_t *out;
+	time_t now = time(NULL);
+
+	if (has || !(out = PMIx_Info_create(n + 3)))
+		return;
+	for (size_t k = 0; k < n; k++)
+		PMIx_Info_xfer(&out[k], &(*info)[k]);
+	if (!pxc_info_find(*info, *ninfo, PMIX_HOSTNAME))
+		PMIx_Info_load(&out[n++], PMIX_HOSTNAME, pxc_srv.hostname, PMIX_STRING);
+	if (pxc_srv.has_nodeid && !pxc_info_find(*info, *ninfo, PMIX_NODEID))
+		PMIx_Info_load(&out[n++], PMIX_NODEID, &pxc_srv.nodeid, PMIX_UINT32);
+	PMIx_Info_load(&out[n++], PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+	pxc_array_free(*info, *ninfo, PMIX_INFO);
+	*info = out;
+	*ninfo = n;
+}
+
 /* --------------------------------------------------------------- NOTIFY */
 
 static bool beyond_node(pmix_data_range_t range)
@@ -222,6 +255,7 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	/* A client speaks for itself only. */
 	if (p->kind == PXC_PEER_CLIENT)
 		src = p->proc;
+	stamp(&info, &ninfo);
 	deliver(code, &src, range, info, ninfo, p);
 	deliver_self(code, &src, range, info, ninfo);
 	if (beyond_node(range) && pxc_srv.module.notify_event)
@@ -281,6 +315,7 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 		for (size_t i = 0; i < o->ninfo; i++)
 			PMIx_Info_xfer(&o->info[i], &info[i]);
 	}
+	stamp(&o->info, &o->ninfo);
 	if (pxc_srv_post(notify_fn, o) < 0) {
 		if (o->info)
 			PMIx_Info_free(o->info, o->ninfo);

@@ -110,6 +110,8 @@ typedef struct {
 	pmix_server_module_t module;
 	pmix_proc_t me;
 	char hostname[256];
+	uint32_t nodeid; /* PMIX_NODEID of the init info, when has_nodeid */
+	bool has_nodeid;
 	char *tmpdir; /* where our directory lives */
 	char *sysdir; /* system tmpdir (rendezvous) */
 	char *dir;    /* our private directory */

@@ -223,6 +223,10 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	}
 	pxc_srv.tool_support = pxc_info_flag(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
 	pxc_srv.system_support = pxc_info_flag(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
+	if ((i = pxc_info_find(info, ninfo, PMIX_NODEID)) && i->value.type == PMIX_UINT32) {
+		pxc_srv.nodeid = i->value.data.uint32;
+		pxc_srv.has_nodeid = true;
+	}
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);
