@@ -182,13 +182,19 @@ static void on_tick(int fd, short what, void *arg)
 	}
 	/* Again if a signal found another sleep of Slurm's (a task epilog
 	 * wait, say) and the thread sleeps once more. */
-	if (gone > 0 && atomic_load(&reaper.fired) < PLUG_REAP_FIRES &&
-	    (!atomic_load(&reaper.fired) || w->ticks - w->last_fire >= PLUG_REAP_GAP_MS) &&
-	    in_sleep(reaper.mgr_tid) && pthread_kill(reaper.mgr, PLUG_REAP_SIG) == 0) {
-		atomic_fetch_add(&reaper.fired, 1);
-		w->last_fire = w->ticks;
-		plug_flag("fast step end: all %u tasks ended, pause cut short", reaper.ntasks);
+	if (gone == 0 || atomic_load(&reaper.fired) >= PLUG_REAP_FIRES ||
+	    (atomic_load(&reaper.fired) && w->ticks - w->last_fire < PLUG_REAP_GAP_MS) ||
+	    !in_sleep(reaper.mgr_tid))
+		return;
+	/* Counted before it is sent: the woken thread may read the count
+	 * (plug_reap_fired) before this thread runs again. */
+	atomic_fetch_add(&reaper.fired, 1);
+	if (pthread_kill(reaper.mgr, PLUG_REAP_SIG) != 0) {
+		atomic_fetch_sub(&reaper.fired, 1);
+		return;
 	}
+	w->last_fire = w->ticks;
+	plug_flag("fast step end: all %u tasks ended, pause cut short", reaper.ntasks);
 }
 
 /* Every task finalized and exited: watch for Slurm's pause. */
