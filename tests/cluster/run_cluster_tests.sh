@@ -49,7 +49,7 @@ run() {
 	t0=$(now)
 	out=$(cd "$bin" && timeout 120 srun --mpi=slurmix "$@" 2>&1)
 	rc=$?
-	if [ $rc -eq 0 ] && echo "$out" | grep -qE "$want"; then
+	if [ $rc -eq 0 ] && grep -qE "$want" <<<"$out"; then
 		ok "$name ($(since "$t0") s)"
 	else
 		echo "$out" | tail -20
@@ -68,7 +68,7 @@ abort_case() {	# abort_case NAME SRUN-ARGS...
 	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix "$@" 2>&1)
 	rc=$?
 	t=$(since "$t0")
-	if [ $rc -eq 7 ] && echo "$out" | grep -qE '^srun: slurmix: rank [0-9]+ \(vn[0-9]+\) called PMIx_Abort' &&
+	if [ $rc -eq 7 ] && grep -qE '^srun: slurmix: rank [0-9]+ \(vn[0-9]+\) called PMIx_Abort' <<<"$out" &&
 	   [ "$(echo "$t < 15" | bc)" = 1 ]; then
 		ok "$name: exit 7 and the message ($t s)"
 	else
@@ -112,7 +112,7 @@ event_case() {	# event_case RANGE NTASKS SRUN-ARGS...
 	rc=$?
 	t=$(since "$t0")
 	okn=$(echo "$out" | grep -c '^OK$')
-	if [ $rc -eq 0 ] && [ "$okn" -eq "$nt" ] && echo "$out" | grep -q '^NOTIFIED SUCCESS$'; then
+	if [ $rc -eq 0 ] && [ "$okn" -eq "$nt" ] && grep -q '^NOTIFIED SUCCESS$' <<<"$out"; then
 		ok "$name ($*: $okn ranks right, $t s)"
 	else
 		echo "$out" | grep -v '^OK$' | sort | tail -20
