@@ -49,6 +49,7 @@ typedef struct reader {
 
 static struct {
 	plug_boot_args_t a;
+	char key[PLUG_KEY_LEN + 1]; /* a.key points here: the caller's may go */
 	struct event_base *base;
 	char *raw; /* the path as slurmd expands it */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -328,6 +329,8 @@ int plug_boot_start(const plug_boot_args_t *a)
 	plug_net_user_t user = { .name = "endpoints", .start = boot_go, .stop = boot_stop };
 
 	boot.a = *a;
+	snprintf(boot.key, sizeof(boot.key), "%s", a->key);
+	boot.a.key = boot.key;
 	boot.base = plug_net_base(a->net);
 	boot.parent = PLUG_TREE_NONE;
 	atomic_store(&boot.stop, 0);

@@ -36,7 +36,7 @@
 
 typedef struct {
 	plug_net_t *net; /* the table's destination */
-	const char *key; /* the job key (PLUG_KEY_LEN) */
+	const char *key; /* the job key (PLUG_KEY_LEN), copied */
 	uint32_t me, nnodes, width, job, step;
 	const char *addr; /* this stepd's TCP listener */
 	uint16_t port;
