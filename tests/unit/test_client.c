@@ -864,6 +864,84 @@ static bool wait_flag(volatile int *f, int want, double s)
 	return *f >= want;
 }
 
+/* Handlers registered for affected procs: counts per handler tag. */
+static volatile int aff_seen[3];
+
+static void aff_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
+		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)status, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (strcmp(info[i].key, PMIX_EVENT_RETURN_OBJECT) == 0)
+			aff_seen[(intptr_t)info[i].value.data.ptr]++;
+	cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Registers aff_hdl (tag) for code, affected procs aff[0..n) (n 0: none,
+ * n 1: PMIX_EVENT_AFFECTED_PROC, more: PMIX_EVENT_AFFECTED_PROCS). */
+static pmix_status_t reg_aff(pmix_status_t code, intptr_t tag, pmix_proc_t *aff, size_t n)
+{
+	pmix_info_t info[2];
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = aff };
+
+	PMIX_INFO_LOAD(&info[0], PMIX_EVENT_RETURN_OBJECT, (void *)tag, PMIX_POINTER);
+	if (n == 1)
+		PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROC, aff, PMIX_PROC);
+	else if (n > 1)
+		PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
+	return PMIx_Register_event_handler(&code, 1, info, n ? 2 : 1, aff_hdl, NULL, NULL) > 0 ?
+		       PMIX_SUCCESS :
+		       PMIX_ERROR;
+}
+
+/* Notifies code locally, naming affected procs aff[0..n) as reg_aff does. */
+static pmix_status_t notify_aff(pmix_status_t code, pmix_proc_t *aff, size_t n)
+{
+	pmix_info_t info;
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = aff };
+
+	if (n == 1)
+		PMIX_INFO_LOAD(&info, PMIX_EVENT_AFFECTED_PROC, aff, PMIX_PROC);
+	else if (n > 1)
+		PMIX_INFO_LOAD(&info, PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
+	return PMIx_Notify_event(code, NULL, PMIX_RANGE_PROC_LOCAL, n ? &info : NULL, n ? 1 : 0,
+				 NULL, NULL);
+}
+
+/* PMIX_EVENT_AFFECTED_PROC(S) at registration filter what a handler gets:
+ * handler 0 takes everything, 1 rank 5 only, 2 the namespace's wildcard. */
+static int c_affected(void)
+{
+	pmix_status_t code = EV_LOCAL_CODE - 1;
+	pmix_proc_t five, six, two[2], wild, other;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIX_LOAD_PROCID(&five, me.nspace, 5);
+	PMIX_LOAD_PROCID(&six, me.nspace, 6);
+	PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+	PMIX_LOAD_PROCID(&other, "another.ns", 5);
+	two[0] = six;
+	two[1] = five;
+	CKS(reg_aff(code, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(reg_aff(code, 1, &five, 1), PMIX_SUCCESS);
+	CKS(reg_aff(code, 2, &wild, 1), PMIX_SUCCESS);
+	CKS(notify_aff(code, &five, 1), PMIX_SUCCESS); /* all three */
+	CK(wait_flag(&aff_seen[0], 1, 5));
+	CKS(notify_aff(code, &six, 1), PMIX_SUCCESS); /* 0 and 2 */
+	CK(wait_flag(&aff_seen[0], 2, 5));
+	CKS(notify_aff(code, two, 2), PMIX_SUCCESS); /* all three (rank 5 is among them) */
+	CK(wait_flag(&aff_seen[0], 3, 5));
+	CKS(notify_aff(code, &other, 1), PMIX_SUCCESS); /* 0 only: another namespace */
+	CK(wait_flag(&aff_seen[0], 4, 5));
+	CKS(notify_aff(code, NULL, 0), PMIX_SUCCESS); /* 0 only: names nobody */
+	CK(wait_flag(&aff_seen[0], 5, 5));
+	usleep(100000);
+	CK(aff_seen[0] == 5 && aff_seen[1] == 2 && aff_seen[2] == 3);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static int c_events(void)
 {
 	pmix_status_t code = EV_CLIENT_CODE, scode = EV_SERVER_CODE;
@@ -1186,11 +1264,11 @@ static int run_scenario(const char *name)
 		const char *name;
 		int (*fn)(void);
 	} t[] = {
-		{ "initfin", c_initfin }, { "putget", c_putget }, { "fence", c_fence },
-		{ "twons", c_twons },     { "getsem", c_getsem }, { "events", c_events },
-		{ "death", c_death },     { "pubsub", c_pubsub }, { "resolve", c_resolve },
-		{ "tool", c_tool },       { "finhdl", c_finhdl }, { "cnx", c_cnx },
-		{ "threads", c_threads },
+		{ "initfin", c_initfin },   { "putget", c_putget },   { "fence", c_fence },
+		{ "twons", c_twons },       { "getsem", c_getsem },   { "events", c_events },
+		{ "affected", c_affected }, { "death", c_death },     { "pubsub", c_pubsub },
+		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
+		{ "cnx", c_cnx },           { "threads", c_threads },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1314,6 +1392,14 @@ START_TEST(events)
 	ck_assert_int_gt(PMIx_Register_event_handler(&code, 1, NULL, 0, srv_hdl, NULL, NULL), 0);
 	ck_assert_int_eq(run_job("nsE", 2, "events", 20), 0);
 	ck_assert_int_ge(srv_hdl_seen, 1);
+	server_stop();
+}
+END_TEST
+
+START_TEST(affected_filter)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsA", 1, "affected", 20), 0);
 	server_stop();
 }
 END_TEST
@@ -1874,6 +1960,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, connect_attributes);
 	tcase_add_test(tc, get_semantics);
 	tcase_add_test(tc, events);
+	tcase_add_test(tc, affected_filter);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);
 	tcase_add_test(tc, resolve);

@@ -16,7 +16,9 @@
  * back (from any thread, now or later) the next step is queued again.
  * PMIX_EVENT_ACTION_COMPLETE ends the chain. A handler registered with
  * PMIX_EVENT_RETURN_OBJECT finds that object as the last info
- * (PMIX_EVENT_RETURN_OBJECT, a pointer).
+ * (PMIX_EVENT_RETURN_OBJECT, a pointer). A handler registered with
+ * PMIX_EVENT_AFFECTED_PROC or _PROCS gets only the events whose affected
+ * procs include one of those (an event that names none is not for it).
  *
  * The event thread: in a client or tool, handlers run in a thread of
  * their own (started at the first event, joined at the last finalize), not
@@ -52,6 +54,8 @@ struct hdlr {
 	pmix_notification_fn_t fn;
 	void *obj;
 	bool has_obj;
+	pmix_proc_t *affected; /* PMIX_EVENT_AFFECTED_PROC(S) at registration */
+	size_t naffected;
 };
 
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,6 +69,7 @@ static void hdlr_free(struct hdlr *h)
 	if (h) {
 		free(h->codes);
 		free(h->name);
+		free(h->affected);
 		free(h);
 	}
 }
@@ -110,6 +115,41 @@ static int position(const pmix_info_t *info, size_t ninfo)
 	return POS_APPEND;
 }
 
+/* The procs of PMIX_EVENT_AFFECTED_PROC (one) or PMIX_EVENT_AFFECTED_PROCS
+ * (an array) in info: a borrowed pointer and their number, or NULL. */
+static const pmix_proc_t *affected_of(const pmix_info_t *info, size_t ninfo, size_t *n)
+{
+	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
+	const pmix_data_array_t *da;
+
+	*n = 0;
+	if (i && i->value.type == PMIX_PROC && i->value.data.proc) {
+		*n = 1;
+		return i->value.data.proc;
+	}
+	i = pxc_info_find(info, ninfo, PMIX_EVENT_AFFECTED_PROCS);
+	if (!i || i->value.type != PMIX_DATA_ARRAY || !(da = i->value.data.darray) ||
+	    da->type != PMIX_PROC || !da->array || !da->size)
+		return NULL;
+	*n = da->size;
+	return da->array;
+}
+
+/* A handler registered for some affected procs sees only the events that
+ * name one of them (a wildcard rank stands for its namespace). */
+static bool affects(const struct hdlr *h, const pmix_proc_t *ev, size_t nev)
+{
+	if (!h->naffected)
+		return true;
+	for (size_t i = 0; i < h->naffected; i++)
+		for (size_t k = 0; k < nev; k++)
+			if (PMIx_Check_nspace(h->affected[i].nspace, ev[k].nspace) &&
+			    (h->affected[i].rank == PMIX_RANK_WILDCARD ||
+			     ev[k].rank == PMIX_RANK_WILDCARD || h->affected[i].rank == ev[k].rank))
+				return true;
+	return false;
+}
+
 static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes, const pmix_info_t *info,
 			     size_t ninfo, pmix_notification_fn_t fn)
 {
@@ -132,6 +172,18 @@ static struct hdlr *hdlr_new(const pmix_status_t *codes, size_t ncodes, const pm
 	if ((i = pxc_info_find(info, ninfo, PMIX_EVENT_RETURN_OBJECT))) {
 		h->has_obj = true;
 		h->obj = i->value.data.ptr;
+	}
+	{
+		size_t n;
+		const pmix_proc_t *a = affected_of(info, ninfo, &n);
+
+		if (n && !(h->affected = malloc(n * sizeof(*a)))) {
+			hdlr_free(h);
+			return NULL;
+		}
+		if (n)
+			memcpy(h->affected, a, n * sizeof(*a));
+		h->naffected = n;
 	}
 	return h;
 }
@@ -255,7 +307,8 @@ static bool hdlr_matches(const struct hdlr *h, pmix_status_t code)
 
 static size_t chain_snapshot(struct chain *c, bool nondefault)
 {
-	size_t n = 0;
+	size_t n = 0, nev;
+	const pmix_proc_t *ev = affected_of(c->info, c->ninfo, &nev);
 
 	pthread_mutex_lock(&ev_lock);
 	for (int cat = 0; cat < NCAT; cat++)
@@ -266,7 +319,7 @@ static size_t chain_snapshot(struct chain *c, bool nondefault)
 		if (cat == CAT_DEFAULT && nondefault)
 			break;
 		for (struct hdlr *h = lists[cat]; h; h = h->next) {
-			if (!hdlr_matches(h, c->code))
+			if (!hdlr_matches(h, c->code) || !affects(h, ev, nev))
 				continue;
 			c->h[c->nh++] = (struct snap){ h->id, h->fn, h->obj, h->has_obj };
 		}
