@@ -359,7 +359,8 @@ logging() {
 # Broken requests to srun's agent from inside a task (which knows the
 # port and the job key): a bad key is dropped with a log line; good key +
 # garbage, an unknown step, a command without a handler get an error
-# reply; publish/lookup still work afterwards.
+# reply; STEPLIST ignores what follows the key and answers the list;
+# publish/lookup still work afterwards.
 poke_requests='import os, socket, struct
 def frame(cmd, body):
     return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
@@ -369,7 +370,8 @@ def pstr(v):
 key = os.environ["SLURMIX_STEP_KEY"]
 for cmd, body in ((40, pstr("0" * 32) + pstr("slurmix.1.0")), (42, pstr(key) + b"\xff" * 9),
                   (41, pstr(key) + b"\x00\x01"), (43, pstr(key)), (40, pstr(key) + pstr("slurmix.999999.0")),
-                  (40, pstr(key) + pstr("x" * 300)), (55, pstr(key))):
+                  (40, pstr(key) + pstr("x" * 300)), (55, pstr(key)),
+                  (49, pstr("0" * 32)), (49, pstr(key) + b"\xff" * 9)):
     s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
     s.settimeout(10)
     s.sendall(frame(cmd, body))
@@ -387,11 +389,13 @@ srun_requests_broken() {
 	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N1 -n1 \
 		bash -c 'python3 -c "$0"; exec ./pmix_dyn pub r1 v dflt dflt look r1 -1 dflt' \
 		"$poke_requests" 2>&1)
-	if echo "$out" | grep -qx "closed 40" &&
-	   [ "$(echo "$out" | grep -cE '^reply (40|41|42|43|55) status -[0-9]+$')" = 6 ] &&
-	   echo "$out" | grep -q "request 40 with a bad key: dropped" &&
-	   echo "$out" | grep -qE '^look r1 SUCCESS v '; then
-		ok "$name: bad key dropped, 6 error replies, job OK"
+	if grep -qx "closed 40" <<<"$out" && grep -qx "closed 49" <<<"$out" &&
+	   [ "$(grep -cE '^reply (40|41|42|43|55) status -[0-9]+$' <<<"$out")" = 6 ] &&
+	   grep -qx "reply 49 status 0" <<<"$out" &&
+	   grep -q "request 40 with a bad key: dropped" <<<"$out" &&
+	   grep -q "request 49 with a bad key: dropped" <<<"$out" &&
+	   grep -qE '^look r1 SUCCESS v ' <<<"$out"; then
+		ok "$name: bad keys dropped, 6 error replies, STEPLIST with junk answered, job OK"
 	else
 		echo "$out"
 		bad "$name"
