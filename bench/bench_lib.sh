@@ -16,6 +16,20 @@ BENCH_METRICS="init_us start_init_ms get_job_ns fence_us modex_fence_us modex_ge
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# bench_prepare NAME: what every benchmark on the virtual cluster checks
+# first (root; the plugin and library in $BUILD/.libs) and its output
+# directory $OUTDIR with an empty results.tsv. Exits the script with a
+# message naming NAME when a check fails.
+bench_prepare() {
+	local f
+	[ "$(id -u)" -eq 0 ] || { echo "$1: needs root (the virtual cluster)" >&2; exit 77; }
+	for f in .libs/mpi_slurmix.so .libs/libpmix.so.2; do
+		[ -e "$BUILD/$f" ] || { echo "$1: no $BUILD/$f" >&2; exit 1; }
+	done
+	mkdir -p "$OUTDIR" || exit 2
+	: >"$OUTDIR/results.tsv"
+}
+
 # sample GROUP IMPL METRIC VALUE: one line of results.tsv
 sample() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$OUTDIR/results.tsv"; }
 

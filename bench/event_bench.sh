@@ -48,12 +48,7 @@ ARGS=("$@")
 vc=$repo/contrib/vcluster.sh
 BUILD=$(cd "$BUILD" && pwd) || exit 2
 OUTDIR=${OUTDIR:-$BUILD/bench/events-$(date +%Y%m%d-%H%M%S)}
-[ "$(id -u)" -eq 0 ] || { echo "event_bench.sh: needs root (the virtual cluster)" >&2; exit 77; }
-for f in .libs/mpi_slurmix.so .libs/libpmix.so.2; do
-	[ -e "$BUILD/$f" ] || { echo "event_bench.sh: no $BUILD/$f" >&2; exit 1; }
-done
-mkdir -p "$OUTDIR" || exit 2
-: >"$OUTDIR/results.tsv"
+bench_prepare event_bench.sh
 
 trap '"$vc" stop --state-dir "$STATE" >/dev/null 2>&1' EXIT
 trap 'exit 130' INT TERM

@@ -64,12 +64,7 @@ BENCH_ARGS=("$@")
 vc=$repo/contrib/vcluster.sh
 BUILD=$(cd "$BUILD" && pwd) || exit 2
 OUTDIR=${OUTDIR:-$BUILD/bench/cluster-$(date +%Y%m%d-%H%M%S)}
-[ "$(id -u)" -eq 0 ] || { echo "side_by_side.sh: needs root (the virtual cluster)" >&2; exit 77; }
-for f in .libs/mpi_slurmix.so .libs/libpmix.so.2; do
-	[ -e "$BUILD/$f" ] || { echo "side_by_side.sh: no $BUILD/$f" >&2; exit 1; }
-done
-mkdir -p "$OUTDIR" || exit 2
-: >"$OUTDIR/results.tsv"
+bench_prepare side_by_side.sh
 BENCH=$(find_pmix_bench "$BUILD") || { echo "cannot build pmix_bench" >&2; exit 1; }
 case $BENCH in /tmp/*) echo "pmix_bench must not live under /tmp" >&2; exit 1 ;; esac
 
