@@ -186,22 +186,7 @@ static pmix_status_t notify_server(pmix_status_t code, const pmix_proc_t *source
  * when PMIX_EVENT_CUSTOM_RANGE names it (or its namespace's wildcard). */
 static bool self_in_range(pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
 {
-	const pmix_info_t *cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
-	const pmix_data_array_t *da;
-
-	if (range != PMIX_RANGE_CUSTOM)
-		return true;
-	if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
-	    da->type != PMIX_PROC || !da->array)
-		return false;
-	for (size_t i = 0; i < da->size; i++) {
-		const pmix_proc_t *q = (const pmix_proc_t *)da->array + i;
-
-		if (PMIx_Check_nspace(q->nspace, pxc_cl.me.nspace) &&
-		    (q->rank == pxc_cl.me.rank || q->rank == PMIX_RANK_WILDCARD))
-			return true;
-	}
-	return false;
+	return range != PMIX_RANGE_CUSTOM || pxc_event_custom_has(info, ninfo, &pxc_cl.me);
 }
 
 pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,

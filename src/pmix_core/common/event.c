@@ -479,6 +479,24 @@ static void chain_step(void *arg)
 	s->fn(s->id, c->code, &c->source, c->info, n, c->results, c->nresults, chain_cb, c);
 }
 
+bool pxc_event_custom_has(const pmix_info_t *info, size_t ninfo, const pmix_proc_t *p)
+{
+	const pmix_info_t *cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
+	const pmix_data_array_t *da;
+
+	if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
+	    da->type != PMIX_PROC || !da->array)
+		return false;
+	for (size_t i = 0; i < da->size; i++) {
+		const pmix_proc_t *q = (const pmix_proc_t *)da->array + i;
+
+		if (strncmp(q->nspace, p->nspace, PMIX_MAX_NSLEN) == 0 &&
+		    (q->rank == p->rank || q->rank == PMIX_RANK_WILDCARD))
+			return true;
+	}
+	return false;
+}
+
 void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
 			     const pmix_info_t *info, size_t ninfo)
 {

@@ -26,6 +26,9 @@ void pxc_event_release_all(void);
  * handler, detaches it and drops the queued chains. Any thread. */
 void pxc_event_thread_stop(void);
 
+/* True when PMIX_EVENT_CUSTOM_RANGE in info names p (or p's namespace's
+ * wildcard); false without a well-formed one. Any thread. */
+bool pxc_event_custom_has(const pmix_info_t *info, size_t ninfo, const pmix_proc_t *p);
 /* Runs the handler chain of this process for one event: handlers
  * registered for code first (single-code, then multi-code), then the
  * default ones (unless info holds PMIX_EVENT_NON_DEFAULT). Copies its

@@ -108,25 +108,10 @@ static bool wants(const pxc_peer_t *p, pmix_status_t code)
 static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
 		     const pmix_info_t *info, size_t ninfo)
 {
-	const pmix_info_t *cr;
-	const pmix_data_array_t *da;
-
 	switch (range) {
 	case PMIX_RANGE_PROC_LOCAL: return false;
 	case PMIX_RANGE_NAMESPACE: return strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
-	case PMIX_RANGE_CUSTOM:
-		cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
-		if (!cr || cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
-		    da->type != PMIX_PROC || !da->array)
-			return false;
-		for (size_t i = 0; i < da->size; i++) {
-			const pmix_proc_t *q = (const pmix_proc_t *)da->array + i;
-
-			if (strncmp(q->nspace, p->proc.nspace, PMIX_MAX_NSLEN) == 0 &&
-			    (q->rank == p->proc.rank || q->rank == PMIX_RANK_WILDCARD))
-				return true;
-		}
-		return false;
+	case PMIX_RANGE_CUSTOM: return pxc_event_custom_has(info, ninfo, &p->proc);
 	default: return true;
 	}
 }
