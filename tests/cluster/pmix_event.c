@@ -20,6 +20,15 @@
  *   pmix_event tell FILE     rank 0 waits for FILE, notifies with range
  *                            SESSION and prints "NOTIFIED <status>"; then
  *                            all ranks fence
+ *
+ * Order against a fence:
+ *   pmix_event order N       N rounds: rank 0 notifies round i (range
+ *                            NAMESPACE, the round in the payload), waits
+ *                            for its callback, and fences; every other
+ *                            rank fences and then must already have seen
+ *                            round i. Every rank prints "ORDER rank r
+ *                            rounds N late L" and "OK" when L is 0 (and
+ *                            it saw all N rounds).
  */
 #include <pmix.h>
 #include <stdio.h>
@@ -29,8 +38,10 @@
 #include <unistd.h>
 
 #define CODE (PMIX_EXTERNAL_ERR_BASE - 7)
+#define ORDER_CODE (PMIX_EXTERNAL_ERR_BASE - 8)
 #define PAYLOAD_KEY "slurmix.test.payload"
 #define PAYLOAD "from rank 0"
+#define ROUND_KEY "slurmix.test.round"
 
 static volatile int got, bad_payload, bad_source, bad_node, notified;
 static pmix_proc_t self;
@@ -77,6 +88,55 @@ static void on_notified(pmix_status_t st, void *cbdata)
 	(void)cbdata;
 	notify_status = st;
 	notified = 1;
+}
+
+static volatile uint32_t round_seen, rounds_got;
+
+static void on_round(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; status == ORDER_CODE && i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, ROUND_KEY) && info[i].value.type == PMIX_UINT32) {
+			round_seen = info[i].value.data.uint32;
+			rounds_got++;
+		}
+	if (cbfunc)
+		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Notify-then-fence, n rounds. */
+static int order(const pmix_proc_t *me, uint32_t n)
+{
+	pmix_status_t code = ORDER_CODE, st;
+	pmix_proc_t wild;
+	pmix_info_t info;
+	uint32_t late = 0, failed = 0;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_round, NULL, NULL);
+	if (st < 0 || PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	for (uint32_t i = 1; i <= n; i++) {
+		if (me->rank == 0) {
+			notified = 0;
+			PMIx_Info_load(&info, ROUND_KEY, &i, PMIX_UINT32);
+			st = PMIx_Notify_event(ORDER_CODE, me, PMIX_RANGE_NAMESPACE, &info, 1,
+					       on_notified, NULL);
+			for (int t = 0; st == PMIX_SUCCESS && !notified && t < 100000; t++)
+				usleep(100);
+			failed += st != PMIX_SUCCESS || !notified || notify_status != PMIX_SUCCESS;
+		}
+		if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+			return 3;
+		if (me->rank != 0 && round_seen < i)
+			late++;
+	}
+	printf("ORDER rank %u rounds %u late %u failed %u got %u\n", me->rank, n, late, failed,
+	       me->rank ? rounds_got : n);
+	printf("%s\n", !late && !failed && (me->rank == 0 || rounds_got == n) ? "OK" : "WRONG");
+	return 0;
 }
 
 static void wait_for(volatile int *v, int want, int ms)
@@ -144,6 +204,16 @@ int main(int argc, char **argv)
 	uint32_t size = 0;
 	int want;
 
+	if (argc > 2 && !strcmp(argv[1], "order")) {
+		int rc;
+
+		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+			return 2;
+		rc = order(&me, (uint32_t)strtoul(argv[2], NULL, 10));
+		fflush(stdout);
+		PMIx_Finalize(NULL, 0);
+		return rc;
+	}
 	if (argc > 2 && (!strcmp(argv[1], "listen") || !strcmp(argv[1], "tell"))) {
 		int rc;
 

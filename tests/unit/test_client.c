@@ -44,6 +44,7 @@
 #include <pmix_server.h>
 #include <pmix_tool.h>
 #include <pmix_slurmix.h>
+#include "client/direct.h"
 
 extern char **environ;
 
@@ -1010,6 +1011,55 @@ static int c_events(void)
 	return 0;
 }
 
+/* Order against a fence (docs/events.md): rank 1 notifies, waits for its
+ * callback, and all fence; rank 0's handler is slow (300 ms), yet rank 0's
+ * fence returns only after it ran. Twice: with the reply channel and on
+ * the plain path (the channel closed). */
+#define EV_ORDER_CODE (PMIX_EXTERNAL_ERR_BASE - 15)
+static volatile int order_seen, order_notified;
+
+static void order_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		      pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+	usleep(300000);
+	if (status == EV_ORDER_CODE)
+		order_seen++;
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void order_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	order_notified = st == PMIX_SUCCESS ? 1 : -1;
+}
+
+static int c_evorder(void)
+{
+	pmix_status_t code = EV_ORDER_CODE;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Register_event_handler(&code, 1, NULL, 0, order_hdl, NULL, NULL) > 0, 1);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	for (int round = 1; round <= 2; round++) {
+		if (round == 2)
+			pxc_direct_close_channel(); /* the plain path from now on */
+		if (me.rank == 1) {
+			order_notified = 0;
+			CKS(PMIx_Notify_event(EV_ORDER_CODE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0,
+					      order_cb, NULL),
+			    PMIX_SUCCESS);
+			CK(wait_flag(&order_notified, 1, 5));
+		}
+		CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+		if (me.rank == 0)
+			CKS(order_seen, round);
+	}
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static volatile int lost_seen;
 
 static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
@@ -1268,7 +1318,7 @@ static int run_scenario(const char *name)
 		{ "twons", c_twons },       { "getsem", c_getsem },   { "events", c_events },
 		{ "affected", c_affected }, { "death", c_death },     { "pubsub", c_pubsub },
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
-		{ "cnx", c_cnx },           { "threads", c_threads },
+		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1392,6 +1442,14 @@ START_TEST(events)
 	ck_assert_int_gt(PMIx_Register_event_handler(&code, 1, NULL, 0, srv_hdl, NULL, NULL), 0);
 	ck_assert_int_eq(run_job("nsE", 2, "events", 20), 0);
 	ck_assert_int_ge(srv_hdl_seen, 1);
+	server_stop();
+}
+END_TEST
+
+START_TEST(event_order)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsO", 2, "evorder", 20), 0);
 	server_stop();
 }
 END_TEST
@@ -1961,6 +2019,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, get_semantics);
 	tcase_add_test(tc, events);
 	tcase_add_test(tc, affected_filter);
+	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);
 	tcase_add_test(tc, resolve);

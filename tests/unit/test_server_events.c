@@ -140,12 +140,72 @@ START_TEST(events_notify_host_refuses)
 }
 END_TEST
 
+/* Event marks (proto.h, EVENT): a reply that goes on the reply channel
+ * after EVENTs went on the first connection is preceded there by a mark
+ * with the number sent so far; no mark when nothing was sent since. */
+START_TEST(events_mark_before_reply)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t code = -12345;
+	uint32_t n = 0;
+	int32_t one = 1;
+	pxc_wire_hdr_t h;
+	int fd0, rc0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	rc0 = rc_hello_kind(PXC_PEER_REPLY, NS, 0, PMIX_SUCCESS);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	for (int ev = 1; ev <= 2; ev++) {
+		pack_notify(&b, code, 1, PMIX_RANGE_LOCAL);
+		rc_send(fd1, PXC_CMD_NOTIFY, 3, &b);
+		ck_assert_int_eq(rc_reply(fd1, 3, &b), PMIX_SUCCESS);
+		pxc_buf_clear(&b);
+	}
+	rc_get_send(fd0, 5 | PXC_TAG_REPLY_CHANNEL, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+	ck_assert_int_eq(rc_recv(rc0, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	ck_assert_uint_eq(h.tag, 5 | PXC_TAG_REPLY_CHANNEL);
+	ck_assert(h.flags & PXC_WIRE_F_REPLY);
+	ck_assert_int_eq(pxc_unpack(&b, &n, &one, PMIX_UINT32), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 2);
+	pxc_buf_clear(&b);
+	ck_assert_int_eq(rc_recv(rc0, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_GET);
+	pxc_buf_clear(&b);
+	/* nothing new: the reply comes alone */
+	rc_get_send(fd0, 6 | PXC_TAG_REPLY_CHANNEL, NS, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+	ck_assert_int_eq(rc_recv(rc0, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_GET);
+	ck_assert_uint_eq(h.tag, 6 | PXC_TAG_REPLY_CHANNEL);
+	pxc_buf_clear(&b);
+	/* the two events came on the first connection */
+	for (int ev = 1; ev <= 2; ev++) {
+		ck_assert_int_eq(rc_recv(fd0, &h, &b, TMO), 0);
+		ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+		pxc_buf_clear(&b);
+	}
+	close(rc0);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
 		{ "events", events_delivery },
 		{ "events_notify_waits_for_host", events_notify_waits_for_host },
 		{ "events_notify_host_refuses", events_notify_host_refuses },
+		{ "events_mark_before_reply", events_mark_before_reply },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

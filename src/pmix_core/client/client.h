@@ -80,6 +80,14 @@ typedef struct {
 	atomic_bool rbroken; /* the channel failed: calls go the plain way */
 	pxc_rbuf_t rb;
 	uint32_t fast_tag;
+	/* EVENTs read from this connection (ev_recv) and handled (ev_seen);
+	 * a blocking caller whose reply came after an event mark, or after
+	 * ev_recv events on the plain path, waits on ev_cond (under ev_lock)
+	 * until ev_seen reaches it (direct.c). */
+	atomic_uint ev_recv;
+	atomic_uint ev_seen;
+	pthread_mutex_t ev_lock;
+	pthread_cond_t ev_cond;
 	/* guarded by store_lock */
 	pthread_rwlock_t store_lock;
 	pxc_store_t *store;

@@ -46,6 +46,8 @@ pxc_client_t pxc_cl = {
 	.store_lock = PTHREAD_RWLOCK_INITIALIZER,
 	.tx_lock = PTHREAD_MUTEX_INITIALIZER,
 	.fast_lock = PTHREAD_MUTEX_INITIALIZER,
+	.ev_lock = PTHREAD_MUTEX_INITIALIZER,
+	.ev_cond = PTHREAD_COND_INITIALIZER,
 	.rfd = -1,
 };
 
@@ -125,6 +127,7 @@ static void conn_lost(void)
 	pxc_conn_close(pxc_cl.conn, 0);
 	pxc_cl.conn = NULL;
 	atomic_store(&pxc_cl.state, PXC_CONN_LOST);
+	pxc_direct_event_seen(); /* a caller waiting for an event mark stops */
 	fail_pending(PMIX_ERR_LOST_CONNECTION_TO_SERVER);
 	pxc_event_lost_connection();
 }
@@ -164,9 +167,10 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p
 	(void)arg;
 	if (h->flags & PXC_WIRE_F_REPLY)
 		on_reply(h, payload);
-	else if (h->cmd == PXC_CMD_EVENT)
-		pxc_event_handle_msg(payload);
-	else
+	else if (h->cmd == PXC_CMD_EVENT) {
+		atomic_fetch_add(&pxc_cl.ev_recv, 1);
+		pxc_event_handle_msg(payload); /* counts it handled (direct.c) */
+	} else
 		pxc_error("client: unexpected message cmd %u from server", h->cmd);
 }
 
@@ -252,12 +256,14 @@ struct call {
 	pxc_sync_t sync;
 	pxc_parse_f parse;
 	void *arg;
+	uint32_t ev_mark; /* EVENTs read before the reply */
 };
 
 static void call_done(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 {
 	struct call *c = arg;
 
+	c->ev_mark = atomic_load(&pxc_cl.ev_recv);
 	if (st == PMIX_SUCCESS && c->parse && reply)
 		st = c->parse(reply, c->arg);
 	pxc_sync_signal(&c->sync, st);
@@ -281,8 +287,11 @@ pmix_status_t pxc_client_call(uint16_t cmd, pmix_data_buffer_t *payload, int tim
 	st = pxc_client_send(cmd, payload, timeout_ms, call_done, &c);
 	/* The progress thread always completes a queued request (reply,
 	 * timer, lost connection or teardown), so this wait ends. */
-	if (st == PMIX_SUCCESS)
+	if (st == PMIX_SUCCESS) {
 		st = pxc_sync_wait(&c.sync, -1);
+		/* the events read before the reply are handled first */
+		pxc_direct_wait_events(c.ev_mark, timeout_ms > 0 ? pxc_now_ms() + timeout_ms : -1);
+	}
 	pxc_sync_fini(&c.sync);
 	return st;
 }
@@ -490,6 +499,8 @@ pmix_status_t pxc_client_connect(const char *uri, uint8_t kind, const pmix_proc_
 	}
 	free(pxc_cl.uri);
 	pxc_cl.uri = strdup(uri);
+	atomic_store(&pxc_cl.ev_seen, 0); /* the server counts per connection */
+	atomic_store(&pxc_cl.ev_recv, 0);
 	if ((st = attach(fd)) == PMIX_SUCCESS)
 		open_channel(uri + 5, deadline);
 	return st;

@@ -19,6 +19,17 @@
  *     and the call's timeout. One wake-up per call.
  * Fire-and-forget requests (COMMIT) take the direct write too.
  *
+ * Events keep their place: they come on the first connection, which the
+ * progress thread reads, while the reply comes on the channel, so a reply
+ * could overtake an event the server queued before it. When it may have,
+ * the server sends an event mark before the reply (proto.h, EVENT): the
+ * caller then waits until that many events were handled (ev_seen,
+ * counted when an event's first handler returned, client/event.c) before
+ * it returns (not when it is itself a handler), at most until
+ * the call's deadline or EVENT_MARK_WAIT_MS. So an event notified before
+ * a fence is delivered at every recipient before that fence returns there
+ * (docs/events.md).
+ *
  * One blocking call at a time uses the channel (trylock); concurrent ones
  * from other threads, calls without a channel (a server of another build
  * refused it) and calls from the progress thread take the plain path.
@@ -41,13 +52,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "direct.h"
+#include "common/event.h"
 
 #define DIRECT_SEND_TIMEOUT_MS 10000
 #define REPLY_GRACE_MS 250
+#define EVENT_MARK_WAIT_MS 10000
 
 /* ---- progress-thread side ---- */
 
@@ -69,6 +83,14 @@ void pxc_direct_detach(void)
 	pthread_mutex_unlock(&pxc_cl.tx_lock);
 	if (fd >= 0)
 		shutdown(fd, SHUT_RDWR);
+}
+
+void pxc_direct_event_seen(void)
+{
+	pthread_mutex_lock(&pxc_cl.ev_lock);
+	atomic_fetch_add(&pxc_cl.ev_seen, 1);
+	pthread_cond_broadcast(&pxc_cl.ev_cond);
+	pthread_mutex_unlock(&pxc_cl.ev_lock);
 }
 
 /* ---- caller side ---- */
@@ -105,10 +127,30 @@ int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b)
 	return rc;
 }
 
+/* An event mark for the call with tag: 0 and *mark set, or -1. */
+static int take_mark(const pxc_wire_hdr_t *h, char *bytes, uint32_t tag, uint32_t *mark,
+		     bool *marked)
+{
+	pmix_data_buffer_t b;
+	int32_t n = 1;
+	int rc = -1;
+
+	pxc_buf_init(&b);
+	pxc_buf_load_take(&b, bytes, h->len);
+	if (pxc_unpack(&b, mark, &n, PMIX_UINT32) == PMIX_SUCCESS)
+		rc = 0;
+	pxc_buf_clear(&b);
+	if (rc == 0 && h->tag == tag)
+		*marked = true;
+	return rc;
+}
+
 /* Takes one whole frame from the channel's buffer: 1 when it is the
- * reply (payload moved to out), 0 when more bytes are needed or a stale
- * frame was dropped (*again set), -1 on a protocol error. */
-static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool *again)
+ * reply (payload moved to out), 0 when more bytes are needed or an event
+ * mark was taken or a stale frame was dropped (*again set), -1 on a
+ * protocol error. */
+static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, uint32_t *mark,
+		      bool *marked, bool *again)
 {
 	pxc_wire_hdr_t h;
 	char *bytes;
@@ -117,6 +159,10 @@ static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool 
 	*again = false;
 	if (rc <= 0)
 		return rc;
+	if (h.cmd == PXC_CMD_EVENT && (h.flags & PXC_WIRE_F_REPLY)) {
+		*again = true;
+		return take_mark(&h, bytes, tag, mark, marked) == 0 ? 0 : -1;
+	}
 	mine = h.tag == tag && h.cmd == cmd && (h.flags & PXC_WIRE_F_REPLY);
 	if (mine) {
 		pxc_buf_load_take(out, bytes, h.len);
@@ -126,6 +172,38 @@ static int take_frame(uint32_t tag, uint16_t cmd, pmix_data_buffer_t *out, bool 
 	}
 	*again = !mine;
 	return mine;
+}
+
+void pxc_direct_wait_events(uint32_t mark, long deadline)
+{
+	long until = deadline >= 0 ? deadline : pxc_now_ms() + EVENT_MARK_WAIT_MS;
+	struct timespec ts;
+	bool late = false;
+
+	if ((int32_t)(atomic_load(&pxc_cl.ev_seen) - mark) >= 0 || pxc_event_thread_is_self())
+		return; /* done, or a handler's call: the events wait for it */
+	pthread_mutex_lock(&pxc_cl.ev_lock);
+	while ((int32_t)(atomic_load(&pxc_cl.ev_seen) - mark) < 0 &&
+	       atomic_load(&pxc_cl.state) != PXC_CONN_LOST && !late) {
+		long now = pxc_now_ms(), left = until - now;
+
+		if (left <= 0) {
+			late = true;
+			break;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += left / 1000;
+		ts.tv_nsec += (left % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&pxc_cl.ev_cond, &pxc_cl.ev_lock, &ts);
+	}
+	pthread_mutex_unlock(&pxc_cl.ev_lock);
+	if (late)
+		pxc_debug("client: %u events queued before a reply not handled in time",
+			  mark - atomic_load(&pxc_cl.ev_seen));
 }
 
 /* Reads what the channel has. 0, or a status (timeout, lost). */
@@ -155,12 +233,13 @@ static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms, pmix
 	long deadline = timeout_ms > 0 ? pxc_now_ms() + timeout_ms + REPLY_GRACE_MS : -1;
 	int fd = atomic_load(&pxc_cl.rfd);
 	pmix_status_t st = PMIX_SUCCESS;
-	bool again;
+	bool again, marked = false;
+	uint32_t mark = 0;
 	int rc;
 
 	while (st == PMIX_SUCCESS) {
 		do
-			rc = take_frame(tag, cmd, out, &again);
+			rc = take_frame(tag, cmd, out, &mark, &marked, &again);
 		while (rc == 0 && again);
 		if (rc != 0)
 			break;
@@ -175,6 +254,8 @@ static pmix_status_t wait_reply(uint32_t tag, uint16_t cmd, int timeout_ms, pmix
 		atomic_store(&pxc_cl.rbroken, true);
 	else
 		pxc_rbuf_trim(&pxc_cl.rb, 65536); /* a big reply went by */
+	if (st == PMIX_SUCCESS && marked)
+		pxc_direct_wait_events(mark, deadline);
 	return st;
 }
 

@@ -24,6 +24,12 @@ void pxc_direct_attach(pxc_conn_t *c);
 void pxc_direct_detach(void);
 void pxc_direct_set_channel(int fd);
 void pxc_direct_close_channel(void);
+/* The progress thread handled an EVENT (or lost the connection): wakes
+ * a caller waiting for an event mark. */
+void pxc_direct_event_seen(void);
+/* Waits until mark events were handled, the connection is lost, or the
+ * deadline (pxc_now_ms; -1: 10 s) passed; returns at once in a handler. */
+void pxc_direct_wait_events(uint32_t mark, long deadline);
 int pxc_direct_send(uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *b);
 bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms, pxc_parse_f parse,
 		     void *arg, pmix_status_t *result);

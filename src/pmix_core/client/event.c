@@ -15,13 +15,15 @@
  * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the
  * event to the server unless the range is PROC_LOCAL; in a server process the server module routes it
  * (pxc_server_notify). EVENT messages the process raised itself were
- * already delivered and are dropped.
+ * already delivered and are dropped. Each EVENT message is counted for
+ * the event marks (direct.c) once its first handler has returned.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
 #include "conn.h"
+#include "direct.h"
 #include "request.h"
 #include "client/event.h"
 #include "common/event.h"
@@ -43,12 +45,16 @@ void pxc_event_handle_msg(pmix_data_buffer_t *payload)
 	    pxc_unpack(payload, &range, &n, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
 	    pxc_unpack_array(payload, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
 		pxc_error("client: malformed EVENT from server dropped");
+		pxc_direct_event_seen();
 		return;
 	}
 	/* Our own notifications were delivered locally when raised. */
 	if (!(source.rank == pxc_cl.me.rank &&
 	      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
-		pxc_event_local_deliver(code, &source, range, info, ninfo);
+		pxc_event_local_deliver_then(code, &source, range, info, ninfo,
+					     pxc_direct_event_seen);
+	else
+		pxc_direct_event_seen();
 	pxc_array_free(info, ninfo, PMIX_INFO);
 }
 

@@ -280,6 +280,7 @@ struct chain {
 	size_t nh, next;
 	pmix_info_t *results;
 	size_t nresults;
+	void (*delivered)(void); /* once: its first handler returned, or it ended */
 };
 
 static void infos_free(pmix_info_t *info, size_t n)
@@ -291,6 +292,8 @@ static void infos_free(pmix_info_t *info, size_t n)
 
 static void chain_free(struct chain *c)
 {
+	if (c->delivered)
+		c->delivered();
 	infos_free(c->info, c->ninfo + 1);
 	infos_free(c->results, c->nresults);
 	free(c->h);
@@ -461,6 +464,7 @@ static void chain_cb(pmix_status_t status, pmix_info_t *results, size_t nresults
 static void chain_step(void *arg)
 {
 	struct chain *c = arg;
+	void (*delivered)(void);
 	struct snap *s;
 	size_t n = c->ninfo;
 
@@ -469,6 +473,8 @@ static void chain_step(void *arg)
 		return;
 	}
 	s = &c->h[c->next++];
+	delivered = c->delivered; /* c may be gone when fn returns */
+	c->delivered = NULL;
 	if (s->has_obj) {
 		snprintf(c->info[n].key, sizeof(c->info[n].key), "%s", PMIX_EVENT_RETURN_OBJECT);
 		c->info[n].flags = PMIX_INFO_ARRAY_END;
@@ -477,6 +483,8 @@ static void chain_step(void *arg)
 		n++;
 	}
 	s->fn(s->id, c->code, &c->source, c->info, n, c->results, c->nresults, chain_cb, c);
+	if (delivered)
+		delivered();
 }
 
 bool pxc_event_custom_has(const pmix_info_t *info, size_t ninfo, const pmix_proc_t *p)
@@ -497,19 +505,26 @@ bool pxc_event_custom_has(const pmix_info_t *info, size_t ninfo, const pmix_proc
 	return false;
 }
 
-void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
-			     const pmix_info_t *info, size_t ninfo)
+void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
+				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+				  void (*delivered)(void))
 {
 	struct chain *c;
 
 	(void)range;
-	if (!pxc_progress_global() || !(c = calloc(1, sizeof(*c))))
+	if (!pxc_progress_global() || !(c = calloc(1, sizeof(*c)))) {
+		if (delivered)
+			delivered();
 		return;
+	}
 	c->code = code;
+	c->delivered = delivered;
 	if (source)
 		c->source = *source;
 	if (!(c->info = calloc(ninfo + 1, sizeof(*c->info)))) {
 		free(c);
+		if (delivered)
+			delivered();
 		return;
 	}
 	for (size_t i = 0; i < ninfo; i++)
@@ -518,4 +533,20 @@ void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix
 	if (chain_snapshot(c, pxc_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT)) == 0 ||
 	    evq_post(c) != 0)
 		chain_free(c);
+}
+
+void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+			     const pmix_info_t *info, size_t ninfo)
+{
+	pxc_event_local_deliver_then(code, source, range, info, ninfo, NULL);
+}
+
+bool pxc_event_thread_is_self(void)
+{
+	bool mine;
+
+	pthread_mutex_lock(&evq.lock);
+	mine = evq_mine();
+	pthread_mutex_unlock(&evq.lock);
+	return mine;
 }

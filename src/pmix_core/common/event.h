@@ -38,5 +38,14 @@ bool pxc_event_custom_has(const pmix_info_t *info, size_t ninfo, const pmix_proc
  * engine runs or no handler matches. Any thread. */
 void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
 			     const pmix_info_t *info, size_t ninfo);
+/* The same, and calls delivered() exactly once: when the chain's first
+ * handler has returned (in the thread that ran it), or at once (or when
+ * the chain is dropped) when no handler runs. Events are counted with
+ * it in the order they came (client/direct.c). */
+void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
+				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+				  void (*delivered)(void));
+/* True when the caller is the client's event thread (in a handler). */
+bool pxc_event_thread_is_self(void);
 
 #endif

@@ -437,7 +437,7 @@ static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_
 			wants = p->ev_codes[i] == code;
 		if (wants && p->client && p->hello && !p->finalized &&
 		    (!who || !PMIx_Check_procid(&p->proc, who)) && covers(procs, n, &p->proc))
-			pxc_conn_send(p->conn, PXC_CMD_EVENT, 0, 0, &msg);
+			pxc_peer_send_event(p, &msg);
 	}
 	pxc_buf_clear(&msg);
 	PMIx_Info_destruct(&info[0]);

@@ -136,7 +136,7 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 		if (p == skip || !p->hello || p->finalized || !wants(p, code) ||
 		    !in_range(p, src, range, info, ninfo))
 			continue;
-		if (pxc_conn_send(p->conn, PXC_CMD_EVENT, 0, 0, &msg) == 0)
+		if (pxc_peer_send_event(p, &msg) == 0)
 			count++;
 	}
 	pxc_buf_clear(&msg);

@@ -89,6 +89,8 @@ struct pxc_peer {
 	bool ev_all;       /* registered for every event code */
 	pmix_status_t *ev_codes;
 	size_t nev_codes;
+	uint32_t ev_sent;   /* EVENTs sent on conn */
+	uint32_t ev_marked; /* ev_sent when the last event mark went (peer.c) */
 	bool finalized;
 };
 

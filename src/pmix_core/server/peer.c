@@ -167,10 +167,35 @@ pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *b
 	return pxc_pack(out, &bo, 1, PMIX_BYTE_OBJECT);
 }
 
-/* The connection a reply with tag goes on. */
-static pxc_conn_t *reply_conn(const pxc_peer_t *p, uint32_t tag)
+/* The connection a reply with tag goes on. A reply that goes on the
+ * reply channel while EVENTs went on the first connection since the last
+ * such reply is preceded by an event mark (proto.h): the client returns
+ * the reply only once it has handled that many events, so that an event
+ * queued before a fence's reply is delivered before the fence returns. */
+static pxc_conn_t *reply_conn(pxc_peer_t *p, uint16_t cmd, uint32_t tag)
 {
-	return (tag & PXC_TAG_REPLY_CHANNEL) && p->rchan ? p->rchan->conn : p->conn;
+	pmix_data_buffer_t mark;
+
+	if (!(tag & PXC_TAG_REPLY_CHANNEL) || !p->rchan)
+		return p->conn;
+	if (p->ev_sent != p->ev_marked) {
+		pxc_buf_init(&mark);
+		if (pxc_pack(&mark, &p->ev_sent, 1, PMIX_UINT32) == PMIX_SUCCESS &&
+		    pxc_conn_send(p->rchan->conn, PXC_CMD_EVENT, tag, PXC_WIRE_F_REPLY, &mark) == 0)
+			p->ev_marked = p->ev_sent;
+		else
+			pxc_debug("server: event mark before reply to cmd %u dropped", cmd);
+		pxc_buf_clear(&mark);
+	}
+	return p->rchan->conn;
+}
+
+int pxc_peer_send_event(pxc_peer_t *p, const pmix_data_buffer_t *msg)
+{
+	if (pxc_conn_send(p->conn, PXC_CMD_EVENT, 0, 0, msg) != 0)
+		return -1;
+	p->ev_sent++;
+	return 0;
 }
 
 int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t status,
@@ -183,7 +208,7 @@ int pxc_peer_reply(pxc_peer_t *p, uint16_t cmd, uint32_t tag, pmix_status_t stat
 	if (pxc_pack_status(&out, status) == PMIX_SUCCESS &&
 	    (!body || !body->bytes_used ||
 	     pxc_buf_append(&out, body->base_ptr, body->bytes_used) == 0))
-		rc = pxc_conn_send(reply_conn(p, tag), cmd, tag, PXC_WIRE_F_REPLY, &out);
+		rc = pxc_conn_send(reply_conn(p, cmd, tag), cmd, tag, PXC_WIRE_F_REPLY, &out);
 	pxc_buf_clear(&out);
 	if (rc < 0)
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
@@ -194,7 +219,7 @@ void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_d
 {
 	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
 
-	if (p && pxc_conn_send(reply_conn(p, tag), cmd, tag, PXC_WIRE_F_REPLY, msg) < 0)
+	if (p && pxc_conn_send(reply_conn(p, cmd, tag), cmd, tag, PXC_WIRE_F_REPLY, msg) < 0)
 		pxc_debug("server: reply to cmd %u dropped: %s", cmd, strerror(errno));
 }
 

@@ -113,7 +113,13 @@ enum pxc_cmd {
 	 *        and hands ranges beyond the node to the host's notify_event. */
 	PXC_CMD_NOTIFY = 14,
 	/* EVENT  S->C  STATUS code, PROC source, DATA_RANGE range, INFO[] info
-	 *              (tag 0, unsolicited). */
+	 *              (tag 0, unsolicited, on the first connection).
+	 *        Event mark, S->C on the reply channel only, flag REPLY, the
+	 *              tag of the reply that follows: UINT32 n, how many EVENTs
+	 *              the server has sent on the first connection so far. The
+	 *              client returns that reply only once it has handled n
+	 *              EVENTs (client/direct.c), so that events queued before a
+	 *              reply are delivered before the call returns. */
 	PXC_CMD_EVENT = 15,
 	/* QUERY  C->S  QUERY[] queries     reply STATUS, INFO[] results */
 	PXC_CMD_QUERY = 16,
