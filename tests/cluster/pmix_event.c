@@ -29,6 +29,14 @@
  *                            round i. Every rank prints "ORDER rank r
  *                            rounds N late L" and "OK" when L is 0 (and
  *                            it saw all N rounds).
+ *
+ * Late registrants:
+ *   pmix_event late          rank 0 notifies (range NAMESPACE) before
+ *                            anyone registered and all fence; then every
+ *                            rank registers, and every rank but rank 0
+ *                            (the notifier) must get the event once, with
+ *                            its payload, source and source node: "RANK r
+ *                            GOT n" and "OK".
  */
 #include <pmix.h>
 #include <stdio.h>
@@ -154,6 +162,45 @@ static pmix_data_range_t range_of(const char *s)
 					 PMIX_RANGE_UNDEF;
 }
 
+/* Registration after the event was notified. */
+static int late(const pmix_proc_t *me)
+{
+	pmix_status_t code = CODE, st;
+	pmix_proc_t wild;
+	pmix_info_t info;
+	pmix_proc_t zero;
+	pmix_value_t *v = NULL;
+	int want = me->rank != 0;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	PMIx_Load_procid(&zero, me->nspace, 0);
+	if (PMIx_Get(&zero, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || !v ||
+	    v->type != PMIX_STRING)
+		return 2;
+	snprintf(src_host, sizeof(src_host), "%s", v->data.string);
+	PMIx_Value_free(v, 1);
+	if (me->rank == 0) {
+		PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
+		st = PMIx_Notify_event(CODE, me, PMIX_RANGE_NAMESPACE, &info, 1, on_notified, NULL);
+		wait_for(&notified, 1, 10000);
+		printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
+					notified           ? PMIx_Error_string(notify_status) :
+							     "never");
+	}
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
+	if (st < 0)
+		return 3;
+	wait_for(&got, want, 5000);
+	usleep(300000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	printf("RANK %u GOT %d\n%s\n", me->rank, got,
+	       got == want && !bad_payload && !bad_source && !bad_node ? "OK" : "WRONG");
+	return 0;
+}
+
 /* The two-step case: listen for an event of another step, or tell one. */
 static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 {
@@ -204,6 +251,17 @@ int main(int argc, char **argv)
 	uint32_t size = 0;
 	int want;
 
+	if (argc > 1 && !strcmp(argv[1], "late")) {
+		int rc;
+
+		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+			return 2;
+		self = me;
+		rc = late(&me);
+		fflush(stdout);
+		PMIx_Finalize(NULL, 0);
+		return rc;
+	}
 	if (argc > 2 && !strcmp(argv[1], "order")) {
 		int rc;
 

@@ -140,6 +140,27 @@ event_order() {	# event_order ROUNDS
 	fi
 }
 
+# An event notified before anyone registered: every rank that registers
+# afterwards gets it once from its step daemon's cache (docs/events.md,
+# "late registrants"); the notifier does not.
+event_late() {
+	local name="PMIx_Notify_event before anyone registered: each late handler gets it once" \
+		out rc t0 t okn
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		./pmix_event late 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	okn=$(grep -c '^OK$' <<<"$out")
+	if [ $rc -eq 0 ] && [ "$okn" -eq 8 ] && grep -q '^NOTIFIED SUCCESS$' <<<"$out"; then
+		ok "$name (8 ranks on 4 nodes, $t s)"
+	else
+		grep -v '^OK$' <<<"$out" | sort | tail -20
+		bad "$name" "($okn of 8 ranks right, rc $rc, $t s)"
+	fi
+}
+
 # The same with Open MPI: the step must end quickly, with an error.
 killed_ompi() {
 	local name="ompi rank 3 SIGKILL -N4 -n8" out rc t0 t
@@ -1044,6 +1065,7 @@ for r in namespace session global custom; do
 	event_case "$r" 8 -N4 -n8 --ntasks-per-node=2
 done
 event_order 1000
+event_late
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
 locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2
 locality_case "locality strings, mask_cpu" "0=0 1=1" -N1 -n2 --cpu-bind=mask_cpu:0x1,0x2

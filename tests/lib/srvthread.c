@@ -21,20 +21,31 @@ static void op_cb(pmix_status_t st, void *cbdata)
 	pxc_sync_signal(cbdata, st);
 }
 
-pmix_status_t start_server(pmix_server_module_t *mod, bool tools)
+pmix_status_t start_server_with(pmix_server_module_t *mod, bool tools, const pmix_info_t *extra,
+				size_t nextra)
 {
-	pmix_info_t info[3];
+	pmix_info_t info[8];
+	size_t n = 2;
 	bool t = true;
 
+	ck_assert_uint_le(nextra, 5);
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/srvtest.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
 	PMIx_Info_load(&info[1], PMIX_HOSTNAME, HOST, PMIX_STRING);
-	PMIx_Info_load(&info[2], PMIX_SERVER_TOOL_SUPPORT, &t, PMIX_BOOL);
-	pmix_status_t st = PMIx_server_init(mod, info, tools ? 3 : 2);
-	for (int i = 0; i < 3; i++)
+	if (tools)
+		PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &t, PMIX_BOOL);
+	for (size_t i = 0; i < nextra; i++)
+		PMIx_Info_xfer(&info[n++], &extra[i]);
+	pmix_status_t st = PMIx_server_init(mod, info, n);
+	for (size_t i = 0; i < n; i++)
 		PMIx_Info_destruct(&info[i]);
 	return st;
+}
+
+pmix_status_t start_server(pmix_server_module_t *mod, bool tools)
+{
+	return start_server_with(mod, tools, NULL, 0);
 }
 
 void stop_server(void)

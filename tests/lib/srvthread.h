@@ -52,6 +52,9 @@ extern char tmpdir[64];
 /* PMIx_server_init with module mod (may be NULL), a new tmpdir and HOST,
  * and tool support when tools; returns its status. */
 pmix_status_t start_server(pmix_server_module_t *mod, bool tools);
+/* The same with up to 5 more init infos (copied). */
+pmix_status_t start_server_with(pmix_server_module_t *mod, bool tools, const pmix_info_t *extra,
+				size_t nextra);
 /* PMIx_server_finalize (asserted to succeed), then removes tmpdir. */
 void stop_server(void);
 /* PMIx_server_register_nspace of name; info is the caller's. Returns the

@@ -1060,6 +1060,62 @@ static int c_evorder(void)
 	return 0;
 }
 
+/* Late registrants (docs/events.md): rank 1 notifies before anyone
+ * registered; rank 0's handlers registered afterwards each get it once,
+ * after their registration's callback; rank 1's own later handler does
+ * not (it raised it). */
+#define EV_LATE_CODE (PMIX_EXTERNAL_ERR_BASE - 16)
+static volatile int late_seen[2], late_early, late_reg_done;
+
+static void late_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+	if (status == EV_LATE_CODE && id >= 1) {
+		late_early += !late_reg_done;
+		late_seen[late_reg_done > 1]++;
+	}
+	cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void late_reg_cb(pmix_status_t st, size_t id, void *cbdata)
+{
+	(void)id, (void)cbdata;
+	if (st == PMIX_SUCCESS)
+		late_reg_done++;
+}
+
+static int c_evlate(void)
+{
+	pmix_status_t code = EV_LATE_CODE;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	if (me.rank == 1) {
+		order_notified = 0;
+		CKS(PMIx_Notify_event(EV_LATE_CODE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0, order_cb,
+				      NULL),
+		    PMIX_SUCCESS);
+		CK(wait_flag(&order_notified, 1, 5));
+	}
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Register_event_handler(&code, 1, NULL, 0, late_hdl, late_reg_cb, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&late_reg_done, 1, 5));
+	usleep(300000);
+	CKS(PMIx_Register_event_handler(&code, 1, NULL, 0, late_hdl, late_reg_cb, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&late_reg_done, 2, 5));
+	usleep(300000);
+	if (me.rank == 0)
+		CK(late_seen[0] == 1 && late_seen[1] == 1 && late_early == 0);
+	else
+		CK(late_seen[0] == 0 && late_seen[1] == 0);
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static volatile int lost_seen;
 
 static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
@@ -1319,6 +1375,7 @@ static int run_scenario(const char *name)
 		{ "affected", c_affected }, { "death", c_death },     { "pubsub", c_pubsub },
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
+		{ "evlate", c_evlate },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1450,6 +1507,14 @@ START_TEST(event_order)
 {
 	server_start(false);
 	ck_assert_int_eq(run_job("nsO", 2, "evorder", 20), 0);
+	server_stop();
+}
+END_TEST
+
+START_TEST(event_late_registrant)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsL", 2, "evlate", 20), 0);
 	server_stop();
 }
 END_TEST
@@ -2020,6 +2085,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, events);
 	tcase_add_test(tc, affected_filter);
 	tcase_add_test(tc, event_order);
+	tcase_add_test(tc, event_late_registrant);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);
 	tcase_add_test(tc, resolve);

@@ -299,6 +299,8 @@ static void setup(void)
 	"SlurmixTmpDir=(null)\n"                  \
 	"SlurmixSpawnOverlap=yes\n"               \
 	"SlurmixFastStepEnd=yes\n"                \
+	"SlurmixEventCacheBytes=1048576\n"        \
+	"SlurmixEventCacheAge=60\n"               \
 	"SlurmixTaskWeight=yes\n"
 
 /* ---- tests ------------------------------------------------------------- */
@@ -319,6 +321,8 @@ START_TEST(test_defaults)
 				   "SlurmixDebug=0\n"
 				   "SlurmixSpawnOverlap=yes\n"
 				   "SlurmixFastStepEnd=yes\n"
+				   "SlurmixEventCacheBytes=1048576\n"
+				   "SlurmixEventCacheAge=60\n"
 				   "SlurmixTaskWeight=yes\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
@@ -340,14 +344,16 @@ START_TEST(test_options)
 		{ "SlurmixTmpDir", S_P_STRING },
 		{ "SlurmixSpawnOverlap", S_P_BOOLEAN },
 		{ "SlurmixFastStepEnd", S_P_BOOLEAN },
+		{ "SlurmixEventCacheBytes", S_P_UINT32 },
+		{ "SlurmixEventCacheAge", S_P_UINT32 },
 		{ "SlurmixTaskWeight", S_P_BOOLEAN },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 8);
+	ck_assert_int_eq(n, 1 + 10);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 10; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -366,6 +372,8 @@ START_TEST(test_file_values)
 		"SlurmixTmpDir=/scratch",
 		"SlurmixSpawnOverlap=no",
 		"SlurmixFastStepEnd=no",
+		"SlurmixEventCacheBytes=0",
+		"SlurmixEventCacheAge=5",
 		"SlurmixTaskWeight=no",
 		NULL,
 	};
@@ -376,6 +384,8 @@ START_TEST(test_file_values)
 			   "SlurmixTmpDir=/scratch\n"
 			   "SlurmixSpawnOverlap=no\n"
 			   "SlurmixFastStepEnd=no\n"
+			   "SlurmixEventCacheBytes=0\n"
+			   "SlurmixEventCacheAge=5\n"
 			   "SlurmixTaskWeight=no\n";
 
 	plug_conf_set(file(lines));
@@ -385,6 +395,8 @@ START_TEST(test_file_values)
 	ck_assert_uint_eq(plug_conf.debug, 3);
 	ck_assert_str_eq(plug_conf.tmpdir, "/scratch");
 	ck_assert(!plug_conf.spawn_overlap && !plug_conf.fast_step_end && !plug_conf.task_weight);
+	ck_assert_uint_eq(plug_conf.event_cache_bytes, 0);
+	ck_assert_uint_eq(plug_conf.event_cache_age, 5);
 	ck_assert_str_eq(printed(), want);
 	ck_assert_str_eq(packed(), want);
 	ck_assert_str_eq(plug_conf_tmpdir(), "/scratch");
@@ -471,6 +483,8 @@ START_TEST(test_env_each)
 		{ "SLURMIX_DEBUG=2", "SlurmixDebug", "2" },
 		{ "SLURMIX_SPAWN_OVERLAP=off", "SlurmixSpawnOverlap", "no" },
 		{ "SLURMIX_FAST_STEP_END=FALSE", "SlurmixFastStepEnd", "no" },
+		{ "SLURMIX_EVENT_CACHE_BYTES=4096", "SlurmixEventCacheBytes", "4096" },
+		{ "SLURMIX_EVENT_CACHE_AGE=0", "SlurmixEventCacheAge", "0" },
 		{ "SLURMIX_TASK_WEIGHT=0", "SlurmixTaskWeight", "no" },
 	};
 

@@ -19,6 +19,24 @@
 #include "rawclient.h"
 #include "srvthread.h"
 #include "server/event.h"
+#include "pmix_slurmix.h"
+
+/* REGEVENTS of code on fd (tag 2), for handler hdlr when not 0; asserts
+ * its success. */
+static void regev(int fd, pmix_status_t code, size_t hdlr)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+
+	PMIx_Info_load(&info, PXC_REG_HDLR_ID, &hdlr, PMIX_SIZE);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+	pxc_pack_array(&b, &info, hdlr ? 1 : 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_REGEVENTS, 2, &b);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info);
+}
 
 START_TEST(events_delivery)
 {
@@ -33,12 +51,7 @@ START_TEST(events_delivery)
 	register_job(2);
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	pxc_buf_init(&b);
-	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
-	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
-	rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
-	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
+	regev(fd0, code, 0);
 	/* rank 1 notifies, local range: rank 0 gets it, the host does not */
 	PMIx_Load_procid(&src, NS, 1);
 	for (int round = 0; round < 2; round++) {
@@ -157,12 +170,7 @@ START_TEST(events_mark_before_reply)
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	rc0 = rc_hello_kind(PXC_PEER_REPLY, NS, 0, PMIX_SUCCESS);
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
-	pxc_buf_init(&b);
-	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
-	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
-	rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
-	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
+	regev(fd0, code, 0);
 	for (int ev = 1; ev <= 2; ev++) {
 		pack_notify(&b, code, 1, PMIX_RANGE_LOCAL);
 		rc_send(fd1, PXC_CMD_NOTIFY, 3, &b);
@@ -199,6 +207,144 @@ START_TEST(events_mark_before_reply)
 }
 END_TEST
 
+/* A NOTIFY of code from rank on fd with range LOCAL, with the infos
+ * given, answered with success. */
+static void notify_local(int fd, pmix_status_t code, pmix_rank_t rank, const pmix_info_t *info,
+			 size_t ninfo)
+{
+	pmix_data_range_t range = PMIX_RANGE_LOCAL;
+	pmix_data_buffer_t b;
+	pmix_proc_t src;
+
+	PMIx_Load_procid(&src, NS, rank);
+	pxc_buf_init(&b);
+	pxc_pack_status(&b, code);
+	pxc_pack_proc(&b, &src);
+	pxc_pack(&b, &range, 1, PMIX_DATA_RANGE);
+	pxc_pack_array(&b, info, ninfo, PMIX_INFO);
+	rc_send(fd, PXC_CMD_NOTIFY, 3, &b);
+	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+}
+
+/* Reads EVENTs from fd until 300 ms pass without one; each must have tag.
+ * Returns how many; *dropped gets the last SLURMIX_EVENT_CACHE_DROPPED. */
+static int events_with_tag(int fd, uint32_t tag, uint32_t *dropped)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	pmix_status_t code;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_info_t *info;
+	size_t ninfo;
+	int32_t one = 1;
+	int n = 0;
+
+	while (rc_recv(fd, &h, &b, 300) == 0) {
+		ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+		ck_assert_uint_eq(h.tag, tag);
+		info = NULL;
+		ninfo = 0;
+		ck_assert_int_eq(pxc_unpack_status(&b, &code), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack(&b, &range, &one, PMIX_DATA_RANGE), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&info, &ninfo, PMIX_INFO),
+				 PMIX_SUCCESS);
+		for (size_t i = 0; dropped && i < ninfo; i++)
+			if (PMIx_Check_key(info[i].key, SLURMIX_EVENT_CACHE_DROPPED))
+				*dropped = info[i].value.data.uint32;
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		pxc_buf_clear(&b);
+		n++;
+	}
+	return n;
+}
+
+/* Late registrants (evcache.c): an event nobody had registered for is
+ * sent to each handler registered later, once, after its registration's
+ * reply, tagged with the handler's id; not to its notifier, not with
+ * PMIX_EVENT_DO_NOT_CACHE, not to a registration without an id, not
+ * again to a process that got it live. */
+START_TEST(events_cache_late_registrant)
+{
+	pmix_status_t code = -12346;
+	pmix_info_t nocache;
+	bool yes = true;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	PMIx_Info_load(&nocache, PMIX_EVENT_DO_NOT_CACHE, &yes, PMIX_BOOL);
+	notify_local(fd1, code, 1, NULL, 0);
+	notify_local(fd1, code, 1, &nocache, 1);
+	notify_local(fd1, code - 1, 1, NULL, 0); /* another code */
+	regev(fd0, code, 7);
+	ck_assert_int_eq(events_with_tag(fd0, 7, NULL), 1);
+	regev(fd0, code, 8); /* a second handler of the same process */
+	ck_assert_int_eq(events_with_tag(fd0, 8, NULL), 1);
+	regev(fd0, code, 0); /* no id: nothing to send it to */
+	ck_assert_int_eq(events_with_tag(fd0, 0, NULL), 0);
+	regev(fd1, code, 3); /* the notifier */
+	ck_assert_int_eq(events_with_tag(fd1, 3, NULL), 0);
+	/* now rank 0 is registered: it gets the next one live, and a later
+	 * handler gets only the one that came before it registered */
+	notify_local(fd1, code, 1, NULL, 0);
+	ck_assert_int_eq(events_with_tag(fd0, 0, NULL), 1);
+	regev(fd0, code, 9);
+	ck_assert_int_eq(events_with_tag(fd0, 9, NULL), 1);
+	PMIx_Info_destruct(&nocache);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
+/* The cache's bounds: with room for a few events, the oldest go; the loss
+ * is reported on the next delivered event; an aged entry is not sent. */
+START_TEST(events_cache_bounds)
+{
+	pmix_status_t code = -12347;
+	pmix_info_t lim[2];
+	uint32_t bytes = 2048, age = 1, dropped = 0;
+	int fd0, fd1, n;
+
+	PMIx_Info_load(&lim[0], PXC_SERVER_EVCACHE_BYTES, &bytes, PMIX_UINT32);
+	PMIx_Info_load(&lim[1], PXC_SERVER_EVCACHE_AGE, &age, PMIX_UINT32);
+	ck_assert_int_eq(start_server_with(&full_module, false, lim, 2), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	for (int i = 0; i < 40; i++)
+		notify_local(fd1, code, 1, NULL, 0);
+	regev(fd0, code, 5);
+	n = events_with_tag(fd0, 5, NULL);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_lt(n, 40);
+	/* the next delivered event reports the loss */
+	notify_local(fd1, code, 1, NULL, 0);
+	ck_assert_int_eq(events_with_tag(fd0, 0, &dropped), 1);
+	ck_assert_uint_eq(dropped, 40 - (uint32_t)n);
+	/* reported once: the one after says nothing */
+	dropped = 0;
+	notify_local(fd1, code, 1, NULL, 0);
+	ck_assert_int_eq(events_with_tag(fd0, 0, &dropped), 1);
+	ck_assert_uint_eq(dropped, 0);
+	/* aged out */
+	notify_local(fd1, code - 1, 1, NULL, 0);
+	usleep(1300000);
+	regev(fd0, code - 1, 6);
+	ck_assert_int_eq(events_with_tag(fd0, 6, NULL), 0);
+	PMIx_Info_destruct(&lim[0]);
+	PMIx_Info_destruct(&lim[1]);
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -206,6 +352,8 @@ int main(int argc, char **argv)
 		{ "events_notify_waits_for_host", events_notify_waits_for_host },
 		{ "events_notify_host_refuses", events_notify_host_refuses },
 		{ "events_mark_before_reply", events_mark_before_reply },
+		{ "events_cache_late_registrant", events_cache_late_registrant },
+		{ "events_cache_bounds", events_cache_bounds },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

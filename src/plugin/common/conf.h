@@ -24,17 +24,22 @@
 #include "slurm_adapter.h"
 
 typedef struct {
-	uint32_t timeout;         /* SlurmixTimeout, seconds (300) */
-	char *client_libdir;      /* SlurmixClientLibDir ($pkglibdir) */
-	bool set_ld_library_path; /* SlurmixSetLdLibraryPath (yes) */
-	uint32_t debug;           /* SlurmixDebug, 0..3 (0) */
-	char *tmpdir;             /* SlurmixTmpDir (TmpFS, else /tmp) */
-	bool spawn_overlap;       /* SlurmixSpawnOverlap (yes): spawned
+	uint32_t timeout;           /* SlurmixTimeout, seconds (300) */
+	char *client_libdir;        /* SlurmixClientLibDir ($pkglibdir) */
+	bool set_ld_library_path;   /* SlurmixSetLdLibraryPath (yes) */
+	uint32_t debug;             /* SlurmixDebug, 0..3 (0) */
+	char *tmpdir;               /* SlurmixTmpDir (TmpFS, else /tmp) */
+	bool spawn_overlap;         /* SlurmixSpawnOverlap (yes): spawned
 					 * steps share the CPUs (--overlap) */
-	bool fast_step_end;       /* SlurmixFastStepEnd (yes): no 100 ms
+	bool fast_step_end;         /* SlurmixFastStepEnd (yes): no 100 ms
 					 * reaping pause once all tasks ended
 					 * (stepd/reap.c) */
-	bool task_weight;         /* SlurmixTaskWeight (yes): a spawned
+	uint32_t event_cache_bytes; /* SlurmixEventCacheBytes (1 MiB): the
+					 * server's cache of events for late
+					 * registrants, 0: none */
+	uint32_t event_cache_age;   /* SlurmixEventCacheAge, seconds (60),
+					 * 0: no age limit */
+	bool task_weight;           /* SlurmixTaskWeight (yes): a spawned
 					 * step's autogroup CPU weight is its
 					 * tasks over its parent's on the node
 					 * (stepd/weight.c) */

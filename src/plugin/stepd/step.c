@@ -421,10 +421,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(6);
+	pmix_info_t *info = PMIx_Info_create(8);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
-	size_t n = 5;
+	size_t n = 7;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -438,10 +438,13 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[2], PMIX_GRPID, &gid, PMIX_UINT32);
 	PMIx_Info_load(&info[3], PMIX_HOSTNAME, st->hosts[st->si.nodeid], PMIX_STRING);
 	PMIx_Info_load(&info[4], PMIX_NODEID, &nodeid, PMIX_UINT32); /* names events */
+	PMIx_Info_load(&info[5], PXC_SERVER_EVCACHE_BYTES, &plug_conf.event_cache_bytes,
+		       PMIX_UINT32);
+	PMIx_Info_load(&info[6], PXC_SERVER_EVCACHE_AGE, &plug_conf.event_cache_age, PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 6);
+	PMIx_Info_free(info, 8);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;

@@ -169,7 +169,7 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p
 		on_reply(h, payload);
 	else if (h->cmd == PXC_CMD_EVENT) {
 		atomic_fetch_add(&pxc_cl.ev_recv, 1);
-		pxc_event_handle_msg(payload); /* counts it handled (direct.c) */
+		pxc_event_handle_msg(h->tag, payload); /* counts it handled (direct.c) */
 	} else
 		pxc_error("client: unexpected message cmd %u from server", h->cmd);
 }

@@ -15,8 +15,10 @@
  * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the
  * event to the server unless the range is PROC_LOCAL; in a server process the server module routes it
  * (pxc_server_notify). EVENT messages the process raised itself were
- * already delivered and are dropped. Each EVENT message is counted for
- * the event marks (direct.c) once its first handler has returned.
+ * already delivered and are dropped. An EVENT whose tag is not 0 is a
+ * cached one for the late handler with that id (proto.h, REGEVENTS), and
+ * goes to that handler alone. Each EVENT message is counted for the event
+ * marks (direct.c) once its first handler has returned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +33,7 @@
 
 /* ---- messages from the server ---- */
 
-void pxc_event_handle_msg(pmix_data_buffer_t *payload)
+void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 {
 	pmix_status_t code;
 	pmix_proc_t source;
@@ -51,8 +53,8 @@ void pxc_event_handle_msg(pmix_data_buffer_t *payload)
 	/* Our own notifications were delivered locally when raised. */
 	if (!(source.rank == pxc_cl.me.rank &&
 	      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
-		pxc_event_local_deliver_then(code, &source, range, info, ninfo,
-					     pxc_direct_event_seen);
+		pxc_event_local_deliver_to(tag, code, &source, range, info, ninfo,
+					   pxc_direct_event_seen);
 	else
 		pxc_direct_event_seen();
 	pxc_array_free(info, ninfo, PMIX_INFO);
@@ -89,15 +91,24 @@ static void reg_later(void *arg)
 	reg_done(PMIX_SUCCESS, NULL, arg);
 }
 
-static pmix_status_t send_regevents(const pmix_status_t *codes, size_t ncodes,
+/* REGEVENTS of handler id: its codes and infos, and the id itself
+ * (PXC_REG_HDLR_ID, for the cached events the server then sends it). */
+static pmix_status_t send_regevents(size_t id, const pmix_status_t *codes, size_t ncodes,
 				    const pmix_info_t *info, size_t ninfo, struct reg *r, bool wait)
 {
+	pmix_info_t *all = PMIx_Info_create(ninfo + 1);
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
+	if (!all)
+		return PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < ninfo; i++)
+		PMIx_Info_xfer(&all[i], &info[i]);
+	PMIx_Info_load(&all[ninfo], PXC_REG_HDLR_ID, &id, PMIX_SIZE);
 	pxc_buf_init(&b);
 	if ((st = pxc_pack_array(&b, codes, ncodes, PMIX_STATUS)) == PMIX_SUCCESS)
-		st = pxc_pack_array(&b, info, ninfo, PMIX_INFO);
+		st = pxc_pack_array(&b, all, id < 0x80000000u ? ninfo + 1 : ninfo, PMIX_INFO);
+	PMIx_Info_free(all, ninfo + 1);
 	if (st == PMIX_SUCCESS && wait)
 		st = pxc_client_call(PXC_CMD_REGEVENTS, &b, 0, NULL, NULL);
 	else if (st == PMIX_SUCCESS)
@@ -117,7 +128,7 @@ static pmix_status_t register_async(size_t id, const pmix_status_t *codes, size_
 		return PMIX_ERR_NOMEM;
 	*r = (struct reg){ id, cbfunc, cbdata };
 	if (pxc_client_ready() == PMIX_SUCCESS && pxc_role != PXC_ROLE_SERVER)
-		st = send_regevents(codes, ncodes, info, ninfo, r, false);
+		st = send_regevents(id, codes, ncodes, info, ninfo, r, false);
 	else if (pxc_progress_global() &&
 		 pxc_progress_post(pxc_progress_global(), reg_later, r) == 0)
 		st = PMIX_SUCCESS;
@@ -147,7 +158,7 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, 
 		wait = !pxc_progress_in_thread(pxc_progress_global());
 		st = PMIX_SUCCESS;
 		if (pxc_client_ready() == PMIX_SUCCESS && pxc_role != PXC_ROLE_SERVER)
-			st = wait ? send_regevents(codes, ncodes, info, ninfo, NULL, true) :
+			st = wait ? send_regevents(id, codes, ncodes, info, ninfo, NULL, true) :
 				    register_async(id, codes, ncodes, info, ninfo, NULL, NULL);
 	}
 	if (st != PMIX_SUCCESS) {

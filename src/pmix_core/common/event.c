@@ -308,6 +308,25 @@ static bool hdlr_matches(const struct hdlr *h, pmix_status_t code)
 	return h->ncodes == 0;
 }
 
+/* A chain of the one handler id (a cached event for a late registrant),
+ * when it still exists and takes the event. */
+static size_t chain_snapshot_one(struct chain *c, size_t id)
+{
+	size_t nev;
+	const pmix_proc_t *ev = affected_of(c->info, c->ninfo, &nev);
+
+	pthread_mutex_lock(&ev_lock);
+	for (int cat = 0; cat < NCAT && !c->nh; cat++)
+		for (struct hdlr *h = lists[cat]; h && !c->nh; h = h->next) {
+			if (h->id != id || !hdlr_matches(h, c->code) || !affects(h, ev, nev) ||
+			    !(c->h = calloc(1, sizeof(*c->h))))
+				continue;
+			c->h[c->nh++] = (struct snap){ h->id, h->fn, h->obj, h->has_obj };
+		}
+	pthread_mutex_unlock(&ev_lock);
+	return c->nh;
+}
+
 static size_t chain_snapshot(struct chain *c, bool nondefault)
 {
 	size_t n = 0, nev;
@@ -509,6 +528,13 @@ void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
 				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
 				  void (*delivered)(void))
 {
+	pxc_event_local_deliver_to(0, code, source, range, info, ninfo, delivered);
+}
+
+void pxc_event_local_deliver_to(size_t id, pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+				void (*delivered)(void))
+{
 	struct chain *c;
 
 	(void)range;
@@ -530,7 +556,8 @@ void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
 	for (size_t i = 0; i < ninfo; i++)
 		if (PMIx_Info_xfer(&c->info[c->ninfo], &info[i]) == PMIX_SUCCESS)
 			c->ninfo++;
-	if (chain_snapshot(c, pxc_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT)) == 0 ||
+	if ((id ? chain_snapshot_one(c, id) :
+		  chain_snapshot(c, pxc_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT))) == 0 ||
 	    evq_post(c) != 0)
 		chain_free(c);
 }

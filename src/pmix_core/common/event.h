@@ -45,6 +45,11 @@ void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix
 void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
 				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
 				  void (*delivered)(void));
+/* The same for the one handler id (nothing when it is gone or does not
+ * take the event): a cached event sent to a late registrant. */
+void pxc_event_local_deliver_to(size_t id, pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+				void (*delivered)(void));
 /* True when the caller is the client's event thread (in a handler). */
 bool pxc_event_thread_is_self(void);
 

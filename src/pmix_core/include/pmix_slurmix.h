@@ -7,7 +7,8 @@
  * era) for which no released PMIx header defines a key string. The keys
  * are in our own "slurmix." space so that they never collide with a later
  * OpenPMIx key; a program that wants to stay portable guards their use
- * with #ifdef. Semantics: docs/dynamic.md section 5.
+ * with #ifdef. Semantics: docs/dynamic.md section 5. And one attribute
+ * slurmix puts on events (docs/events.md).
  */
 #ifndef PMIX_SLURMIX_H
 #define PMIX_SLURMIX_H
@@ -31,5 +32,10 @@
  * (namespaces in strcmp order, ranks ascending); PMIx_Get it from the
  * caller's own proc after PMIx_Connect, beside PMIX_GROUP_CONTEXT_ID */
 #define PMIX_CONNECT_GROUP_RANK         "slurmix.cnct.grank"
+
+/* (uint32_t) on a delivered event: how many events the step daemon's
+ * event cache dropped for room, before anyone on its node had received
+ * them, since the last event that said so (docs/events.md) */
+#define SLURMIX_EVENT_CACHE_DROPPED "slurmix.evcache.dropped"
 
 #endif

@@ -37,6 +37,8 @@
 #include "common/event.h"
 #include "server/event.h"
 #include "peer.h"
+#include "evcache.h"
+#include "pmix_slurmix.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
 
@@ -61,11 +63,33 @@ static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n, 
 								PXC_UPCALL_CBDATA(r)));
 }
 
+/* Takes the handler id (PXC_REG_HDLR_ID, proto.h) out of a registration's
+ * infos: the id (0 when absent or not a SIZE below 2^31). */
+static uint32_t take_hdlr_id(pmix_info_t *info, size_t *ninfo)
+{
+	uint32_t id = 0;
+
+	for (size_t i = 0; i < *ninfo; i++) {
+		if (!PMIx_Check_key(info[i].key, PXC_REG_HDLR_ID))
+			continue;
+		if (info[i].value.type == PMIX_SIZE && info[i].value.data.size > 0 &&
+		    info[i].value.data.size < 0x80000000u)
+			id = (uint32_t)info[i].value.data.size;
+		PMIx_Info_destruct(&info[i]);
+		memmove(&info[i], &info[i + 1], (*ninfo - i - 1) * sizeof(*info));
+		memset(&info[*ninfo - 1], 0, sizeof(*info));
+		(*ninfo)--;
+		break;
+	}
+	return id;
+}
+
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_status_t *codes = NULL, *grown;
 	pmix_info_t *info = NULL;
-	size_t n = 0, ninfo = 0;
+	size_t n = 0, ninfo = 0, nalloc;
+	uint32_t hdlr;
 
 	if (pxc_unpack_array(in, (void **)&codes, &n, PMIX_STATUS) != PMIX_SUCCESS)
 		return -1;
@@ -73,6 +97,8 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 		free(codes);
 		return -1;
 	}
+	nalloc = ninfo;
+	hdlr = take_hdlr_id(info, &ninfo);
 	if (n == 0) {
 		p->ev_all = true;
 	} else if (p->nev_codes + n < 4096 &&
@@ -82,14 +108,17 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 		p->nev_codes += n;
 	} else {
 		free(codes);
-		pxc_array_free(info, ninfo, PMIX_INFO);
+		pxc_array_free(info, nalloc, PMIX_INFO);
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	}
+	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	/* after the reply: the handler exists by the time these come */
+	if (hdlr)
+		pxc_evcache_replay(p, codes, n, hdlr);
 	if (pxc_srv.module.register_events && n)
 		tell_host_regevents(p, &codes, n, &info, ninfo);
 	free(codes);
-	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	pxc_array_free(info, nalloc, PMIX_INFO);
 	return 0;
 }
 
@@ -105,8 +134,8 @@ static bool wants(const pxc_peer_t *p, pmix_status_t code)
 	return false;
 }
 
-static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
-		     const pmix_info_t *info, size_t ninfo)
+bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
+			const pmix_info_t *info, size_t ninfo)
 {
 	switch (range) {
 	case PMIX_RANGE_PROC_LOCAL: return false;
@@ -116,29 +145,81 @@ static bool in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_rang
 	}
 }
 
-/* Sends EVENT to every local peer in range except skip. Returns how many. */
+static pmix_status_t pack_event(pmix_data_buffer_t *msg, pmix_status_t code, const pmix_proc_t *src,
+				pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+	pmix_status_t st;
+
+	pxc_buf_init(msg);
+	st = pxc_pack_status(msg, code);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_proc(msg, src);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack(msg, &range, 1, PMIX_DATA_RANGE);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(msg, info, ninfo, PMIX_INFO);
+	return st;
+}
+
+/* The infos of an event with SLURMIX_EVENT_CACHE_DROPPED added (the
+ * cache's losses since the last report, dropped > 0); NULL on ENOMEM. */
+static pmix_info_t *with_dropped(const pmix_info_t *info, size_t ninfo, uint32_t dropped)
+{
+	pmix_info_t *out = PMIx_Info_create(ninfo + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t k = 0; k < ninfo; k++)
+		PMIx_Info_xfer(&out[k], &info[k]);
+	PMIx_Info_load(&out[ninfo], SLURMIX_EVENT_CACHE_DROPPED, &dropped, PMIX_UINT32);
+	return out;
+}
+
+/* Sends EVENT to every local peer in range except skip, and keeps it for
+ * late registrants (evcache.c); the cache's unreported losses go with it
+ * when someone gets it. Returns how many got it. */
 static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
 		      const pmix_info_t *info, size_t ninfo, const pxc_peer_t *skip)
 {
-	pmix_data_buffer_t msg;
-	size_t count = 0;
+	pmix_data_buffer_t msg, bare = { 0 };
+	uint32_t dropped = pxc_evcache_dropped();
+	pmix_info_t *rep = dropped ? with_dropped(info, ninfo, dropped) : NULL;
+	size_t count = 0, nsent = 0, npeers = 0;
+	uint64_t *sent;
 	pmix_status_t st;
 
-	pxc_buf_init(&msg);
-	st = pxc_pack_status(&msg, code);
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack_proc(&msg, src);
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack(&msg, &range, 1, PMIX_DATA_RANGE);
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack_array(&msg, info, ninfo, PMIX_INFO);
+	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)
+		npeers++;
+	sent = calloc(npeers + 1, sizeof(*sent));
+	st = pack_event(&msg, code, src, range, rep ? rep : info, rep ? ninfo + 1 : ninfo);
+	if (skip && sent)
+		sent[nsent++] = skip->id;
 	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
 		if (p == skip || !p->hello || p->finalized || !wants(p, code) ||
-		    !in_range(p, src, range, info, ninfo))
+		    !pxc_event_in_range(p, src, range, info, ninfo))
 			continue;
-		if (pxc_peer_send_event(p, &msg) == 0)
+		if (pxc_peer_send_event(p, &msg) == 0) {
 			count++;
+			if (sent && nsent <= npeers)
+				sent[nsent++] = p->id;
+		}
 	}
+	if (rep && count)
+		pxc_evcache_reported(dropped);
+	if (st == PMIX_SUCCESS && sent) {
+		/* the cache keeps the event as notified, without the report */
+		if (!rep)
+			pxc_evcache_add(code, src, range, info, ninfo, &msg, sent, nsent,
+					count > 0);
+		else if (pack_event(&bare, code, src, range, info, ninfo) == PMIX_SUCCESS)
+			pxc_evcache_add(code, src, range, info, ninfo, &bare, sent, nsent,
+					count > 0);
+		if (rep)
+			pxc_buf_clear(&bare);
+	}
+	if (rep)
+		PMIx_Info_free(rep, ninfo + 1);
+	free(sent);
 	pxc_buf_clear(&msg);
 	return count;
 }

@@ -6,6 +6,7 @@
 #ifndef PXC_SRV_EVENT_H
 #define PXC_SRV_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <pmix_common.h>
 #include "frame.h"
@@ -18,6 +19,17 @@ typedef struct pxc_peer pxc_peer_t;
  * connection is closed). Progress thread. */
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+
+/* Whether client p is among the recipients of an event from src with
+ * range (info: the event's, for a CUSTOM range). Progress thread. */
+bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
+			const pmix_info_t *info, size_t ninfo);
+
+/* Server init infos (PMIx_server_init) bounding the cache of events for
+ * late registrants (evcache.c): bytes (UINT32, 0: no cache; default 1 MiB)
+ * and age in seconds (UINT32, 0: unbounded; default 60). */
+#define PXC_SERVER_EVCACHE_BYTES "slurmix.srv.evcache.bytes"
+#define PXC_SERVER_EVCACHE_AGE "slurmix.srv.evcache.age"
 
 /* Delivers an event raised by the host process (PMIx_Notify_event) to the
  * local clients in range that registered for code, and to the process's

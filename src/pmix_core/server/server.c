@@ -42,6 +42,8 @@
 #include "coll.h"
 #include "dmodex.h"
 #include "proto.h"
+#include "evcache.h"
+#include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
 
@@ -190,6 +192,15 @@ static char *info_str(const pmix_info_t *info, size_t ninfo, const char *key)
 	return i->value.data.string;
 }
 
+/* A non-negative number of info's key, else dflt. */
+static uint32_t info_u32(const pmix_info_t *info, size_t ninfo, const char *key, uint32_t dflt)
+{
+	const pmix_info_t *i = pxc_info_find(info, ninfo, key);
+	long v = i ? info_long(&i->value) : -1;
+
+	return v >= 0 && v <= (long)UINT32_MAX ? (uint32_t)v : dflt;
+}
+
 static int read_attrs(const pmix_info_t *info, size_t ninfo)
 {
 	const pmix_info_t *i;
@@ -227,6 +238,8 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 		pxc_srv.nodeid = i->value.data.uint32;
 		pxc_srv.has_nodeid = true;
 	}
+	pxc_evcache_config(info_u32(info, ninfo, PXC_SERVER_EVCACHE_BYTES, 1024 * 1024),
+			   info_u32(info, ninfo, PXC_SERVER_EVCACHE_AGE, 60));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);
@@ -473,6 +486,7 @@ static void teardown_in_thread(void *arg)
 		pxc_cleanup_run(ns);
 	pxc_ns_free_all();
 	pxc_psets_free();
+	pxc_evcache_clear();
 	pxc_cnx_free_all();
 	pxc_topo_free();
 	pxc_store_destroy(pxc_srv.store);

@@ -106,14 +106,19 @@ enum pxc_cmd {
 	PXC_CMD_DISCONNECT = 12,
 	/* REGEVENTS C->S STATUS[] codes (empty = all), INFO[] info  reply STATUS
 	 *              (the server sends EVENTs of these codes to the client;
-	 *              matching handlers is the client's business). */
+	 *              matching handlers is the client's business). With
+	 *              PXC_REG_HDLR_ID in info (stripped before the host sees
+	 *              it), the reply is followed by the cached events of these
+	 *              codes the client never got, each an EVENT whose tag is
+	 *              that handler id (server/evcache.c). */
 	PXC_CMD_REGEVENTS = 13,
 	/* NOTIFY C->S  STATUS code, PROC source, DATA_RANGE range, INFO[] info
 	 *        reply STATUS. The server delivers to its local clients in range
 	 *        and hands ranges beyond the node to the host's notify_event. */
 	PXC_CMD_NOTIFY = 14,
 	/* EVENT  S->C  STATUS code, PROC source, DATA_RANGE range, INFO[] info
-	 *              (tag 0, unsolicited, on the first connection).
+	 *              (unsolicited, on the first connection; tag 0, or the id
+	 *              of the one handler it is for, see REGEVENTS).
 	 *        Event mark, S->C on the reply channel only, flag REPLY, the
 	 *              tag of the reply that follows: UINT32 n, how many EVENTs
 	 *              the server has sent on the first connection so far. The
@@ -156,6 +161,10 @@ enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1, PXC_PEER_REPLY = 2 
  * with the bit whose peer has no channel is answered on the first
  * connection. */
 #define PXC_TAG_REPLY_CHANNEL 0x80000000u
+
+/* REGEVENTS info (SIZE, 1 .. 2^31-1), client to server only: the id of the
+ * handler being registered, for the cached events sent to it. */
+#define PXC_REG_HDLR_ID "slurmix.evreg.hdlr"
 
 /* GET info flag (bool), client to server only (the server strips it before
  * the host's direct_modex sees the info): the client already holds posted
