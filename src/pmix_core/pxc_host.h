@@ -31,7 +31,8 @@
  * the host's own connections. */
 #include "frame.h"
 /* The server's extensions for its host, each in the header of the file
- * that implements it: pxc_server_client_lost (nspace.h), PXC_CONNECT_DATA
+ * that implements it: pxc_server_client_lost and pxc_server_client_pid
+ * (nspace.h), PXC_CONNECT_DATA
  * with pxc_server_host_data (coll.h), pxc_server_dmodex_request_tmo
  * (dmodex.h), pxc_server_invalid_termination and pxc_server_connect_event
  * (connect.h). Those headers also declare their files' request handlers

@@ -77,6 +77,35 @@ abort_case() {	# abort_case NAME SRUN-ARGS...
 	fi
 }
 
+# PMIx_Abort of some ranks (tests/cluster/pmix_abort.c): only those end,
+# each survivor gets PMIX_ERR_PROC_REQUESTED_ABORT with the status and
+# finishes, srun prints who aborted whom and exits with the (first) status.
+abort_ranks_case() {	# abort_ranks_case one|race|stubborn
+	local mode=$1 name out rc t0 t okn want=7 codes="5" how=Aborted
+	case $mode in
+	one) name="PMIx_Abort of rank 1" ;;
+	race) name="PMIx_Abort of ranks 1 and 3, racing" want=6 codes="5|6" ;;
+	*) name="PMIx_Abort of rank 1, which ignores SIGABRT" how=Killed ;;
+	esac
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./pmix_abort "$mode" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	okn=$(grep -c '^RANK [0-9]* OK$' <<<"$out")
+	if [[ $rc =~ ^($codes)$ ]] && [ "$okn" -eq "$want" ] && ! grep -q SURVIVED <<<"$out" &&
+	   grep -qE "^srun: slurmix: rank [02] \(vn[0-9]+\) called PMIx_Abort\(($codes)\) on rank [13]: rank [02] aborts rank [13]" <<<"$out" &&
+	   { [ "$mode" = race ] || grep -q '^REFUSED ok$' <<<"$out"; } &&
+	   grep -q "^srun: error: vn1: task 1: $how" <<<"$out" &&
+	   [ "$(echo "$t < 15" | bc)" = 1 ]; then
+		ok "$name: $okn survivors finished, exit $rc and the message ($t s)"
+	else
+		echo "$out" | tail -20
+		bad "$name" "($okn of $want survivors right, rc $rc, $t s)"
+	fi
+}
+
 # Rank 3 kills itself while the others fence: every survivor's fence fails
 # and every survivor gets the event naming rank 3, long before the timeout.
 killed_pmix() {	# killed_pmix NAME NODES TASKS SRUN-ARGS...
@@ -408,8 +437,14 @@ def frame(cmd, body):
 def pstr(v):
     b = v.encode()
     return struct.pack(">HII", 3, 1, len(b)) + b
+def u32(v):
+    return struct.pack(">HII", 14, 1, v)
 key = os.environ["SLURMIX_STEP_KEY"]
-for cmd, body in ((40, pstr("0" * 32) + pstr("slurmix.1.0")), (42, pstr(key) + b"\xff" * 9),
+# ABORT reports naming ranks, broken after a good head: no rank, fewer
+# ranks than said, junk after them (srun drops each, kills nothing)
+head = pstr(key) + u32(0) + u32(0) + struct.pack(">HIi", 9, 1, 5) + pstr("h") + pstr("m")
+for cmd, body in ((4, head + u32(0)), (4, head + u32(2) + u32(0)), (4, head + u32(1) + u32(0) + b"\x01"),
+                  (40, pstr("0" * 32) + pstr("slurmix.1.0")), (42, pstr(key) + b"\xff" * 9),
                   (41, pstr(key) + b"\x00\x01"), (43, pstr(key)), (40, pstr(key) + pstr("slurmix.999999.0")),
                   (40, pstr(key) + pstr("x" * 300)), (55, pstr(key)),
                   (49, pstr("0" * 32)), (49, pstr(key) + b"\xff" * 9)):
@@ -431,12 +466,14 @@ srun_requests_broken() {
 		bash -c 'python3 -c "$0"; exec ./pmix_dyn pub r1 v dflt dflt look r1 -1 dflt' \
 		"$poke_requests" 2>&1)
 	if grep -qx "closed 40" <<<"$out" && grep -qx "closed 49" <<<"$out" &&
+	   [ "$(grep -cx "closed 4" <<<"$out")" = 3 ] &&
+	   [ "$(grep -c "bad abort report from a step daemon" <<<"$out")" = 3 ] &&
 	   [ "$(grep -cE '^reply (40|41|42|43|55) status -[0-9]+$' <<<"$out")" = 6 ] &&
 	   grep -qx "reply 49 status 0" <<<"$out" &&
 	   grep -q "request 40 with a bad key: dropped" <<<"$out" &&
 	   grep -q "request 49 with a bad key: dropped" <<<"$out" &&
 	   grep -qE '^look r1 SUCCESS v ' <<<"$out"; then
-		ok "$name: bad keys dropped, 6 error replies, STEPLIST with junk answered, job OK"
+		ok "$name: bad keys dropped, 6 error replies, 3 broken abort reports dropped, STEPLIST with junk answered, job OK"
 	else
 		echo "$out"
 		bad "$name"
@@ -1030,7 +1067,8 @@ build_programs() {
 	done
 	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
 	mpicc -O2 -o "$bin/ompi_connect" "$here/ompi_connect.c" || return 1
-	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc pmix_event; do
+	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc pmix_event \
+		pmix_abort; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
@@ -1078,6 +1116,9 @@ run "python3-pmix -N3 -n7 cyclic" '^python ok: size 7$' -N3 -n7 -m cyclic \
 abort_case "MPI_Abort(7) -N4 -n8" -N4 -n8 --ntasks-per-node=2 ./ompi_abort
 abort_case "MPI_Abort(7) -N1 -n2 one node" -N1 -n2 ./ompi_abort 0
 killed_pmix "pmix rank 3 SIGKILL in a fence -N4 -n8" 4 8 --ntasks-per-node=2
+abort_ranks_case one
+abort_ranks_case race
+abort_ranks_case stubborn
 killed_ompi
 fence_timeout
 strangers

@@ -41,8 +41,11 @@ enum {
 				 * nodes: n, n x (addr, port) (net/boot.h) */
 	/* abort (stepd/abort.c -> srun/abort.c), own connection */
 	PLUG_NET_ABORT = 4,     /* key, node id, rank, status (int32), host,
-				 * message */
-	PLUG_NET_ABORT_ACK = 5, /* srun -> stepd: empty; srun kills the step */
+				 * message[, UINT32 n, n ranks: the ranks
+				 * of the step to abort; without them the
+				 * whole step] */
+	PLUG_NET_ABORT_ACK = 5, /* srun -> stepd: empty; srun kills the
+				 * step (not for a list of ranks) */
 	/* collectives (net/coll.c) */
 	PLUG_NET_FANIN = 10,  /* sig, seq, status, raw blob */
 	PLUG_NET_FANOUT = 11, /* sig, seq, status, raw blob */
@@ -51,8 +54,11 @@ enum {
 					 * (the request's own, s; 0: none) */
 	PLUG_NET_DMODEX_RESP = 21, /* tag = request id: status, raw blob */
 	/* lost tasks (net/lost.c) */
-	PLUG_NET_LOST = 30, /* a task left without finalizing: rank, status;
-				 * flooded over the tree of all nodes */
+	PLUG_NET_LOST = 30, /* a task left without finalizing, or was
+				 * aborted: rank, status[, INT32 exit code:
+				 * with PMIX_ERR_PROC_REQUESTED_ABORT, its
+				 * node kills it]; flooded over the tree of
+				 * all nodes */
 	/* events (net/event.c) */
 	PLUG_NET_EVENT = 31,     /* PROC source, PROC[] procs, STATUS code,
 				 * INFO[] (the connect events) */

@@ -11,6 +11,11 @@
  * log(nodes) hops. If a link of the tree is down, the nodes behind it
  * still see their fences fail through plug_coll's own failure paths.
  *
+ * An aborted rank (PMIx_Abort naming ranks of the step, stepd/abort.c)
+ * is flooded the same way with PMIX_ERR_PROC_REQUESTED_ABORT and its exit
+ * code: every stepd treats it as lost (fences, event with
+ * PMIX_EXIT_CODE), and its own node kills it (SIGABRT, then SIGKILL).
+ *
  * Threads: state[] is written in the progress thread only, allocated in
  * init (job manager thread, before the server starts) and freed in stop
  * (after the progress thread is gone).
@@ -18,9 +23,12 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <event2/event.h>
 #include <pmix.h>
 
 #include "pxc_host.h"
@@ -32,7 +40,11 @@
 #include "net/transport.h"
 #include "slurm_adapter.h"
 
-enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2 };
+/* RANK_ABORTED: called PMIx_Abort for the whole step; RANK_KILLED:
+ * aborted by a PMIx_Abort naming it (lost too, and killed). */
+#define PLUG_ABORT_GRACE_MS 3000
+
+enum { RANK_OK = 0, RANK_LOST = 1, RANK_ABORTED = 2, RANK_KILLED = 3 };
 
 static struct {
 	char nspace[PMIX_MAX_NSLEN + 1];
@@ -57,7 +69,8 @@ void plug_lost_stop(void)
 
 bool plug_lost_rank(pmix_rank_t rank)
 {
-	return lost.state && rank < lost.map->ntasks && lost.state[rank] == RANK_LOST;
+	return lost.state && rank < lost.map->ntasks &&
+	       (lost.state[rank] == RANK_LOST || lost.state[rank] == RANK_KILLED);
 }
 
 bool plug_lost_any(const pmix_proc_t *procs, size_t n)
@@ -70,7 +83,8 @@ bool plug_lost_any(const pmix_proc_t *procs, size_t n)
 				return true;
 			continue;
 		}
-		if (memchr(lost.state, RANK_LOST, lost.map->ntasks))
+		if (memchr(lost.state, RANK_LOST, lost.map->ntasks) ||
+		    memchr(lost.state, RANK_KILLED, lost.map->ntasks))
 			return true;
 	}
 	return false;
@@ -82,68 +96,191 @@ void plug_lost_aborted(pmix_rank_t rank)
 		lost.state[rank] = RANK_ABORTED;
 }
 
-/* PMIX_ERR_PROC_TERM_WO_SYNC to the local clients of the namespace. */
-static void notify(pmix_rank_t rank, pmix_status_t code)
+/* The event (PMIX_ERR_PROC_TERM_WO_SYNC, or PMIX_ERR_PROC_REQUESTED_ABORT
+ * with PMIX_EXIT_CODE) to the local clients of the namespace. */
+static void notify(pmix_rank_t rank, pmix_status_t code, int32_t exit_code)
 {
 	pmix_proc_t proc;
-	pmix_info_t info;
+	pmix_info_t info[2];
 	pmix_status_t st;
+	size_t n = 1;
 
 	PMIx_Load_procid(&proc, lost.nspace, rank);
-	PMIx_Info_load(&info, PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
-	st = PMIx_Notify_event(code, &proc, PMIX_RANGE_NAMESPACE, &info, 1, NULL, NULL);
-	PMIx_Info_destruct(&info);
+	PMIx_Info_load(&info[0], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+	if (code == PMIX_ERR_PROC_REQUESTED_ABORT) {
+		int ec = exit_code;
+
+		PMIx_Info_load(&info[n++], PMIX_EXIT_CODE, &ec, PMIX_INT);
+	}
+	st = PMIx_Notify_event(code, &proc, PMIX_RANGE_NAMESPACE, info, n, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
 	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
 		plug_error("cannot notify the loss of rank %u: %s", rank, PMIx_Error_string(st));
 }
 
-/* First news of a lost rank (from a local drop or a neighbour). */
-static void rank_lost(pmix_rank_t rank, pmix_status_t code, uint32_t from)
+/* A rank aborted with SIGABRT that is still connected as the same
+ * process after PLUG_ABORT_GRACE_MS (it caught the signal) gets SIGKILL. */
+typedef struct escalate {
+	struct escalate *next;
+	struct event *ev;
+	pmix_rank_t rank;
+	pid_t pid;
+} escalate_t;
+
+static escalate_t *escalations;
+
+static void escalate_free(escalate_t *e)
 {
+	for (escalate_t **p = &escalations; *p; p = &(*p)->next)
+		if (*p == e) {
+			*p = e->next;
+			break;
+		}
+	event_free(e->ev);
+	free(e);
+}
+
+static void escalate_fire(int fd, short what, void *arg)
+{
+	escalate_t *e = arg;
+	pmix_proc_t proc;
+
+	(void)fd, (void)what;
+	PMIx_Load_procid(&proc, lost.nspace, e->rank);
+	if (pxc_server_client_pid(&proc) == e->pid && kill(e->pid, SIGKILL) == 0)
+		plug_info("rank %u of %s outlived SIGABRT: killed", e->rank, lost.nspace);
+	escalate_free(e);
+}
+
+static void escalate_later(pmix_rank_t rank, pid_t pid)
+{
+	struct timeval tv = { PLUG_ABORT_GRACE_MS / 1000, (PLUG_ABORT_GRACE_MS % 1000) * 1000 };
+	struct event_base *base = plug_net_ctx.net ? plug_net_base(plug_net_ctx.net) : NULL;
+	escalate_t *e = calloc(1, sizeof(*e));
+
+	if (e && base && (e->ev = evtimer_new(base, escalate_fire, e)) &&
+	    evtimer_add(e->ev, &tv) == 0) {
+		e->rank = rank;
+		e->pid = pid;
+		e->next = escalations;
+		escalations = e;
+		return;
+	}
+	if (e && e->ev)
+		event_free(e->ev);
+	free(e);
+	kill(pid, SIGKILL); /* no timer: no grace */
+}
+
+/* An aborted rank of this node: SIGABRT to its process (the one connected
+ * as that client, SO_PEERCRED), without a core file, and SIGKILL if it
+ * is still there after the grace; not connected yet: when it connects
+ * (plug_lost_connected). Not SIGKILL first: srun drops the output still
+ * on its way once a task of the step died of SIGKILL or SIGTERM, which
+ * would cut off what the survivors print at their end. */
+static void kill_local(pmix_rank_t rank)
+{
+	struct rlimit none = { 0, 0 };
+	pmix_proc_t proc;
+	pid_t pid;
+
+	if (lost.map->node_of[rank] != plug_net_ctx.me)
+		return;
+	PMIx_Load_procid(&proc, lost.nspace, rank);
+	pid = pxc_server_client_pid(&proc);
+	if (pid <= 0) {
+		plug_info("rank %u of %s aborted: not connected, killed when it connects", rank,
+			  lost.nspace);
+		return;
+	}
+	if (prlimit(pid, RLIMIT_CORE, &none, NULL) < 0)
+		plug_debug("rank %u: no core-size limit set (%m)", rank);
+	if (kill(pid, SIGABRT) == 0) {
+		plug_info("rank %u of %s aborted: SIGABRT to pid %d", rank, lost.nspace, (int)pid);
+		escalate_later(rank, pid);
+	}
+}
+
+/* First news of a lost or aborted rank (from a local drop, a local abort
+ * or a neighbour). */
+static void rank_lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, uint32_t from)
+{
+	bool aborted = code == PMIX_ERR_PROC_REQUESTED_ABORT;
 	pmix_data_buffer_t b;
 
 	if (!lost.state || rank >= lost.map->ntasks || lost.state[rank] != RANK_OK)
 		return;
-	lost.state[rank] = RANK_LOST;
+	lost.state[rank] = aborted ? RANK_KILLED : RANK_LOST;
 	if (from == PLUG_TREE_NONE)
-		plug_info("rank %u of %s ended without finalizing", rank, lost.nspace);
+		plug_info("rank %u of %s %s", rank, lost.nspace,
+			  aborted ? "is aborted" : "ended without finalizing");
 	else
-		plug_debug("rank %u of %s ended without finalizing (node %u says)", rank,
-			   lost.nspace, from);
+		plug_debug("rank %u of %s %s (node %u says)", rank, lost.nspace,
+			   aborted ? "is aborted" : "ended without finalizing", from);
 	pxc_buf_init(&b);
-	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS && pxc_pack_status(&b, code) == PMIX_SUCCESS)
+	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS && pxc_pack_status(&b, code) == PMIX_SUCCESS &&
+	    (!aborted || pxc_pack(&b, &exit_code, 1, PMIX_INT32) == PMIX_SUCCESS))
 		plug_net_flood(plug_net_ctx.net, PLUG_NET_LOST, from, &b);
 	pxc_buf_clear(&b);
 	if (lost.watch)
 		lost.watch(rank);
-	notify(rank, code);
+	notify(rank, code, exit_code);
+	if (aborted)
+		kill_local(rank);
 }
 
 void plug_lost_local(pmix_rank_t rank)
 {
-	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
+	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, 0, PLUG_TREE_NONE);
+}
+
+void plug_lost_abort(const pmix_rank_t *ranks, size_t n, int status)
+{
+	for (size_t i = 0; i < n; i++)
+		rank_lost(ranks[i], PMIX_ERR_PROC_REQUESTED_ABORT, status, PLUG_TREE_NONE);
+}
+
+void plug_lost_connected(pmix_rank_t rank)
+{
+	if (lost.state && rank < lost.map->ntasks && lost.state[rank] == RANK_KILLED)
+		kill_local(rank);
 }
 
 static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	uint32_t rank;
 	pmix_status_t code;
+	int32_t exit_code = 0, one = 1;
 
 	(void)arg, (void)h;
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    pxc_unpack_status(in, &code) != PMIX_SUCCESS || !lost.map || rank >= lost.map->ntasks ||
-	    code >= 0) {
+	    code >= 0 ||
+	    (code == PMIX_ERR_PROC_REQUESTED_ABORT &&
+	     pxc_unpack(in, &exit_code, &one, PMIX_INT32) != PMIX_SUCCESS)) {
 		plug_error("malformed LOST message from node %u", from);
 		return;
 	}
-	rank_lost(rank, code, from);
+	rank_lost(rank, code, exit_code, from);
+}
+
+/* The network goes down: pending escalations are dropped (the step is
+ * ending; Slurm kills what is left). */
+static void lost_net_stop(void *arg)
+{
+	(void)arg;
+	while (escalations)
+		escalate_free(escalations);
 }
 
 int plug_lost_register(plug_net_t *n)
 {
-	plug_net_user_t u = {
-		.name = "lost ranks", .first = PLUG_NET_LOST, .last = PLUG_NET_LOST, .msg = lost_msg
-	};
+	plug_net_user_t u = { .name = "lost ranks",
+			      .first = PLUG_NET_LOST,
+			      .last = PLUG_NET_LOST,
+			      .msg = lost_msg,
+			      .stop = lost_net_stop };
 
 	return plug_net_register(n, &u);
 }

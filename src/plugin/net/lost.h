@@ -30,6 +30,14 @@ int plug_lost_init(const char *nspace, const plug_map_t *map);
 void plug_lost_local(pmix_rank_t rank);
 /* A local client called PMIx_Abort: never announce it as lost. */
 void plug_lost_aborted(pmix_rank_t rank);
+/* A PMIx_Abort(status) named these ranks of the step (valid ranks): each
+ * is announced everywhere as PMIX_ERR_PROC_REQUESTED_ABORT with
+ * PMIX_EXIT_CODE status, counts as lost for fences, and is killed by its
+ * own node's stepd (SIGABRT without a core file, SIGKILL 3 s later if it
+ * is still connected). */
+void plug_lost_abort(const pmix_rank_t *ranks, size_t n, int status);
+/* A local client connected: killed if it was aborted before. */
+void plug_lost_connected(pmix_rank_t rank);
 /* True when one of procs (of our namespace; WILDCARD: any) is lost. */
 bool plug_lost_any(const pmix_proc_t *procs, size_t n);
 /* True when rank is lost. */

@@ -5,7 +5,12 @@
  * of its own: ABORT (step key, node id, rank, status, host, message).
  * srun prints it, keeps the status as its exit code, answers ABORT_ACK
  * and kills the step. Only then does the aborting client get its answer
- * (so its own exit cannot overtake the report). When srun cannot be
+ * (so its own exit cannot overtake the report). A PMIx_Abort that names
+ * ranks of the step (not the whole step) sends them with the report;
+ * srun prints it and keeps the status but kills nothing: once srun
+ * answered (or could not be reached), this stepd announces the ranks as
+ * aborted and their own stepds kill them (net/lost.c); the caller goes on
+ * unless it is among them. When srun cannot be
  * reached, answers nothing within PLUG_ABORT_SEC, or closes, this stepd
  * kills the step itself through slurmctld.
  *
@@ -33,6 +38,7 @@
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/util.h"
+#include "net/lost.h"
 #include "stepd/abort.h"
 #include "slurm_adapter.h"
 
@@ -45,6 +51,9 @@ typedef struct op {
 	struct event *ev; /* connect, then the answer timer */
 	pxc_conn_t *conn;
 	pmix_data_buffer_t msg;
+	pmix_rank_t *ranks; /* the ranks to abort; NULL: the whole step */
+	size_t nranks;
+	int status;
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
 } op_t;
@@ -84,7 +93,9 @@ int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 	return 0;
 }
 
-/* Ends a report: answers the client, kills the step unless srun did. */
+/* Ends a report: aborts the ranks it names (whether srun took it or
+ * not, unless the step is ending), or kills the step unless srun did;
+ * then answers the client. */
 static void op_done(op_t *o, int acked, pmix_status_t st)
 {
 	for (op_t **p = &reporter.ops; *p; p = &(*p)->next)
@@ -98,13 +109,19 @@ static void op_done(op_t *o, int acked, pmix_status_t st)
 		close(o->fd);
 	pxc_conn_close(o->conn, 0);
 	pxc_buf_clear(&o->msg);
-	if (!acked && st != PMIX_ERR_UNREACH) {
+	if (o->ranks && st != PMIX_ERR_UNREACH) {
+		if (!acked)
+			plug_error("srun did not take the abort report: the ranks are aborted "
+				   "without its message");
+		plug_lost_abort(o->ranks, o->nranks, o->status);
+	} else if (!acked && st != PMIX_ERR_UNREACH) {
 		plug_error("srun did not take the abort report: killing step %u.%u", reporter.job,
 			   reporter.step);
 		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	}
 	if (o->cbfunc)
 		o->cbfunc(st, o->cbdata);
+	free(o->ranks);
 	free(o);
 }
 
@@ -165,6 +182,11 @@ static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host, 
 			     pxc_pack_str(&o->msg, cut) != PMIX_SUCCESS ?
 		     -1 :
 		     0;
+	if (rc == 0 && o->ranks) {
+		rc = pxc_pack_u32(&o->msg, (uint32_t)o->nranks) == PMIX_SUCCESS ? 0 : -1;
+		for (size_t i = 0; rc == 0 && i < o->nranks; i++)
+			rc = pxc_pack_u32(&o->msg, o->ranks[i]) == PMIX_SUCCESS ? 0 : -1;
+	}
 	free(cut);
 	return rc;
 }
@@ -191,13 +213,28 @@ static int start_connect(op_t *o)
 }
 
 pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,
-				pmix_op_cbfunc_t cbfunc, void *cbdata)
+				const pmix_rank_t *ranks, size_t nranks, pmix_op_cbfunc_t cbfunc,
+				void *cbdata)
 {
 	op_t *o = calloc(1, sizeof(*o));
 
-	plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status, msg ? msg : "");
+	if (ranks)
+		plug_error("rank %u (%s) called PMIx_Abort(%d) on %zu rank%s of the step (first: "
+			   "%u): %s",
+			   rank, host, status, nranks, nranks == 1 ? "" : "s", ranks[0],
+			   msg ? msg : "");
+	else
+		plug_error("rank %u (%s) called PMIx_Abort(%d): %s", rank, host, status,
+			   msg ? msg : "");
+	if (o && ranks && !(o->ranks = malloc(nranks * sizeof(*ranks)))) {
+		free(o);
+		o = NULL;
+	}
 	if (!o || !reporter.ready)
 		goto kill;
+	memcpy(o->ranks, ranks, ranks ? nranks * sizeof(*ranks) : 0);
+	o->nranks = ranks ? nranks : 0;
+	o->status = status;
 	o->fd = -1;
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
@@ -210,8 +247,13 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, 
 	}
 	return PMIX_SUCCESS;
 kill:
+	if (o)
+		free(o->ranks);
 	free(o);
-	slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
+	if (ranks)
+		plug_lost_abort(ranks, nranks, status);
+	else
+		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	return PMIX_OPERATION_SUCCEEDED;
 }
 

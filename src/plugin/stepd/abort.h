@@ -3,7 +3,8 @@
  * stepd/abort.h - what a slurmstepd does when one of its clients calls
  * PMIx_Abort: the report (rank, status, message) goes to the agent in
  * srun (srun/abort.c), which prints it, makes the status its exit code
- * and kills the step.
+ * and kills the step; or, for an abort of some ranks of the step, the
+ * ranks are killed by their own stepds (net/lost.h).
  *
  * Progress thread, except plug_abort_init/stop and
  * plug_abort_launch_failed (job manager thread and plugin fini).
@@ -19,9 +20,12 @@
  * 0, or -1 (no agent: an abort then only kills the step). */
 int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node);
 /* The server module's abort: reports and answers through cbfunc later
- * (PMIX_SUCCESS), or returns PMIX_OPERATION_SUCCEEDED when done at once. */
+ * (PMIX_SUCCESS), or returns PMIX_OPERATION_SUCCEEDED when done at once.
+ * ranks[0..nranks) (valid, distinct ranks of the step; NULL: the whole
+ * step) are the ones to abort. */
 pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,
-				pmix_op_cbfunc_t cbfunc, void *cbdata);
+				const pmix_rank_t *ranks, size_t nranks, pmix_op_cbfunc_t cbfunc,
+				void *cbdata);
 void plug_abort_stop(void);
 /* The step could not be set up on this node (prefork failed): the same
  * report with rank PLUG_ABORT_RANK_STEPD (lib/proto.h) and status 1, sent from the

@@ -148,7 +148,8 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 {
 	(void)srv, (void)cbfunc, (void)cbdata;
 	plug_flag("client %s:%u connected", proc->nspace, proc->rank);
-	plug_spawn_client_connected(); /* a spawned step reports readiness */
+	plug_lost_connected(proc->rank); /* killed if aborted before */
+	plug_spawn_client_connected();   /* a spawned step reports readiness */
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -168,15 +169,52 @@ static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* The whole step ends whatever procs says (as with Slurm's own plugins). */
+/* PMIx_Abort: the whole step without procs or with the step's wildcard
+ * among them; else exactly the ranks named (stepd/abort.h). Procs of
+ * another step are refused (PMIX_ERR_NOT_SUPPORTED), a rank the step does
+ * not have is PMIX_ERR_BAD_PARAM: nothing is aborted then. */
 static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, const char msg[],
 			      pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
 			      void *cbdata)
 {
-	(void)srv, (void)procs, (void)nprocs;
-	plug_lost_aborted(proc->rank);
-	return plug_abort_report(proc->rank, status, step.hosts[step.si.nodeid], msg, cbfunc,
-				 cbdata);
+	const char *host = step.hosts[step.si.nodeid];
+	bool whole = !procs || !nprocs;
+	unsigned char *seen = NULL;
+	pmix_rank_t *ranks = NULL;
+	pmix_status_t st;
+	size_t n = 0;
+
+	(void)srv;
+	for (size_t i = 0; !whole && i < nprocs; i++) {
+		if (!PMIx_Check_nspace(procs[i].nspace, step.nspace)) {
+			plug_error("rank %u: PMIx_Abort of %s:%u, a proc of another step: not "
+				   "supported",
+				   proc->rank, procs[i].nspace, procs[i].rank);
+			return PMIX_ERR_NOT_SUPPORTED;
+		}
+		if (procs[i].rank == PMIX_RANK_WILDCARD)
+			whole = true;
+		else if (procs[i].rank >= step.si.ntasks)
+			return plug_error("rank %u: PMIx_Abort of rank %u, which step %s does not "
+					  "have",
+					  proc->rank, procs[i].rank, step.nspace),
+			       PMIX_ERR_BAD_PARAM;
+	}
+	if (whole) {
+		plug_lost_aborted(proc->rank);
+		return plug_abort_report(proc->rank, status, host, msg, NULL, 0, cbfunc, cbdata);
+	}
+	if (!(seen = calloc(step.si.ntasks, 1)) || !(ranks = malloc(nprocs * sizeof(*ranks)))) {
+		free(seen);
+		return PMIX_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < nprocs; i++)
+		if (!seen[procs[i].rank]++)
+			ranks[n++] = procs[i].rank;
+	st = plug_abort_report(proc->rank, status, host, msg, ranks, n, cbfunc, cbdata);
+	free(seen);
+	free(ranks);
+	return st;
 }
 
 static pmix_server_module_t module = {

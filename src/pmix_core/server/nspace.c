@@ -77,6 +77,13 @@ bool pxc_server_client_lost(const pmix_proc_t *proc)
 	return cl && cl->lost;
 }
 
+pid_t pxc_server_client_pid(const pmix_proc_t *proc)
+{
+	pxc_sclient_t *cl = proc ? pxc_client_find(proc) : NULL;
+
+	return cl && cl->peer && cl->peer->hello ? cl->peer->pid : 0;
+}
+
 bool pxc_proc_is_local(const pmix_proc_t *proc)
 {
 	return pxc_client_find(proc) != NULL;

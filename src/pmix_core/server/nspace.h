@@ -11,6 +11,7 @@
 #define PXC_SERVER_NSPACE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <pmix_common.h>
 
 /* The server's state types (internal.h) stay opaque here: hosts get this
@@ -34,5 +35,8 @@ bool pxc_proc_is_local(const pmix_proc_t *proc);
  * died from one that finalized. Progress thread only (where the server
  * calls the host's module). */
 bool pxc_server_client_lost(const pmix_proc_t *proc);
+/* The pid (SO_PEERCRED) of the process connected as local client proc,
+ * or 0 when none is connected. Progress thread only. */
+pid_t pxc_server_client_pid(const pmix_proc_t *proc);
 
 #endif
