@@ -125,6 +125,42 @@ pmix_cases() {
 		$S -N2 -n2 ./pmix_spawn killparent
 }
 
+# Failures between a spawned step and its parent (tests/cluster/pmix_family.c):
+# the event reaches the other step, and a failed parent ends its children
+# (docs/events.md, "failures"). The figures: seconds from the failure to
+# the event at the other step.
+family_cases() {
+	spawn_case "child task exits without finalizing: every parent rank gets the event" \
+		'[ $rc = 0 ] && [ "$(count "^PARENT [01] OK$")" = 2 ] &&
+		 [ "$(count "^GOT PARENT [01] -200 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
+		 echo "delay $(echo "$out" | awk "/^GOT PARENT/ { print \$NF }" | sort -n | tail -1) s"' \
+		$S -N2 -n2 ./pmix_family childfail
+	spawn_case "parent aborts: the children get the event and end at once" \
+		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 slurmix\.[0-9]+\.[0-9]+:0 ")" = 2 ] &&
+		 [ "$(count "ALIVE")" = 0 ] && [ "$(echo "$t < 8" | bc)" = 1 ] &&
+		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
+		$S -N2 -n2 ./pmix_family parentabort
+	spawn_case "parent task killed: the children get the event and end at once" \
+		'[ $rc != 0 ] && [ "$(count "^GOT CHILD [01] -200 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
+		 [ "$(count "ALIVE")" = 0 ] && [ "$(echo "$t < 10" | bc)" = 1 ] &&
+		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
+		$S -N2 -n2 ./pmix_family parentdeath
+	# (the child step runs with srun --kill-on-bad-exit, docs/dynamic.md
+	# §3: its other rank ends too, after it got the event)
+	spawn_case "PMIx_Abort of a spawned child's rank: the parent step unharmed, both told" \
+		'[ $rc = 0 ] && [ "$(count "^ABORTED SUCCESS$")" = 1 ] && [ "$(count "^PARENT [01] OK$")" = 2 ] &&
+		 [ "$(count "^GOT PARENT [01] -8 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
+		 [ "$(count "^OWN CHILD 0 -8 slurmix\.[0-9]+\.[0-9]+:1$")" = 1 ] &&
+		 [ "$(count "SURVIVED")" = 0 ] && [ "$(count "task 1: Aborted")" = 1 ] &&
+		 echo "$out" | grep -qE "^srun: slurmix: rank 0 \(vn[0-9]+\) called PMIx_Abort\(4\) on rank 1: the parent aborts child 1 \(from slurmix\.[0-9]+\.[0-9]+:0\)" &&
+		 echo "delay $(echo "$out" | awk "/^GOT PARENT/ { print \$NF }" | sort -n | tail -1) s"' \
+		$S -N2 -n2 ./pmix_family abortchild
+	spawn_case "parent aborts, PMIX_SPAWN_CHILD_SEP: the children get the event and stay" \
+		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 ")" = 2 ] &&
+		 [ "$(count "^CHILD [01] ALIVE$")" = 2 ]' \
+		$S -N2 -n2 ./pmix_family sep
+}
+
 ompi_cases() {
 	spawn_case "MPI_Comm_spawn: 2 parents on 2 nodes, 4 children" \
 		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 "' \
@@ -222,6 +258,8 @@ build_programs() {
 		"$here/pmix_spawn.c" -L"$build/.libs" -lpmix || return 1
 	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_dyn" \
 		"$here/pmix_dyn.c" -L"$build/.libs" -lpmix || return 1
+	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_family" \
+		"$here/pmix_family.c" -L"$build/.libs" -lpmix || return 1
 }
 
 # ---- main ----------------------------------------------------------------
@@ -238,6 +276,7 @@ mkdir -p "$SLURMIX_JOBDIR_BASE"
 build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 pmix_cases
+family_cases
 ompi_cases
 xstep_keys
 broken_requests

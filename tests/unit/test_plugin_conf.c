@@ -298,6 +298,7 @@ static void setup(void)
 	"SlurmixDebug=0\n"                        \
 	"SlurmixTmpDir=(null)\n"                  \
 	"SlurmixSpawnOverlap=yes\n"               \
+	"SlurmixSpawnEndWithParent=yes\n"         \
 	"SlurmixFastStepEnd=yes\n"                \
 	"SlurmixEventCacheBytes=1048576\n"        \
 	"SlurmixEventCacheAge=60\n"               \
@@ -320,6 +321,7 @@ START_TEST(test_defaults)
 				   "SlurmixSetLdLibraryPath=yes\n"
 				   "SlurmixDebug=0\n"
 				   "SlurmixSpawnOverlap=yes\n"
+				   "SlurmixSpawnEndWithParent=yes\n"
 				   "SlurmixFastStepEnd=yes\n"
 				   "SlurmixEventCacheBytes=1048576\n"
 				   "SlurmixEventCacheAge=60\n"
@@ -343,6 +345,7 @@ START_TEST(test_options)
 		{ "SlurmixDebug", S_P_UINT32 },
 		{ "SlurmixTmpDir", S_P_STRING },
 		{ "SlurmixSpawnOverlap", S_P_BOOLEAN },
+		{ "SlurmixSpawnEndWithParent", S_P_BOOLEAN },
 		{ "SlurmixFastStepEnd", S_P_BOOLEAN },
 		{ "SlurmixEventCacheBytes", S_P_UINT32 },
 		{ "SlurmixEventCacheAge", S_P_UINT32 },
@@ -351,9 +354,9 @@ START_TEST(test_options)
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 10);
+	ck_assert_int_eq(n, 1 + 11);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < 11; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -371,6 +374,7 @@ START_TEST(test_file_values)
 		"SlurmixDebug=3",
 		"SlurmixTmpDir=/scratch",
 		"SlurmixSpawnOverlap=no",
+		"SlurmixSpawnEndWithParent=no",
 		"SlurmixFastStepEnd=no",
 		"SlurmixEventCacheBytes=0",
 		"SlurmixEventCacheAge=5",
@@ -383,6 +387,7 @@ START_TEST(test_file_values)
 			   "SlurmixDebug=3\n"
 			   "SlurmixTmpDir=/scratch\n"
 			   "SlurmixSpawnOverlap=no\n"
+			   "SlurmixSpawnEndWithParent=no\n"
 			   "SlurmixFastStepEnd=no\n"
 			   "SlurmixEventCacheBytes=0\n"
 			   "SlurmixEventCacheAge=5\n"
@@ -395,6 +400,7 @@ START_TEST(test_file_values)
 	ck_assert_uint_eq(plug_conf.debug, 3);
 	ck_assert_str_eq(plug_conf.tmpdir, "/scratch");
 	ck_assert(!plug_conf.spawn_overlap && !plug_conf.fast_step_end && !plug_conf.task_weight);
+	ck_assert(!plug_conf.spawn_end_with_parent);
 	ck_assert_uint_eq(plug_conf.event_cache_bytes, 0);
 	ck_assert_uint_eq(plug_conf.event_cache_age, 5);
 	ck_assert_str_eq(printed(), want);
@@ -482,6 +488,7 @@ START_TEST(test_env_each)
 		{ "SLURMIX_SET_LD_LIBRARY_PATH=no", "SlurmixSetLdLibraryPath", "no" },
 		{ "SLURMIX_DEBUG=2", "SlurmixDebug", "2" },
 		{ "SLURMIX_SPAWN_OVERLAP=off", "SlurmixSpawnOverlap", "no" },
+		{ "SLURMIX_SPAWN_END_WITH_PARENT=no", "SlurmixSpawnEndWithParent", "no" },
 		{ "SLURMIX_FAST_STEP_END=FALSE", "SlurmixFastStepEnd", "no" },
 		{ "SLURMIX_EVENT_CACHE_BYTES=4096", "SlurmixEventCacheBytes", "4096" },
 		{ "SLURMIX_EVENT_CACHE_AGE=0", "SlurmixEventCacheAge", "0" },

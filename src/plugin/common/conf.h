@@ -31,6 +31,9 @@ typedef struct {
 	char *tmpdir;               /* SlurmixTmpDir (TmpFS, else /tmp) */
 	bool spawn_overlap;         /* SlurmixSpawnOverlap (yes): spawned
 					 * steps share the CPUs (--overlap) */
+	bool spawn_end_with_parent; /* SlurmixSpawnEndWithParent (yes): a
+					 * spawned step ends when its parent
+					 * step fails (stepd/family.c) */
 	bool fast_step_end;         /* SlurmixFastStepEnd (yes): no 100 ms
 					 * reaping pause once all tasks ended
 					 * (stepd/reap.c) */

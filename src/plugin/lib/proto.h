@@ -23,6 +23,13 @@
 #define PLUG_SPAWN_ID_ENV "SLURMIX_SPAWN_ID"       /* request number */
 #define PLUG_SPAWN_KEY_ENV "SLURMIX_SPAWN_KEY"     /* parent srun's key */
 #define PLUG_SPAWN_PARENT_ENV "SLURMIX_PARENT"     /* "<nspace>:<rank>" */
+#define PLUG_SPAWN_SEP_ENV "SLURMIX_SPAWN_SEP"     /* "1": PMIX_SPAWN_CHILD_SEP */
+
+/* A PMIx_Abort of procs of another step travels as an EVENT_FWD
+ * (PMIX_ERR_PROC_REQUESTED_ABORT, source: the caller, CUSTOM range: the
+ * procs, PMIX_EXIT_CODE: the status) with these infos (stepd/abort.c). */
+#define PLUG_ABORT_KILL_KEY "slurmix.abort.kill" /* bool: abort them */
+#define PLUG_ABORT_MSG_KEY "slurmix.abort.msg"   /* string: the message */
 /* The parent step's node list and process map (plug_map text), so that a
  * child stepd knows how many of the parent's tasks share its node. */
 #define PLUG_SPAWN_PARENT_NODES_ENV "SLURMIX_PARENT_NODES"

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmix_slurmix.h"
 #include "lib/proto.h"
 #include "lib/spawn_plan.h"
 
@@ -50,6 +51,7 @@ enum kind {
 	K_SPTIMEOUT,
 	K_NOTIFY,
 	K_NONPMI,
+	K_CHILDSEP,
 	K_SET,
 	K_ADD,
 	K_UNSET,
@@ -81,6 +83,7 @@ static const struct {
 	{ PMIX_SPAWN_TIMEOUT, K_SPTIMEOUT },
 	{ PMIX_NOTIFY_COMPLETION, K_NOTIFY },
 	{ "pmix.nonpmi", K_NONPMI },
+	{ PMIX_SPAWN_CHILD_SEP, K_CHILDSEP },
 	{ PMIX_SET_ENVAR, K_SET },
 	{ PMIX_ADD_ENVAR, K_ADD },
 	{ PMIX_UNSET_ENVAR, K_UNSET },
@@ -453,6 +456,7 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_NOHEAD: s->nohead = v_bool(i); return PMIX_SUCCESS;
 	case K_NOTIFY: s->plan->notify = v_bool(i); return PMIX_SUCCESS;
 	case K_NONPMI: s->plan->nonpmi = v_bool(i); return PMIX_SUCCESS;
+	case K_CHILDSEP: s->plan->child_sep = v_bool(i); return PMIX_SUCCESS;
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}

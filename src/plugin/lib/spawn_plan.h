@@ -29,6 +29,7 @@ typedef struct {
 	uint32_t timeout; /* seconds; 0: the default */
 	bool notify;      /* PMIX_NOTIFY_COMPLETION */
 	bool nonpmi;      /* PMIX_NON_PMI */
+	bool child_sep;   /* PMIX_SPAWN_CHILD_SEP: not ended with its parent */
 	char err[256];    /* why, when the plan failed */
 } plug_spawn_plan_t;
 

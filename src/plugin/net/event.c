@@ -455,6 +455,31 @@ static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_da
 
 /* ---- the receiving side ------------------------------------------- */
 
+#define MAX_WATCHERS 4
+static plug_event_watch_f watchers[MAX_WATCHERS];
+static size_t nwatchers;
+
+int plug_event_watch(plug_event_watch_f fn)
+{
+	for (size_t i = 0; i < nwatchers; i++)
+		if (watchers[i] == fn)
+			return 0;
+	if (nwatchers == MAX_WATCHERS)
+		return -1;
+	watchers[nwatchers++] = fn;
+	return 0;
+}
+
+/* True when a watcher took the event. */
+static bool watched(pmix_status_t code, const pmix_proc_t *src, const pmix_info_t *info,
+		    size_t ninfo)
+{
+	for (size_t i = 0; i < nwatchers; i++)
+		if (watchers[i](code, src, info, ninfo))
+			return true; /* the later ones do not see it */
+	return false;
+}
+
 typedef struct {
 	uint32_t from, id;
 } ack_t;
@@ -497,6 +522,11 @@ static void fwd_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 		plug_error("malformed EVENT_FWD from node %u: dropped", from);
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		send_ack(from, id, PMIX_ERR_BAD_PARAM);
+		return;
+	}
+	if (watched(code, &src, info, ninfo)) {
+		send_ack(from, id, PMIX_SUCCESS);
+		pxc_array_free(info, ninfo, PMIX_INFO);
 		return;
 	}
 	if (!(a = malloc(sizeof(*a)))) {

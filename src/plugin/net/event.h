@@ -19,5 +19,14 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 
 /* Takes EVENT messages from the network (before it starts). 0/-1. */
 int plug_event_register(plug_net_t *n);
+/* fn sees every event from another stepd (EVENT_FWD) just before this
+ * stepd's server delivers it; returning true takes it: it is not
+ * delivered, the sender hears success, and the watchers added after fn
+ * do not see it. At most 4, added before the
+ * network starts (the spawn family, stepd/family.c; aborts from other
+ * steps, stepd/abort.c). 0, or -1 when full. */
+typedef bool (*plug_event_watch_f)(pmix_status_t code, const pmix_proc_t *source,
+				   const pmix_info_t *info, size_t ninfo);
+int plug_event_watch(plug_event_watch_f fn);
 
 #endif

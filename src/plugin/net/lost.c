@@ -51,6 +51,7 @@ static struct {
 	const plug_map_t *map;
 	unsigned char *state;    /* [map->ntasks] */
 	plug_lost_watch_f watch; /* told of every lost rank (net/coll.c) */
+	plug_lost_relay_f relay; /* told after the event (stepd/family.c) */
 } lost;
 
 int plug_lost_init(const char *nspace, const plug_map_t *map)
@@ -226,6 +227,8 @@ static void rank_lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, u
 	if (lost.watch)
 		lost.watch(rank);
 	notify(rank, code, exit_code);
+	if (lost.relay)
+		lost.relay(rank, code, exit_code, from == PLUG_TREE_NONE);
 	if (aborted)
 		kill_local(rank);
 }
@@ -288,4 +291,9 @@ int plug_lost_register(plug_net_t *n)
 void plug_lost_watch(plug_lost_watch_f fn)
 {
 	lost.watch = fn;
+}
+
+void plug_lost_relay(plug_lost_relay_f fn)
+{
+	lost.relay = fn;
 }

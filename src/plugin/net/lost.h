@@ -52,6 +52,13 @@ void plug_lost_stop(void);
  * it. */
 typedef void (*plug_lost_watch_f)(pmix_rank_t rank);
 void plug_lost_watch(plug_lost_watch_f fn);
+/* fn is told of every lost or aborted rank after its event went to the
+ * local clients (code, exit code; here: this stepd saw it first, not a
+ * neighbour). The spawn family relays it (stepd/family.c). Same threads
+ * and lifetime as plug_lost_watch. */
+typedef void (*plug_lost_relay_f)(pmix_rank_t rank, pmix_status_t code, int32_t exit_code,
+				  bool here);
+void plug_lost_relay(plug_lost_relay_f fn);
 /* Takes LOST messages from the network (before it starts). 0/-1. */
 int plug_lost_register(plug_net_t *n);
 

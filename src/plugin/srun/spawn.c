@@ -419,7 +419,8 @@ static int child_env(spawn_t *s, plug_spawn_plan_t *plan, const pmix_proc_t *req
 	       set_env(&plan->env, PLUG_SPAWN_PARENT_ENV, "%s:%u", req->nspace, req->rank) |
 	       set_env(&plan->env, PLUG_SPAWN_PARENT_NODES_ENV, "%s", plug_agent_nodelist()) |
 	       set_env(&plan->env, PLUG_SPAWN_PARENT_MAP_ENV, "%s", plug_agent_map()) |
-	       (plan->nonpmi ? set_env(&plan->env, PLUG_SPAWN_NONPMI_ENV, "1") : 0);
+	       (plan->nonpmi ? set_env(&plan->env, PLUG_SPAWN_NONPMI_ENV, "1") : 0) |
+	       (plan->child_sep ? set_env(&plan->env, PLUG_SPAWN_SEP_ENV, "1") : 0);
 }
 
 static pmix_status_t fork_child(spawn_t *s, plug_spawn_plan_t *plan)

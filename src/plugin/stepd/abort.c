@@ -33,11 +33,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <event2/event.h>
+#include <pmix.h>
 
 #include "pxc_host.h"
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/util.h"
+#include "lib/map.h"
+#include "net/ctx.h"
+#include "net/event.h"
 #include "net/lost.h"
 #include "stepd/abort.h"
 #include "slurm_adapter.h"
@@ -255,6 +259,102 @@ kill:
 	else
 		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
 	return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* ---- procs of other steps ------------------------------------------------ */
+
+static void others_done(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	if (st != PMIX_SUCCESS)
+		plug_error("abort of procs of other steps: %s", PMIx_Error_string(st));
+}
+
+pmix_status_t plug_abort_others(const pmix_proc_t *caller, int status, const char *msg,
+				const pmix_proc_t *procs, size_t n, pmix_op_cbfunc_t cbfunc,
+				void *cbdata)
+{
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = (void *)procs };
+	char *cut = strndup(msg ? msg : "", PLUG_ABORT_MSG_MAX);
+	pmix_info_t info[4];
+	bool yes = true;
+	int ec = status;
+	pmix_status_t st;
+
+	if (!cut)
+		return PMIX_ERR_NOMEM;
+	plug_error("rank %u called PMIx_Abort(%d) on %zu proc%s of other steps (first: %s:%u): %s",
+		   caller->rank, status, n, n == 1 ? "" : "s", procs[0].nspace, procs[0].rank, cut);
+	PMIx_Info_load(&info[0], PMIX_EVENT_CUSTOM_RANGE, &da, PMIX_DATA_ARRAY);
+	PMIx_Info_load(&info[1], PMIX_EXIT_CODE, &ec, PMIX_INT);
+	PMIx_Info_load(&info[2], PLUG_ABORT_KILL_KEY, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[3], PLUG_ABORT_MSG_KEY, cut, PMIX_STRING);
+	st = plug_event_notify(PMIX_ERR_PROC_REQUESTED_ABORT, caller, PMIX_RANGE_CUSTOM, info, 4,
+			       cbfunc ? cbfunc : others_done, cbdata);
+	for (int i = 0; i < 4; i++)
+		PMIx_Info_destruct(&info[i]);
+	free(cut);
+	return st;
+}
+
+/* An abort of procs of this step asked by a process of another step: the
+ * ones on this node are aborted like ranks named by a local PMIx_Abort
+ * (reported to our srun, then flooded and killed). Taken: never
+ * delivered as an event (the step's own flood tells its processes). */
+static bool abort_in(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+		     size_t ninfo)
+{
+	const pmix_info_t *kill_i = pxc_info_find(info, ninfo, PLUG_ABORT_KILL_KEY);
+	const pmix_info_t *ec_i = pxc_info_find(info, ninfo, PMIX_EXIT_CODE);
+	const pmix_info_t *msg_i = pxc_info_find(info, ninfo, PLUG_ABORT_MSG_KEY);
+	const pmix_info_t *cr = pxc_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
+	const plug_map_t *map = plug_net_ctx.map;
+	const pmix_data_array_t *da;
+	pmix_rank_t *ranks = NULL;
+	unsigned char *seen = NULL;
+	char *text = NULL;
+	size_t n = 0;
+
+	if (code != PMIX_ERR_PROC_REQUESTED_ABORT || !kill_i || !source)
+		return false;
+	if (kill_i->value.type != PMIX_BOOL || !ec_i || ec_i->value.type != PMIX_INT || !cr ||
+	    cr->value.type != PMIX_DATA_ARRAY || !(da = cr->value.data.darray) ||
+	    da->type != PMIX_PROC || !da->array || !map) {
+		plug_error("malformed abort request from %s:%u: dropped", source->nspace,
+			   source->rank);
+		return true;
+	}
+	if (!(seen = calloc(map->ntasks, 1)) || !(ranks = malloc(map->ntasks * sizeof(*ranks))))
+		goto done;
+	for (size_t i = 0; i < da->size; i++) {
+		const pmix_proc_t *p = (const pmix_proc_t *)da->array + i;
+
+		if (!PMIx_Check_nspace(p->nspace, plug_net_ctx.nspace))
+			continue;
+		for (uint32_t r = 0; r < map->ntasks; r++)
+			if ((p->rank == PMIX_RANK_WILDCARD || p->rank == r) &&
+			    map->node_of[r] == plug_net_ctx.me && !seen[r]++)
+				ranks[n++] = r;
+	}
+	if (n && asprintf(&text, "%s (from %s:%u)",
+			  msg_i && msg_i->value.type == PMIX_STRING && msg_i->value.data.string ?
+				  msg_i->value.data.string :
+				  "",
+			  source->nspace, source->rank) > 0)
+		plug_abort_report(source->rank, ec_i->value.data.integer,
+				  plug_net_ctx.host ? plug_net_ctx.host : "?", text, ranks, n, NULL,
+				  NULL);
+done:
+	free(text);
+	free(seen);
+	free(ranks);
+	return true;
+}
+
+void plug_abort_watch(void)
+{
+	if (plug_event_watch(abort_in) < 0)
+		plug_error("cannot watch events: aborts from other steps are not served");
 }
 
 /* Blocking: connect, send, wait for the ACK (or the close); bounded. */

@@ -27,6 +27,16 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, 
 				const pmix_rank_t *ranks, size_t nranks, pmix_op_cbfunc_t cbfunc,
 				void *cbdata);
 void plug_abort_stop(void);
+/* PMIx_Abort of procs[0..n) of other steps of the job (a spawned child, a
+ * connected step): sent to their stepds (net/event.c), each of which
+ * aborts its local ones as its own (reported to its srun with the caller
+ * named). cbfunc (may be NULL) when every stepd took it. Returns as
+ * plug_event_notify does. */
+pmix_status_t plug_abort_others(const pmix_proc_t *caller, int status, const char *msg,
+				const pmix_proc_t *procs, size_t n, pmix_op_cbfunc_t cbfunc,
+				void *cbdata);
+/* Serve aborts asked by other steps (before the network starts). */
+void plug_abort_watch(void);
 /* The step could not be set up on this node (prefork failed): the same
  * report with rank PLUG_ABORT_RANK_STEPD (lib/proto.h) and status 1, sent from the
  * calling thread and waited for at most a few seconds, so that srun says

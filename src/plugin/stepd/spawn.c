@@ -36,6 +36,7 @@
 #include "common/conf.h"
 #include "lib/proto.h"
 #include "lib/util.h"
+#include "stepd/family.h"
 #include "stepd/spawn.h"
 #include "slurm_adapter.h"
 
@@ -145,6 +146,8 @@ static void spawn_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata
 		st = PMIX_ERR_UNPACK_FAILURE;
 	snprintf(o->nspace, sizeof(o->nspace), "%s", st == PMIX_SUCCESS ? ns : "");
 	free(ns);
+	if (st == PMIX_SUCCESS)
+		plug_family_child(o->nspace); /* told of this step's failures */
 	if (o->cbfunc)
 		o->cbfunc(st, o->nspace, o->cbdata);
 	if (st == PMIX_SUCCESS && o->notify)
@@ -260,7 +263,9 @@ int plug_spawn_task_env(char ***env, const char *dir)
 	/* what made this step a spawned one is not for the task's own sruns */
 	if ((plug_env_get(*env, PLUG_SPAWN_PARENT_ENV) &&
 	     plug_env_set(env, PLUG_SPAWN_PARENT_ENV, "") < 0) ||
-	    (plug_env_get(*env, PLUG_SPAWNED_ENV) && plug_env_set(env, PLUG_SPAWNED_ENV, "") < 0))
+	    (plug_env_get(*env, PLUG_SPAWNED_ENV) && plug_env_set(env, PLUG_SPAWNED_ENV, "") < 0) ||
+	    (plug_env_get(*env, PLUG_SPAWN_SEP_ENV) &&
+	     plug_env_set(env, PLUG_SPAWN_SEP_ENV, "") < 0))
 		return -1;
 	if (!v || strcmp(v, "1") || !dir)
 		return 0;

@@ -56,6 +56,7 @@
 #include "net/lost.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
+#include "stepd/family.h"
 #include "stepd/nspace.h"
 #include "stepd/publish.h"
 #include "stepd/reap.h"
@@ -169,10 +170,21 @@ static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* True for the nspace of another step of this job ("slurmix.<job>.<step>"). */
+static bool job_step_nspace(const char *ns)
+{
+	unsigned job, stp;
+	int end = 0;
+
+	return sscanf(ns, "slurmix.%u.%u%n", &job, &stp, &end) == 2 && !ns[end] &&
+	       job == step.si.step_id.job_id && !PMIx_Check_nspace(ns, step.nspace);
+}
+
 /* PMIx_Abort: the whole step without procs or with the step's wildcard
- * among them; else exactly the ranks named (stepd/abort.h). Procs of
- * another step are refused (PMIX_ERR_NOT_SUPPORTED), a rank the step does
- * not have is PMIX_ERR_BAD_PARAM: nothing is aborted then. */
+ * among them; else exactly the procs named (stepd/abort.h): ranks of this
+ * step, and procs of other steps of the job, which their own stepds
+ * abort. A rank the step does not have, or a namespace that is no step of
+ * the job, is PMIX_ERR_BAD_PARAM: nothing is aborted then. */
 static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, const char msg[],
 			      pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
 			      void *cbdata)
@@ -181,16 +193,19 @@ static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, co
 	bool whole = !procs || !nprocs;
 	unsigned char *seen = NULL;
 	pmix_rank_t *ranks = NULL;
-	pmix_status_t st;
-	size_t n = 0;
+	pmix_proc_t *others = NULL;
+	pmix_status_t st = PMIX_SUCCESS;
+	size_t n = 0, nothers = 0;
 
 	(void)srv;
 	for (size_t i = 0; !whole && i < nprocs; i++) {
 		if (!PMIx_Check_nspace(procs[i].nspace, step.nspace)) {
-			plug_error("rank %u: PMIx_Abort of %s:%u, a proc of another step: not "
-				   "supported",
-				   proc->rank, procs[i].nspace, procs[i].rank);
-			return PMIX_ERR_NOT_SUPPORTED;
+			if (job_step_nspace(procs[i].nspace))
+				continue;
+			plug_error("rank %u: PMIx_Abort of %s:%u, which is no step of job %u",
+				   proc->rank, procs[i].nspace, procs[i].rank,
+				   step.si.step_id.job_id);
+			return PMIX_ERR_BAD_PARAM;
 		}
 		if (procs[i].rank == PMIX_RANK_WILDCARD)
 			whole = true;
@@ -202,18 +217,30 @@ static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, co
 	}
 	if (whole) {
 		plug_lost_aborted(proc->rank);
+		plug_family_aborted(proc->rank, status); /* spawn parent, children */
 		return plug_abort_report(proc->rank, status, host, msg, NULL, 0, cbfunc, cbdata);
 	}
-	if (!(seen = calloc(step.si.ntasks, 1)) || !(ranks = malloc(nprocs * sizeof(*ranks)))) {
+	if (!(seen = calloc(step.si.ntasks, 1)) || !(ranks = malloc(nprocs * sizeof(*ranks))) ||
+	    !(others = malloc(nprocs * sizeof(*others)))) {
 		free(seen);
+		free(ranks);
 		return PMIX_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < nprocs; i++)
-		if (!seen[procs[i].rank]++)
+		if (!PMIx_Check_nspace(procs[i].nspace, step.nspace))
+			others[nothers++] = procs[i];
+		else if (!seen[procs[i].rank]++)
 			ranks[n++] = procs[i].rank;
-	st = plug_abort_report(proc->rank, status, host, msg, ranks, n, cbfunc, cbdata);
+	/* the caller hears when the part of its own step is done, or, with
+	 * only other steps named, when their stepds took it */
+	if (nothers)
+		st = plug_abort_others(proc, status, msg, others, nothers, n ? NULL : cbfunc,
+				       n ? NULL : cbdata);
+	if (n)
+		st = plug_abort_report(proc->rank, status, host, msg, ranks, n, cbfunc, cbdata);
 	free(seen);
 	free(ranks);
+	free(others);
 	return st;
 }
 
@@ -635,7 +662,7 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 				.timeout_s = (int)plug_net_ctx.timeout };
 
 	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 || plug_lost_register(n) < 0 ||
-	    plug_event_register(n) < 0)
+	    plug_event_register(n) < 0 || plug_family_register(n) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
@@ -679,6 +706,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		return 0;
 	plug_conf_env(*env);
 	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id, step.si.nodeid);
+	plug_abort_watch();
 	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
 	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
@@ -686,6 +714,13 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
+	{
+		const char *sep = plug_env_get(*env, PLUG_SPAWN_SEP_ENV);
+
+		plug_family_init(step.nspace, step.si.step_id.job_id, step.si.step_id.step_id,
+				 step.spawned ? &step.parent : NULL,
+				 plug_conf.spawn_end_with_parent && !(sep && !strcmp(sep, "1")));
+	}
 	if (plug_conf.task_weight && step.spawned)
 		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
 	load_topology(&step);
@@ -753,6 +788,7 @@ void plug_step_fini(void)
 	plug_net_destroy(plug_net_ctx.net);
 	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));
 	plug_lost_stop();
+	plug_family_stop();
 	if (step.dir_made)
 		plug_rm_tree(step.dir);
 	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)

@@ -33,6 +33,12 @@
  * caller's own proc after PMIx_Connect, beside PMIX_GROUP_CONTEXT_ID */
 #define PMIX_CONNECT_GROUP_RANK         "slurmix.cnct.grank"
 
+/* (bool) PMIx_Spawn: the spawned job does not end when its parent job
+ * fails (the key OpenPMIx defines; older headers lack it) */
+#ifndef PMIX_SPAWN_CHILD_SEP
+#define PMIX_SPAWN_CHILD_SEP "pmix.spchildsep"
+#endif
+
 /* (uint32_t) on a delivered event: how many events the step daemon's
  * event cache dropped for room, before anyone on its node had received
  * them, since the last event that said so (docs/events.md) */

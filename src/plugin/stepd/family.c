@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stepd/family.c - failures between a spawned step and its parent step;
+ * see stepd/family.h.
+ *
+ * Relays: the event a stepd raises for a lost or aborted rank of its step
+ * (net/lost.c: PMIX_ERR_PROC_TERM_WO_SYNC, or PMIX_ERR_PROC_REQUESTED_ABORT
+ * with PMIX_EXIT_CODE) goes, range CUSTOM over the other step's wildcard,
+ * through the host's event forwarding (net/event.c: EVENT_FWD to every
+ * stepd of that step), to
+ *   - the parent step, from the stepd that saw the loss (one copy);
+ *   - every child step this stepd spawned (each child was spawned by one
+ *     stepd of the parent, so each gets one copy).
+ * Each relayed event carries PMIX_EVENT_AFFECTED_PROC and this node's
+ * PMIX_HOSTNAME and PMIX_NODEID (its source node). A whole-step
+ * PMIx_Abort is relayed at once, with the aborting rank, before Slurm
+ * kills the step.
+ *
+ * Ending: a stepd of a child step that receives such an event from its
+ * parent step ends its own step (slurm_kill_job_step: Slurm's SIGTERM,
+ * KillWait, SIGKILL) PLUG_FAMILY_GRACE_MS after the event was queued to
+ * its clients, unless told not to (SlurmixSpawnEndWithParent=no, or
+ * PMIX_SPAWN_CHILD_SEP at the spawn: SLURMIX_SPAWN_SEP in its env). Every
+ * stepd of the child does it (the RPC is idempotent), so the loss of one
+ * node does not keep the step alive.
+ *
+ * Threads: init and register in prefork (job manager thread); everything
+ * else in the progress thread, where net/lost.c and net/event.c call
+ * their hooks and the network its users' stop; plug_family_stop after that
+ * thread is gone.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+#include <pmix.h>
+
+#include "pxc_host.h"
+#include "lib/proto.h"
+#include "net/ctx.h"
+#include "net/event.h"
+#include "net/lost.h"
+#include "net/transport.h"
+#include "stepd/family.h"
+#include "slurm_adapter.h"
+
+#define PLUG_FAMILY_GRACE_MS 500
+
+static struct {
+	char nspace[PMIX_MAX_NSLEN + 1];
+	uint32_t job, step;
+	bool has_parent, end;
+	pmix_proc_t parent;
+	char (*children)[PMIX_MAX_NSLEN + 1];
+	size_t nchildren;
+	struct event *ending; /* the grace timer, once the parent failed */
+} fam;
+
+static void relay_done(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	if (st != PMIX_SUCCESS)
+		plug_flag("family: a relayed event did not reach every stepd: %s",
+			  PMIx_Error_string(st));
+}
+
+/* The event for rank of this step to every process of step nspace. */
+static void relay(const char *nspace, pmix_rank_t rank, pmix_status_t code, int32_t exit_code)
+{
+	pmix_proc_t proc, target;
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = 1, .array = &target };
+	pmix_info_t info[5];
+	uint32_t node = plug_net_ctx.me;
+	int ec = exit_code;
+	size_t n = 0;
+	pmix_status_t st;
+
+	PMIx_Load_procid(&proc, fam.nspace, rank);
+	PMIx_Load_procid(&target, nspace, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info[n++], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+	PMIx_Info_load(&info[n++], PMIX_EVENT_CUSTOM_RANGE, &da, PMIX_DATA_ARRAY);
+	PMIx_Info_load(&info[n++], PMIX_HOSTNAME, plug_net_ctx.host ? plug_net_ctx.host : "",
+		       PMIX_STRING);
+	PMIx_Info_load(&info[n++], PMIX_NODEID, &node, PMIX_UINT32);
+	if (code == PMIX_ERR_PROC_REQUESTED_ABORT)
+		PMIx_Info_load(&info[n++], PMIX_EXIT_CODE, &ec, PMIX_INT);
+	st = plug_event_notify(code, &proc, PMIX_RANGE_CUSTOM, info, n, relay_done, NULL);
+	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
+		plug_error("family: cannot tell step %s of rank %u: %s", nspace, rank,
+			   PMIx_Error_string(st));
+	else
+		plug_flag("family: told step %s that rank %u of %s ended (%s)", nspace, rank,
+			  fam.nspace, PMIx_Error_string(code));
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
+}
+
+static void lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, bool here)
+{
+	if (here && fam.has_parent)
+		relay(fam.parent.nspace, rank, code, exit_code);
+	for (size_t i = 0; i < fam.nchildren; i++)
+		relay(fam.children[i], rank, code, exit_code);
+}
+
+void plug_family_aborted(pmix_rank_t rank, int status)
+{
+	lost(rank, PMIX_ERR_PROC_REQUESTED_ABORT, status, true);
+}
+
+static void end_now(int fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	plug_info("the parent step %s failed: ending step %u.%u", fam.parent.nspace, fam.job,
+		  fam.step);
+	slurm_kill_job_step(fam.job, fam.step, SIGKILL);
+}
+
+/* An event from another stepd, about to be delivered here (never taken). */
+static bool event_in(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+		     size_t ninfo)
+{
+	struct timeval tv = { 0, PLUG_FAMILY_GRACE_MS * 1000 };
+	struct event_base *base;
+
+	if (pxc_info_find(info, ninfo, PLUG_ABORT_KILL_KEY))
+		return false; /* an abort of named procs (stepd/abort.c), not a failure */
+	if (!fam.has_parent || !fam.end || fam.ending || !source ||
+	    !PMIx_Check_nspace(source->nspace, fam.parent.nspace) ||
+	    (code != PMIX_ERR_PROC_TERM_WO_SYNC && code != PMIX_ERR_PROC_REQUESTED_ABORT &&
+	     code != PMIX_ERR_PROC_ABORTED_BY_SIG))
+		return false;
+	base = plug_net_ctx.net ? plug_net_base(plug_net_ctx.net) : NULL;
+	if (!base || !(fam.ending = evtimer_new(base, end_now, NULL)) ||
+	    evtimer_add(fam.ending, &tv) < 0)
+		end_now(-1, 0, NULL);
+	return false;
+}
+
+void plug_family_init(const char *nspace, uint32_t job, uint32_t step, const pmix_proc_t *parent,
+		      bool end)
+{
+	memset(&fam, 0, sizeof(fam));
+	snprintf(fam.nspace, sizeof(fam.nspace), "%s", nspace);
+	fam.job = job;
+	fam.step = step;
+	if (parent) {
+		fam.parent = *parent;
+		fam.has_parent = true;
+	}
+	fam.end = end;
+	plug_lost_relay(lost);
+	if (plug_event_watch(event_in) < 0)
+		plug_error("family: cannot watch events: a failed parent does not end this step");
+}
+
+void plug_family_child(const char *nspace)
+{
+	char(*grown)[PMIX_MAX_NSLEN + 1];
+
+	if (fam.nchildren >= 4096 ||
+	    !(grown = realloc(fam.children, (fam.nchildren + 1) * sizeof(*grown)))) {
+		plug_error("family: too many spawned steps to follow; %s is not told of "
+			   "failures",
+			   nspace);
+		return;
+	}
+	fam.children = grown;
+	snprintf(fam.children[fam.nchildren++], PMIX_MAX_NSLEN + 1, "%s", nspace);
+}
+
+/* The network goes down (progress thread): the grace timer goes. */
+static void net_stop(void *arg)
+{
+	(void)arg;
+	if (fam.ending)
+		event_free(fam.ending);
+	fam.ending = NULL;
+}
+
+int plug_family_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "spawn family", .stop = net_stop };
+
+	return plug_net_register(n, &u);
+}
+
+void plug_family_stop(void)
+{
+	free(fam.children);
+	memset(&fam, 0, sizeof(fam));
+}
