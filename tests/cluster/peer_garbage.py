@@ -23,6 +23,7 @@ import time
 
 T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
+NODE_DOWN = 34
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE = 24, 33
 USER_CODE = -3007
@@ -68,6 +69,7 @@ def broken_messages():
         (LOST, b"", 0), (LOST, u32(1), 0), (LOST, u32(1) + status(0), 0),
         (LOST, u32(999999) + status(-1), 0), (LOST, JUNK, 0),
         (LOST, u32(1) + JUNK[:5], 0),
+        (NODE_DOWN, b"", 0), (NODE_DOWN, u32(999999), 0), (NODE_DOWN, u32(1) + JUNK, 0),
         (LOST, u32(1) + status(-8), 0),  # an abort without its exit code
         (LOST, u32(1) + status(-8) + u32(3), 0),  # ... or with one of another type
         (FANIN, b"", 0), (FANIN, u64(SIG), 0), (FANIN, u64(SIG) + u32(0), 0),

@@ -253,6 +253,51 @@ stepd_killed() {
 	rm -rf "$state"/nodes/vn4/tmp/slurmix.* "$state"/nodes/vn4/spool/slurmix.*
 }
 
+# A step daemon killed while the others fence: the fence fails, and every
+# other node's ranks get PMIX_EVENT_NODE_DOWN naming the node and its
+# ranks (docs/events.md); a node whose tasks simply ended raises nothing.
+node_down() {
+	local name="step daemon killed during a fence: NODE_DOWN at the other nodes" pid uts p cnt t0 t
+	if want_case "$name"; then
+		t0=$(now)
+		(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N4 -n8 \
+			--ntasks-per-node=2 ./pmix_killed stepd >"$state/nodedown.out" 2>&1) &
+		pid=$!
+		sleep 2
+		uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn4.pid")/ns/uts")
+		for p in $(pgrep -x slurmstepd); do
+			[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] && kill -9 "$p"
+		done
+		for _ in $(seq 40); do
+			[ "$(grep -c "^NODE_DOWN" "$state/nodedown.out")" -ge 6 ] && break
+			sleep 0.25
+		done
+		t=$(since "$t0")
+		cnt=$(grep -c "^NODE_DOWN host vn4 node 3 procs 6,7$" "$state/nodedown.out")
+		if [ "$cnt" = 6 ] && [ "$(grep -c "^FENCE_ERROR" "$state/nodedown.out")" = 6 ]; then
+			ok "$name: 6 ranks told, their fences failed ($t s after the start)"
+		else
+			cat "$state/nodedown.out"
+			bad "$name" "($cnt of 6 ranks told)"
+		fi
+		scancel --state=running -u root >/dev/null 2>&1
+		wait "$pid" 2>/dev/null
+		sleep 1
+		rm -rf "$state"/nodes/vn4/tmp/slurmix.* "$state"/nodes/vn4/spool/slurmix.*
+	fi
+	name="a node whose tasks ended normally is no lost node"
+	want_case "$name" || return 0
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		./pmix_killed early 2>&1)
+	cnt=$(grep -c "^NO_NODE_DOWN$" <<<"$out")
+	if [ "$cnt" = 6 ]; then
+		ok "$name (6 ranks, no event)"
+	else
+		echo "$out" | tail -10
+		bad "$name" "($cnt of 6 ranks without the event)"
+	fi
+}
+
 # Rank 0 of the strangers' job pokes srun's rendezvous/abort port: garbage,
 # malformed ABORT and REGISTER frames. srun must log and drop them and keep
 # its exit code.
@@ -779,7 +824,7 @@ stepd_endpoints() {
 # EVENT_ACK, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack
+	local lost coll fout dmdx ev unk tbl fwd ack nd
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -807,20 +852,21 @@ auth_garbage() {
 	ack=$(log_new | grep -c "malformed EVENT_ACK from node")
 	unk=$(log_new | grep -c "unknown message 99 from node")
 	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
+	nd=$(log_new | grep -c "malformed NODE_DOWN message from node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
-	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ]; then
+	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
-			"$unk unknown; job OK ($(since "$t0") s)"
+			"$nd NODE_DOWN, $unk unknown; job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"
 		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
-			"$fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $unk unknown)"
+			"$fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go"
 }
@@ -1126,6 +1172,7 @@ security
 no_leftovers "4 nodes"
 logging
 stepd_killed
+node_down
 srun_requests_broken
 get_timeout
 step_end_codes

@@ -53,6 +53,9 @@ enum {
 				 * whole step] */
 	PLUG_NET_ABORT_ACK = 5, /* srun -> stepd: empty; srun kills the
 				 * step (not for a list of ranks) */
+	PLUG_NET_BYE = 6,       /* the transport's own: empty, sent on each
+				 * connection when a stepd stops normally:
+				 * the close that follows is no loss */
 	/* collectives (net/coll.c) */
 	PLUG_NET_FANIN = 10,  /* sig, seq, status, raw blob */
 	PLUG_NET_FANOUT = 11, /* sig, seq, status, raw blob */
@@ -74,6 +77,11 @@ enum {
 				  * event for this stepd's clients in range */
 	PLUG_NET_EVENT_ACK = 33, /* tag = event id: STATUS: queued to the
 				  * local clients in range (or why not) */
+	PLUG_NET_NODE_DOWN = 34, /* u32 node: that node's stepd is lost;
+				  * flooded like LOST (net/lost.c) */
+	PLUG_NET_PING = 35,      /* empty: are you there (after a lost
+				  * connection)? */
+	PLUG_NET_PONG = 36,      /* empty: the answer to PING */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one

@@ -17,11 +17,12 @@
 typedef struct {
 	char nspace[PMIX_MAX_NSLEN + 1];
 	const plug_map_t *map;
-	uint32_t me;      /* this node's index */
-	uint32_t width;   /* TreeWidth */
-	uint32_t timeout; /* seconds (SlurmixTimeout) */
-	const char *host; /* this node's name (borrowed from the step) */
-	plug_net_t *net;  /* the transport, NULL until created */
+	uint32_t me;        /* this node's index */
+	uint32_t width;     /* TreeWidth */
+	uint32_t timeout;   /* seconds (SlurmixTimeout) */
+	const char *host;   /* this node's name (borrowed from the step) */
+	char *const *hosts; /* every node's name, by index (borrowed) */
+	plug_net_t *net;    /* the transport, NULL until created */
 } plug_net_ctx_t;
 
 extern plug_net_ctx_t plug_net_ctx;

@@ -52,6 +52,8 @@ static struct {
 	unsigned char *state;    /* [map->ntasks] */
 	plug_lost_watch_f watch; /* told of every lost rank (net/coll.c) */
 	plug_lost_relay_f relay; /* told after the event (stepd/family.c) */
+	unsigned char *down;     /* [map->nnodes]: node known lost */
+	unsigned char *probing;  /* [map->nnodes]: PING sent, no PONG yet */
 } lost;
 
 int plug_lost_init(const char *nspace, const plug_map_t *map)
@@ -59,12 +61,16 @@ int plug_lost_init(const char *nspace, const plug_map_t *map)
 	snprintf(lost.nspace, sizeof(lost.nspace), "%s", nspace);
 	lost.map = map;
 	lost.state = calloc(map->ntasks, 1);
-	return lost.state ? 0 : -1;
+	lost.down = calloc(map->nnodes, 1);
+	lost.probing = calloc(map->nnodes, 1);
+	return lost.state && lost.down && lost.probing ? 0 : -1;
 }
 
 void plug_lost_stop(void)
 {
 	free(lost.state);
+	free(lost.down);
+	free(lost.probing);
 	memset(&lost, 0, sizeof(lost));
 }
 
@@ -268,6 +274,114 @@ static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 	rank_lost(rank, code, exit_code, from);
 }
 
+/* ---- lost step daemons ------------------------------------------------- */
+
+/* PMIX_EVENT_NODE_DOWN to the local clients: the node's name and id, the
+ * ranks it held (PMIX_EVENT_AFFECTED_PROCS). */
+static void notify_node(uint32_t node)
+{
+	uint32_t n = lost.map->count[node], first = lost.map->first[node];
+	pmix_proc_t src, *procs = calloc(n ? n : 1, sizeof(*procs));
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = procs };
+	const char *host = plug_net_ctx.hosts ? plug_net_ctx.hosts[node] : "";
+	pmix_info_t info[3];
+	pmix_status_t st;
+
+	if (!procs)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		PMIx_Load_procid(&procs[i], lost.nspace, lost.map->ranks[first + i]);
+	PMIx_Load_procid(&src, lost.nspace, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info[0], PMIX_HOSTNAME, host, PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_NODEID, &node, PMIX_UINT32);
+	PMIx_Info_load(&info[2], PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
+	st = PMIx_Notify_event(PMIX_EVENT_NODE_DOWN, &src, PMIX_RANGE_NAMESPACE, info, 3, NULL,
+			       NULL);
+	for (int i = 0; i < 3; i++)
+		PMIx_Info_destruct(&info[i]);
+	free(procs);
+	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
+		plug_error("cannot notify the loss of node %u: %s", node, PMIx_Error_string(st));
+}
+
+/* First news of a lost step daemon (seen here, or from a neighbour): its
+ * ranks are lost (fences that include them fail; no event each), the
+ * clients get one PMIX_EVENT_NODE_DOWN, the news goes on over the tree. */
+static void node_lost(uint32_t node, uint32_t from)
+{
+	pmix_data_buffer_t b;
+
+	if (!lost.down || node >= lost.map->nnodes || node == plug_net_ctx.me || lost.down[node])
+		return;
+	lost.down[node] = 1;
+	if (from == PLUG_TREE_NONE)
+		plug_error("the step daemon of node %u (%s) is lost: its %u ranks with it", node,
+			   plug_net_ctx.hosts ? plug_net_ctx.hosts[node] : "?",
+			   lost.map->count[node]);
+	else
+		plug_debug("node %u is lost (node %u says)", node, from);
+	pxc_buf_init(&b);
+	if (pxc_pack_u32(&b, node) == PMIX_SUCCESS)
+		plug_net_flood(plug_net_ctx.net, PLUG_NET_NODE_DOWN, from, &b);
+	pxc_buf_clear(&b);
+	for (uint32_t i = 0; i < lost.map->count[node]; i++) {
+		pmix_rank_t r = lost.map->ranks[lost.map->first[node] + i];
+
+		if (lost.state[r] != RANK_OK)
+			continue;
+		lost.state[r] = RANK_LOST;
+		if (lost.watch)
+			lost.watch(r);
+	}
+	notify_node(node);
+}
+
+/* A peer of this step is unreachable. Said BYE: it ended, no loss. A
+ * closed connection proves little (a broken frame closes one too), so
+ * the first time PING goes to it over a fresh connection: if that cannot
+ * be made either (refused, timed out: the stepd is gone), the peer is
+ * reported again and the node is lost; a PONG clears it. */
+static void lost_peer(void *arg, uint32_t peer)
+{
+	(void)arg;
+	if (!lost.map || peer >= lost.map->nnodes || plug_net_peer_ended(plug_net_ctx.net, peer) ||
+	    lost.down[peer])
+		return;
+	if (lost.probing[peer] ||
+	    plug_net_send(plug_net_ctx.net, peer, PLUG_NET_PING, 0, NULL) < 0) {
+		node_lost(peer, PLUG_TREE_NONE);
+		return;
+	}
+	lost.probing[peer] = 1;
+	plug_debug("node %u: connection lost, asking whether it is there", peer);
+}
+
+static void node_down_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	uint32_t node;
+
+	(void)arg;
+	if (h->cmd == PLUG_NET_PING) {
+		plug_net_send(plug_net_ctx.net, from, PLUG_NET_PONG, 0, NULL);
+		return;
+	}
+	if (h->cmd == PLUG_NET_PONG) {
+		if (lost.map && from < lost.map->nnodes)
+			lost.probing[from] = 0;
+		return;
+	}
+	if (pxc_unpack_u32(in, &node) != PMIX_SUCCESS || !lost.map || node >= lost.map->nnodes ||
+	    pxc_buf_remaining(in)) {
+		plug_error("malformed NODE_DOWN message from node %u", from);
+		return;
+	}
+	if (node == plug_net_ctx.me) {
+		plug_error("node %u says this node is lost: ignored", from);
+		return;
+	}
+	node_lost(node, from);
+}
+
 /* The network goes down: pending escalations are dropped (the step is
  * ending; Slurm kills what is left). */
 static void lost_net_stop(void *arg)
@@ -284,8 +398,13 @@ int plug_lost_register(plug_net_t *n)
 			      .last = PLUG_NET_LOST,
 			      .msg = lost_msg,
 			      .stop = lost_net_stop };
+	plug_net_user_t d = { .name = "lost nodes",
+			      .first = PLUG_NET_NODE_DOWN,
+			      .last = PLUG_NET_PONG,
+			      .msg = node_down_msg,
+			      .peer_lost = lost_peer };
 
-	return plug_net_register(n, &u);
+	return plug_net_register(n, &u) < 0 || plug_net_register(n, &d) < 0 ? -1 : 0;
 }
 
 void plug_lost_watch(plug_lost_watch_f fn)

@@ -12,6 +12,13 @@
  * PMIX_EVENT_AFFECTED_PROC = the lost proc). A rank that called
  * PMIx_Abort is not announced (the step is being killed anyway).
  *
+ * Lost step daemons: a peer of the step that the transport reports
+ * unreachable without having said BYE is asked PING over a fresh
+ * connection; reported again (nobody answers the connect), it is lost:
+ * NODE_DOWN is flooded like LOST, every stepd marks the node's ranks
+ * lost (fences fail) and raises one PMIX_EVENT_NODE_DOWN (PMIX_HOSTNAME,
+ * PMIX_NODEID, PMIX_EVENT_AFFECTED_PROCS) at its clients.
+ *
  * Progress thread, except plug_lost_init/_register/_stop (job manager
  * thread and plugin fini).
  */

@@ -70,7 +70,8 @@ typedef struct {
 	uint16_t port; /* 0: unknown yet */
 	link_t *link;  /* primary connection, or NULL */
 	int connecting;
-	int lost; /* to be reported to the users */
+	int lost;  /* to be reported to the users */
+	int ended; /* said BYE: its connections close without a loss */
 	qmsg_t *queue, **tail;
 } peer_t;
 
@@ -104,6 +105,11 @@ struct plug_net {
 	plug_net_user_t users[NET_MAX_USERS];
 	size_t nusers;
 };
+
+bool plug_net_peer_ended(const plug_net_t *n, uint32_t peer)
+{
+	return peer < n->npeers && n->peers[peer].ended;
+}
 
 const char *plug_net_addr(const plug_net_t *n)
 {
@@ -150,7 +156,8 @@ static int kinds_overlap(uint16_t a0, uint16_t a1, uint16_t b0, uint16_t b1)
 int plug_net_register(plug_net_t *n, const plug_net_user_t *u)
 {
 	if (n->started || n->nusers == NET_MAX_USERS || u->first > u->last ||
-	    kinds_overlap(u->first, u->last, PLUG_NET_HELLO, PLUG_NET_TABLE))
+	    kinds_overlap(u->first, u->last, PLUG_NET_HELLO, PLUG_NET_TABLE) ||
+	    kinds_overlap(u->first, u->last, PLUG_NET_BYE, PLUG_NET_BYE))
 		return -1;
 	for (size_t i = 0; i < n->nusers; i++)
 		if (kinds_overlap(u->first, u->last, n->users[i].first, n->users[i].last))
@@ -297,6 +304,27 @@ static void link_drop(link_t *l)
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg);
 static void on_close(pxc_conn_t *c, int err, void *arg);
+
+/* At a normal stop: BYE to an authenticated stepd, then the connection
+ * closes once written (the loop goes on until the server stops). */
+static void link_bye(link_t *l)
+{
+	plug_net_t *n = l->net;
+
+	if (l->node < 0 || l->srun) {
+		link_drop(l);
+		return;
+	}
+	for (link_t **p = &n->links; *p; p = &(*p)->next)
+		if (*p == l) {
+			*p = l->next;
+			break;
+		}
+	pxc_conn_set_arg(l->conn, NULL);
+	pxc_conn_send(l->conn, PLUG_NET_BYE, 0, 0, NULL);
+	pxc_conn_close(l->conn, 1);
+	free(l);
+}
 
 static link_t *link_new(plug_net_t *n, int fd, int64_t node, int srun)
 {
@@ -615,7 +643,10 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 			link_drop(l);
 		return;
 	}
-	if (h->cmd == PLUG_NET_TABLE) {
+	if (h->cmd == PLUG_NET_BYE) {
+		if (l->node < n->npeers)
+			n->peers[l->node].ended = 1;
+	} else if (h->cmd == PLUG_NET_TABLE) {
 		if (l->node >= n->nnodes || n->have_table)
 			plug_error("endpoint table from node %u dropped", (unsigned)l->node);
 		else if (table_in(n, in) < 0)
@@ -763,7 +794,7 @@ static void stop_fn(void *arg)
 		free(pc);
 	}
 	while (n->links)
-		link_drop(n->links);
+		link_bye(n->links);
 	for (uint32_t i = 0; i < n->npeers; i++)
 		queue_free(&n->peers[i]);
 	if (n->lev)

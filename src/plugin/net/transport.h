@@ -22,7 +22,10 @@
  * Failure: a peer that cannot be reached (no endpoint, a refused or
  * timed-out connect, a closed connection) is reported to every user's
  * peer-lost callback, always from the event loop, never from inside the
- * call that found it out: plug_net_send never re-enters its caller.
+ * call that found it out: plug_net_send never re-enters its caller. A
+ * stepd that stops normally says BYE on each of its connections first,
+ * so that its peers can tell its end from a failure
+ * (plug_net_peer_ended).
  *
  * Threads: plug_net_create, _register, _start, _stop and _destroy run in
  * one thread of the host (slurmstepd's job manager thread), never in the
@@ -85,6 +88,9 @@ void plug_net_stop(plug_net_t *n);
  * holds n. */
 void plug_net_destroy(plug_net_t *n);
 
+/* True when peer's stepd said BYE (it stopped normally): its lost
+ * connections are no failure of that node. Progress thread. */
+bool plug_net_peer_ended(const plug_net_t *n, uint32_t peer);
 /* The listener's address and port (for the endpoint records). */
 const char *plug_net_addr(const plug_net_t *n);
 uint16_t plug_net_port(const plug_net_t *n);

@@ -679,6 +679,7 @@ static int start_net(plug_step_t *st, char **env)
 	c->width = plug_slurm_tree_width();
 	c->timeout = plug_conf.timeout;
 	c->host = st->hosts[st->si.nodeid];
+	c->hosts = st->hosts;
 	/* one-node steps too: other steps of the job reach them for
 	 * connect and fences across namespaces (docs/dynamic.md 5) */
 	if (net_args(st, env, &a) < 0 || !(c->net = plug_net_create(&a)) ||
