@@ -224,18 +224,35 @@ fence_timeout() {
 	fi
 }
 
+# SIGKILL to every slurmstepd of virtual node NODE.
+kill_stepds_of() {	# kill_stepds_of NODE
+	local uts p
+	uts=$(readlink "/proc/$(cat "$state/run/slurmd.$1.pid")/ns/uts")
+	for p in $(pgrep -x slurmstepd); do
+		[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] && kill -9 "$p"
+	done
+}
+
+# After kill_stepds_of NODE: the job goes, and what a SIGKILLed slurmstepd
+# cannot remove (its step directory, its endpoints socket in the spool
+# directory) is taken away, so that later "nothing left" checks see only
+# what other cases leave.
+after_killed_stepd() {	# after_killed_stepd NODE SRUN-PID
+	scancel --state=running -u root >/dev/null 2>&1
+	wait "$2" 2>/dev/null
+	sleep 1
+	rm -rf "$state"/nodes/"$1"/tmp/slurmix.* "$state"/nodes/"$1"/spool/slurmix.*
+}
+
 # Kill the step daemon of the last node while the others wait in a fence.
 stepd_killed() {
-	local name="killed step daemon" pid uts p cnt
+	local name="killed step daemon" pid cnt
 	want_case "$name" || return 0
 	(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N4 -n8 \
 		--ntasks-per-node=2 ./pmix_fail >"$state/killed.out" 2>&1) &
 	pid=$!
 	sleep 3
-	uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn4.pid")/ns/uts")
-	for p in $(pgrep -x slurmstepd); do
-		[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] && kill -9 "$p"
-	done
+	kill_stepds_of vn4
 	sleep 5
 	cnt=$(grep -c "^FENCE_ERROR" "$state/killed.out")
 	if [ "$cnt" -ge 6 ]; then
@@ -244,30 +261,21 @@ stepd_killed() {
 		cat "$state/killed.out"
 		bad "$name" "($cnt errors after 5 s)"
 	fi
-	scancel --state=running -u root >/dev/null 2>&1
-	wait "$pid" 2>/dev/null
-	sleep 1
-	# a SIGKILLed slurmstepd cannot remove its step directory nor its
-	# endpoints socket in the spool directory: take them away so that
-	# later "nothing left" checks see only what other cases leave
-	rm -rf "$state"/nodes/vn4/tmp/slurmix.* "$state"/nodes/vn4/spool/slurmix.*
+	after_killed_stepd vn4 "$pid"
 }
 
 # A step daemon killed while the others fence: the fence fails, and every
 # other node's ranks get PMIX_EVENT_NODE_DOWN naming the node and its
 # ranks (docs/events.md); a node whose tasks simply ended raises nothing.
 node_down() {
-	local name="step daemon killed during a fence: NODE_DOWN at the other nodes" pid uts p cnt t0 t
+	local name="step daemon killed during a fence: NODE_DOWN at the other nodes" pid cnt t0 t
 	if want_case "$name"; then
 		t0=$(now)
 		(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N4 -n8 \
 			--ntasks-per-node=2 ./pmix_killed stepd >"$state/nodedown.out" 2>&1) &
 		pid=$!
 		sleep 2
-		uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn4.pid")/ns/uts")
-		for p in $(pgrep -x slurmstepd); do
-			[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] && kill -9 "$p"
-		done
+		kill_stepds_of vn4
 		for _ in $(seq 40); do
 			[ "$(grep -c "^NODE_DOWN" "$state/nodedown.out")" -ge 6 ] && break
 			sleep 0.25
@@ -280,10 +288,7 @@ node_down() {
 			cat "$state/nodedown.out"
 			bad "$name" "($cnt of 6 ranks told)"
 		fi
-		scancel --state=running -u root >/dev/null 2>&1
-		wait "$pid" 2>/dev/null
-		sleep 1
-		rm -rf "$state"/nodes/vn4/tmp/slurmix.* "$state"/nodes/vn4/spool/slurmix.*
+		after_killed_stepd vn4 "$pid"
 	fi
 	name="a node whose tasks ended normally is no lost node"
 	want_case "$name" || return 0
