@@ -30,6 +30,15 @@
  *                            rounds N late L" and "OK" when L is 0 (and
  *                            it saw all N rounds).
  *
+ * Capacity:
+ *   pmix_event burst N       every rank notifies N events (range
+ *                            NAMESPACE, a sequence number in the payload)
+ *                            without waiting, then waits for all its
+ *                            callbacks; every rank must get the N events
+ *                            of every other rank, each source's in order:
+ *                            "BURST rank r got G of W, V out of order,
+ *                            F failed" and "OK"
+ *
  * Late registrants:
  *   pmix_event late          rank 0 notifies (range NAMESPACE) before
  *                            anyone registered and all fence; then every
@@ -162,6 +171,80 @@ static pmix_data_range_t range_of(const char *s)
 					 PMIX_RANGE_UNDEF;
 }
 
+#define BURST_CODE (PMIX_EXTERNAL_ERR_BASE - 9)
+#define BURST_MAX_RANKS 64
+static _Atomic uint32_t burst_got, burst_bad, burst_done, burst_failed;
+static uint32_t burst_last[BURST_MAX_RANKS];
+
+static void on_burst(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)results, (void)nresults;
+	for (size_t i = 0; status == BURST_CODE && source && source->rank < BURST_MAX_RANKS &&
+			   source->rank != self.rank && i < ninfo;
+	     i++)
+		if (PMIx_Check_key(info[i].key, ROUND_KEY) && info[i].value.type == PMIX_UINT32) {
+			if (info[i].value.data.uint32 != burst_last[source->rank] + 1)
+				burst_bad++;
+			burst_last[source->rank] = info[i].value.data.uint32;
+			burst_got++;
+		}
+	if (cbfunc)
+		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void burst_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	if (st != PMIX_SUCCESS)
+		burst_failed++;
+	burst_done++;
+}
+
+static int burst(const pmix_proc_t *me, uint32_t n)
+{
+	pmix_status_t code = BURST_CODE, st;
+	pmix_proc_t wild;
+	pmix_info_t info;
+	pmix_value_t *v = NULL;
+	uint32_t size = 0, want;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS || !v)
+		return 2;
+	size = v->data.uint32;
+	PMIx_Value_free(v, 1);
+	if (size > BURST_MAX_RANKS)
+		return 2;
+	want = (size - 1) * n;
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_burst, NULL, NULL);
+	if (st < 0 || PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	for (uint32_t i = 1; i <= n; i++) {
+		PMIx_Info_load(&info, ROUND_KEY, &i, PMIX_UINT32);
+		if (PMIx_Notify_event(BURST_CODE, me, PMIX_RANGE_NAMESPACE, &info, 1, burst_cb,
+				      NULL) != PMIX_SUCCESS) {
+			burst_failed++;
+			burst_done++;
+		}
+		PMIx_Info_destruct(&info);
+	}
+	for (int t = 0; burst_done < n && t < 120000; t += 10)
+		usleep(10000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	for (int t = 0; burst_got < want && t < 60000; t += 10)
+		usleep(10000);
+	printf("BURST rank %u got %u of %u, %u out of order, %u failed, %u of %u sent\n", me->rank,
+	       (unsigned)burst_got, want, (unsigned)burst_bad, (unsigned)burst_failed,
+	       (unsigned)burst_done, n);
+	printf("%s\n", burst_got == want && !burst_bad && !burst_failed && burst_done == n ?
+			       "OK" :
+			       "WRONG");
+	return 0;
+}
+
 /* Registration after the event was notified. */
 static int late(const pmix_proc_t *me)
 {
@@ -258,6 +341,17 @@ int main(int argc, char **argv)
 			return 2;
 		self = me;
 		rc = late(&me);
+		fflush(stdout);
+		PMIx_Finalize(NULL, 0);
+		return rc;
+	}
+	if (argc > 2 && !strcmp(argv[1], "burst")) {
+		int rc;
+
+		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+			return 2;
+		self = me;
+		rc = burst(&me, (uint32_t)strtoul(argv[2], NULL, 10));
 		fflush(stdout);
 		PMIx_Finalize(NULL, 0);
 		return rc;

@@ -169,6 +169,39 @@ event_order() {	# event_order ROUNDS
 	fi
 }
 
+# A burst: every one of 8 ranks on 4 nodes notifies N events at once; all
+# arrive at every other rank, in order per sender, none fails; the step
+# daemons' peak memory (VmHWM, sampled) is reported (docs/events.md,
+# "capacity").
+event_burst() {	# event_burst N
+	local name="PMIx_Notify_event burst: $((8 * $1)) events from 8 ranks, all arrive" pid out okn t0 t
+	local peak=0 p v
+	want_case "$name" || return 0
+	t0=$(now)
+	# a notification's answer may wait long behind the others on the
+	# 2-CPU cluster: SlurmixTimeout (the answer's timeout) well above it
+	(cd "$bin" && SLURMIX_TIMEOUT=600 timeout 300 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./pmix_event burst "$1" >"$state/burst.out" 2>&1) &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		for p in $(my_stepds); do
+			v=$(awk '/^VmHWM/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+			[ -n "$v" ] && [ "$v" -gt "$peak" ] && peak=$v
+		done
+		sleep 0.5
+	done
+	wait "$pid"
+	t=$(since "$t0")
+	out=$(cat "$state/burst.out")
+	okn=$(grep -c '^OK$' <<<"$out")
+	if [ "$okn" -eq 8 ]; then
+		ok "$name ($t s; step daemons' peak memory $((peak / 1024)) MiB)"
+	else
+		grep -v '^OK$' <<<"$out" | sort | tail -20
+		bad "$name" "($okn of 8 ranks right, $t s)"
+	fi
+}
+
 # An event notified before anyone registered: every rank that registers
 # afterwards gets it once from its step daemon's cache (docs/events.md,
 # "late registrants"); the notifier does not.
@@ -1155,6 +1188,7 @@ for r in namespace session global custom; do
 done
 event_order 1000
 event_late
+event_burst 12500
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
 locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2
 locality_case "locality strings, mask_cpu" "0=0 1=1" -N1 -n2 --cpu-bind=mask_cpu:0x1,0x2

@@ -301,6 +301,7 @@ static void setup(void)
 	"SlurmixSpawnEndWithParent=yes\n"         \
 	"SlurmixFastStepEnd=yes\n"                \
 	"SlurmixEventCacheBytes=1048576\n"        \
+	"SlurmixEventQueueBytes=262144\n"         \
 	"SlurmixEventCacheAge=60\n"               \
 	"SlurmixTaskWeight=yes\n"
 
@@ -324,6 +325,7 @@ START_TEST(test_defaults)
 				   "SlurmixSpawnEndWithParent=yes\n"
 				   "SlurmixFastStepEnd=yes\n"
 				   "SlurmixEventCacheBytes=1048576\n"
+				   "SlurmixEventQueueBytes=262144\n"
 				   "SlurmixEventCacheAge=60\n"
 				   "SlurmixTaskWeight=yes\n");
 	plug_conf.timeout = 7;
@@ -348,15 +350,16 @@ START_TEST(test_options)
 		{ "SlurmixSpawnEndWithParent", S_P_BOOLEAN },
 		{ "SlurmixFastStepEnd", S_P_BOOLEAN },
 		{ "SlurmixEventCacheBytes", S_P_UINT32 },
+		{ "SlurmixEventQueueBytes", S_P_UINT32 },
 		{ "SlurmixEventCacheAge", S_P_UINT32 },
 		{ "SlurmixTaskWeight", S_P_BOOLEAN },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 11);
+	ck_assert_int_eq(n, 1 + 12);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 11; i++) {
+	for (int i = 0; i < 12; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -377,6 +380,7 @@ START_TEST(test_file_values)
 		"SlurmixSpawnEndWithParent=no",
 		"SlurmixFastStepEnd=no",
 		"SlurmixEventCacheBytes=0",
+		"SlurmixEventQueueBytes=65536",
 		"SlurmixEventCacheAge=5",
 		"SlurmixTaskWeight=no",
 		NULL,
@@ -390,6 +394,7 @@ START_TEST(test_file_values)
 			   "SlurmixSpawnEndWithParent=no\n"
 			   "SlurmixFastStepEnd=no\n"
 			   "SlurmixEventCacheBytes=0\n"
+			   "SlurmixEventQueueBytes=65536\n"
 			   "SlurmixEventCacheAge=5\n"
 			   "SlurmixTaskWeight=no\n";
 
@@ -491,6 +496,7 @@ START_TEST(test_env_each)
 		{ "SLURMIX_SPAWN_END_WITH_PARENT=no", "SlurmixSpawnEndWithParent", "no" },
 		{ "SLURMIX_FAST_STEP_END=FALSE", "SlurmixFastStepEnd", "no" },
 		{ "SLURMIX_EVENT_CACHE_BYTES=4096", "SlurmixEventCacheBytes", "4096" },
+		{ "SLURMIX_EVENT_QUEUE_BYTES=0", "SlurmixEventQueueBytes", "0" },
 		{ "SLURMIX_EVENT_CACHE_AGE=0", "SlurmixEventCacheAge", "0" },
 		{ "SLURMIX_TASK_WEIGHT=0", "SlurmixTaskWeight", "no" },
 	};

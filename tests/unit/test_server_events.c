@@ -345,6 +345,46 @@ START_TEST(events_cache_bounds)
 }
 END_TEST
 
+/* Back-pressure (evqueue.c): with a bound smaller than two
+ * notifications, the second waits until the host finished the first
+ * (the host is handed one at a time, the answers come in order), and
+ * nothing is dropped. */
+START_TEST(events_queue_bound)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t lim;
+	uint32_t bytes = 64;
+	long t0, t1;
+	int fd, n0;
+
+	PMIx_Info_load(&lim, PXC_SERVER_EVENT_QUEUE_BYTES, &bytes, PMIX_UINT32);
+	keeper.keep_ms = 300;
+	ck_assert_int_eq(start_server_with(&keep_module, false, &lim, 1), PMIX_SUCCESS);
+	register_job(2);
+	fd = rc_hello(1, PMIX_SUCCESS, NULL);
+	n0 = keeper.nkept; /* the connect upcall */
+	t0 = pxc_now_ms();
+	for (uint32_t tag = 3; tag <= 5; tag++) {
+		pack_notify(&b, -12348, 1, PMIX_RANGE_SESSION);
+		rc_send(fd, PXC_CMD_NOTIFY, tag, &b);
+		pxc_buf_clear(&b);
+	}
+	keeper_wait_kept(n0 + 1);
+	usleep(150000);
+	ck_assert_int_eq(keeper.nkept, n0 + 1); /* the others wait */
+	for (uint32_t tag = 3; tag <= 5; tag++) {
+		ck_assert_int_eq(rc_reply(fd, tag, &b), PMIX_SUCCESS);
+		pxc_buf_clear(&b);
+		t1 = pxc_now_ms() - t0;
+		ck_assert_int_ge(t1, 280 * (long)(tag - 2)); /* one after the other */
+	}
+	keeper_drain(n0 + 3);
+	PMIx_Info_destruct(&lim);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -354,6 +394,7 @@ int main(int argc, char **argv)
 		{ "events_mark_before_reply", events_mark_before_reply },
 		{ "events_cache_late_registrant", events_cache_late_registrant },
 		{ "events_cache_bounds", events_cache_bounds },
+		{ "events_queue_bound", events_queue_bound },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -40,6 +40,9 @@ typedef struct {
 	uint32_t event_cache_bytes; /* SlurmixEventCacheBytes (1 MiB): the
 					 * server's cache of events for late
 					 * registrants, 0: none */
+	uint32_t event_queue_bytes; /* SlurmixEventQueueBytes (256 KiB): events
+					 * flight and queued per client, then
+					 * notifiers wait; 0: no bound */
 	uint32_t event_cache_age;   /* SlurmixEventCacheAge, seconds (60),
 					 * 0: no age limit */
 	bool task_weight;           /* SlurmixTaskWeight (yes): a spawned

@@ -206,14 +206,29 @@ typedef struct {
 	void *cbdata;
 } outgoing_t;
 
-static fwd_t *fwds;
+/* In sending order (new ones at the tail, fwds_last: where the next
+ * goes), so that the answers, mostly to the oldest, are found first. */
+static fwd_t *fwds, **fwds_last;
 static uint32_t last_fwd;
+
+static void fwd_link(fwd_t *f)
+{
+	fwd_t **pp = fwds_last && !*fwds_last && fwds ? fwds_last : &fwds;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	f->next = NULL;
+	*pp = f;
+	fwds_last = &f->next;
+}
 
 static void fwd_done(fwd_t *f)
 {
 	for (fwd_t **pp = &fwds; *pp; pp = &(*pp)->next)
 		if (*pp == f) {
 			*pp = f->next;
+			if (fwds_last == &f->next)
+				fwds_last = pp;
 			break;
 		}
 	if (f->timer)
@@ -307,8 +322,7 @@ static int send_fwd(outgoing_t *o)
 		free(f);
 		return PMIX_ERR_NOMEM;
 	}
-	f->next = fwds;
-	fwds = f;
+	fwd_link(f);
 	f->left++; /* held while sending: a failed send cannot finish it early */
 	for (size_t i = 0; i < f->n; i++)
 		if (plug_net_send(plug_net_ctx.net, f->peer[i], PLUG_NET_EVENT_FWD, f->id,

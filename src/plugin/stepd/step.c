@@ -486,10 +486,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(8);
+	pmix_info_t *info = PMIx_Info_create(9);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
-	size_t n = 7;
+	size_t n = 8;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -506,10 +506,12 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[5], PXC_SERVER_EVCACHE_BYTES, &plug_conf.event_cache_bytes,
 		       PMIX_UINT32);
 	PMIx_Info_load(&info[6], PXC_SERVER_EVCACHE_AGE, &plug_conf.event_cache_age, PMIX_UINT32);
+	PMIx_Info_load(&info[7], PXC_SERVER_EVENT_QUEUE_BYTES, &plug_conf.event_queue_bytes,
+		       PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 8);
+	PMIx_Info_free(info, 9);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;

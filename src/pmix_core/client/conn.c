@@ -88,6 +88,25 @@ static void req_finish(struct pxc_req *r, pmix_status_t st, pmix_data_buffer_t *
 	free(r);
 }
 
+/* The pending list is in request order (new ones at the tail: last is
+ * where the next goes), so that a reply, which mostly answers the oldest
+ * request, is found at its head: thousands of requests in flight cost no
+ * scan of them all per reply. Progress thread. */
+static struct pxc_req **pending_last;
+
+static void req_link(struct pxc_req *r)
+{
+	struct pxc_req **pp = &pxc_cl.pending;
+
+	if (pending_last && !*pending_last && pxc_cl.pending)
+		pp = pending_last;
+	while (*pp)
+		pp = &(*pp)->next;
+	r->next = NULL;
+	*pp = r;
+	pending_last = &r->next;
+}
+
 static struct pxc_req *req_unlink(uint32_t tag)
 {
 	struct pxc_req **pp, *r;
@@ -95,6 +114,8 @@ static struct pxc_req *req_unlink(uint32_t tag)
 	for (pp = &pxc_cl.pending; (r = *pp); pp = &r->next) {
 		if (r->tag == tag) {
 			*pp = r->next;
+			if (pending_last == &r->next)
+				pending_last = pp;
 			return r;
 		}
 	}
@@ -115,6 +136,7 @@ static void fail_pending(pmix_status_t st)
 {
 	struct pxc_req *r;
 
+	pending_last = NULL;
 	while ((r = pxc_cl.pending)) {
 		pxc_cl.pending = r->next;
 		req_finish(r, st, NULL);
@@ -191,8 +213,7 @@ static void req_start(void *arg)
 		if (++pxc_cl.next_tag == 0)
 			pxc_cl.next_tag = 1;
 		r->tag = pxc_cl.next_tag;
-		r->next = pxc_cl.pending;
-		pxc_cl.pending = r;
+		req_link(r);
 	}
 	if (r->cb && r->timeout_ms > 0 && (r->timer = evtimer_new(base, req_timeout_cb, r))) {
 		/* a little grace so that the server's own timeout answer,

@@ -128,6 +128,7 @@ void pxc_evcache_add(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
 	size_t bytes = sizeof(struct entry) + msg->bytes_used + nsent * sizeof(uint64_t) +
 		       (range == PMIX_RANGE_CUSTOM ? msg->bytes_used : 0);
 	struct entry *e;
+	char *copy = NULL;
 
 	if (!evc.max_bytes || pxc_info_flag(info, ninfo, PMIX_EVENT_DO_NOT_CACHE))
 		return;
@@ -153,8 +154,12 @@ void pxc_evcache_add(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
 	e->t_ms = pxc_now_ms();
 	e->bytes = bytes;
 	pxc_buf_init(&e->msg);
-	if (!copy_custom(e, info, ninfo) ||
-	    pxc_buf_append(&e->msg, msg->base_ptr, msg->bytes_used) != 0 ||
+	/* an exact copy: the bound counts what the cache really holds */
+	if (msg->bytes_used && (copy = malloc(msg->bytes_used))) {
+		memcpy(copy, msg->base_ptr, msg->bytes_used);
+		pxc_buf_load_take(&e->msg, copy, msg->bytes_used);
+	}
+	if (!copy_custom(e, info, ninfo) || (msg->bytes_used && !copy) ||
 	    (nsent && !(e->sent = malloc(nsent * sizeof(*e->sent))))) {
 		entry_free(e);
 		return;

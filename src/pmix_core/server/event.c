@@ -38,6 +38,7 @@
 #include "server/event.h"
 #include "peer.h"
 #include "evcache.h"
+#include "evqueue.h"
 #include "pmix_slurmix.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
@@ -177,9 +178,10 @@ static pmix_info_t *with_dropped(const pmix_info_t *info, size_t ninfo, uint32_t
 
 /* Sends EVENT to every local peer in range except skip, and keeps it for
  * late registrants (evcache.c); the cache's unreported losses go with it
- * when someone gets it. Returns how many got it. */
+ * when someone gets it. Returns how many got it; with ids, *ids gets
+ * their peer ids (malloc'ed, NULL when none or out of memory). */
 static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
-		      const pmix_info_t *info, size_t ninfo, const pxc_peer_t *skip)
+		      const pmix_info_t *info, size_t ninfo, const pxc_peer_t *skip, uint64_t **ids)
 {
 	pmix_data_buffer_t msg, bare = { 0 };
 	uint32_t dropped = pxc_evcache_dropped();
@@ -219,6 +221,15 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 	}
 	if (rep)
 		PMIx_Info_free(rep, ninfo + 1);
+	if (ids && sent && count) {
+		size_t off = skip ? 1 : 0;
+
+		memmove(sent, sent + off, count * sizeof(*sent));
+		*ids = sent;
+		sent = NULL;
+	} else if (ids) {
+		*ids = NULL;
+	}
 	free(sent);
 	pxc_buf_clear(&msg);
 	return count;
@@ -280,55 +291,108 @@ static void done_notify(pxc_upcall_t *r, pxc_upcall_result_t *res)
 		st = PMIX_SUCCESS;
 	if (r->peer_id)
 		pxc_peer_reply_id(r->peer_id, r->cmd, r->tag, st, NULL);
+	pxc_evq_done((size_t)(uintptr_t)r->ctx); /* what waited may go now */
+}
+
+/* A client's notification, from its NOTIFY to its answer. */
+typedef struct {
+	uint64_t peer_id;
+	uint32_t tag;
+	uint16_t cmd;
+	size_t bytes; /* the request's, for the bound (evqueue.c) */
+	pmix_status_t code;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_info_t *info;
+	size_t ninfo;
+} notif_t;
+
+static void notif_free(void *arg)
+{
+	notif_t *n = arg;
+
+	pxc_array_free(n->info, n->ninfo, PMIX_INFO);
+	free(n);
 }
 
 /* Hands a client's event to the host's notify_event; the request takes
- * *info and a copy of src, and answers the client (h) when the host calls
- * back, or at once when it declines. */
-static void tell_host_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_status_t code,
-			     const pmix_proc_t *src, pmix_data_range_t range, pmix_info_t **info,
-			     size_t ninfo)
+ * n's infos, and answers the client when the host calls back, or at once
+ * when it declines. The bytes count against the bound until then. */
+static void tell_host_notify(notif_t *n)
 {
-	pxc_upcall_t *r = pxc_upcall_new(p, h->tag, h->cmd, done_notify);
+	pxc_peer_t *p = n->peer_id ? pxc_peer_find(n->peer_id) : NULL;
+	pxc_upcall_t *r = pxc_upcall_new(p, n->tag, n->cmd, done_notify);
 
 	if (!r) {
-		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		if (p)
+			pxc_peer_reply(p, n->cmd, n->tag, PMIX_ERR_NOMEM, NULL);
 		return;
 	}
-	r->a.proc = *src;
-	r->a.info = *info;
-	r->a.ninfo = ninfo;
-	*info = NULL;
-	pxc_upcall_after_call(r, pxc_srv.module.notify_event(code, &r->a.proc, range, r->a.info,
-							     r->a.ninfo, pxc_upcall_cb_op,
-							     PXC_UPCALL_CBDATA(r)));
+	r->peer_id = p ? p->id : 0; /* a notifier that left hears nothing */
+	r->ctx = (void *)(uintptr_t)n->bytes;
+	r->a.proc = n->src;
+	r->a.info = n->info;
+	r->a.ninfo = n->ninfo;
+	n->info = NULL;
+	n->ninfo = 0;
+	pxc_evq_taken(n->bytes);
+	pxc_upcall_after_call(r,
+			      pxc_srv.module.notify_event(n->code, &r->a.proc, n->range, r->a.info,
+							  r->a.ninfo, pxc_upcall_cb_op,
+							  PXC_UPCALL_CBDATA(r)));
+}
+
+/* Delivered here, and the local recipients have room: on to the host, or
+ * answered. */
+static void notif_continue(void *arg)
+{
+	notif_t *n = arg;
+
+	if (pxc_srv.running && beyond_node(n->range) && pxc_srv.module.notify_event)
+		tell_host_notify(n);
+	else if (n->peer_id)
+		pxc_peer_reply_id(n->peer_id, n->cmd, n->tag,
+				  pxc_srv.running ? PMIX_SUCCESS : PMIX_ERR_INIT, NULL);
+	notif_free(n);
+}
+
+/* Its turn (evqueue.c): delivered to this node's clients in range. */
+static void notif_run(void *arg)
+{
+	notif_t *n = arg;
+	pxc_peer_t *p = n->peer_id ? pxc_peer_find(n->peer_id) : NULL;
+	uint64_t *ids = NULL;
+	size_t count;
+
+	stamp(&n->info, &n->ninfo);
+	count = deliver(n->code, &n->src, n->range, n->info, n->ninfo, p, &ids);
+	deliver_self(n->code, &n->src, n->range, n->info, n->ninfo);
+	pxc_evq_when_drained(ids, ids ? count : 0, notif_continue, n);
+	free(ids);
 }
 
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_status_t code;
-	pmix_proc_t src;
-	pmix_data_range_t range;
-	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
-	int32_t n = 1;
+	notif_t *n = calloc(1, sizeof(*n));
+	int32_t one = 1;
 
-	if (pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
-	    pxc_unpack_proc(in, &src) != PMIX_SUCCESS ||
-	    pxc_unpack(in, &range, &n, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
-	    pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
+	if (!n)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
+	if (pxc_unpack_status(in, &n->code) != PMIX_SUCCESS ||
+	    pxc_unpack_proc(in, &n->src) != PMIX_SUCCESS ||
+	    pxc_unpack(in, &n->range, &one, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&n->info, &n->ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		notif_free(n);
 		return -1;
+	}
 	/* A client speaks for itself only. */
 	if (p->kind == PXC_PEER_CLIENT)
-		src = p->proc;
-	stamp(&info, &ninfo);
-	deliver(code, &src, range, info, ninfo, p);
-	deliver_self(code, &src, range, info, ninfo);
-	if (beyond_node(range) && pxc_srv.module.notify_event)
-		tell_host_notify(p, h, code, &src, range, &info, ninfo);
-	else
-		pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
-	pxc_array_free(info, ninfo, PMIX_INFO);
+		n->src = p->proc;
+	n->peer_id = p->id;
+	n->tag = h->tag;
+	n->cmd = h->cmd;
+	n->bytes = h->len;
+	pxc_evq_submit(p, n->bytes, notif_run, n, notif_free);
 	return 0;
 }
 
@@ -344,19 +408,30 @@ typedef struct {
 	void *cbdata;
 } notop_t;
 
-static void notify_fn(void *arg)
+/* Delivered, and the recipients have room: the host hears it is done. */
+static void notify_done(void *arg)
 {
 	notop_t *o = arg;
 
-	if (pxc_srv.running) {
-		deliver(o->code, &o->source, o->range, o->info, o->ninfo, NULL);
-		deliver_self(o->code, &o->source, o->range, o->info, o->ninfo);
-	}
 	if (o->cbfunc)
 		o->cbfunc(pxc_srv.running ? PMIX_SUCCESS : PMIX_ERR_INIT, o->cbdata);
 	if (o->info)
 		PMIx_Info_free(o->info, o->ninfo);
 	free(o);
+}
+
+static void notify_fn(void *arg)
+{
+	notop_t *o = arg;
+	uint64_t *ids = NULL;
+	size_t count = 0;
+
+	if (pxc_srv.running) {
+		count = deliver(o->code, &o->source, o->range, o->info, o->ninfo, NULL, &ids);
+		deliver_self(o->code, &o->source, o->range, o->info, o->ninfo);
+	}
+	pxc_evq_when_drained(ids, ids ? count : 0, notify_done, o);
+	free(ids);
 }
 
 pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,

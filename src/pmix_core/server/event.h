@@ -30,6 +30,9 @@ bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_r
  * and age in seconds (UINT32, 0: unbounded; default 60). */
 #define PXC_SERVER_EVCACHE_BYTES "slurmix.srv.evcache.bytes"
 #define PXC_SERVER_EVCACHE_AGE "slurmix.srv.evcache.age"
+/* Server init info: the bound of the event traffic (evqueue.c), bytes
+ * (UINT32, 0: none; default 256 KiB). */
+#define PXC_SERVER_EVENT_QUEUE_BYTES "slurmix.srv.evqueue.bytes"
 
 /* Delivers an event raised by the host process (PMIx_Notify_event) to the
  * local clients in range that registered for code, and to the process's

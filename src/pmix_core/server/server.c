@@ -43,6 +43,7 @@
 #include "dmodex.h"
 #include "proto.h"
 #include "evcache.h"
+#include "evqueue.h"
 #include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -240,6 +241,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	}
 	pxc_evcache_config(info_u32(info, ninfo, PXC_SERVER_EVCACHE_BYTES, 1024 * 1024),
 			   info_u32(info, ninfo, PXC_SERVER_EVCACHE_AGE, 60));
+	pxc_evq_config(info_u32(info, ninfo, PXC_SERVER_EVENT_QUEUE_BYTES, 256 * 1024));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);
@@ -481,6 +483,7 @@ static void teardown_in_thread(void *arg)
 		pxc_peer_drop(pxc_srv.peers, false);
 	pxc_coll_fail_all(PMIX_ERR_INIT);
 	pxc_parked_fail_all(PMIX_ERR_INIT);
+	pxc_evq_clear(); /* before the host's requests: nothing may start */
 	pxc_upcall_fail_all(PMIX_ERR_INIT);
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		pxc_cleanup_run(ns);

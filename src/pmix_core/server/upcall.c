@@ -38,6 +38,10 @@
 
 /* --------------------------------------------------------------- records */
 
+/* Where the next request goes (the last one's next), or NULL: unknown. */
+static pxc_upcall_t **upcalls_last;
+static pxc_upcall_t **upcall_tail(void);
+
 pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done)
 {
 	pxc_upcall_t *r = calloc(1, sizeof(*r));
@@ -50,8 +54,9 @@ pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upca
 	r->tag = tag;
 	r->cmd = cmd;
 	r->done = done;
-	r->next = pxc_srv.upcalls;
-	pxc_srv.upcalls = r;
+	r->next = NULL;
+	*(upcalls_last = upcall_tail()) = r;
+	upcalls_last = &r->next;
 	return r;
 }
 
@@ -92,11 +97,27 @@ static void upcall_release(pxc_upcall_t *r)
 	free(r);
 }
 
+/* The list is in creation order (new ones at the tail), so that the
+ * answers, which mostly come in that order, are found at its head: a
+ * burst of thousands of requests costs no scan of them all each. */
+static pxc_upcall_t **upcall_tail(void)
+{
+	pxc_upcall_t **pp = &pxc_srv.upcalls;
+
+	if (upcalls_last && *upcalls_last == NULL && pxc_srv.upcalls)
+		return upcalls_last;
+	while (*pp)
+		pp = &(*pp)->next;
+	return pp;
+}
+
 void pxc_upcall_free(pxc_upcall_t *r)
 {
 	for (pxc_upcall_t **pp = &pxc_srv.upcalls; *pp; pp = &(*pp)->next)
 		if (*pp == r) {
 			*pp = r->next;
+			if (upcalls_last == &r->next)
+				upcalls_last = pp;
 			break;
 		}
 	upcall_release(r);
@@ -109,6 +130,8 @@ void pxc_upcall_fail_all(pmix_status_t status)
 		pxc_upcall_result_t res = { .id = r->id, .status = status };
 
 		pxc_srv.upcalls = r->next;
+		if (upcalls_last == &r->next)
+			upcalls_last = NULL;
 		r->next = NULL;
 		r->done(r, &res);
 		upcall_release(r);

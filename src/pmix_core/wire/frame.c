@@ -59,6 +59,7 @@ struct pxc_conn {
 	bool closed;       /* pxc_conn_close() was called */
 	bool ended;        /* end reported (or must not be) */
 	bool flushing;     /* freed when output drains */
+	bool paused;       /* pxc_conn_pause: no reading, no delivering */
 	struct event *rev; /* readable */
 	pxc_rbuf_t in;     /* received, not yet delivered */
 	bool shared;       /* pxc_conn_share: tx_lock guards writes */
@@ -265,7 +266,7 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
 	c->in_callback++;
 	got = fill(c, (int)fd);
 	err = got < 0 ? errno : 0;
-	while (rc == 1 && !c->closed && !c->ended)
+	while (rc == 1 && !c->closed && !c->ended && !c->paused)
 		rc = deliver_one(c);
 	pxc_rbuf_trim(&c->in, 0); /* all delivered: hold nothing */
 	c->in_callback--;
@@ -529,6 +530,23 @@ void pxc_conn_close(pxc_conn_t *c, int flush)
 	}
 	if (c->in_callback == 0)
 		conn_free(c);
+}
+
+void pxc_conn_pause(pxc_conn_t *c, bool on)
+{
+	if (!c || c->closed || c->paused == on)
+		return;
+	c->paused = on;
+	if (on) {
+		event_del(c->rev);
+	} else if (event_add(c->rev, NULL) == 0) {
+		event_active(c->rev, EV_READ, 0); /* frames already read go first */
+	}
+}
+
+size_t pxc_conn_queued(const pxc_conn_t *c)
+{
+	return c && !c->closed ? evbuffer_get_length(bufferevent_get_output(c->bev)) : 0;
 }
 
 int pxc_conn_fd(const pxc_conn_t *c)

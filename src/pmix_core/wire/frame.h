@@ -23,6 +23,8 @@
 #ifndef PXC_FRAME_H
 #define PXC_FRAME_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
 #include <pmix_common.h>
@@ -80,6 +82,12 @@ int pxc_conn_share(pxc_conn_t *c);
  * shut down (the progress thread then reports the end). */
 int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t flags,
 			 const pmix_data_buffer_t *payload, int timeout_ms);
+/* Stops (on) or resumes reading and delivering c's messages: frames
+ * already read wait, and go first on resume. Back-pressure on a peer
+ * whose requests must wait. Progress thread. */
+void pxc_conn_pause(pxc_conn_t *c, bool on);
+/* Bytes queued for sending on c, not yet written. Progress thread. */
+size_t pxc_conn_queued(const pxc_conn_t *c);
 /* Closes the socket and frees the connection; no callback runs after it.
  * Pending outgoing bytes are dropped unless flush is true, in which case the
  * socket is closed only after they are written (or it fails). NULL-tolerant. */
