@@ -923,7 +923,7 @@ proc_map_env() {
 		--export=ALL,SLURMIX_PROC_MAP=garbage,SLURMIX_STEP=9.9 \
 		bash -c 'echo "MAP=$SLURMIX_PROC_MAP"; exec ./pmix_modex 3' 2>&1)
 	rc=$?
-	if [ $rc -eq 0 ] && echo "$out" | grep -qx OK &&
+	if [ $rc -eq 0 ] && grep -qx OK <<<"$out" &&
 	   [ "$(echo "$out" | grep -cx 'MAP=1;4;0-1|2-3')" = 4 ]; then
 		ok "$name (tasks see srun's map, job OK)"
 	else
@@ -955,8 +955,8 @@ proc_map_bad() {
 	for n in $(seq 20); do [ -z "$(my_stepds)" ] && break; sleep 0.25; done
 	left=$(ls -d "$state"/nodes/*/tmp/slurmix.* 2>/dev/null; my_stepds)
 	if [ $rc -ne 124 ] && [ $rc -ne 0 ] &&
-	   { [ -n "${5:-}" ] || echo "$out" | grep -q "slurmix: the step could not be set up on vn"; } &&
-	   ! echo "$out" | grep -qx OK && [ "$fails" -eq 4 ] &&
+	   { [ -n "${5:-}" ] || grep -q "slurmix: the step could not be set up on vn" <<<"$out"; } &&
+	   ! grep -qx OK <<<"$out" && [ "$fails" -eq 4 ] &&
 	   [ "$logged" -ge 1 ] && [ -z "$left" ] && [ "$(echo "$t < 20" | bc)" = 1 ]; then
 		ok "$name: rc $rc in $t s, $fails task failures, $logged log lines, nothing left"
 	else
@@ -994,13 +994,13 @@ locality_case() {	# locality_case NAME EXPECTED-"rank cpuset" SRUN-ARGS...
 	rc=$?
 	for rc_pair in $want; do
 		r=${rc_pair%%=*} c=${rc_pair#*=}
-		echo "$out" | grep -qE "^LOC $r hwloc:$c NM" || rc=1
+		grep -qE "^LOC $r hwloc:$c NM" <<<"$out" || rc=1
 	done
 	# the string a task reports for itself is the one its peers get
 	echo "$out" | awk '$1 == "LOC" { own[$2] = $4 } $1 == "PEER" { seen[$3] = seen[$3] " " $4 }
 		END { for (r in seen) { n = split(seen[r], s, " "); for (i = 1; i <= n; i++)
 			if (s[i] != own[r]) bad = 1 }; exit bad }' || rc=1
-	if [ $rc -eq 0 ] && ! echo "$out" | grep -q FAIL; then
+	if [ $rc -eq 0 ] && ! grep -q FAIL <<<"$out"; then
 		ok "$name ($(since "$t0") s)"
 	else
 		echo "$out" | tail -12
@@ -1034,14 +1034,14 @@ step_end_codes() {
 		sh -c './pmix_probe >/dev/null; exit $SLURM_PROCID' 2>&1)
 	rc=$?
 	for c in 1 2 3 4 5; do
-		echo "$out" | grep -qE "task[s]? [0-9,-]*\b$c\b[0-9,-]*: Exited with exit code $c" || rc=99
+		grep -qE "task[s]? [0-9,-]*\b$c\b[0-9,-]*: Exited with exit code $c" <<<"$out" || rc=99
 	done
 	# the same with exits spread over 0.5 s and one task killed
 	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n6 --ntasks-per-node=3 \
 		sh -c './pmix_probe >/dev/null; sleep 0.$SLURM_PROCID; [ $SLURM_PROCID = 4 ] && kill -9 $$
 			exit $SLURM_PROCID' 2>&1)
 	c=$?
-	echo "$out" | grep -q "task 4: Killed" && echo "$out" | grep -q "task 5: Exited with exit code 5" &&
+	grep -q "task 4: Killed" <<<"$out" && grep -q "task 5: Exited with exit code 5" <<<"$out" &&
 		[ $c -ne 0 ] || rc=98
 	if [ $rc -eq 5 ]; then
 		ok "$name"
@@ -1101,7 +1101,7 @@ srun_port_range() {
 		[ "$p" -ge "$lo" ] && [ "$p" -le "$hi" ] || bad_ports=1
 	done
 	if [ "$(echo "$out" | grep -c '^PORT [0-9]')" = 4 ] && [ $bad_ports = 0 ] &&
-	   echo "$out" | grep -q '^OK$'; then
+	   grep -q '^OK$' <<<"$out"; then
 		ok "$name: port $(echo "$out" | sed -n 's/^PORT //p' | head -1) in $lo-$hi, job OK"
 	else
 		echo "$out" | tail -10
@@ -1121,8 +1121,8 @@ topology_cache() {
 	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N2 -n2 ./pmix_loc 2>&1)
 	sleep 0.3
 	n=$(log_new | grep -c "topology from slurmd's cache")
-	if [ "$n" = 2 ] && echo "$out" | grep -qE "^LOC 1 hwloc:$own_cpus NM" &&
-	   ! echo "$out" | grep -q FAIL; then
+	if [ "$n" = 2 ] && grep -qE "^LOC 1 hwloc:$own_cpus NM" <<<"$out" &&
+	   ! grep -q FAIL <<<"$out"; then
 		ok "$name: 2 step daemons, locality OK"
 	else
 		echo "$out" | tail -5

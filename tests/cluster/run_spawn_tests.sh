@@ -92,13 +92,13 @@ pmix_cases() {
 		$S -N2 -n2 ./pmix_spawn nested 2
 	spawn_case "MPMD: two apps, own env" \
 		'[ $rc = 0 ] && [ "$(count "^CHILD child rank [01] of 3 .* app first$")" = 2 ] &&
-		 [ "$(count "^CHILD child rank 2 of 3 .* app second$")" = 1 ] && ! echo "$out" | grep -q "Unable to open"' \
+		 [ "$(count "^CHILD child rank 2 of 3 .* app second$")" = 1 ] && ! grep -q "Unable to open" <<<"$out"' \
 		$S -N2 -n2 ./pmix_spawn mpmd
 	spawn_case "PMIX_NOTIFY_COMPLETION: JOB_END to the parent" \
 		'[ $rc = 0 ] && [ "$(count "^JOB_END 1 slurmix\.[0-9]+\.1 code 0$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn notify
 	spawn_case "PMIX_NON_PMI: ready once forked (/bin/sleep)" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^SPAWN SUCCESS slurmix\.[0-9]+\.1 0\.[0-9]+$"' \
+		'[ $rc = 0 ] && grep -qE "^SPAWN SUCCESS slurmix\.[0-9]+\.1 0\.[0-9]+$" <<<"$out"' \
 		$S -N2 -n2 ./pmix_spawn nonpmi
 	spawn_case "PMIX_SET_SESSION_CWD; tasks do not inherit the parent link" \
 		'[ $rc = 0 ] && [ "$(count "^CWD /tmp/slurmix\.[0-9]+\.1\.[01]/job$")" = 2 ] &&
@@ -114,7 +114,7 @@ pmix_cases() {
 		'[ $rc = 0 ] && [ "$(count "^SPAWN NOT-SUPPORTED -")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn reqd
 	spawn_case "PMIX_TIMEOUT=3: children never start, step cancelled" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^SPAWN TIMEOUT - (3|4)\.[0-9]+$" && [ "$(count "^OK$")" = 1 ]' \
+		'[ $rc = 0 ] && grep -qE "^SPAWN TIMEOUT - (3|4)\.[0-9]+$" <<<"$out" && [ "$(count "^OK$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn timeout 3
 	# rank 0 dies (SIGKILL) while its spawn is pending: the other rank's
 	# fence fails, the step ends, srun stops the spawn; no step is left
@@ -152,7 +152,7 @@ family_cases() {
 		 [ "$(count "^GOT PARENT [01] -8 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
 		 [ "$(count "^OWN CHILD 0 -8 slurmix\.[0-9]+\.[0-9]+:1$")" = 1 ] &&
 		 [ "$(count "SURVIVED")" = 0 ] && [ "$(count "task 1: Aborted")" = 1 ] &&
-		 echo "$out" | grep -qE "^srun: slurmix: rank 0 \(vn[0-9]+\) called PMIx_Abort\(4\) on rank 1: the parent aborts child 1 \(from slurmix\.[0-9]+\.[0-9]+:0\)" &&
+		 grep -qE "^srun: slurmix: rank 0 \(vn[0-9]+\) called PMIx_Abort\(4\) on rank 1: the parent aborts child 1 \(from slurmix\.[0-9]+\.[0-9]+:0\)" <<<"$out" &&
 		 echo "delay $(echo "$out" | awk "/^GOT PARENT/ { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family abortchild
 	spawn_case "parent aborts, PMIX_SPAWN_CHILD_SEP: the children get the event and stay" \
@@ -163,19 +163,19 @@ family_cases() {
 
 ompi_cases() {
 	spawn_case "MPI_Comm_spawn: 2 parents on 2 nodes, 4 children" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 "' \
+		'[ $rc = 0 ] && grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 " <<<"$out"' \
 		$S -N2 -n2 ./ompi_spawn single 4
 	spawn_case "MPI_Comm_spawn_multiple" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 "' \
+		'[ $rc = 0 ] && grep -qE "^spawn ok: children=4 hosts=vn1,vn1,vn2,vn2 " <<<"$out"' \
 		$S -N2 -n2 ./ompi_spawn multiple 4
 	spawn_case "MPI_Comm_spawn, parent fills every CPU (-N2 -n16)" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 "' \
+		'[ $rc = 0 ] && grep -qE "^spawn ok: children=4 " <<<"$out"' \
 		$S -N2 -n16 ./ompi_spawn single 4
 	spawn_case "MPI_Comm_spawn: a child spawns a grandchild" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 " && [ "$(count "^grandchild answered 42$")" = 1 ]' \
+		'[ $rc = 0 ] && grep -qE "^spawn ok: children=4 " <<<"$out" && [ "$(count "^grandchild answered 42$")" = 1 ]' \
 		$S -N2 -n2 ./ompi_spawn nested 4
 	spawn_case "MPI_Comm_spawn in salloc -N4: children on all 4 nodes" \
-		'[ $rc = 0 ] && echo "$out" | grep -qE "^spawn ok: children=4 hosts=vn1,vn2,vn3,vn4 "' \
+		'[ $rc = 0 ] && grep -qE "^spawn ok: children=4 hosts=vn1,vn2,vn3,vn4 " <<<"$out"' \
 		salloc -N4 -n8 $S -n2 ./ompi_spawn single 4
 }
 

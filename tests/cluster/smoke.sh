@@ -36,5 +36,5 @@ echo "== srun --mpi=$mpi -N$nodes -n$ntasks --ntasks-per-node=2 ompi_hello"
 out=$(timeout 120 srun --mpi="$mpi" -N"$nodes" -n"$ntasks" --ntasks-per-node=2 \
       ./ompi_hello "$ntasks" "$nodes") || { echo "$out"; fail "ompi_hello failed"; }
 echo "$out" | tail -2
-echo "$out" | grep -qx OK || fail "ompi_hello did not print OK"
+grep -qx OK <<<"$out" || fail "ompi_hello did not print OK"
 echo "PASS"
