@@ -230,7 +230,7 @@ static int burst(const pmix_proc_t *me, uint32_t n)
 		}
 		PMIx_Info_destruct(&info);
 	}
-	for (int t = 0; burst_done < n && t < 120000; t += 10)
+	for (int t = 0; burst_done < n && t < 240000; t += 10)
 		usleep(10000);
 	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		return 3;
