@@ -48,6 +48,7 @@
  *                            GOT n" and "OK".
  */
 #include <pmix.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,23 +246,36 @@ static int burst(const pmix_proc_t *me, uint32_t n)
 	return 0;
 }
 
+/* src_host = rank 0's PMIX_HOSTNAME (the source node events must name).
+ * 0 or -1. */
+static int load_src_host(const pmix_proc_t *me)
+{
+	pmix_proc_t zero;
+	pmix_value_t *v = NULL;
+
+	PMIx_Load_procid(&zero, me->nspace, 0);
+	if (PMIx_Get(&zero, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || !v ||
+	    v->type != PMIX_STRING) {
+		if (v)
+			PMIx_Value_free(v, 1);
+		return -1;
+	}
+	snprintf(src_host, sizeof(src_host), "%s", v->data.string);
+	PMIx_Value_free(v, 1);
+	return 0;
+}
+
 /* Registration after the event was notified. */
 static int late(const pmix_proc_t *me)
 {
 	pmix_status_t code = CODE, st;
 	pmix_proc_t wild;
 	pmix_info_t info;
-	pmix_proc_t zero;
-	pmix_value_t *v = NULL;
 	int want = me->rank != 0;
 
 	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
-	PMIx_Load_procid(&zero, me->nspace, 0);
-	if (PMIx_Get(&zero, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || !v ||
-	    v->type != PMIX_STRING)
+	if (load_src_host(me) < 0)
 		return 2;
-	snprintf(src_host, sizeof(src_host), "%s", v->data.string);
-	PMIx_Value_free(v, 1);
 	if (me->rank == 0) {
 		PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
 		st = PMIx_Notify_event(CODE, me, PMIX_RANGE_NAMESPACE, &info, 1, on_notified, NULL);
@@ -323,6 +337,26 @@ static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 	return 0;
 }
 
+/* The cases other than one event with a range: late (no argument);
+ * burst N, order N; listen FILE, tell FILE. */
+static bool is_mode(int argc, const char *mode)
+{
+	return !strcmp(mode, "late") ||
+	       (argc > 2 && (!strcmp(mode, "burst") || !strcmp(mode, "order") ||
+			     !strcmp(mode, "listen") || !strcmp(mode, "tell")));
+}
+
+static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
+{
+	if (!strcmp(mode, "late"))
+		return late(me);
+	if (!strcmp(mode, "burst"))
+		return burst(me, (uint32_t)strtoul(arg, NULL, 10));
+	if (!strcmp(mode, "order"))
+		return order(me, (uint32_t)strtoul(arg, NULL, 10));
+	return two_steps(me, !strcmp(mode, "listen"), arg);
+}
+
 int main(int argc, char **argv)
 {
 	pmix_status_t code = CODE, st;
@@ -334,45 +368,13 @@ int main(int argc, char **argv)
 	uint32_t size = 0;
 	int want;
 
-	if (argc > 1 && !strcmp(argv[1], "late")) {
+	if (argc > 1 && is_mode(argc, argv[1])) {
 		int rc;
 
 		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 			return 2;
 		self = me;
-		rc = late(&me);
-		fflush(stdout);
-		PMIx_Finalize(NULL, 0);
-		return rc;
-	}
-	if (argc > 2 && !strcmp(argv[1], "burst")) {
-		int rc;
-
-		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
-			return 2;
-		self = me;
-		rc = burst(&me, (uint32_t)strtoul(argv[2], NULL, 10));
-		fflush(stdout);
-		PMIx_Finalize(NULL, 0);
-		return rc;
-	}
-	if (argc > 2 && !strcmp(argv[1], "order")) {
-		int rc;
-
-		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
-			return 2;
-		rc = order(&me, (uint32_t)strtoul(argv[2], NULL, 10));
-		fflush(stdout);
-		PMIx_Finalize(NULL, 0);
-		return rc;
-	}
-	if (argc > 2 && (!strcmp(argv[1], "listen") || !strcmp(argv[1], "tell"))) {
-		int rc;
-
-		if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
-			return 2;
-		self = me;
-		rc = two_steps(&me, !strcmp(argv[1], "listen"), argv[2]);
+		rc = run_mode(&me, argv[1], argc > 2 ? argv[2] : "");
 		fflush(stdout);
 		PMIx_Finalize(NULL, 0);
 		return rc;
@@ -388,17 +390,8 @@ int main(int argc, char **argv)
 	if (!size)
 		return 2;
 	PMIx_Load_procid(&last, me.nspace, size - 1);
-	{
-		pmix_proc_t zero;
-
-		PMIx_Load_procid(&zero, me.nspace, 0);
-		v = NULL;
-		if (PMIx_Get(&zero, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || !v ||
-		    v->type != PMIX_STRING)
-			return 2;
-		snprintf(src_host, sizeof(src_host), "%s", v->data.string);
-		PMIx_Value_free(v, 1);
-	}
+	if (load_src_host(&me) < 0)
+		return 2;
 	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
 	if (st < 0) {
 		printf("REGISTER_FAILED %s\n", PMIx_Error_string(st));

@@ -38,12 +38,33 @@ static void regev(int fd, pmix_status_t code, size_t hdlr)
 	PMIx_Info_destruct(&info);
 }
 
+/* A client's NOTIFY (code, source NS:rank, range, info[0..ninfo)): packed
+ * into b (initialized here). */
+static void pack_notify_info(pmix_data_buffer_t *b, pmix_status_t code, pmix_rank_t rank,
+			     pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+	pmix_proc_t src;
+
+	PMIx_Load_procid(&src, NS, rank);
+	pxc_buf_init(b);
+	pxc_pack_status(b, code);
+	pxc_pack_proc(b, &src);
+	pxc_pack(b, &range, 1, PMIX_DATA_RANGE);
+	pxc_pack_array(b, info, ninfo, PMIX_INFO);
+}
+
+/* The same without infos. */
+static void pack_notify(pmix_data_buffer_t *b, pmix_status_t code, pmix_rank_t rank,
+			pmix_data_range_t range)
+{
+	pack_notify_info(b, code, rank, range, NULL, 0);
+}
+
 START_TEST(events_delivery)
 {
 	pmix_data_buffer_t b;
 	pmix_status_t code = -12345, got;
 	pmix_data_range_t range = PMIX_RANGE_LOCAL;
-	pmix_proc_t src;
 	pxc_wire_hdr_t h;
 	int fd0, fd1;
 
@@ -53,13 +74,8 @@ START_TEST(events_delivery)
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
 	regev(fd0, code, 0);
 	/* rank 1 notifies, local range: rank 0 gets it, the host does not */
-	PMIx_Load_procid(&src, NS, 1);
 	for (int round = 0; round < 2; round++) {
-		pxc_buf_init(&b);
-		pxc_pack_status(&b, code);
-		pxc_pack_proc(&b, &src);
-		pxc_pack(&b, &range, 1, PMIX_DATA_RANGE);
-		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		pack_notify(&b, code, 1, range);
 		rc_send(fd1, PXC_CMD_NOTIFY, 3, &b);
 		ck_assert_int_eq(rc_reply(fd1, 3, &b), PMIX_SUCCESS);
 		pxc_buf_clear(&b);
@@ -83,20 +99,6 @@ START_TEST(events_delivery)
 	stop_server();
 }
 END_TEST
-
-/* A client's NOTIFY for a range beyond this node: packed into b. */
-static void pack_notify(pmix_data_buffer_t *b, pmix_status_t code, pmix_rank_t rank,
-			pmix_data_range_t range)
-{
-	pmix_proc_t src;
-
-	PMIx_Load_procid(&src, NS, rank);
-	pxc_buf_init(b);
-	pxc_pack_status(b, code);
-	pxc_pack_proc(b, &src);
-	pxc_pack(b, &range, 1, PMIX_DATA_RANGE);
-	pxc_pack_array(b, NULL, 0, PMIX_INFO);
-}
 
 /* The client's PMIx_Notify_event completes when the host called back
  * (the event is queued at every recipient's server), not before; a host
@@ -212,16 +214,9 @@ END_TEST
 static void notify_local(int fd, pmix_status_t code, pmix_rank_t rank, const pmix_info_t *info,
 			 size_t ninfo)
 {
-	pmix_data_range_t range = PMIX_RANGE_LOCAL;
 	pmix_data_buffer_t b;
-	pmix_proc_t src;
 
-	PMIx_Load_procid(&src, NS, rank);
-	pxc_buf_init(&b);
-	pxc_pack_status(&b, code);
-	pxc_pack_proc(&b, &src);
-	pxc_pack(&b, &range, 1, PMIX_DATA_RANGE);
-	pxc_pack_array(&b, info, ninfo, PMIX_INFO);
+	pack_notify_info(&b, code, rank, PMIX_RANGE_LOCAL, info, ninfo);
 	rc_send(fd, PXC_CMD_NOTIFY, 3, &b);
 	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
 	pxc_buf_clear(&b);

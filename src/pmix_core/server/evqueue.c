@@ -144,11 +144,11 @@ static void poll_fn(int fd, short what, void *arg)
 	(void)fd, (void)what, (void)arg;
 	while (evq.drains) {
 		drain_t *d = evq.drains;
-		bool late = pxc_now_ms() >= d->deadline;
+		bool done = drained(d);
 
-		if (!late && !drained(d))
+		if (!done && pxc_now_ms() < d->deadline)
 			break;
-		if (late && !drained(d))
+		if (!done)
 			pxc_error("server: a client has read none of its events for %d s: "
 				  "acknowledged anyway",
 				  pxc_default_timeout());
