@@ -35,13 +35,14 @@
  * (nspace.h), PXC_CONNECT_DATA
  * with pxc_server_host_data (coll.h), pxc_server_dmodex_request_tmo
  * (dmodex.h), pxc_server_invalid_termination and pxc_server_connect_event
- * (connect.h). Those headers also declare their files' request handlers
+ * (connect.h), pxc_server_notify_sync (evsync.h). Those headers also declare their files' request handlers
  * and helpers for the rest of server/, over the server's private types,
  * which stay opaque here. */
 #include "server/nspace.h"
 #include "server/coll.h"
 #include "server/dmodex.h"
 #include "server/connect.h"
+#include "server/evsync.h"
 /* pxc_server_notify (event.h), pxc_server_get_local (get.h) and
  * pxc_server_query (query.h), which the client API calls in a server
  * process; a host reaches them as PMIx_Notify_event, PMIx_Get and

@@ -45,6 +45,7 @@
 #include <pmix_tool.h>
 #include <pmix_slurmix.h>
 #include "client/direct.h"
+#include "server/evsync.h"
 
 extern char **environ;
 
@@ -1116,6 +1117,59 @@ static int c_evlate(void)
 	return 0;
 }
 
+/* Synchronous events (server/evsync.c): each rank's handler answers the
+ * first one after 200 ms; rank 1 keeps the second for 1.5 s, past the
+ * host's timeout. Neither handler sees the sync id. The ranks say they
+ * are ready with an event the server process's own handler counts. */
+#define EV_SYNC_CODE (PMIX_EXTERNAL_ERR_BASE - 17)
+#define EV_READY_CODE (PMIX_EXTERNAL_ERR_BASE - 18)
+#define EV_NOBODY_CODE (PMIX_EXTERNAL_ERR_BASE - 19)
+static volatile int sync_seen, sync_leaked;
+static pmix_event_notification_cbfunc_fn_t sync_kept;
+static void *sync_kept_data;
+
+static void sync_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		     size_t ninfo, pmix_info_t *results, size_t nresults,
+		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (strcmp(info[i].key, "slurmix.ev.sync") == 0)
+			sync_leaked = 1;
+	if (status != EV_SYNC_CODE) {
+		cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+		return;
+	}
+	if (++sync_seen == 1)
+		usleep(200000);
+	if (sync_seen == 2 && me.rank == 1) {
+		sync_kept = cbfunc;
+		sync_kept_data = cbdata;
+		return;
+	}
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int c_evsync(void)
+{
+	pmix_status_t code = EV_SYNC_CODE;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	CK(PMIx_Register_event_handler(&code, 1, NULL, 0, sync_hdl, NULL, NULL) > 0);
+	order_notified = 0;
+	CKS(PMIx_Notify_event(EV_READY_CODE, NULL, PMIX_RANGE_LOCAL, NULL, 0, order_cb, NULL),
+	    PMIX_SUCCESS);
+	CK(wait_flag(&order_notified, 1, 5));
+	CK(wait_flag(&sync_seen, 2, 10));
+	if (me.rank == 1) {
+		usleep(1500000);
+		sync_kept(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, sync_kept_data);
+	}
+	CK(!sync_leaked);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static volatile int lost_seen;
 
 static void lost_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
@@ -1375,7 +1429,7 @@ static int run_scenario(const char *name)
 		{ "affected", c_affected }, { "death", c_death },     { "pubsub", c_pubsub },
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
-		{ "evlate", c_evlate },
+		{ "evlate", c_evlate },     { "evsync", c_evsync },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1515,6 +1569,89 @@ START_TEST(event_late_registrant)
 {
 	server_start(false);
 	ck_assert_int_eq(run_job("nsL", 2, "evlate", 20), 0);
+	server_stop();
+}
+END_TEST
+
+/* The host's synchronous events (server/evsync.c) with the real client
+ * library: no disposition at once, answered once every chain ended (not
+ * before the 200 ms handlers), timed out naming rank 1. */
+static struct {
+	pthread_mutex_t m;
+	volatile int ready, done;
+	pmix_status_t st;
+	size_t nhandled, nun;
+	pmix_proc_t un[4];
+} sy = { .m = PTHREAD_MUTEX_INITIALIZER };
+
+static void ready_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source,
+		      pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+		      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+	if (status == EV_READY_CODE)
+		__atomic_add_fetch(&sy.ready, 1, __ATOMIC_SEQ_CST);
+	cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void sync_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+		      void *cbdata)
+{
+	(void)cbdata;
+	pthread_mutex_lock(&sy.m);
+	sy.st = st;
+	sy.nhandled = nhandled;
+	sy.nun = nun;
+	for (size_t i = 0; i < nun && i < 4; i++)
+		sy.un[i] = un[i];
+	__atomic_add_fetch(&sy.done, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&sy.m);
+}
+
+/* Raises code synchronously with timeout_ms and waits for the outcome
+ * (the done-th); returns how long it took. */
+static long sync_round(pmix_status_t code, int timeout_ms, int done)
+{
+	long t0 = pxc_now_ms();
+
+	ck_assert_int_eq(pxc_server_notify_sync(code, NULL, PMIX_RANGE_SESSION, NULL, 0, timeout_ms,
+						sync_done, NULL),
+			 PMIX_SUCCESS);
+	for (int i = 0; i < 1000 && sy.done < done; i++)
+		usleep(10000);
+	ck_assert_int_eq(sy.done, done);
+	return pxc_now_ms() - t0;
+}
+
+START_TEST(event_sync)
+{
+	pmix_status_t ready = EV_READY_CODE;
+	pid_t pids[2];
+	long ms;
+
+	server_start(false);
+	ck_assert_int_gt(PMIx_Register_event_handler(&ready, 1, NULL, 0, ready_hdl, NULL, NULL), 0);
+	register_ns("nsY", 2);
+	for (uint32_t r = 0; r < 2; r++)
+		pids[r] = start_client("nsY", r, "evsync");
+	for (int i = 0; i < 1000 && sy.ready < 2; i++)
+		usleep(10000);
+	ck_assert_int_eq(sy.ready, 2);
+	ms = sync_round(EV_NOBODY_CODE, 5000, 1);
+	ck_assert_int_eq(sy.st, PMIX_ERR_NOT_FOUND); /* no disposition */
+	ck_assert_int_lt(ms, 1000);
+	ms = sync_round(EV_SYNC_CODE, 5000, 2);
+	ck_assert_int_eq(sy.st, PMIX_SUCCESS);
+	ck_assert_uint_eq(sy.nhandled, 2);
+	ck_assert_uint_eq(sy.nun, 0);
+	ck_assert_int_ge(ms, 190); /* after the handlers, not before */
+	ms = sync_round(EV_SYNC_CODE, 500, 3);
+	ck_assert_int_eq(sy.st, PMIX_ERR_TIMEOUT);
+	ck_assert_uint_eq(sy.nhandled, 1);
+	ck_assert_uint_eq(sy.nun, 1);
+	ck_assert_uint_eq(sy.un[0].rank, 1);
+	ck_assert_int_ge(ms, 450);
+	ck_assert_int_eq(wait_clients(pids, 2, 20), 0);
 	server_stop();
 }
 END_TEST
@@ -2086,6 +2223,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, affected_filter);
 	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, event_late_registrant);
+	tcase_add_test(tc, event_sync);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);
 	tcase_add_test(tc, resolve);

@@ -19,6 +19,7 @@
 #include "rawclient.h"
 #include "srvthread.h"
 #include "server/event.h"
+#include "server/evsync.h"
 #include "pmix_slurmix.h"
 
 /* REGEVENTS of code on fd (tag 2), for handler hdlr when not 0; asserts
@@ -380,6 +381,148 @@ START_TEST(events_queue_bound)
 }
 END_TEST
 
+/* Synchronous events (evsync.c) on the wire: each recipient's EVENT
+ * carries the sync id last; the host hears once every one answered or
+ * left: a client that closes without answering stays named
+ * (PARTIAL_SUCCESS); an EVENT_DONE for nothing is ignored, a truncated
+ * one closes that connection and the server goes on. */
+static struct {
+	volatile int done;
+	pmix_status_t st;
+	size_t nhandled, nun;
+	pmix_rank_t un0;
+} sy;
+
+static void sync_cb(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+		    void *cbdata)
+{
+	(void)cbdata;
+	sy.st = st;
+	sy.nhandled = nhandled;
+	sy.nun = nun;
+	sy.un0 = nun ? un[0].rank : PMIX_RANK_INVALID;
+	__atomic_add_fetch(&sy.done, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Reads an EVENT on fd: its sync id (0 when none). */
+static uint32_t sync_id_of(int fd)
+{
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	pmix_status_t code;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_info_t *info = NULL;
+	size_t ninfo = 0;
+	int32_t one = 1;
+	uint32_t id = 0;
+
+	ck_assert_int_eq(rc_recv(fd, &h, &b, TMO), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	ck_assert_int_eq(pxc_unpack_status(&b, &code), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack(&b, &range, &one, PMIX_DATA_RANGE), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&info, &ninfo, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_gt(ninfo, 0);
+	/* the source node is named like on any event */
+	ck_assert_ptr_nonnull(pxc_info_find(info, ninfo, PMIX_HOSTNAME));
+	if (PMIx_Check_key(info[ninfo - 1].key, PXC_EVENT_SYNC_ID))
+		id = info[ninfo - 1].value.data.uint32;
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_buf_clear(&b);
+	return id;
+}
+
+static void send_done(int fd, uint32_t id, bool handled, bool truncated)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	pxc_pack(&b, &id, 1, PMIX_UINT32);
+	if (!truncated)
+		pxc_pack(&b, &handled, 1, PMIX_BOOL);
+	rc_send(fd, PXC_CMD_EVENT_DONE, 0, &b);
+	pxc_buf_clear(&b);
+}
+
+/* Raises code synchronously (timeout 5 s, the test's callback). */
+static pmix_status_t sync_raise(pmix_status_t code)
+{
+	return pxc_server_notify_sync(code, NULL, PMIX_RANGE_SESSION, NULL, 0, 5000, sync_cb, NULL);
+}
+
+static void sync_wait(int done)
+{
+	for (int i = 0; i < 500 && sy.done < done; i++)
+		usleep(10000);
+	ck_assert_int_eq(sy.done, done);
+}
+
+START_TEST(events_sync)
+{
+	const pmix_status_t code = -12349;
+	pxc_wire_hdr_t h;
+	pmix_data_buffer_t b;
+	uint32_t id0, id1;
+	int fd0, fd1;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	regev(fd0, code, 0);
+	regev(fd1, code, 0);
+	ck_assert_int_eq(pxc_server_notify_sync(code, NULL, PMIX_RANGE_SESSION, NULL, 0, 5000, NULL,
+						NULL),
+			 PMIX_ERR_BAD_PARAM); /* nobody to tell */
+	ck_assert_int_eq(pxc_server_notify_sync(code, NULL, PMIX_RANGE_SESSION, NULL, 0, 0, sync_cb,
+						NULL),
+			 PMIX_ERR_BAD_PARAM); /* never an endless wait */
+	/* both answer, one had a handler */
+	ck_assert_int_eq(sync_raise(code), PMIX_SUCCESS);
+	id0 = sync_id_of(fd0);
+	id1 = sync_id_of(fd1);
+	ck_assert_uint_ne(id0, 0);
+	ck_assert_uint_eq(id0, id1);
+	send_done(fd0, id0 + 1000, true, false); /* for nothing: ignored */
+	send_done(fd0, id0, true, false);
+	usleep(100000);
+	ck_assert_int_eq(sy.done, 0); /* rank 1 has not answered */
+	send_done(fd1, id1, false, false);
+	sync_wait(1);
+	ck_assert_int_eq(sy.st, PMIX_SUCCESS);
+	ck_assert_uint_eq(sy.nhandled, 1);
+	ck_assert_uint_eq(sy.nun, 0);
+	/* rank 1 leaves without answering */
+	ck_assert_int_eq(sync_raise(code), PMIX_SUCCESS);
+	id0 = sync_id_of(fd0);
+	(void)sync_id_of(fd1);
+	send_done(fd0, id0, true, false);
+	close(fd1);
+	sync_wait(2);
+	ck_assert_int_eq(sy.st, PMIX_ERR_PARTIAL_SUCCESS);
+	ck_assert_uint_eq(sy.nun, 1);
+	ck_assert_uint_eq(sy.un0, 1);
+	/* a truncated answer closes that connection; the wait ends for it */
+	ck_assert_int_eq(sync_raise(code), PMIX_SUCCESS);
+	id0 = sync_id_of(fd0);
+	send_done(fd0, id0, true, true);
+	ck_assert_int_ne(rc_recv(fd0, &h, &b, TMO), 0); /* closed */
+	sync_wait(3);
+	ck_assert_int_eq(sy.st, PMIX_ERR_PARTIAL_SUCCESS);
+	ck_assert_uint_eq(sy.un0, 0);
+	close(fd0);
+	/* the server goes on: a new client is served, and nobody registered
+	 * is no disposition */
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	ck_assert_int_eq(sync_raise(code), PMIX_SUCCESS);
+	sync_wait(4);
+	ck_assert_int_eq(sy.st, PMIX_ERR_NOT_FOUND);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -390,6 +533,7 @@ int main(int argc, char **argv)
 		{ "events_cache_late_registrant", events_cache_late_registrant },
 		{ "events_cache_bounds", events_cache_bounds },
 		{ "events_queue_bound", events_queue_bound },
+		{ "events_sync", events_sync },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -18,8 +18,11 @@
  * already delivered and are dropped. An EVENT whose tag is not 0 is a
  * cached one for the late handler with that id (proto.h, REGEVENTS), and
  * goes to that handler alone. Each EVENT message is counted for the event
- * marks (direct.c) once its first handler has returned.
+ * marks (direct.c) once its first handler has returned. An EVENT with
+ * PXC_EVENT_SYNC_ID is synchronous: the server learns (EVENT_DONE) when
+ * its chain has ended (server/evsync.c).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,14 +36,43 @@
 
 /* ---- messages from the server ---- */
 
+/* A synchronous event's chain has ended: EVENT_DONE (proto.h). */
+static void sync_ended(bool handled, void *arg)
+{
+	uint32_t id = (uint32_t)(uintptr_t)arg;
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (pxc_pack(&b, &id, 1, PMIX_UINT32) != PMIX_SUCCESS ||
+	    pxc_pack(&b, &handled, 1, PMIX_BOOL) != PMIX_SUCCESS ||
+	    pxc_client_send(PXC_CMD_EVENT_DONE, &b, 0, NULL, NULL) != PMIX_SUCCESS)
+		pxc_debug("client: answer to synchronous event %u not sent", id);
+	pxc_buf_clear(&b);
+}
+
+/* Takes PXC_EVENT_SYNC_ID out of an EVENT's infos: the id, or 0. */
+static uint32_t take_sync_id(pmix_info_t *info, size_t *ninfo)
+{
+	pmix_info_t t;
+	uint32_t id = 0;
+
+	if (!pxc_info_take(info, ninfo, PXC_EVENT_SYNC_ID, &t))
+		return 0;
+	if (t.value.type == PMIX_UINT32)
+		id = t.value.data.uint32;
+	PMIx_Info_destruct(&t);
+	return id;
+}
+
 void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 {
 	pmix_status_t code;
 	pmix_proc_t source;
 	pmix_data_range_t range;
 	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
+	size_t ninfo = 0, nalloc;
 	int32_t n = 1;
+	uint32_t sync;
 
 	if (pxc_unpack_status(payload, &code) != PMIX_SUCCESS ||
 	    pxc_unpack_proc(payload, &source) != PMIX_SUCCESS ||
@@ -50,14 +82,18 @@ void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 		pxc_direct_event_seen();
 		return;
 	}
-	/* Our own notifications were delivered locally when raised. */
-	if (!(source.rank == pxc_cl.me.rank &&
-	      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
+	nalloc = ninfo;
+	sync = take_sync_id(info, &ninfo);
+	/* Our own notifications were delivered locally when raised; a
+	 * synchronous one comes from the host, whatever its source. */
+	if (sync || !(source.rank == pxc_cl.me.rank &&
+		      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
 		pxc_event_local_deliver_to(tag, code, &source, range, info, ninfo,
-					   pxc_direct_event_seen);
+					   pxc_direct_event_seen, sync ? sync_ended : NULL,
+					   (void *)(uintptr_t)sync);
 	else
 		pxc_direct_event_seen();
-	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_array_free(info, nalloc, PMIX_INFO);
 }
 
 void pxc_event_lost_connection(void)

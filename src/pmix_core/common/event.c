@@ -280,7 +280,9 @@ struct chain {
 	size_t nh, next;
 	pmix_info_t *results;
 	size_t nresults;
-	void (*delivered)(void); /* once: its first handler returned, or it ended */
+	void (*delivered)(void);                /* once: its first handler returned, or it ended */
+	void (*ended)(bool handled, void *arg); /* once: the chain ended */
+	void *ended_arg;
 };
 
 static void infos_free(pmix_info_t *info, size_t n)
@@ -294,6 +296,8 @@ static void chain_free(struct chain *c)
 {
 	if (c->delivered)
 		c->delivered();
+	if (c->ended)
+		c->ended(c->nh > 0, c->ended_arg);
 	infos_free(c->info, c->ninfo + 1);
 	infos_free(c->results, c->nresults);
 	free(c->h);
@@ -528,12 +532,13 @@ void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
 				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
 				  void (*delivered)(void))
 {
-	pxc_event_local_deliver_to(0, code, source, range, info, ninfo, delivered);
+	pxc_event_local_deliver_to(0, code, source, range, info, ninfo, delivered, NULL, NULL);
 }
 
 void pxc_event_local_deliver_to(size_t id, pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
-				void (*delivered)(void))
+				void (*delivered)(void), void (*ended)(bool handled, void *arg),
+				void *ended_arg)
 {
 	struct chain *c;
 
@@ -541,16 +546,22 @@ void pxc_event_local_deliver_to(size_t id, pmix_status_t code, const pmix_proc_t
 	if (!pxc_progress_global() || !(c = calloc(1, sizeof(*c)))) {
 		if (delivered)
 			delivered();
+		if (ended)
+			ended(false, ended_arg);
 		return;
 	}
 	c->code = code;
 	c->delivered = delivered;
+	c->ended = ended;
+	c->ended_arg = ended_arg;
 	if (source)
 		c->source = *source;
 	if (!(c->info = calloc(ninfo + 1, sizeof(*c->info)))) {
 		free(c);
 		if (delivered)
 			delivered();
+		if (ended)
+			ended(false, ended_arg);
 		return;
 	}
 	for (size_t i = 0; i < ninfo; i++)

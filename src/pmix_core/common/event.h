@@ -45,11 +45,16 @@ void pxc_event_local_deliver(pmix_status_t code, const pmix_proc_t *source, pmix
 void pxc_event_local_deliver_then(pmix_status_t code, const pmix_proc_t *source,
 				  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
 				  void (*delivered)(void));
-/* The same for the one handler id (nothing when it is gone or does not
- * take the event): a cached event sent to a late registrant. */
+/* The same, for the one handler id when id is not 0 (nothing when it is
+ * gone or does not take the event): a cached event sent to a late
+ * registrant; and, when ended is not NULL, calls ended(handled, arg)
+ * exactly once when the chain has ended (every handler called back, one
+ * said PMIX_EVENT_ACTION_COMPLETE, or the chain was dropped), handled
+ * telling whether any handler matched: a synchronous event's answer. */
 void pxc_event_local_deliver_to(size_t id, pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
-				void (*delivered)(void));
+				void (*delivered)(void), void (*ended)(bool handled, void *arg),
+				void *ended_arg);
 /* True when the caller is the client's event thread (in a handler). */
 bool pxc_event_thread_is_self(void);
 

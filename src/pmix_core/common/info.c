@@ -212,3 +212,17 @@ bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 	default: return PMIx_Value_true(&i->value) == PMIX_BOOL_TRUE;
 	}
 }
+
+bool pxc_info_take(pmix_info_t *info, size_t *ninfo, const char *key, pmix_info_t *out)
+{
+	for (size_t i = 0; info && i < *ninfo; i++) {
+		if (!PMIx_Check_key(info[i].key, key))
+			continue;
+		*out = info[i];
+		memmove(&info[i], &info[i + 1], (*ninfo - i - 1) * sizeof(*info));
+		memset(&info[*ninfo - 1], 0, sizeof(*info));
+		(*ninfo)--;
+		return true;
+	}
+	return false;
+}

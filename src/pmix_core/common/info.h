@@ -18,5 +18,10 @@ const pmix_info_t *pxc_info_find(const pmix_info_t *info, size_t ninfo, const ch
  * boolean, a non-zero PMIX_INT or a value PMIx_Value_true calls true.
  * Any thread. */
 bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
+/* Takes the first info whose key is key out of info[0..*ninfo): the ones
+ * after it move up, *ninfo drops by one, and *out (destructed by the
+ * caller) gets it. False, and nothing changes, when there is none.
+ * Any thread. */
+bool pxc_info_take(pmix_info_t *info, size_t *ninfo, const char *key, pmix_info_t *out);
 
 #endif

@@ -68,20 +68,14 @@ static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n, 
  * infos: the id (0 when absent or not a SIZE below 2^31). */
 static uint32_t take_hdlr_id(pmix_info_t *info, size_t *ninfo)
 {
+	pmix_info_t t;
 	uint32_t id = 0;
 
-	for (size_t i = 0; i < *ninfo; i++) {
-		if (!PMIx_Check_key(info[i].key, PXC_REG_HDLR_ID))
-			continue;
-		if (info[i].value.type == PMIX_SIZE && info[i].value.data.size > 0 &&
-		    info[i].value.data.size < 0x80000000u)
-			id = (uint32_t)info[i].value.data.size;
-		PMIx_Info_destruct(&info[i]);
-		memmove(&info[i], &info[i + 1], (*ninfo - i - 1) * sizeof(*info));
-		memset(&info[*ninfo - 1], 0, sizeof(*info));
-		(*ninfo)--;
-		break;
-	}
+	if (!pxc_info_take(info, ninfo, PXC_REG_HDLR_ID, &t))
+		return 0;
+	if (t.value.type == PMIX_SIZE && t.value.data.size > 0 && t.value.data.size < 0x80000000u)
+		id = (uint32_t)t.value.data.size;
+	PMIx_Info_destruct(&t);
 	return id;
 }
 
@@ -125,7 +119,7 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 
 /* ------------------------------------------------------------- delivery */
 
-static bool wants(const pxc_peer_t *p, pmix_status_t code)
+bool pxc_event_wanted(const pxc_peer_t *p, pmix_status_t code)
 {
 	if (p->ev_all)
 		return true;
@@ -197,7 +191,7 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 	if (skip && sent)
 		sent[nsent++] = skip->id;
 	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
-		if (p == skip || !p->hello || p->finalized || !wants(p, code) ||
+		if (p == skip || !p->hello || p->finalized || !pxc_event_wanted(p, code) ||
 		    !pxc_event_in_range(p, src, range, info, ninfo))
 			continue;
 		if (pxc_peer_send_event(p, &msg) == 0) {
@@ -250,8 +244,8 @@ static void deliver_self(pmix_status_t code, const pmix_proc_t *src, pmix_data_r
  * them (it came from another node), *info gains this node's
  * PMIX_HOSTNAME, its PMIX_NODEID (when the host gave one) and
  * PMIX_EVENT_TIMESTAMP (now). *info is replaced by a new array the caller
- * frees with pxc_array_free; on ENOMEM it stays as it was. */
-static void stamp(pmix_info_t **info, size_t *ninfo)
+ * frees with pxc_array_free; on ENOMEM it stays as it was. (event.h) */
+void pxc_event_stamp(pmix_info_t **info, size_t *ninfo)
 {
 	const bool has = pxc_info_find(*info, *ninfo, PMIX_EVENT_TIMESTAMP) != NULL;
 	size_t n = *ninfo;
@@ -364,7 +358,7 @@ static void notif_run(void *arg)
 	uint64_t *ids = NULL;
 	size_t count;
 
-	stamp(&n->info, &n->ninfo);
+	pxc_event_stamp(&n->info, &n->ninfo);
 	count = deliver(n->code, &n->src, n->range, n->info, n->ninfo, p, &ids);
 	deliver_self(n->code, &n->src, n->range, n->info, n->ninfo);
 	pxc_evq_when_drained(ids, ids ? count : 0, notif_continue, n);
@@ -456,7 +450,7 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 		for (size_t i = 0; i < o->ninfo; i++)
 			PMIx_Info_xfer(&o->info[i], &info[i]);
 	}
-	stamp(&o->info, &o->ninfo);
+	pxc_event_stamp(&o->info, &o->ninfo);
 	if (pxc_srv_post(notify_fn, o) < 0) {
 		if (o->info)
 			PMIx_Info_free(o->info, o->ninfo);

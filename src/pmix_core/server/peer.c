@@ -36,6 +36,7 @@
 #include "group.h"
 #include "iof.h"
 #include "server/event.h"
+#include "evsync.h"
 #include "connect.h"
 #include "peer.h"
 #include "delta.h"
@@ -126,6 +127,7 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	if (p->rchan)
 		pxc_peer_drop(p->rchan, flush);
 	unlink_peer(p);
+	pxc_evsync_peer_gone(p->id);
 	pxc_conn_close(p->conn, flush);
 	free(p->ev_codes);
 	free(p);
@@ -533,6 +535,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_LOG] = pxc_do_log,
 	[PXC_CMD_GROUP] = pxc_do_group,
 	[PXC_CMD_IOF_PULL] = pxc_do_iof_pull,
+	[PXC_CMD_EVENT_DONE] = pxc_do_event_done,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

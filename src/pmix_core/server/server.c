@@ -32,6 +32,7 @@
 #include "internal.h"
 #include "locality.h"
 #include "pset.h"
+#include "evsync.h"
 #include "upcall.h"
 #include "connect.h"
 #include "peer.h"
@@ -484,6 +485,7 @@ static void teardown_in_thread(void *arg)
 	pxc_coll_fail_all(PMIX_ERR_INIT);
 	pxc_parked_fail_all(PMIX_ERR_INIT);
 	pxc_evq_clear(); /* before the host's requests: nothing may start */
+	pxc_evsync_clear();
 	pxc_upcall_fail_all(PMIX_ERR_INIT);
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		pxc_cleanup_run(ns);

@@ -141,6 +141,11 @@ enum pxc_cmd {
 	/* IOF_PULL C->S PROC[] procs, UINT16 channels, INFO[] info  reply STATUS,
 	 *              SIZE handler id (reserved for the IOF issue). */
 	PXC_CMD_IOF_PULL = 20,
+	/* EVENT_DONE C->S UINT32 id, BOOL handled   no reply (tag 0). The
+	 *              chain of a synchronous EVENT (one whose infos carried
+	 *              PXC_EVENT_SYNC_ID = id) has ended; handled: some
+	 *              handler of the process took it (server/evsync.c). */
+	PXC_CMD_EVENT_DONE = 21,
 	PXC_CMD_MAX
 };
 
@@ -165,6 +170,11 @@ enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1, PXC_PEER_REPLY = 2 
 /* REGEVENTS info (SIZE, 1 .. 2^31-1), client to server only: the id of the
  * handler being registered, for the cached events sent to it. */
 #define PXC_REG_HDLR_ID "slurmix.evreg.hdlr"
+
+/* EVENT info (UINT32, not 0), server to client only: the event is
+ * synchronous; the client strips it before its handlers see the infos
+ * and answers EVENT_DONE with it once their chain has ended. */
+#define PXC_EVENT_SYNC_ID "slurmix.ev.sync"
 
 /* GET info flag (bool), client to server only (the server strips it before
  * the host's direct_modex sees the info): the client already holds posted
