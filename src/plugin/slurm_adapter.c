@@ -136,6 +136,11 @@ uint32_t plug_slurm_tree_width(void)
 	return slurm_conf.tree_width ? slurm_conf.tree_width : 50;
 }
 
+uint32_t plug_slurm_kill_wait(void)
+{
+	return slurm_conf.kill_wait;
+}
+
 int plug_slurm_srun_port_range(uint16_t *lo, uint16_t *hi)
 {
 	const uint16_t *r = slurm_conf.srun_port_range;

@@ -113,6 +113,8 @@ bool plug_debug_flag_mpi(void);
 const char *plug_slurm_tmpfs(void);
 /* Slurm's TreeWidth (50 when unset). */
 uint32_t plug_slurm_tree_width(void);
+/* KillWait: seconds between SIGTERM and SIGKILL when a step ends. */
+uint32_t plug_slurm_kill_wait(void);
 /* slurm.conf SrunPortRange (the ports srun may listen on, for sites
  * whose firewall opens only those): 0 with [lo, hi], -1 when unset. */
 int plug_slurm_srun_port_range(uint16_t *lo, uint16_t *hi);

@@ -11,7 +11,8 @@
 # the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT
 # (truncated, or well formed for a fence that does not exist), DMDX_REQ,
 # DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
-# travels, an absurd info count), EVENT_ACK (truncated, for no event), an
+# travels, an absurd info count, a synchronous one whose wait is wrong),
+# EVENT_ACK (truncated, for no event), an
 # unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
@@ -59,6 +60,23 @@ def proc(ns, rank):
     return struct.pack(">HII", T_PROC, 1, len(b)) + b + struct.pack(">I", rank)
 
 
+def info(key, t, fmt, v):
+    k = key.encode()
+    return struct.pack(">I", len(k)) + k + struct.pack(">IH", 0, t) + struct.pack(">" + fmt, v)
+
+
+def infos(*each):
+    if not each:
+        return item(T_SIZE, "Q", 0)
+    return item(T_SIZE, "Q", len(each)) + struct.pack(">HI", T_INFO, len(each)) + b"".join(each)
+
+
+def sync_fwd(value_type, fmt, ms, tag):
+    """A synchronous EVENT_FWD (range NAMESPACE) whose wait is ms."""
+    return (EVENT_FWD, status(USER_CODE) + proc("slurmix.1.0", 0) + item(T_DATA_RANGE, "B", 3) +
+            infos(info("slurmix.ev.sync.ms", value_type, fmt, ms)), tag)
+
+
 JUNK = b"\xde\xad\xbe\xef" * 8 + b"not packed at all"
 SIG = 0x0123456789ABCDEF
 
@@ -95,6 +113,12 @@ def broken_messages():
          item(T_DATA_RANGE, "B", 3) + struct.pack(">HI", T_INFO, 1 << 30), 8),
         (EVENT_ACK, b"", 9), (EVENT_ACK, JUNK, 10),
         (EVENT_ACK, status(0), 12345),      # an answer to nothing we sent
+        # synchronous: a wait of the wrong type, or of 0 ms (logged); a
+        # right one of 1 ms (served: answered); an answer with the sync
+        # part to nothing
+        sync_fwd(T_STATUS, "i", 5, 13), sync_fwd(T_UINT32, "I", 0, 14),
+        sync_fwd(T_UINT32, "I", 1, 15),
+        (EVENT_ACK, status(0) + u32(1) + infos(), 12346),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

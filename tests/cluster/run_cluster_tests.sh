@@ -106,6 +106,42 @@ abort_ranks_case() {	# abort_ranks_case one|race|stubborn
 	fi
 }
 
+# A whole-step PMIx_Abort (tests/cluster/pmix_jobend.c): every other rank
+# first gets PMIX_EVENT_JOB_END with PMIX_EVENT_TERMINATE_JOB, the status,
+# the aborting rank and the grace (KillWait=3), as a synchronous event:
+# the step ends once all answered; when rank 3 does not, after the grace,
+# and the node log names it; with nobody registered, at once.
+jobend_case() {	# jobend_case answered|silent|none
+	local mode=$1 name out rc t0 t n logs want=7 line
+	case $mode in
+	answered) name="PMIx_Abort of the step: PMIX_EVENT_JOB_END first, answered"
+		line="PMIX_EVENT_JOB_END: 7 processes answered" ;;
+	silent) name="PMIx_Abort of the step: PMIX_EVENT_JOB_END, rank 3 does not answer"
+		line="PMIX_EVENT_JOB_END: 1 process did not answer .*: rank 3$" ;;
+	*) name="PMIx_Abort of the step: PMIX_EVENT_JOB_END with no handler" want=0
+		line="PMIX_EVENT_JOB_END: no process has a handler for it" ;;
+	esac
+	want_case "$name" || return 0
+	log_mark
+	t0=$(now)
+	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N4 -n8 \
+		--ntasks-per-node=2 ./pmix_jobend "$mode" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 1
+	logs=$(log_new)
+	n=$(grep -c '^JOBEND rank [1-7] terminate=1 status=9 affected=0 exit=9 grace=3$' <<<"$out")
+	if [ $rc -eq 9 ] && [ "$n" -eq $want ] && ! grep -q SURVIVED <<<"$out" &&
+	   grep -q '^srun: slurmix: rank 0 (vn1) called PMIx_Abort: rank 0 ends the step' <<<"$out" &&
+	   grep -q "mpi/slurmix: $line" <<<"$logs"; then
+		ok "$name: $n handlers, exit 9 ($t s)"
+	else
+		echo "$out" | tail -20
+		grep JOB_END <<<"$logs" | tail -5
+		bad "$name" "($n of $want handlers, rc $rc, $t s)"
+	fi
+}
+
 # Rank 3 kills itself while the others fence: every survivor's fence fails
 # and every survivor gets the event naming rank 3, long before the timeout.
 killed_pmix() {	# killed_pmix NAME NODES TASKS SRUN-ARGS...
@@ -860,10 +896,11 @@ stepd_endpoints() {
 # modex afterwards succeed. Per endpoint (two connections) at least: 12
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
-# EVENT_ACK, 2 unknown commands in the node logs.
+# synchronous EVENT_FWD, 4 malformed EVENT_ACK, 2 unknown commands in the
+# node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack nd
+	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -888,6 +925,7 @@ auth_garbage() {
 	dmdx=$(log_new | grep -c "bad direct modex request from node")
 	ev=$(log_new | grep -c "malformed EVENT from node")
 	fwd=$(log_new | grep -c "malformed EVENT_FWD from node")
+	sfwd=$(log_new | grep -c "malformed synchronous EVENT_FWD from node")
 	ack=$(log_new | grep -c "malformed EVENT_ACK from node")
 	unk=$(log_new | grep -c "unknown message 99 from node")
 	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
@@ -896,16 +934,16 @@ auth_garbage() {
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
-	   [ "$fwd" -ge $((12 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
+	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
-			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
+			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $unk unknown; job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"
 		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
-			"$fwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $unk unknown)"
+			"$fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go"
 }
@@ -1153,7 +1191,7 @@ build_programs() {
 	mpicc -O2 -o "$bin/ompi_abort" "$repo/tests/clients/ompi_abort.c" || return 1
 	mpicc -O2 -o "$bin/ompi_connect" "$here/ompi_connect.c" || return 1
 	for p in pmix_modex pmix_fail pmix_killed pmix_probe pmix_dyn pmix_loc pmix_event \
-		pmix_abort; do
+		pmix_abort pmix_jobend; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix || return 1
 	done
@@ -1205,6 +1243,9 @@ killed_pmix "pmix rank 3 SIGKILL in a fence -N4 -n8" 4 8 --ntasks-per-node=2
 abort_ranks_case one
 abort_ranks_case race
 abort_ranks_case stubborn
+jobend_case answered
+jobend_case silent
+jobend_case none
 killed_ompi
 fence_timeout
 strangers

@@ -303,6 +303,7 @@ static void setup(void)
 	"SlurmixEventCacheBytes=1048576\n"        \
 	"SlurmixEventQueueBytes=262144\n"         \
 	"SlurmixEventCacheAge=60\n"               \
+	"SlurmixEventTimeout=10\n"                \
 	"SlurmixTaskWeight=yes\n"
 
 /* ---- tests ------------------------------------------------------------- */
@@ -327,6 +328,7 @@ START_TEST(test_defaults)
 				   "SlurmixEventCacheBytes=1048576\n"
 				   "SlurmixEventQueueBytes=262144\n"
 				   "SlurmixEventCacheAge=60\n"
+				   "SlurmixEventTimeout=10\n"
 				   "SlurmixTaskWeight=yes\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
@@ -352,14 +354,15 @@ START_TEST(test_options)
 		{ "SlurmixEventCacheBytes", S_P_UINT32 },
 		{ "SlurmixEventQueueBytes", S_P_UINT32 },
 		{ "SlurmixEventCacheAge", S_P_UINT32 },
+		{ "SlurmixEventTimeout", S_P_UINT32 },
 		{ "SlurmixTaskWeight", S_P_BOOLEAN },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 12);
+	ck_assert_int_eq(n, 1 + 13);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 12; i++) {
+	for (int i = 0; i < 13; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -382,6 +385,7 @@ START_TEST(test_file_values)
 		"SlurmixEventCacheBytes=0",
 		"SlurmixEventQueueBytes=65536",
 		"SlurmixEventCacheAge=5",
+		"SlurmixEventTimeout=3",
 		"SlurmixTaskWeight=no",
 		NULL,
 	};
@@ -396,6 +400,7 @@ START_TEST(test_file_values)
 			   "SlurmixEventCacheBytes=0\n"
 			   "SlurmixEventQueueBytes=65536\n"
 			   "SlurmixEventCacheAge=5\n"
+			   "SlurmixEventTimeout=3\n"
 			   "SlurmixTaskWeight=no\n";
 
 	plug_conf_set(file(lines));
@@ -408,6 +413,7 @@ START_TEST(test_file_values)
 	ck_assert(!plug_conf.spawn_end_with_parent);
 	ck_assert_uint_eq(plug_conf.event_cache_bytes, 0);
 	ck_assert_uint_eq(plug_conf.event_cache_age, 5);
+	ck_assert_uint_eq(plug_conf.event_timeout, 3);
 	ck_assert_str_eq(printed(), want);
 	ck_assert_str_eq(packed(), want);
 	ck_assert_str_eq(plug_conf_tmpdir(), "/scratch");
@@ -479,6 +485,12 @@ START_TEST(test_file_out_of_range)
 	plug_conf_set(file((const char *const[]){ "SlurmixTimeout=1", NULL }));
 	ck_assert_uint_eq(plug_conf.timeout, 1);
 	ck_assert_str_eq(log_text, "");
+	/* a synchronous event's wait is never endless */
+	plug_conf_set(file((const char *const[]){ "SlurmixEventTimeout=0", NULL }));
+	ck_assert_uint_eq(plug_conf.event_timeout, 10);
+	ck_assert_str_eq(log_text,
+			 "mpi/slurmix: SlurmixEventTimeout=0 out of range 1..3600, using 10\n");
+	log_text[0] = 0;
 }
 END_TEST
 
@@ -498,6 +510,7 @@ START_TEST(test_env_each)
 		{ "SLURMIX_EVENT_CACHE_BYTES=4096", "SlurmixEventCacheBytes", "4096" },
 		{ "SLURMIX_EVENT_QUEUE_BYTES=0", "SlurmixEventQueueBytes", "0" },
 		{ "SLURMIX_EVENT_CACHE_AGE=0", "SlurmixEventCacheAge", "0" },
+		{ "SLURMIX_EVENT_TIMEOUT=30", "SlurmixEventTimeout", "30" },
 		{ "SLURMIX_TASK_WEIGHT=0", "SlurmixTaskWeight", "no" },
 	};
 

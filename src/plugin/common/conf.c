@@ -107,6 +107,14 @@ static const struct conf_row rows[] = {
 	  .min = 0,
 	  .max = 86400,
 	  .out_of_range = 60 },
+	/* Never endless: a host's wait for handlers always ends. */
+	{ .key = "SlurmixEventTimeout",
+	  .env = "SLURMIX_EVENT_TIMEOUT",
+	  .u32 = &plug_conf.event_timeout,
+	  .dflt = 10,
+	  .min = 1,
+	  .max = 3600,
+	  .out_of_range = 10 },
 	/* Raising a step's CPU share is the admin's call. */
 	{ .key = "SlurmixTaskWeight",
 	  .env = "SLURMIX_TASK_WEIGHT",

@@ -45,6 +45,9 @@ typedef struct {
 					 * notifiers wait; 0: no bound */
 	uint32_t event_cache_age;   /* SlurmixEventCacheAge, seconds (60),
 					 * 0: no age limit */
+	uint32_t event_timeout;     /* SlurmixEventTimeout, seconds (10),
+					 * 1..3600: the longest wait for the
+					 * handlers of a synchronous event */
 	bool task_weight;           /* SlurmixTaskWeight (yes): a spawned
 					 * step's autogroup CPU weight is its
 					 * tasks over its parent's on the node

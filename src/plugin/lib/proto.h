@@ -30,6 +30,11 @@
  * procs, PMIX_EXIT_CODE: the status) with these infos (stepd/abort.c). */
 #define PLUG_ABORT_KILL_KEY "slurmix.abort.kill" /* bool: abort them */
 #define PLUG_ABORT_MSG_KEY "slurmix.abort.msg"   /* string: the message */
+/* An EVENT_FWD with this info (UINT32 milliseconds, 1 .. 3,600,000) is a
+ * synchronous event (net/event.c): the receiving stepd answers once its
+ * recipients' handler chains ended or that time passed, with an
+ * EVENT_ACK that says more (below). */
+#define PLUG_EVENT_SYNC_KEY "slurmix.ev.sync.ms"
 /* The parent step's node list and process map (plug_map text), so that a
  * child stepd knows how many of the parent's tasks share its node. */
 #define PLUG_SPAWN_PARENT_NODES_ENV "SLURMIX_PARENT_NODES"
@@ -76,7 +81,10 @@ enum {
 				  * DATA_RANGE range, INFO[]: a client's
 				  * event for this stepd's clients in range */
 	PLUG_NET_EVENT_ACK = 33, /* tag = event id: STATUS: queued to the
-				  * local clients in range (or why not) */
+				  * local clients in range (or why not);
+				  * for a synchronous one, then UINT32
+				  * how many had a handler, PROC[] the
+				  * ones that did not answer */
 	PLUG_NET_NODE_DOWN = 34, /* u32 node: that node's stepd is lost;
 				  * flooded like LOST (net/lost.c) */
 	PLUG_NET_PING = 35,      /* empty: are you there (after a lost

@@ -192,6 +192,7 @@ typedef struct fwd {
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
+	struct agg *agg; /* a synchronous event's: the answers go there */
 } fwd_t;
 
 /* A client's event on its way: packed, and its CUSTOM procs. */
@@ -204,6 +205,8 @@ typedef struct {
 	pmix_data_buffer_t msg;
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
+	struct agg *agg; /* synchronous: answered there, after wait_ms */
+	uint32_t wait_ms;
 } outgoing_t;
 
 /* In sending order (new ones at the tail, fwds_last: where the next
@@ -222,8 +225,14 @@ static void fwd_link(fwd_t *f)
 	fwds_last = &f->next;
 }
 
+static void agg_node_silent(struct agg *a, uint32_t node);
+static void agg_part_done(struct agg *a);
+
 static void fwd_done(fwd_t *f)
 {
+	for (size_t i = 0; f->agg && i < f->n; i++)
+		if (f->peer[i] != UINT32_MAX) /* no answer from that node */
+			agg_node_silent(f->agg, f->peer[i]);
 	for (fwd_t **pp = &fwds; *pp; pp = &(*pp)->next)
 		if (*pp == f) {
 			*pp = f->next;
@@ -233,7 +242,9 @@ static void fwd_done(fwd_t *f)
 		}
 	if (f->timer)
 		event_free(f->timer);
-	if (f->cbfunc)
+	if (f->agg)
+		agg_part_done(f->agg);
+	else if (f->cbfunc)
 		f->cbfunc(f->st, f->cbdata);
 	free(f->peer);
 	free(f);
@@ -243,6 +254,8 @@ static void fwd_answered(fwd_t *f, size_t i, pmix_status_t st)
 {
 	if (f->peer[i] == UINT32_MAX)
 		return;
+	if (f->agg && st != PMIX_SUCCESS) /* lost, unreachable, garbled */
+		agg_node_silent(f->agg, f->peer[i]);
 	if (st != PMIX_SUCCESS && f->st == PMIX_SUCCESS && f->peer[i] < f->strict)
 		f->st = st;
 	f->peer[i] = UINT32_MAX;
@@ -255,8 +268,8 @@ static void fwd_timeout(int fd, short what, void *arg)
 	fwd_t *f = arg;
 
 	(void)fd, (void)what;
-	plug_error("event %d: %zu of %zu step daemons did not answer in %u s", f->code, f->left,
-		   f->n, plug_net_ctx.timeout);
+	plug_error("event %d: %zu of %zu step daemons did not answer in time", f->code, f->left,
+		   f->n);
 	f->st = PMIX_ERR_TIMEOUT;
 	fwd_done(f);
 }
@@ -294,7 +307,8 @@ static int targets(const outgoing_t *o, peers_t *p)
 static int send_fwd(outgoing_t *o)
 {
 	peers_t p = { 0 };
-	struct timeval tv = { plug_net_ctx.timeout, 0 };
+	uint32_t ms = o->agg ? o->wait_ms : plug_net_ctx.timeout * 1000;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 	fwd_t *f;
 
 	if (targets(o, &p) < 0 || !(f = calloc(1, sizeof(*f)))) {
@@ -311,6 +325,7 @@ static int send_fwd(outgoing_t *o)
 	f->n = f->left = p.n;
 	f->cbfunc = o->cbfunc;
 	f->cbdata = o->cbdata;
+	f->agg = o->agg;
 	f->strict = o->range == PMIX_RANGE_SESSION || o->range == PMIX_RANGE_GLOBAL ?
 			    plug_net_nnodes(plug_net_ctx.net) :
 			    UINT32_MAX;
@@ -442,6 +457,119 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* ---- synchronous events of this step -------------------------------- */
+
+/* The answers of every node to one synchronous event. */
+struct agg {
+	pmix_status_t st; /* the worst answer (PMIX_ERR_TIMEOUT first) */
+	size_t nhandled;
+	pmix_proc_t *un; /* who did not answer */
+	size_t nun, cap;
+	int parts; /* this node's server and the other nodes, still out */
+	plug_event_sync_f cb;
+	void *cbdata;
+};
+
+static void agg_add(struct agg *a, pmix_status_t st, size_t nhandled, const pmix_proc_t *un,
+		    size_t nun)
+{
+	pmix_proc_t *grown;
+
+	a->nhandled += nhandled;
+	if (st != PMIX_SUCCESS && st != PMIX_ERR_NOT_FOUND && a->st != PMIX_ERR_TIMEOUT)
+		a->st = st;
+	if (nun && a->nun + nun > a->cap &&
+	    (grown = realloc(a->un, (a->nun + nun) * sizeof(*grown)))) {
+		a->un = grown;
+		a->cap = a->nun + nun;
+	}
+	for (size_t i = 0; i < nun && a->nun < a->cap; i++)
+		a->un[a->nun++] = un[i];
+}
+
+/* Node's step daemon did not answer: every rank of it did not. */
+static void agg_node_silent(struct agg *a, uint32_t node)
+{
+	const plug_map_t *m = plug_net_ctx.map;
+
+	for (uint32_t r = 0; m && r < m->ntasks; r++)
+		if (m->node_of[r] == node) {
+			pmix_proc_t p;
+
+			PMIx_Load_procid(&p, plug_net_ctx.nspace, r);
+			agg_add(a, PMIX_ERR_TIMEOUT, 0, &p, 1);
+		}
+	if (!m)
+		a->st = PMIX_ERR_TIMEOUT;
+}
+
+static void agg_part_done(struct agg *a)
+{
+	pmix_status_t st = a->st;
+
+	if (--a->parts > 0)
+		return;
+	if (st == PMIX_SUCCESS && a->nun)
+		st = PMIX_ERR_TIMEOUT;
+	if (st == PMIX_SUCCESS && !a->nhandled)
+		st = PMIX_ERR_NOT_FOUND;
+	a->cb(st, a->nhandled, a->un, a->nun, a->cbdata);
+	free(a->un);
+	free(a);
+}
+
+/* This node's recipients are done. */
+static void agg_local(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+		      void *cbdata)
+{
+	agg_add(cbdata, st, nhandled, un, nun);
+	agg_part_done(cbdata);
+}
+
+int plug_event_sync(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+		    size_t ninfo, uint32_t timeout_ms, plug_event_sync_f cb, void *cbdata)
+{
+	struct agg *a = calloc(1, sizeof(*a));
+	outgoing_t *o = calloc(1, sizeof(*o));
+	pmix_info_t *all = PMIx_Info_create(ninfo + 1);
+	pmix_data_range_t range = PMIX_RANGE_NAMESPACE;
+	pmix_proc_t src = *source;
+	int rc = -1;
+
+	if (!a || !o || !all || !timeout_ms || timeout_ms > 3600000)
+		goto out;
+	a->cb = cb;
+	a->cbdata = cbdata;
+	a->parts = 2; /* the local answer may come at once: not before ours */
+	if (pxc_server_notify_sync(code, &src, range, info, ninfo, (int)timeout_ms, agg_local, a) !=
+	    PMIX_SUCCESS)
+		goto out;
+	rc = 0; /* from here cb runs */
+	for (size_t i = 0; i < ninfo; i++)
+		PMIx_Info_xfer(&all[i], &info[i]);
+	PMIx_Info_load(&all[ninfo], PLUG_EVENT_SYNC_KEY, &timeout_ms, PMIX_UINT32);
+	o->code = code;
+	o->src = src;
+	o->range = range;
+	o->agg = a;
+	o->wait_ms = timeout_ms + 2000; /* their answer after theirs */
+	pxc_buf_init(&o->msg);
+	if (!plug_net_ctx.net || pxc_pack_status(&o->msg, code) != PMIX_SUCCESS ||
+	    pxc_pack_proc(&o->msg, &src) != PMIX_SUCCESS ||
+	    pxc_pack(&o->msg, &range, 1, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
+	    pxc_pack_array(&o->msg, all, ninfo + 1, PMIX_INFO) != PMIX_SUCCESS ||
+	    send_fwd(o) != 0) /* 1: no other node; else an error */
+		agg_part_done(a);
+	a = NULL;
+out:
+	if (all)
+		PMIx_Info_free(all, ninfo + 1);
+	if (o)
+		outgoing_free(o);
+	free(a);
+	return rc;
+}
+
 static void event_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_proc_t src, *procs = NULL;
@@ -517,14 +645,64 @@ static void queued(pmix_status_t st, void *cbdata)
 	free(a);
 }
 
+/* A synchronous event's recipients here are done: the ACK says more. */
+static void sync_answered(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+			  void *cbdata)
+{
+	ack_t *a = cbdata;
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (pxc_pack_status(&b, st) == PMIX_SUCCESS &&
+	    pxc_pack_u32(&b, (uint32_t)nhandled) == PMIX_SUCCESS &&
+	    pxc_pack_array(&b, un, nun, PMIX_PROC) == PMIX_SUCCESS)
+		plug_net_send(plug_net_ctx.net, a->from, PLUG_NET_EVENT_ACK, a->id, &b);
+	pxc_buf_clear(&b);
+	free(a);
+}
+
+/* The wait of a synchronous EVENT_FWD (taken out of info): 0 when it is
+ * none, -1 when its value is wrong. */
+static int64_t take_sync_ms(pmix_info_t *info, size_t *ninfo)
+{
+	pmix_info_t t;
+	int64_t ms = -1;
+
+	if (!pxc_info_take(info, ninfo, PLUG_EVENT_SYNC_KEY, &t))
+		return 0;
+	if (t.value.type == PMIX_UINT32 && t.value.data.uint32 > 0 &&
+	    t.value.data.uint32 <= 3600000)
+		ms = t.value.data.uint32;
+	PMIx_Info_destruct(&t);
+	return ms;
+}
+
+static void sync_in(uint32_t from, uint32_t id, pmix_status_t code, const pmix_proc_t *src,
+		    pmix_data_range_t range, const pmix_info_t *info, size_t ninfo, int ms)
+{
+	ack_t *a = malloc(sizeof(*a));
+
+	if (!a) {
+		sync_answered(PMIX_ERR_NOMEM, 0, NULL, 0, &(ack_t){ from, id });
+		return;
+	}
+	*a = (ack_t){ from, id };
+	if (pxc_server_notify_sync(code, src, range, info, ninfo, ms, sync_answered, a) !=
+	    PMIX_SUCCESS) {
+		free(a);
+		sync_answered(PMIX_ERR_INIT, 0, NULL, 0, &(ack_t){ from, id });
+	}
+}
+
 static void fwd_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 {
 	pmix_status_t code, st;
 	pmix_proc_t src;
 	pmix_data_range_t range = PMIX_RANGE_UNDEF;
 	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
+	size_t ninfo = 0, nalloc;
 	int32_t one = 1;
+	int64_t sync_ms;
 	ack_t *a;
 
 	if (pxc_unpack_status(in, &code) != PMIX_SUCCESS ||
@@ -536,6 +714,17 @@ static void fwd_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 		plug_error("malformed EVENT_FWD from node %u: dropped", from);
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		send_ack(from, id, PMIX_ERR_BAD_PARAM);
+		return;
+	}
+	nalloc = ninfo;
+	if ((sync_ms = take_sync_ms(info, &ninfo)) < 0) {
+		plug_error("malformed synchronous EVENT_FWD from node %u: dropped", from);
+		send_ack(from, id, PMIX_ERR_BAD_PARAM); /* too short for it: garbled */
+	} else if (sync_ms > 0) {
+		sync_in(from, id, code, &src, range, info, ninfo, (int)sync_ms);
+	}
+	if (sync_ms != 0) {
+		pxc_array_free(info, nalloc, PMIX_INFO);
 		return;
 	}
 	if (watched(code, &src, info, ninfo)) {
@@ -557,6 +746,21 @@ static void fwd_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 	pxc_array_free(info, ninfo, PMIX_INFO);
 }
 
+/* The rest of a synchronous event's ACK: into f's answers, or -1. */
+static int sync_ack(fwd_t *f, pmix_status_t st, pmix_data_buffer_t *in)
+{
+	pmix_proc_t *un = NULL;
+	size_t nun = 0;
+	uint32_t nhandled;
+
+	if (pxc_unpack_u32(in, &nhandled) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&un, &nun, PMIX_PROC) != PMIX_SUCCESS)
+		return -1;
+	agg_add(f->agg, st, nhandled, un, nun);
+	pxc_array_free(un, nun, PMIX_PROC);
+	return 0;
+}
+
 static void ack_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 {
 	pmix_status_t st;
@@ -569,6 +773,14 @@ static void ack_in(uint32_t from, uint32_t id, pmix_data_buffer_t *in)
 		if (f->id == id) {
 			for (size_t i = 0; i < f->n; i++)
 				if (f->peer[i] == from) {
+					if (f->agg && sync_ack(f, st, in) < 0) {
+						plug_error("malformed EVENT_ACK from node %u: "
+							   "its ranks count as silent",
+							   from);
+						st = PMIX_ERR_BAD_PARAM;
+					} else if (f->agg) {
+						st = PMIX_SUCCESS; /* counted in f->agg */
+					}
 					fwd_answered(f, i, st);
 					return;
 				}

@@ -17,6 +17,20 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* A synchronous event at every process of this step (range NAMESPACE, on
+ * every node): each node's server waits until its recipients' handler
+ * chains ended (pxc_server_notify_sync) or timeout_ms passed; cb then
+ * runs once with st: PMIX_SUCCESS (every recipient answered),
+ * PMIX_ERR_NOT_FOUND (nobody had a handler: no disposition),
+ * PMIX_ERR_TIMEOUT (some did not answer, or their step daemon did not:
+ * then all of that node's ranks are named) or another failure; how many
+ * had a handler; and the procs that did not answer (borrowed for the
+ * call). 0 (cb will run) or -1 (it will not). Progress thread. */
+typedef void (*plug_event_sync_f)(pmix_status_t st, size_t nhandled, const pmix_proc_t *un,
+				  size_t nun, void *cbdata);
+int plug_event_sync(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+		    size_t ninfo, uint32_t timeout_ms, plug_event_sync_f cb, void *cbdata);
+
 /* Takes EVENT messages from the network (before it starts). 0/-1. */
 int plug_event_register(plug_net_t *n);
 /* fn sees every event from another stepd (EVENT_FWD) just before this

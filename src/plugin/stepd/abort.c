@@ -40,6 +40,7 @@
 #include "lib/proto.h"
 #include "lib/util.h"
 #include "lib/map.h"
+#include "common/conf.h"
 #include "net/ctx.h"
 #include "net/event.h"
 #include "net/lost.h"
@@ -51,6 +52,7 @@
 
 typedef struct op {
 	struct op *next;
+	uint32_t id;
 	int fd;
 	struct event *ev; /* connect, then the answer timer */
 	pxc_conn_t *conn;
@@ -69,6 +71,7 @@ static struct {
 	uint32_t job, step, node;
 	int ready;
 	op_t *ops;
+	uint32_t last_id;
 } reporter;
 
 int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
@@ -216,6 +219,86 @@ static int start_connect(op_t *o)
 	return rc;
 }
 
+/* ---- the step's processes hear the end first ------------------------------ */
+
+/* Names up to 16 procs in buf: "rank 3" or "ranks 3,5,7 and 4 more". */
+static void name_ranks(char *buf, size_t len, const pmix_proc_t *un, size_t nun)
+{
+	size_t at = (size_t)snprintf(buf, len, "rank%s ", nun == 1 ? "" : "s");
+
+	for (size_t i = 0; i < nun && i < 16 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%u", i ? "," : "", un[i].rank);
+	if (nun > 16 && at < len)
+		snprintf(buf + at, len - at, " and %zu more", nun - 16);
+}
+
+/* The step's processes had PMIX_EVENT_JOB_END: now the report goes (and
+ * srun ends the step), unless the report was ended meanwhile (stop). */
+static void job_end_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+			 void *cbdata)
+{
+	uint32_t id = (uint32_t)(uintptr_t)cbdata;
+	char who[256];
+	op_t *o;
+
+	for (o = reporter.ops; o && o->id != id; o = o->next)
+		;
+	if (st == PMIX_SUCCESS) {
+		plug_info("PMIX_EVENT_JOB_END: %zu process%s answered", nhandled,
+			  nhandled == 1 ? "" : "es");
+	} else if (st == PMIX_ERR_NOT_FOUND) {
+		plug_info("PMIX_EVENT_JOB_END: no process has a handler for it: the step ends now");
+	} else {
+		name_ranks(who, sizeof(who), un, nun);
+		plug_error("PMIX_EVENT_JOB_END: %zu process%s did not answer (%s): %s", nun,
+			   nun == 1 ? "" : "es", PMIx_Error_string(st), who);
+	}
+	if (o && start_connect(o) < 0)
+		op_done(o, 0, PMIX_SUCCESS);
+}
+
+/* The grace the step's processes get before a failing step ends: Slurm's
+ * KillWait, at most SlurmixEventTimeout, in ms. */
+static uint32_t end_grace_ms(void)
+{
+	uint32_t s = plug_slurm_kill_wait();
+
+	if (!s || s > plug_conf.event_timeout)
+		s = plug_conf.event_timeout;
+	return s * 1000;
+}
+
+/* PMIX_EVENT_JOB_END with PMIX_EVENT_TERMINATE_JOB at every process of
+ * the step, as a synchronous event: o's report goes once each answered
+ * (or the grace passed). 0, or -1 when it cannot be raised (the report
+ * goes at once). */
+static int job_end_first(op_t *o, pmix_rank_t rank, int status, const char *msg)
+{
+	uint32_t ms = end_grace_ms();
+	pmix_status_t term = status;
+	pmix_proc_t caller;
+	pmix_info_t info[6];
+	bool yes = true;
+	int secs = (int)(ms / 1000), rc;
+
+	if (!plug_net_ctx.nspace[0])
+		return -1;
+	PMIx_Load_procid(&caller, plug_net_ctx.nspace, rank);
+	PMIx_Info_load(&info[0], PMIX_EVENT_TERMINATE_JOB, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+	PMIx_Info_load(&info[2], PMIX_EVENT_AFFECTED_PROC, &caller, PMIX_PROC);
+	PMIx_Info_load(&info[3], PMIX_EXIT_CODE, &status, PMIX_INT);
+	PMIx_Info_load(&info[4], PMIX_EVENT_ACTION_TIMEOUT, &secs, PMIX_INT);
+	PMIx_Info_load(&info[5], PMIX_EVENT_TEXT_MESSAGE, msg ? msg : "", PMIX_STRING);
+	rc = plug_event_sync(PMIX_EVENT_JOB_END, &caller, info, 6, ms, job_end_done,
+			     (void *)(uintptr_t)o->id);
+	if (rc < 0)
+		plug_error("PMIX_EVENT_JOB_END cannot be raised (%u ms): the step ends now", ms);
+	for (int i = 0; i < 6; i++)
+		PMIx_Info_destruct(&info[i]);
+	return rc;
+}
+
 pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,
 				const pmix_rank_t *ranks, size_t nranks, pmix_op_cbfunc_t cbfunc,
 				void *cbdata)
@@ -236,15 +319,20 @@ pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, 
 	}
 	if (!o || !reporter.ready)
 		goto kill;
-	memcpy(o->ranks, ranks, ranks ? nranks * sizeof(*ranks) : 0);
+	if (ranks) /* (memcpy from NULL would let the compiler assume ranks) */
+		memcpy(o->ranks, ranks, nranks * sizeof(*ranks));
 	o->nranks = ranks ? nranks : 0;
 	o->status = status;
 	o->fd = -1;
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
+	o->id = ++reporter.last_id ? reporter.last_id : ++reporter.last_id;
 	o->next = reporter.ops;
 	reporter.ops = o;
-	if (pack_report(o, rank, status, host, msg) < 0 || start_connect(o) < 0) {
+	/* a whole-step abort: the report (and the step's end) after the
+	 * step's processes had PMIX_EVENT_JOB_END */
+	if (pack_report(o, rank, status, host, msg) < 0 ||
+	    ((ranks || job_end_first(o, rank, status, msg) < 0) && start_connect(o) < 0)) {
 		o->cbfunc = NULL; /* answered below */
 		op_done(o, 0, PMIX_SUCCESS);
 		return PMIX_OPERATION_SUCCEEDED;
