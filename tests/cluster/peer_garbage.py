@@ -90,6 +90,8 @@ def broken_messages():
         (NODE_DOWN, b"", 0), (NODE_DOWN, u32(999999), 0), (NODE_DOWN, u32(1) + JUNK, 0),
         (LOST, u32(1) + status(-8), 0),  # an abort without its exit code
         (LOST, u32(1) + status(-8) + u32(3), 0),  # ... or with one of another type
+        (LOST, u32(1) + status(-402), 0),  # killed by a signal, no exit code
+        (LOST, u32(1) + status(-200) + u32(3), 0),  # an exit code of another type
         (FANIN, b"", 0), (FANIN, u64(SIG), 0), (FANIN, u64(SIG) + u32(0), 0),
         (FANIN, JUNK, 0), (FANIN, u64(SIG) + u32(7) + status(0) + JUNK, 0),
         (FANIN, u64(SIG + 1) + u32(7) + status(-25), 0),

@@ -3,11 +3,14 @@
  * pmix_killed.c - a task killed by a signal in the middle of a fence.
  * Every rank registers an event handler for PMIX_ERR_PROC_TERM_WO_SYNC
  * (and the other "proc ended" codes), then rank VICTIM (default 3) sends
- * itself SIGKILL after a second while the others enter a wildcard fence.
- * Each survivor prints "FENCE_ERROR <status>" (or "FENCE_OK", wrong), then
- * waits at most 10 s for the event and prints
- * "EVENT <status> affected <rank>" (or "NO_EVENT"), and finalizes.
- * Usage: pmix_killed [VICTIM]
+ * itself SIGKILL (with "exit": exits 3 without finalizing) after a second
+ * while the others enter a wildcard fence. Each survivor prints
+ * "FENCE_ERROR <status>" (or "FENCE_OK", wrong), then waits at most 10 s
+ * for the event and prints "EVENT <status> affected <rank> exit <code>"
+ * (exit -1 without PMIX_EXIT_CODE; " (no PMIX_PROC_TERM_STATUS)" after it
+ * when that is missing or not the event's code) or "NO_EVENT", and
+ * finalizes.
+ * Usage: pmix_killed [VICTIM [exit]]
  *
  * Lost step daemons (the test kills one, or a node ends early):
  *   pmix_killed stepd   ranks 6 and 7 (the last node of -N4 -n8) sleep,
@@ -32,6 +35,7 @@
 static volatile int got;
 static volatile pmix_status_t got_code;
 static volatile pmix_rank_t got_rank = PMIX_RANK_UNDEF;
+static volatile int got_exit = -1, got_term;
 static volatile int down;
 static char down_text[512];
 
@@ -114,6 +118,12 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		if (PMIx_Check_key(info[i].key, PMIX_EVENT_AFFECTED_PROC) &&
 		    info[i].value.type == PMIX_PROC)
 			got_rank = info[i].value.data.proc->rank;
+		else if (PMIx_Check_key(info[i].key, PMIX_EXIT_CODE) &&
+			 info[i].value.type == PMIX_INT)
+			got_exit = info[i].value.data.integer;
+		else if (PMIx_Check_key(info[i].key, PMIX_PROC_TERM_STATUS) &&
+			 info[i].value.type == PMIX_STATUS)
+			got_term = info[i].value.data.status == status;
 	got_code = status;
 	got = 1;
 	if (cbfunc)
@@ -139,6 +149,8 @@ int main(int argc, char **argv)
 	}
 	if ((int)me.rank == victim) {
 		sleep(1);
+		if (argc > 2 && !strcmp(argv[2], "exit"))
+			exit(3); /* without finalizing */
 		raise(SIGKILL);
 	}
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
@@ -147,7 +159,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 100 && !got; i++)
 		usleep(100000);
 	if (got)
-		printf("EVENT %s affected %d\n", PMIx_Error_string(got_code), (int)got_rank);
+		printf("EVENT %s affected %d exit %d%s\n", PMIx_Error_string(got_code),
+		       (int)got_rank, got_exit, got_term ? "" : " (no PMIX_PROC_TERM_STATUS)");
 	else
 		printf("NO_EVENT\n");
 	fflush(stdout);

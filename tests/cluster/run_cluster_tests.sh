@@ -143,18 +143,23 @@ jobend_case() {	# jobend_case answered|silent|none
 }
 
 # Rank 3 kills itself while the others fence: every survivor's fence fails
-# and every survivor gets the event naming rank 3, long before the timeout.
-killed_pmix() {	# killed_pmix NAME NODES TASKS SRUN-ARGS...
-	local name=$1 nn=$2 nt=$3 out rc t0 t fe ev
-	shift 3
+# and every survivor gets the event naming rank 3 with how it ended
+# (PMIX_ERR_PROC_ABORTED_BY_SIG, PMIX_EXIT_CODE 128 + 9, and
+# PMIX_PROC_TERM_STATUS), long before the timeout. With HOW "exit", rank 3
+# exits 3 without finalizing: PMIX_ERR_PROC_TERM_WO_SYNC, exit code 3.
+killed_pmix() {	# killed_pmix NAME NODES TASKS HOW SRUN-ARGS...
+	local name=$1 nn=$2 nt=$3 how=$4 out rc t0 t fe ev want
+	shift 4
 	want_case "$name" || return 0
+	want='^EVENT PROC-ABORTED-BY-SIG affected 3 exit 137$'
+	[ "$how" = exit ] && want='^EVENT PROC TERMINATED WITHOUT SYNC affected 3 exit 3$'
 	t0=$(now)
 	out=$(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N"$nn" -n"$nt" "$@" \
-		./pmix_killed 3 2>&1)
+		./pmix_killed 3 "$how" 2>&1)
 	rc=$?
 	t=$(since "$t0")
-	fe=$(echo "$out" | grep -c '^FENCE_ERROR')
-	ev=$(echo "$out" | grep -c '^EVENT PROC TERMINATED WITHOUT SYNC affected 3$')
+	fe=$(grep -c '^FENCE_ERROR' <<<"$out")
+	ev=$(grep -c "$want" <<<"$out")
 	if [ "$fe" -eq $((nt - 1)) ] && [ "$ev" -eq $((nt - 1)) ] && [ $rc -ne 124 ] &&
 	   [ "$(echo "$t < 20" | bc)" = 1 ]; then
 		ok "$name: $fe fences failed, $ev events, step ended rc $rc ($t s)"
@@ -893,7 +898,7 @@ stepd_endpoints() {
 # messages to every step daemon (peer_garbage.py), claiming another node
 # of the step and a stepd of another step. Each stepd must log them, drop
 # them (or the connection) and keep serving: the tasks' fences and direct
-# modex afterwards succeed. Per endpoint (two connections) at least: 12
+# modex afterwards succeed. Per endpoint (two connections) at least: 20
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
 # synchronous EVENT_FWD, 4 malformed EVENT_ACK, 2 unknown commands in the
@@ -932,7 +937,7 @@ auth_garbage() {
 	nd=$(log_new | grep -c "malformed NODE_DOWN message from node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
-	   [[ $sent == SENT* ]] && [ "$lost" -ge $((12 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
+	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ]; then
@@ -1239,7 +1244,8 @@ run "python3-pmix -N3 -n7 cyclic" '^python ok: size 7$' -N3 -n7 -m cyclic \
 	/usr/bin/python3 ./py_basic.py 7
 abort_case "MPI_Abort(7) -N4 -n8" -N4 -n8 --ntasks-per-node=2 ./ompi_abort
 abort_case "MPI_Abort(7) -N1 -n2 one node" -N1 -n2 ./ompi_abort 0
-killed_pmix "pmix rank 3 SIGKILL in a fence -N4 -n8" 4 8 --ntasks-per-node=2
+killed_pmix "pmix rank 3 SIGKILL in a fence -N4 -n8" 4 8 kill --ntasks-per-node=2
+killed_pmix "pmix rank 3 exits without finalizing in a fence -N4 -n8" 4 8 exit --ntasks-per-node=2
 abort_ranks_case one
 abort_ranks_case race
 abort_ranks_case stubborn
@@ -1274,7 +1280,7 @@ if want_case "TreeWidth=2|8 nodes"; then
 	run "pmix_modex -N5 -n5 TreeWidth=2" '^OK$' -N5 -n5 ./pmix_modex 10
 	run "python3-pmix -N8 -n16 TreeWidth=2" '^python ok: size 16$' -N8 -n16 \
 		--ntasks-per-node=2 /usr/bin/python3 ./py_basic.py 16
-	killed_pmix "pmix rank 3 SIGKILL -N8 -n16 TreeWidth=2" 8 16 --ntasks-per-node=2
+	killed_pmix "pmix rank 3 SIGKILL -N8 -n16 TreeWidth=2" 8 16 kill --ntasks-per-node=2
 	abort_case "MPI_Abort(7) -N8 -n16 TreeWidth=2" -N8 -n16 --ntasks-per-node=2 ./ompi_abort 5
 	no_leftovers "8 nodes"
 fi

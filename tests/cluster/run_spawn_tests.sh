@@ -133,7 +133,7 @@ family_cases() {
 	spawn_case "child task exits without finalizing: every parent rank gets the event" \
 		'[ $rc = 0 ] && [ "$(count "^PARENT [01] OK$")" = 2 ] &&
 		 [ "$(count "^GOT PARENT [01] -200 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
-		 echo "delay $(echo "$out" | awk "/^GOT PARENT/ { print \$NF }" | sort -n | tail -1) s"' \
+		 echo "delay $(echo "$out" | awk "/^GOT PARENT .*:1 / { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family childfail
 	spawn_case "parent aborts: the children get the event and end at once" \
 		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 slurmix\.[0-9]+\.[0-9]+:0 ")" = 2 ] &&
@@ -141,7 +141,7 @@ family_cases() {
 		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family parentabort
 	spawn_case "parent task killed: the children get the event and end at once" \
-		'[ $rc != 0 ] && [ "$(count "^GOT CHILD [01] -200 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
+		'[ $rc != 0 ] && [ "$(count "^GOT CHILD [01] -402 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
 		 [ "$(count "ALIVE")" = 0 ] && [ "$(echo "$t < 10" | bc)" = 1 ] &&
 		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family parentdeath
@@ -153,7 +153,7 @@ family_cases() {
 		 [ "$(count "^OWN CHILD 0 -8 slurmix\.[0-9]+\.[0-9]+:1$")" = 1 ] &&
 		 [ "$(count "SURVIVED")" = 0 ] && [ "$(count "task 1: Aborted")" = 1 ] &&
 		 grep -qE "^srun: slurmix: rank 0 \(vn[0-9]+\) called PMIx_Abort\(4\) on rank 1: the parent aborts child 1 \(from slurmix\.[0-9]+\.[0-9]+:0\)" <<<"$out" &&
-		 echo "delay $(echo "$out" | awk "/^GOT PARENT/ { print \$NF }" | sort -n | tail -1) s"' \
+		 echo "delay $(echo "$out" | awk "/^GOT PARENT .*:1 / { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family abortchild
 	spawn_case "parent aborts, PMIX_SPAWN_CHILD_SEP: the children get the event and stay" \
 		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 ")" = 2 ] &&

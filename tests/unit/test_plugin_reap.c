@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,7 +132,7 @@ START_TEST(test_cut_short)
 	double pause;
 	int reaped;
 
-	ck_assert_int_eq(plug_reap_start(4), 0);
+	ck_assert_int_eq(plug_reap_start(4, 1), 0);
 	fork_tasks(4, delay, -1, -1);
 	usleep(60000); /* every task has exited */
 	pause = slurm_round(&reaped);
@@ -146,7 +148,7 @@ START_TEST(test_cut_short_while_waiting)
 	double pause;
 	int reaped;
 
-	ck_assert_int_eq(plug_reap_start(3), 0);
+	ck_assert_int_eq(plug_reap_start(3, 1), 0);
 	fork_tasks(3, delay, -1, -1);
 	pause = slurm_round(&reaped);
 	ck_assert_int_eq(reaped, 3);
@@ -172,7 +174,7 @@ START_TEST(test_many_tasks)
 
 	for (int i = 0; i < 40; i++)
 		delay[i] = 500;
-	ck_assert_int_eq(plug_reap_start(40), 0);
+	ck_assert_int_eq(plug_reap_start(40, 1), 0);
 	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), stall_fn, NULL), 0);
 	usleep(20000); /* the thread is in stall_fn now */
 	fork_tasks(40, delay, -1, -1);
@@ -190,7 +192,7 @@ START_TEST(test_task_left)
 	double pause;
 	int reaped;
 
-	ck_assert_int_eq(plug_reap_start(3), 0);
+	ck_assert_int_eq(plug_reap_start(3, 1), 0);
 	fork_tasks(3, delay, -1, -1);
 	usleep(50000);
 	pause = slurm_round(&reaped);
@@ -209,7 +211,7 @@ START_TEST(test_silent_task)
 	double pause;
 	int reaped;
 
-	ck_assert_int_eq(plug_reap_start(3), 0);
+	ck_assert_int_eq(plug_reap_start(3, 1), 0);
 	fork_tasks(3, delay, 1, -1);
 	usleep(50000);
 	pause = slurm_round(&reaped);
@@ -227,7 +229,7 @@ START_TEST(test_unfinalized_task)
 	double pause;
 	int reaped;
 
-	ck_assert_int_eq(plug_reap_start(3), 0);
+	ck_assert_int_eq(plug_reap_start(3, 1), 0);
 	fork_tasks(3, delay, -1, 2);
 	ck_assert_int_eq(pxc_progress_post(pxc_progress_global(), finalized_fn,
 					   (void *)(uintptr_t)100),
@@ -253,7 +255,7 @@ START_TEST(test_extra_reports)
 	char c[2];
 
 	ck_assert_int_eq(pipe(ready), 0);
-	ck_assert_int_eq(plug_reap_start(2), 0);
+	ck_assert_int_eq(plug_reap_start(2, 1), 0);
 	for (int i = 0; i < 2; i++) { /* the tasks, reporting first */
 		ck_assert_int_ge(pid = fork(), 0);
 		if (pid == 0) {
@@ -289,17 +291,155 @@ static void other_handler(int sig)
 	(void)sig;
 }
 
-/* The signal belongs to someone else: not armed, their handler stays. */
+static void on_nothing(int sig)
+{
+	(void)sig;
+}
+
+/* ---- exit statuses ---- */
+
+/* Whether this kernel keeps a reaped task's exit status for its pidfd
+ * (PIDFD_GET_INFO with PIDFD_INFO_EXIT, Linux 6.15). */
+static int kernel_keeps_exit(void)
+{
+	struct {
+		uint64_t mask, cgroupid;
+		uint32_t ids[11];
+		int32_t exit_code;
+	} info = { .mask = 1ULL << 3 };
+	pid_t pid = fork();
+	int fd, st, ok;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(100);
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ok = fd >= 0 && ioctl(fd, _IOWR(0xFF, 11, info), &info) == 0 && (info.mask & (1ULL << 3)) &&
+	     WIFEXITED(info.exit_code) && WEXITSTATUS(info.exit_code) == 100;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static struct {
+	volatile int n;
+	int known[8], wstatus[8];
+	double at[8];
+} ans;
+
+static void status_cb(int known, int wstatus, void *arg)
+{
+	int i = (int)(uintptr_t)arg;
+
+	ans.known[i] = known;
+	ans.wstatus[i] = wstatus;
+	ans.at[i] = now_ms();
+	__atomic_add_fetch(&ans.n, 1, __ATOMIC_SEQ_CST);
+}
+
+static struct {
+	pid_t pid;
+	int wait_ms, slot;
+} askq;
+
+static void ask_fn(void *arg)
+{
+	plug_reap_exit_status(askq.pid, askq.wait_ms, status_cb, (void *)(uintptr_t)askq.slot);
+	pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
+/* Asks (in the progress thread) how pid ended, answer in slot. */
+static void ask(pid_t pid, int wait_ms, int slot)
+{
+	askq.pid = pid;
+	askq.wait_ms = wait_ms;
+	askq.slot = slot;
+	ck_assert_int_eq(pxc_progress_call(pxc_progress_global(), ask_fn, 5000), PMIX_SUCCESS);
+}
+
+static void wait_answers(int n)
+{
+	for (int i = 0; i < 500 && ans.n < n; i++)
+		usleep(10000);
+	ck_assert_int_eq(ans.n, n);
+}
+
+static pid_t fork_one(int delay_ms, int how)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		plug_reap_task();
+		usleep((useconds_t)delay_ms * 1000);
+		if (how == 1)
+			raise(SIGKILL);
+		_exit(3);
+	}
+	return pid;
+}
+
+/* How a task ended: asked while it runs, answered when it exits (a
+ * zombie: waitid WNOWAIT); asked after "Slurm" reaped it (the pidfd's
+ * PIDFD_INFO_EXIT, or unknown on older kernels); a task still running
+ * after the wait, and a pid that is no task, unknown. */
+START_TEST(test_exit_status)
+{
+	int keeps = kernel_keeps_exit(), st;
+	pid_t a, b, c;
+	double t0;
+
+	memset(&ans, 0, sizeof(ans));
+	ck_assert_int_eq(plug_reap_start(3, 0), 0);
+	a = fork_one(300, 0); /* exits 3 */
+	b = fork_one(50, 1);  /* SIGKILL */
+	c = fork_one(3000, 0);
+	usleep(100000); /* the reports are in */
+	t0 = now_ms();
+	ask(a, 2000, 0); /* answered at its exit, before any reaping */
+	wait_answers(1);
+	ck_assert_int_eq(ans.known[0], 1);
+	ck_assert(WIFEXITED(ans.wstatus[0]) && WEXITSTATUS(ans.wstatus[0]) == 3);
+	ck_assert_msg(ans.at[0] - t0 > 100 && ans.at[0] - t0 < 1500, "answered after %.0f ms",
+		      ans.at[0] - t0);
+	ck_assert_int_eq(waitpid(b, &st, 0), b); /* reaped first, as Slurm does */
+	ask(b, 2000, 1);
+	wait_answers(2);
+	ck_assert_int_eq(ans.known[1], keeps);
+	if (keeps)
+		ck_assert(WIFSIGNALED(ans.wstatus[1]) && WTERMSIG(ans.wstatus[1]) == SIGKILL);
+	t0 = now_ms();
+	ask(c, 200, 2); /* still running after 200 ms */
+	wait_answers(3);
+	ck_assert_int_eq(ans.known[2], 0);
+	ck_assert_msg(ans.at[2] - t0 >= 150, "answered after %.0f ms", ans.at[2] - t0);
+	ask(1, 200, 3); /* no task of ours */
+	wait_answers(4);
+	ck_assert_int_eq(ans.known[3], 0);
+	ask(c, 5000, 4); /* pending at stop: answered, unknown */
+	plug_reap_stop();
+	wait_answers(5);
+	ck_assert_int_eq(ans.known[4], 0);
+	kill(c, SIGKILL);
+}
+END_TEST
+
+/* The signal belongs to someone else: the watch is not armed (the exit
+ * statuses are still collected), their handler stays. */
 START_TEST(test_signal_in_use)
 {
+	const int delay[2] = { 20, 20 };
 	struct sigaction sa, now;
+	int reaped;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = other_handler;
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGRTMIN + 6, &sa, NULL), 0);
-	ck_assert_int_eq(plug_reap_start(4), -1);
-	plug_reap_task(); /* a task of an unarmed step: nothing */
+	ck_assert_int_eq(plug_reap_start(2, 1), 0);
+	fork_tasks(2, delay, -1, -1);
+	expect_kept(slurm_round(&reaped));
 	plug_reap_stop();
 	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
 	ck_assert_ptr_eq((void *)now.sa_handler, (void *)other_handler);
@@ -307,14 +447,19 @@ START_TEST(test_signal_in_use)
 }
 END_TEST
 
-/* One task: Slurm never pauses, nothing to arm. After stop, the signal
- * is ignored: a late one cannot end the process. */
+/* One task: Slurm never pauses, nothing to arm (but its exit status is
+ * collected). Started twice: the second fails. After stop, the signal is
+ * ignored: a late one cannot end the process. */
 START_TEST(test_one_task_and_after_stop)
 {
 	struct sigaction now;
 
-	ck_assert_int_eq(plug_reap_start(1), 0);
-	ck_assert_int_eq(plug_reap_start(2), 0);
+	ck_assert_int_eq(plug_reap_start(1, 1), 0);
+	ck_assert_int_eq(plug_reap_start(2, 1), -1);
+	plug_reap_stop();
+	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
+	ck_assert_ptr_ne((void *)now.sa_handler, (void *)on_nothing);
+	ck_assert_int_eq(plug_reap_start(2, 1), 0);
 	plug_reap_stop();
 	ck_assert_int_eq(sigaction(SIGRTMIN + 6, NULL, &now), 0);
 	ck_assert_ptr_eq((void *)now.sa_handler, (void *)SIG_IGN);
@@ -411,6 +556,7 @@ static Suite *reap_suite(void)
 	tcase_add_test(tc, test_extra_reports);
 	tcase_add_test(tc, test_signal_in_use);
 	tcase_add_test(tc, test_one_task_and_after_stop);
+	tcase_add_test(tc, test_exit_status);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("weight");
 	tcase_add_test(tc, test_weight_nice);

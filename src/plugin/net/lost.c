@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <event2/event.h>
@@ -103,18 +104,27 @@ void plug_lost_aborted(pmix_rank_t rank)
 		lost.state[rank] = RANK_ABORTED;
 }
 
-/* The event (PMIX_ERR_PROC_TERM_WO_SYNC, or PMIX_ERR_PROC_REQUESTED_ABORT
- * with PMIX_EXIT_CODE) to the local clients of the namespace. */
-static void notify(pmix_rank_t rank, pmix_status_t code, int32_t exit_code)
+/* Whether a LOST of code carries an exit code: always for an abort and a
+ * signal, when it is known for an exit without finalizing. */
+static bool code_has_exit(pmix_status_t code)
+{
+	return code == PMIX_ERR_PROC_REQUESTED_ABORT || code == PMIX_ERR_PROC_ABORTED_BY_SIG;
+}
+
+/* The event (PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_ERR_PROC_ABORTED_BY_SIG or
+ * PMIX_ERR_PROC_REQUESTED_ABORT) to the local clients of the namespace,
+ * with PMIX_PROC_TERM_STATUS, and PMIX_EXIT_CODE when known. */
+static void notify(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, bool has_exit)
 {
 	pmix_proc_t proc;
-	pmix_info_t info[2];
+	pmix_info_t info[3];
 	pmix_status_t st;
-	size_t n = 1;
+	size_t n = 2;
 
 	PMIx_Load_procid(&proc, lost.nspace, rank);
 	PMIx_Info_load(&info[0], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
-	if (code == PMIX_ERR_PROC_REQUESTED_ABORT) {
+	PMIx_Info_load(&info[1], PMIX_PROC_TERM_STATUS, &code, PMIX_STATUS);
+	if (has_exit) {
 		int ec = exit_code;
 
 		PMIx_Info_load(&info[n++], PMIX_EXIT_CODE, &ec, PMIX_INT);
@@ -211,43 +221,57 @@ static void kill_local(pmix_rank_t rank)
 
 /* First news of a lost or aborted rank (from a local drop, a local abort
  * or a neighbour). */
-static void rank_lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, uint32_t from)
+static void rank_lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, bool has_exit,
+		      uint32_t from)
 {
 	bool aborted = code == PMIX_ERR_PROC_REQUESTED_ABORT;
+	const char *how = aborted                              ? "is aborted" :
+			  code == PMIX_ERR_PROC_ABORTED_BY_SIG ? "was killed by a signal" :
+								 "ended without finalizing";
 	pmix_data_buffer_t b;
 
 	if (!lost.state || rank >= lost.map->ntasks || lost.state[rank] != RANK_OK)
 		return;
 	lost.state[rank] = aborted ? RANK_KILLED : RANK_LOST;
 	if (from == PLUG_TREE_NONE)
-		plug_info("rank %u of %s %s", rank, lost.nspace,
-			  aborted ? "is aborted" : "ended without finalizing");
+		plug_info("rank %u of %s %s", rank, lost.nspace, how);
 	else
-		plug_debug("rank %u of %s %s (node %u says)", rank, lost.nspace,
-			   aborted ? "is aborted" : "ended without finalizing", from);
+		plug_debug("rank %u of %s %s (node %u says)", rank, lost.nspace, how, from);
 	pxc_buf_init(&b);
 	if (pxc_pack_u32(&b, rank) == PMIX_SUCCESS && pxc_pack_status(&b, code) == PMIX_SUCCESS &&
-	    (!aborted || pxc_pack(&b, &exit_code, 1, PMIX_INT32) == PMIX_SUCCESS))
+	    (!has_exit || pxc_pack(&b, &exit_code, 1, PMIX_INT32) == PMIX_SUCCESS))
 		plug_net_flood(plug_net_ctx.net, PLUG_NET_LOST, from, &b);
 	pxc_buf_clear(&b);
 	if (lost.watch)
 		lost.watch(rank);
-	notify(rank, code, exit_code);
+	notify(rank, code, exit_code, has_exit);
 	if (lost.relay)
-		lost.relay(rank, code, exit_code, from == PLUG_TREE_NONE);
+		lost.relay(rank, code, exit_code, has_exit, from == PLUG_TREE_NONE);
 	if (aborted)
 		kill_local(rank);
 }
 
 void plug_lost_local(pmix_rank_t rank)
 {
-	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, 0, PLUG_TREE_NONE);
+	rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, 0, false, PLUG_TREE_NONE);
+}
+
+void plug_lost_local_status(pmix_rank_t rank, int known, int wstatus)
+{
+	if (!known)
+		plug_lost_local(rank);
+	else if (WIFSIGNALED(wstatus))
+		rank_lost(rank, PMIX_ERR_PROC_ABORTED_BY_SIG, 128 + WTERMSIG(wstatus), true,
+			  PLUG_TREE_NONE);
+	else
+		rank_lost(rank, PMIX_ERR_PROC_TERM_WO_SYNC, WEXITSTATUS(wstatus), true,
+			  PLUG_TREE_NONE);
 }
 
 void plug_lost_abort(const pmix_rank_t *ranks, size_t n, int status)
 {
 	for (size_t i = 0; i < n; i++)
-		rank_lost(ranks[i], PMIX_ERR_PROC_REQUESTED_ABORT, status, PLUG_TREE_NONE);
+		rank_lost(ranks[i], PMIX_ERR_PROC_REQUESTED_ABORT, status, true, PLUG_TREE_NONE);
 }
 
 void plug_lost_connected(pmix_rank_t rank)
@@ -261,17 +285,18 @@ static void lost_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 	uint32_t rank;
 	pmix_status_t code;
 	int32_t exit_code = 0, one = 1;
+	bool has_exit;
 
 	(void)arg, (void)h;
 	if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    pxc_unpack_status(in, &code) != PMIX_SUCCESS || !lost.map || rank >= lost.map->ntasks ||
 	    code >= 0 ||
-	    (code == PMIX_ERR_PROC_REQUESTED_ABORT &&
+	    ((has_exit = code_has_exit(code) || pxc_buf_remaining(in) > 0) &&
 	     pxc_unpack(in, &exit_code, &one, PMIX_INT32) != PMIX_SUCCESS)) {
 		plug_error("malformed LOST message from node %u", from);
 		return;
 	}
-	rank_lost(rank, code, exit_code, from);
+	rank_lost(rank, code, exit_code, has_exit, from);
 }
 
 /* ---- lost step daemons ------------------------------------------------- */

@@ -33,8 +33,13 @@
 
 /* Before the server runs (map borrowed until stop). */
 int plug_lost_init(const char *nspace, const plug_map_t *map);
-/* A local client's connection ended without PMIx_Finalize. */
+/* A local client's connection ended without PMIx_Finalize: lost with
+ * PMIX_ERR_PROC_TERM_WO_SYNC, or, once its exit status is known (known,
+ * wstatus as waitpid gives it), PMIX_ERR_PROC_ABORTED_BY_SIG for a signal
+ * (PMIX_EXIT_CODE 128 + the signal) or PMIX_ERR_PROC_TERM_WO_SYNC with
+ * PMIX_EXIT_CODE its exit code. */
 void plug_lost_local(pmix_rank_t rank);
+void plug_lost_local_status(pmix_rank_t rank, int known, int wstatus);
 /* A local client called PMIx_Abort: never announce it as lost. */
 void plug_lost_aborted(pmix_rank_t rank);
 /* A PMIx_Abort(status) named these ranks of the step (valid ranks): each
@@ -60,11 +65,11 @@ void plug_lost_stop(void);
 typedef void (*plug_lost_watch_f)(pmix_rank_t rank);
 void plug_lost_watch(plug_lost_watch_f fn);
 /* fn is told of every lost or aborted rank after its event went to the
- * local clients (code, exit code; here: this stepd saw it first, not a
- * neighbour). The spawn family relays it (stepd/family.c). Same threads
- * and lifetime as plug_lost_watch. */
+ * local clients (code, exit code when has_exit; here: this stepd saw it
+ * first, not a neighbour). The spawn family relays it (stepd/family.c).
+ * Same threads and lifetime as plug_lost_watch. */
 typedef void (*plug_lost_relay_f)(pmix_rank_t rank, pmix_status_t code, int32_t exit_code,
-				  bool here);
+				  bool has_exit, bool here);
 void plug_lost_relay(plug_lost_relay_f fn);
 /* Takes LOST messages from the network (before it starts). 0/-1. */
 int plug_lost_register(plug_net_t *n);

@@ -72,6 +72,7 @@ static struct {
 	int ready;
 	op_t *ops;
 	uint32_t last_id;
+	int ending; /* the step's PMIX_EVENT_JOB_END went out */
 } reporter;
 
 int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
@@ -85,6 +86,7 @@ int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 	reporter.step = step;
 	reporter.node = node;
 	reporter.ready = 0;
+	reporter.ending = 0;
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
 	if (!key || strlen(key) != PLUG_KEY_LEN || !port ||
@@ -277,12 +279,13 @@ static int job_end_first(op_t *o, pmix_rank_t rank, int status, const char *msg)
 	uint32_t ms = end_grace_ms();
 	pmix_status_t term = status;
 	pmix_proc_t caller;
-	pmix_info_t info[6];
+	pmix_info_t info[7];
 	bool yes = true;
 	int secs = (int)(ms / 1000), rc;
 
-	if (!plug_net_ctx.nspace[0])
-		return -1;
+	if (!plug_net_ctx.nspace[0] || reporter.ending)
+		return -1; /* a second abort of the step: no second round */
+	reporter.ending = 1;
 	PMIx_Load_procid(&caller, plug_net_ctx.nspace, rank);
 	PMIx_Info_load(&info[0], PMIX_EVENT_TERMINATE_JOB, &yes, PMIX_BOOL);
 	PMIx_Info_load(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
@@ -290,11 +293,14 @@ static int job_end_first(op_t *o, pmix_rank_t rank, int status, const char *msg)
 	PMIx_Info_load(&info[3], PMIX_EXIT_CODE, &status, PMIX_INT);
 	PMIx_Info_load(&info[4], PMIX_EVENT_ACTION_TIMEOUT, &secs, PMIX_INT);
 	PMIx_Info_load(&info[5], PMIX_EVENT_TEXT_MESSAGE, msg ? msg : "", PMIX_STRING);
-	rc = plug_event_sync(PMIX_EVENT_JOB_END, &caller, info, 6, ms, job_end_done,
+	/* for the handlers registered for it: a default handler (Open MPI's
+	 * aborts the process, with a PMIx_Abort of its own) is no answer */
+	PMIx_Info_load(&info[6], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+	rc = plug_event_sync(PMIX_EVENT_JOB_END, &caller, info, 7, ms, job_end_done,
 			     (void *)(uintptr_t)o->id);
 	if (rc < 0)
 		plug_error("PMIX_EVENT_JOB_END cannot be raised (%u ms): the step ends now", ms);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		PMIx_Info_destruct(&info[i]);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * see stepd/family.h.
  *
  * Relays: the event a stepd raises for a lost or aborted rank of its step
- * (net/lost.c: PMIX_ERR_PROC_TERM_WO_SYNC, or PMIX_ERR_PROC_REQUESTED_ABORT
+ * (net/lost.c: PMIX_ERR_PROC_TERM_WO_SYNC, _ABORTED_BY_SIG or _REQUESTED_ABORT
  * with PMIX_EXIT_CODE) goes, range CUSTOM over the other step's wildcard,
  * through the host's event forwarding (net/event.c: EVENT_FWD to every
  * stepd of that step), to
@@ -69,7 +69,8 @@ static void relay_done(pmix_status_t st, void *cbdata)
 }
 
 /* The event for rank of this step to every process of step nspace. */
-static void relay(const char *nspace, pmix_rank_t rank, pmix_status_t code, int32_t exit_code)
+static void relay(const char *nspace, pmix_rank_t rank, pmix_status_t code, int32_t exit_code,
+		  bool has_exit)
 {
 	pmix_proc_t proc, target;
 	pmix_data_array_t da = { .type = PMIX_PROC, .size = 1, .array = &target };
@@ -86,7 +87,7 @@ static void relay(const char *nspace, pmix_rank_t rank, pmix_status_t code, int3
 	PMIx_Info_load(&info[n++], PMIX_HOSTNAME, plug_net_ctx.host ? plug_net_ctx.host : "",
 		       PMIX_STRING);
 	PMIx_Info_load(&info[n++], PMIX_NODEID, &node, PMIX_UINT32);
-	if (code == PMIX_ERR_PROC_REQUESTED_ABORT)
+	if (has_exit)
 		PMIx_Info_load(&info[n++], PMIX_EXIT_CODE, &ec, PMIX_INT);
 	st = plug_event_notify(code, &proc, PMIX_RANGE_CUSTOM, info, n, relay_done, NULL);
 	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
@@ -99,17 +100,17 @@ static void relay(const char *nspace, pmix_rank_t rank, pmix_status_t code, int3
 		PMIx_Info_destruct(&info[i]);
 }
 
-static void lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, bool here)
+static void lost(pmix_rank_t rank, pmix_status_t code, int32_t exit_code, bool has_exit, bool here)
 {
 	if (here && fam.has_parent)
-		relay(fam.parent.nspace, rank, code, exit_code);
+		relay(fam.parent.nspace, rank, code, exit_code, has_exit);
 	for (size_t i = 0; i < fam.nchildren; i++)
-		relay(fam.children[i], rank, code, exit_code);
+		relay(fam.children[i], rank, code, exit_code, has_exit);
 }
 
 void plug_family_aborted(pmix_rank_t rank, int status)
 {
-	lost(rank, PMIX_ERR_PROC_REQUESTED_ABORT, status, true);
+	lost(rank, PMIX_ERR_PROC_REQUESTED_ABORT, status, true, true);
 }
 
 static void end_now(int fd, short what, void *arg)

@@ -46,6 +46,16 @@
  * signal that found the thread anywhere else restarts what it
  * interrupted (where the kernel restarts at all).
  *
+ * The same pidfds tell how a task ended (plug_reap_exit_status), for the
+ * event its loss raises (PMIX_ERR_PROC_ABORTED_BY_SIG for a signal): they
+ * are collected for every step, whatever SlurmixFastStepEnd says and with
+ * one task too; only the watch for the pause needs two tasks and the
+ * option. Slurm reaps a task as soon as it exits, so the status is read
+ * with waitid(WNOWAIT) while the task is a zombie, else (Linux 6.15 and
+ * later) from the pidfd itself (PIDFD_GET_INFO, PIDFD_INFO_EXIT), which
+ * keeps it after the reaping. On an older kernel that lost the race it is
+ * unknown.
+ *
  * Threads: start in the job manager thread, task in the forked child,
  * stop from the stepd's fini. Everything else runs in the progress thread,
  * which owns reaper.w; stop posts the clean-up there and waits.
@@ -61,6 +71,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -74,6 +85,16 @@
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
+/* PIDFD_GET_INFO (Linux 6.13; PIDFD_INFO_EXIT since 6.15): the first
+ * version of its struct, 64 bytes (include/uapi/linux/pidfd.h). */
+struct plug_pidfd_info {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t ids[11];  /* pid, tgid, ppid and the credentials */
+	int32_t exit_code; /* a wait status, with PIDFD_INFO_EXIT */
+};
+#define PLUG_PIDFD_GET_INFO _IOWR(0xFF, 11, struct plug_pidfd_info)
+#define PLUG_PIDFD_INFO_EXIT (1ULL << 3)
 #define PLUG_REAP_SIG (SIGRTMIN + 6)
 #define PLUG_REAP_WATCH_MS 1000 /* after the last exit; Slurm sleeps 100 */
 #define PLUG_REAP_FIRES 5       /* signals at most, ... */
@@ -81,9 +102,19 @@
 
 typedef struct {
 	int fd; /* pidfd, -1 until the task reported */
+	pid_t pid;
 	int ended;
 	struct event *ev;
 } task_t;
+
+/* A question for a task's exit status, waiting for the task to end. */
+typedef struct query {
+	struct query *next;
+	pid_t pid;
+	struct event *timer;
+	plug_reap_status_f fn;
+	void *arg;
+} query_t;
 
 /* Owned by the progress thread once started. */
 typedef struct {
@@ -94,10 +125,12 @@ typedef struct {
 	uint32_t got, ended, nfin;
 	int ticks;     /* since every task finalized and exited */
 	int last_fire; /* tick of the last signal */
+	query_t *queries;
 } watch_t;
 
 static struct {
 	int on;
+	int fast;    /* the pause is watched (SlurmixFastStepEnd, 2+ tasks) */
 	int sock[2]; /* [0] read by the progress thread, [1] for the tasks */
 	uint32_t ntasks;
 	pthread_t mgr;
@@ -149,8 +182,23 @@ static int reaped(int pidfd)
 	       errno == ECHILD;
 }
 
+static void query_end(watch_t *w, query_t *q, int known, int wstatus)
+{
+	for (query_t **pp = &w->queries; *pp; pp = &(*pp)->next)
+		if (*pp == q) {
+			*pp = q->next;
+			break;
+		}
+	if (q->timer)
+		event_free(q->timer);
+	q->fn(known, wstatus, q->arg);
+	free(q);
+}
+
 static void watch_free(watch_t *w)
 {
+	while (w->queries)
+		query_end(w, w->queries, 0, 0);
 	for (uint32_t i = 0; w->t && i < reaper.ntasks; i++) {
 		if (w->t[i].ev)
 			event_free(w->t[i].ev);
@@ -202,12 +250,61 @@ static void maybe_watch(watch_t *w)
 {
 	struct timeval ms = { 0, 1000 };
 
-	if (w->tick || w->ended < reaper.ntasks || w->got != reaper.ntasks ||
+	if (!reaper.fast || w->tick || w->ended < reaper.ntasks || w->got != reaper.ntasks ||
 	    w->nfin < reaper.ntasks)
 		return;
 	w->tick = event_new(pxc_progress_base(w->pg), -1, EV_PERSIST, on_tick, w);
 	if (w->tick)
 		event_add(w->tick, &ms);
+}
+
+/* How task t ended, as a wait status: 1, or 0 when that cannot be told
+ * (still running, or reaped by Slurm on a kernel without
+ * PIDFD_INFO_EXIT). */
+static int exit_status(const task_t *t, int *wstatus)
+{
+	struct plug_pidfd_info info;
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (t->fd < 0)
+		return 0;
+	if (waitid((idtype_t)P_PIDFD, (id_t)t->fd, &si, WEXITED | WNOHANG | WNOWAIT) == 0) {
+		if (!si.si_pid)
+			return 0; /* not ended */
+		*wstatus = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 :
+			   si.si_code == CLD_DUMPED ? (si.si_status & 0x7f) | 0x80 :
+						      si.si_status & 0x7f;
+		return 1;
+	}
+	memset(&info, 0, sizeof(info));
+	info.mask = PLUG_PIDFD_INFO_EXIT;
+	if (errno != ECHILD || ioctl(t->fd, PLUG_PIDFD_GET_INFO, &info) < 0 ||
+	    !(info.mask & PLUG_PIDFD_INFO_EXIT))
+		return 0;
+	*wstatus = info.exit_code;
+	return 1;
+}
+
+static task_t *task_of(watch_t *w, pid_t pid)
+{
+	for (uint32_t i = 0; pid > 0 && w->t && i < w->got && i < reaper.ntasks; i++)
+		if (w->t[i].pid == pid)
+			return &w->t[i];
+	return NULL;
+}
+
+/* The questions about t's exit are answered. */
+static void answer(watch_t *w, const task_t *t)
+{
+	query_t *q, *next;
+	int wstatus = 0, known = exit_status(t, &wstatus);
+
+	for (q = w->queries; q; q = next) {
+		next = q->next;
+		if (q->pid == t->pid)
+			query_end(w, q, known, wstatus);
+	}
 }
 
 static void on_exit_fd(int fd, short what, void *arg)
@@ -220,7 +317,48 @@ static void on_exit_fd(int fd, short what, void *arg)
 	t->ended = 1;
 	event_del(t->ev);
 	reaper.w.ended++;
+	answer(&reaper.w, t);
 	maybe_watch(&reaper.w);
+}
+
+static void query_timeout(int fd, short what, void *arg)
+{
+	query_t *q = arg;
+	task_t *t = task_of(&reaper.w, q->pid);
+	int wstatus = 0, known = t ? exit_status(t, &wstatus) : 0;
+
+	(void)fd, (void)what;
+	query_end(&reaper.w, q, known, wstatus);
+}
+
+void plug_reap_exit_status(pid_t pid, int wait_ms, plug_reap_status_f fn, void *arg)
+{
+	watch_t *w = &reaper.w;
+	task_t *t = reaper.on ? task_of(w, pid) : NULL;
+	struct timeval tv = { wait_ms / 1000, (wait_ms % 1000) * 1000 };
+	int wstatus = 0;
+	query_t *q;
+
+	if (!t || t->ended) {
+		int known = t ? exit_status(t, &wstatus) : 0;
+
+		fn(known, wstatus, arg);
+		return;
+	}
+	if (!(q = calloc(1, sizeof(*q))) ||
+	    !(q->timer = evtimer_new(pxc_progress_base(w->pg), query_timeout, q)) ||
+	    evtimer_add(q->timer, &tv) < 0) {
+		if (q && q->timer)
+			event_free(q->timer);
+		free(q);
+		fn(0, 0, arg);
+		return;
+	}
+	q->pid = pid;
+	q->fn = fn;
+	q->arg = arg;
+	q->next = w->queries;
+	w->queries = q;
 }
 
 /* A task's report: one datagram, its pid with one pidfd attached. */
@@ -259,6 +397,7 @@ static void on_sock(int fd, short what, void *arg)
 		task_t *t = &w->t[w->got++];
 
 		t->fd = pidfd;
+		t->pid = pid;
 		t->ev = event_new(pxc_progress_base(w->pg), pidfd, EV_READ | EV_PERSIST, on_exit_fd,
 				  t);
 		if (!t->ev || event_add(t->ev, NULL) < 0)
@@ -329,13 +468,13 @@ static int install_handler(void)
 	return 0;
 }
 
-int plug_reap_start(uint32_t node_tasks)
+int plug_reap_start(uint32_t node_tasks, int fast)
 {
 	pxc_progress_t *pg = pxc_progress_global();
 	int buf = 1 << 20; /* about 1500 reports (an skb each) */
 
-	if (reaper.on || node_tasks < 2)
-		return node_tasks < 2 ? 0 : -1;
+	if (reaper.on || node_tasks < 1)
+		return node_tasks < 1 ? 0 : -1;
 	atomic_store(&reaper.fired, 0);
 	if (!pg || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, reaper.sock) < 0 ||
 	    fcntl(reaper.sock[0], F_SETFL, O_NONBLOCK) < 0) {
@@ -346,11 +485,11 @@ int plug_reap_start(uint32_t node_tasks)
 	}
 	if (setsockopt(reaper.sock[1], SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) < 0)
 		setsockopt(reaper.sock[1], SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	if (install_handler() < 0) {
+	reaper.fast = fast && node_tasks >= 2;
+	if (reaper.fast && install_handler() < 0) {
 		plug_debug("fast step end not armed: signal %d in use or blocked",
 			   (int)PLUG_REAP_SIG);
-		plug_reap_stop();
-		return -1;
+		reaper.fast = 0; /* the exit statuses are still collected */
 	}
 	reaper.ntasks = node_tasks;
 	reaper.mgr = pthread_self();
@@ -421,6 +560,7 @@ void plug_reap_stop(void)
 		reaper.sock[i] = -1;
 	}
 	reaper.on = 0;
+	reaper.fast = 0;
 	reaper.w.pg = NULL;
 }
 

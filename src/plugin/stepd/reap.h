@@ -1,23 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * stepd/reap.h - end a step's slurmstepd without Slurm's 100 ms pause once
- * every task of the node has exited (mpi.conf SlurmixFastStepEnd).
+ * stepd/reap.h - the node's tasks by their pidfds: how each ended, and
+ * the end of a step's slurmstepd without Slurm's 100 ms pause once every
+ * task of the node has exited (mpi.conf SlurmixFastStepEnd).
  * See stepd/reap.c for why and how.
  *
  * plug_reap_start: in prefork, in the job manager thread (it records that
  * thread), after the progress thread is up. plug_reap_task: in each forked
  * task, before exec. plug_reap_finalized: in the progress thread (the
- * server's client_finalized upcall). plug_reap_stop: at step fini, from
+ * server's client_finalized upcall), and plug_reap_exit_status.
+ * plug_reap_stop: at step fini, from
  * any thread but the progress thread.
  */
 #ifndef PLUG_REAP_H
 #define PLUG_REAP_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
-/* Arms the watch for node_tasks tasks (nothing below 2). 0, or -1 when
- * it cannot be armed (logged at debug level; Slurm's pause stays). */
-int plug_reap_start(uint32_t node_tasks);
+/* Collects the pidfds of node_tasks tasks, and with fast (and 2 or more
+ * tasks) arms the watch for the pause. 0, or -1 when nothing can be
+ * collected (logged at debug level; Slurm's pause stays). */
+int plug_reap_start(uint32_t node_tasks, int fast);
 /* In the task, between fork and exec: sends a pidfd of itself. */
 void plug_reap_task(void);
 /* In the progress thread: the client of rank finalized through PMIx (not
@@ -25,6 +29,14 @@ void plug_reap_task(void);
 void plug_reap_finalized(uint32_t rank);
 /* Undoes plug_reap_start; no signal is sent after it returns. */
 void plug_reap_stop(void);
+
+/* How the task pid of this node ended: fn(1, wait status, arg) once it
+ * has exited, or fn(0, 0, arg) when that cannot be told (no such task,
+ * no pidfd, still running after wait_ms, or reaped on a kernel without
+ * PIDFD_INFO_EXIT). fn runs exactly once, now or later, in the progress
+ * thread (at plug_reap_stop at the latest). */
+typedef void (*plug_reap_status_f)(int known, int wstatus, void *arg);
+void plug_reap_exit_status(pid_t pid, int wait_ms, plug_reap_status_f fn, void *arg);
 
 /* For the tests: how many signals the watch sent (0: none). */
 int plug_reap_fired(void);

@@ -65,6 +65,10 @@
 #include "stepd/weight.h"
 #include "pxc_host.h"
 
+/* How long a lost task may take to exit after its connection closed
+ * before its loss goes out without its exit status. */
+#define PLUG_LOST_EXIT_WAIT_MS 1000
+
 static plug_step_t step;
 
 /* ---- waiting for a server callback, with a timeout ---------------------- */
@@ -154,15 +158,24 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* A lost task's exit status is known (or cannot be): the step hears. */
+static void lost_ended(int known, int wstatus, void *arg)
+{
+	plug_lost_local_status((pmix_rank_t)(uintptr_t)arg, known, wstatus);
+}
+
 /* Also called by the server for a client whose connection ended without
- * PMIx_Finalize: that task is lost for the whole step (net/lost.c). */
+ * PMIx_Finalize: that task is lost for the whole step (net/lost.c), once
+ * its exit status is known (it closed the connection as it exited: at
+ * most PLUG_LOST_EXIT_WAIT_MS later). */
 static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 					 pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)srv, (void)cbfunc, (void)cbdata;
 	if (pxc_server_client_lost(proc)) {
 		plug_flag("client %s:%u left without finalizing", proc->nspace, proc->rank);
-		plug_lost_local(proc->rank);
+		plug_reap_exit_status(pxc_server_client_last_pid(proc), PLUG_LOST_EXIT_WAIT_MS,
+				      lost_ended, (void *)(uintptr_t)proc->rank);
 	} else {
 		plug_flag("client %s:%u finalized", proc->nspace, proc->rank);
 		plug_reap_finalized(proc->rank);
@@ -731,8 +744,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
-	if (plug_conf.fast_step_end)
-		plug_reap_start(step.si.node_tasks);
+	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
 	plug_spawn_prefork_done();
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes", step.nspace,
 		   step.dir, step.si.node_tasks, step.map->ntasks, step.map->nnodes);

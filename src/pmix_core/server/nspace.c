@@ -84,6 +84,13 @@ pid_t pxc_server_client_pid(const pmix_proc_t *proc)
 	return cl && cl->peer && cl->peer->hello ? cl->peer->pid : 0;
 }
 
+pid_t pxc_server_client_last_pid(const pmix_proc_t *proc)
+{
+	pxc_sclient_t *cl = proc ? pxc_client_find(proc) : NULL;
+
+	return cl ? cl->pid : 0;
+}
+
 bool pxc_proc_is_local(const pmix_proc_t *proc)
 {
 	return pxc_client_find(proc) != NULL;

@@ -38,5 +38,9 @@ bool pxc_server_client_lost(const pmix_proc_t *proc);
 /* The pid (SO_PEERCRED) of the process connected as local client proc,
  * or 0 when none is connected. Progress thread only. */
 pid_t pxc_server_client_pid(const pmix_proc_t *proc);
+/* The pid the last connection of local client proc gave in its HELLO,
+ * connected or not any more (0: it never connected). Progress thread
+ * only. */
+pid_t pxc_server_client_last_pid(const pmix_proc_t *proc);
 
 #endif
