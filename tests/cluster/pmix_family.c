@@ -14,8 +14,10 @@
  *                            most), prints "PARENT r OK" and finishes
  *   pmix_family parentabort  parent rank 0 calls PMIx_Abort(9) for the
  *                            whole step once the children run; the
- *                            children must get the event and end (not
- *                            print "CHILD r ALIVE" 10 s later)
+ *                            children must get the event, then
+ *                            PMIX_EVENT_JOB_END ("JOBEND CHILD r
+ *                            terminate=1 affected=<parent>:0"), and end
+ *                            (not print "CHILD r ALIVE" 10 s later)
  *   pmix_family parentdeath  parent rank 1 kills itself (SIGKILL, -402); the
  *                            children must get the event and end
  *   pmix_family sep          as parentabort, spawned with
@@ -106,11 +108,39 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* A child's PMIX_EVENT_JOB_END (its step is about to end with its
+ * parent's): "JOBEND CHILD r terminate=T affected=<nspace>:<rank>". */
+static void on_end(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		   size_t ninfo, pmix_info_t *results, size_t nresults,
+		   pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	const pmix_proc_t *aff = NULL;
+	int term = 0;
+
+	(void)id, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PMIX_EVENT_AFFECTED_PROC) &&
+		    info[i].value.type == PMIX_PROC)
+			aff = info[i].value.data.proc;
+		else if (PMIx_Check_key(info[i].key, PMIX_EVENT_TERMINATE_JOB) &&
+			 info[i].value.type == PMIX_BOOL)
+			term = info[i].value.data.flag;
+	if (status == PMIX_EVENT_JOB_END) {
+		printf("JOBEND CHILD %u terminate=%d affected=%s:%u\n", me.rank, term,
+		       aff ? aff->nspace : "?", aff ? aff->rank : 9999);
+		fflush(stdout);
+	}
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
 static int child(const char *mode)
 {
+	pmix_status_t end = PMIX_EVENT_JOB_END;
 	pmix_proc_t wild;
 
 	who = "CHILD";
+	if (PMIx_Register_event_handler(&end, 1, NULL, 0, on_end, NULL, NULL) < 0)
+		return 3;
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
 	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		return 3;

@@ -137,11 +137,13 @@ family_cases() {
 		$S -N2 -n2 ./pmix_family childfail
 	spawn_case "parent aborts: the children get the event and end at once" \
 		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 slurmix\.[0-9]+\.[0-9]+:0 ")" = 2 ] &&
+		 [ "$(count "^JOBEND CHILD [01] terminate=1 affected=slurmix\.[0-9]+\.[0-9]+:0$")" = 2 ] &&
 		 [ "$(count "ALIVE")" = 0 ] && [ "$(echo "$t < 8" | bc)" = 1 ] &&
 		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family parentabort
 	spawn_case "parent task killed: the children get the event and end at once" \
 		'[ $rc != 0 ] && [ "$(count "^GOT CHILD [01] -402 slurmix\.[0-9]+\.[0-9]+:1 ")" = 2 ] &&
+		 [ "$(count "^JOBEND CHILD [01] terminate=1 affected=slurmix\.[0-9]+\.[0-9]+:1$")" = 2 ] &&
 		 [ "$(count "ALIVE")" = 0 ] && [ "$(echo "$t < 10" | bc)" = 1 ] &&
 		 echo "delay $(echo "$out" | awk "/^GOT CHILD/ { print \$NF }" | sort -n | tail -1) s"' \
 		$S -N2 -n2 ./pmix_family parentdeath
@@ -157,7 +159,7 @@ family_cases() {
 		$S -N2 -n2 ./pmix_family abortchild
 	spawn_case "parent aborts, PMIX_SPAWN_CHILD_SEP: the children get the event and stay" \
 		'[ $rc = 9 ] && [ "$(count "^GOT CHILD [01] -8 ")" = 2 ] &&
-		 [ "$(count "^CHILD [01] ALIVE$")" = 2 ]' \
+		 [ "$(count "^CHILD [01] ALIVE$")" = 2 ] && [ "$(count "^JOBEND")" = 0 ]' \
 		$S -N2 -n2 ./pmix_family sep
 }
 

@@ -234,17 +234,10 @@ static void name_ranks(char *buf, size_t len, const pmix_proc_t *un, size_t nun)
 		snprintf(buf + at, len - at, " and %zu more", nun - 16);
 }
 
-/* The step's processes had PMIX_EVENT_JOB_END: now the report goes (and
- * srun ends the step), unless the report was ended meanwhile (stop). */
-static void job_end_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
-			 void *cbdata)
+void plug_abort_end_log(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun)
 {
-	uint32_t id = (uint32_t)(uintptr_t)cbdata;
 	char who[256];
-	op_t *o;
 
-	for (o = reporter.ops; o && o->id != id; o = o->next)
-		;
 	if (st == PMIX_SUCCESS) {
 		plug_info("PMIX_EVENT_JOB_END: %zu process%s answered", nhandled,
 			  nhandled == 1 ? "" : "es");
@@ -255,13 +248,24 @@ static void job_end_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *u
 		plug_error("PMIX_EVENT_JOB_END: %zu process%s did not answer (%s): %s", nun,
 			   nun == 1 ? "" : "es", PMIx_Error_string(st), who);
 	}
+}
+
+/* The step's processes had PMIX_EVENT_JOB_END: now the report goes (and
+ * srun ends the step), unless the report was ended meanwhile (stop). */
+static void job_end_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+			 void *cbdata)
+{
+	uint32_t id = (uint32_t)(uintptr_t)cbdata;
+	op_t *o;
+
+	for (o = reporter.ops; o && o->id != id; o = o->next)
+		;
+	plug_abort_end_log(st, nhandled, un, nun);
 	if (o && start_connect(o) < 0)
 		op_done(o, 0, PMIX_SUCCESS);
 }
 
-/* The grace the step's processes get before a failing step ends: Slurm's
- * KillWait, at most SlurmixEventTimeout, in ms. */
-static uint32_t end_grace_ms(void)
+uint32_t plug_abort_grace_ms(void)
 {
 	uint32_t s = plug_slurm_kill_wait();
 
@@ -270,39 +274,45 @@ static uint32_t end_grace_ms(void)
 	return s * 1000;
 }
 
-/* PMIX_EVENT_JOB_END with PMIX_EVENT_TERMINATE_JOB at every process of
- * the step, as a synchronous event: o's report goes once each answered
- * (or the grace passed). 0, or -1 when it cannot be raised (the report
- * goes at once). */
-static int job_end_first(op_t *o, pmix_rank_t rank, int status, const char *msg)
+int plug_abort_end_notice(const pmix_proc_t *source, const pmix_proc_t *failed, int status,
+			  const char *msg, plug_event_sync_f cb, void *cbdata)
 {
-	uint32_t ms = end_grace_ms();
+	uint32_t ms = plug_abort_grace_ms();
 	pmix_status_t term = status;
-	pmix_proc_t caller;
 	pmix_info_t info[7];
 	bool yes = true;
 	int secs = (int)(ms / 1000), rc;
 
-	if (!plug_net_ctx.nspace[0] || reporter.ending)
-		return -1; /* a second abort of the step: no second round */
-	reporter.ending = 1;
-	PMIx_Load_procid(&caller, plug_net_ctx.nspace, rank);
 	PMIx_Info_load(&info[0], PMIX_EVENT_TERMINATE_JOB, &yes, PMIX_BOOL);
 	PMIx_Info_load(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
-	PMIx_Info_load(&info[2], PMIX_EVENT_AFFECTED_PROC, &caller, PMIX_PROC);
+	PMIx_Info_load(&info[2], PMIX_EVENT_AFFECTED_PROC, failed, PMIX_PROC);
 	PMIx_Info_load(&info[3], PMIX_EXIT_CODE, &status, PMIX_INT);
 	PMIx_Info_load(&info[4], PMIX_EVENT_ACTION_TIMEOUT, &secs, PMIX_INT);
 	PMIx_Info_load(&info[5], PMIX_EVENT_TEXT_MESSAGE, msg ? msg : "", PMIX_STRING);
 	/* for the handlers registered for it: a default handler (Open MPI's
 	 * aborts the process, with a PMIx_Abort of its own) is no answer */
 	PMIx_Info_load(&info[6], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
-	rc = plug_event_sync(PMIX_EVENT_JOB_END, &caller, info, 7, ms, job_end_done,
-			     (void *)(uintptr_t)o->id);
-	if (rc < 0)
-		plug_error("PMIX_EVENT_JOB_END cannot be raised (%u ms): the step ends now", ms);
+	rc = plug_event_sync(PMIX_EVENT_JOB_END, source, info, 7, ms, cb, cbdata);
 	for (int i = 0; i < 7; i++)
 		PMIx_Info_destruct(&info[i]);
+	if (rc < 0)
+		plug_error("PMIX_EVENT_JOB_END cannot be raised (%u ms): the step ends now", ms);
 	return rc;
+}
+
+/* A whole-step abort: PMIX_EVENT_JOB_END first, o's report once each
+ * process answered (or the grace passed). 0, or -1 when it cannot be
+ * raised (the report goes at once). */
+static int job_end_first(op_t *o, pmix_rank_t rank, int status, const char *msg)
+{
+	pmix_proc_t caller;
+
+	if (!plug_net_ctx.nspace[0] || reporter.ending)
+		return -1; /* a second abort of the step: no second round */
+	reporter.ending = 1;
+	PMIx_Load_procid(&caller, plug_net_ctx.nspace, rank);
+	return plug_abort_end_notice(&caller, &caller, status, msg, job_end_done,
+				     (void *)(uintptr_t)o->id);
 }
 
 pmix_status_t plug_abort_report(pmix_rank_t rank, int status, const char *host, const char *msg,

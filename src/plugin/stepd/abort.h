@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmix_server.h>
+#include "net/event.h"
 
 /* Reads srun's agent address and the step key from the launch env.
  * 0, or -1 (no agent: an abort then only kills the step). */
@@ -43,5 +44,21 @@ void plug_abort_watch(void);
  * why and exits non-zero instead of 0 (Slurm 22.05 gives a step whose
  * every launch failed no exit code). Job manager thread. */
 void plug_abort_launch_failed(const char *host, const char *why);
+
+/* Before a step ends because of a failure: PMIX_EVENT_JOB_END with
+ * PMIX_EVENT_TERMINATE_JOB at every process of this step, synchronous
+ * (net/event.h, plug_event_sync), for the handlers registered for it
+ * (PMIX_EVENT_NON_DEFAULT), with PMIX_JOB_TERM_STATUS and PMIX_EXIT_CODE
+ * status, PMIX_EVENT_AFFECTED_PROC failed (the first failed process),
+ * PMIX_EVENT_TEXT_MESSAGE msg and PMIX_EVENT_ACTION_TIMEOUT the grace:
+ * cb runs once all answered or after plug_abort_grace_ms. source must be
+ * of this step's namespace (its rank may be the wildcard). 0, or -1
+ * (logged; cb will not run). Progress thread. */
+int plug_abort_end_notice(const pmix_proc_t *source, const pmix_proc_t *failed, int status,
+			  const char *msg, plug_event_sync_f cb, void *cbdata);
+/* Slurm's KillWait, at most SlurmixEventTimeout, in ms. */
+uint32_t plug_abort_grace_ms(void);
+/* The node log line for the outcome of a PMIX_EVENT_JOB_END. */
+void plug_abort_end_log(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun);
 
 #endif

@@ -18,11 +18,15 @@
  *
  * Ending: a stepd of a child step that receives such an event from its
  * parent step ends its own step (slurm_kill_job_step: Slurm's SIGTERM,
- * KillWait, SIGKILL) PLUG_FAMILY_GRACE_MS after the event was queued to
- * its clients, unless told not to (SlurmixSpawnEndWithParent=no, or
- * PMIX_SPAWN_CHILD_SEP at the spawn: SLURMIX_SPAWN_SEP in its env). Every
- * stepd of the child does it (the RPC is idempotent), so the loss of one
- * node does not keep the step alive.
+ * KillWait, SIGKILL), unless told not to (SlurmixSpawnEndWithParent=no,
+ * or PMIX_SPAWN_CHILD_SEP at the spawn: SLURMIX_SPAWN_SEP in its env).
+ * The child's node 0 first raises PMIX_EVENT_JOB_END with
+ * PMIX_EVENT_TERMINATE_JOB at every process of the child step
+ * (plug_abort_end_notice, synchronous) and ends the step once they
+ * answered, and no sooner than PLUG_FAMILY_GRACE_MS after the failure's
+ * event was queued to its clients. The other stepds end it too, after the
+ * whole grace and PLUG_FAMILY_BACKSTOP_MS (the RPC is idempotent), so the
+ * loss of node 0 does not keep the step alive.
  *
  * Threads: init and register in prefork (job manager thread); everything
  * else in the progress thread, where net/lost.c and net/event.c call
@@ -45,10 +49,12 @@
 #include "net/event.h"
 #include "net/lost.h"
 #include "net/transport.h"
+#include "stepd/abort.h"
 #include "stepd/family.h"
 #include "slurm_adapter.h"
 
 #define PLUG_FAMILY_GRACE_MS 500
+#define PLUG_FAMILY_BACKSTOP_MS 3000
 
 static struct {
 	char nspace[PMIX_MAX_NSLEN + 1];
@@ -58,6 +64,8 @@ static struct {
 	char (*children)[PMIX_MAX_NSLEN + 1];
 	size_t nchildren;
 	struct event *ending; /* the grace timer, once the parent failed */
+	bool grace_over;      /* that timer fired */
+	bool notice_out;      /* node 0: PMIX_EVENT_JOB_END not answered yet */
 } fam;
 
 static void relay_done(pmix_status_t st, void *cbdata)
@@ -113,19 +121,59 @@ void plug_family_aborted(pmix_rank_t rank, int status)
 	lost(rank, PMIX_ERR_PROC_REQUESTED_ABORT, status, true, true);
 }
 
-static void end_now(int fd, short what, void *arg)
+static void end_now(void)
 {
-	(void)fd, (void)what, (void)arg;
 	plug_info("the parent step %s failed: ending step %u.%u", fam.parent.nspace, fam.job,
 		  fam.step);
 	slurm_kill_job_step(fam.job, fam.step, SIGKILL);
+}
+
+static void grace_over(int fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	fam.grace_over = true;
+	if (!fam.notice_out)
+		end_now();
+}
+
+/* The child step's processes answered PMIX_EVENT_JOB_END (or the grace
+ * passed). */
+static void notice_done(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+			void *cbdata)
+{
+	(void)cbdata;
+	plug_abort_end_log(st, nhandled, un, nun);
+	fam.notice_out = false;
+	if (fam.grace_over)
+		end_now();
+}
+
+/* Node 0 tells the step it ends: the failed parent process and its exit
+ * code (1 when the event has none). */
+static void notice(const pmix_proc_t *source, const pmix_info_t *info, size_t ninfo)
+{
+	const pmix_info_t *aff = pxc_info_find(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
+	const pmix_info_t *ec = pxc_info_find(info, ninfo, PMIX_EXIT_CODE);
+	const pmix_proc_t *failed = aff && aff->value.type == PMIX_PROC && aff->value.data.proc ?
+					    aff->value.data.proc :
+					    source;
+	pmix_proc_t self;
+
+	PMIx_Load_procid(&self, fam.nspace, PMIX_RANK_WILDCARD);
+	fam.notice_out = plug_abort_end_notice(&self, failed,
+					       ec && ec->value.type == PMIX_INT ?
+						       ec->value.data.integer :
+						       1,
+					       "the parent step failed", notice_done, NULL) == 0;
 }
 
 /* An event from another stepd, about to be delivered here (never taken). */
 static bool event_in(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
 		     size_t ninfo)
 {
-	struct timeval tv = { 0, PLUG_FAMILY_GRACE_MS * 1000 };
+	uint32_t ms = plug_net_ctx.me == 0 ? PLUG_FAMILY_GRACE_MS :
+					     plug_abort_grace_ms() + PLUG_FAMILY_BACKSTOP_MS;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 	struct event_base *base;
 
 	if (pxc_info_find(info, ninfo, PLUG_ABORT_KILL_KEY))
@@ -136,9 +184,13 @@ static bool event_in(pmix_status_t code, const pmix_proc_t *source, const pmix_i
 	     code != PMIX_ERR_PROC_ABORTED_BY_SIG))
 		return false;
 	base = plug_net_ctx.net ? plug_net_base(plug_net_ctx.net) : NULL;
-	if (!base || !(fam.ending = evtimer_new(base, end_now, NULL)) ||
-	    evtimer_add(fam.ending, &tv) < 0)
-		end_now(-1, 0, NULL);
+	if (!base || !(fam.ending = evtimer_new(base, grace_over, NULL)) ||
+	    evtimer_add(fam.ending, &tv) < 0) {
+		end_now();
+		return false;
+	}
+	if (plug_net_ctx.me == 0)
+		notice(source, info, ninfo);
 	return false;
 }
 
