@@ -31,11 +31,12 @@
  * the host's own connections. */
 #include "frame.h"
 /* The server's extensions for its host, each in the header of the file
- * that implements it: pxc_server_client_lost and pxc_server_client_pid
- * (nspace.h), PXC_CONNECT_DATA
- * with pxc_server_host_data (coll.h), pxc_server_dmodex_request_tmo
- * (dmodex.h), pxc_server_invalid_termination and pxc_server_connect_event
- * (connect.h), pxc_server_notify_sync (evsync.h). Those headers also declare their files' request handlers
+ * that implements it: pxc_server_client_lost, pxc_server_client_pid,
+ * pxc_server_client_last_pid and pxc_server_hold_nspace (nspace.h),
+ * PXC_CONNECT_DATA with pxc_server_host_data (coll.h),
+ * pxc_server_dmodex_request_tmo (dmodex.h), pxc_server_invalid_termination
+ * and pxc_server_connect_event (connect.h), pxc_server_notify_sync
+ * (evsync.h). Those headers also declare their files' request handlers
  * and helpers for the rest of server/, over the server's private types,
  * which stay opaque here. */
 #include "server/nspace.h"

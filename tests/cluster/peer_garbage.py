@@ -12,7 +12,7 @@
 # (truncated, or well formed for a fence that does not exist), DMDX_REQ,
 # DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
 # travels, an absurd info count, a synchronous one whose wait is wrong),
-# EVENT_ACK (truncated, for no event), an
+# EVENT_ACK (truncated, for no event), HOLD (no step of the job), an
 # unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
@@ -25,6 +25,7 @@ import time
 T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
 NODE_DOWN = 34
+HOLD = 37
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE = 24, 33
 USER_CODE = -3007
@@ -121,6 +122,9 @@ def broken_messages():
         sync_fwd(T_STATUS, "i", 5, 13), sync_fwd(T_UINT32, "I", 0, 14),
         sync_fwd(T_UINT32, "I", 1, 15),
         (EVENT_ACK, status(0) + u32(1) + infos(), 12346),
+        # HOLD: empty, garbage, no step name, a step of another job
+        (HOLD, b"", 0), (HOLD, JUNK, 0), (HOLD, pstr("nonsense"), 0),
+        (HOLD, pstr("slurmix.999999999.3"), 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

@@ -20,6 +20,19 @@
  *   pmix_spawn nb N          PMIx_Spawn_nb
  *   pmix_spawn nonpmi        PMIX_NON_PMI: /bin/sleep 1, ready once forked
  *   pmix_spawn cwd           PMIX_SET_SESSION_CWD: children print their cwd
+ *   pmix_spawn info          the parent and 2 children hold each other's
+ *                            job information: rank 0 prints "PINFO spawned
+ *                            size N optional <status>" (PMIX_OPTIONAL: its
+ *                            own store, no request), each child "CINFO
+ *                            parent size N optional <status>"; once the
+ *                            children ended (PMIX_NOTIFY_COMPLETION), rank
+ *                            0 "PINFO ended size N <status> <seconds>" and
+ *                            every other parent rank, told the child's
+ *                            nspace, "PINFO rank R ended size N <status>
+ *                            <seconds>"
+ *   pmix_spawn ended NS      no spawn: rank 0 asks for the job size of NS,
+ *                            a step that ended, which nobody kept:
+ *                            "ENDED <status> <seconds>"
  *   pmix_spawn killparent    PMIx_Spawn_nb of children that never start,
  *                            then rank 0 kills itself (SIGKILL) while the
  *                            spawn is pending: the step and the spawn end
@@ -28,6 +41,7 @@
  * prints "AUTOGROUP child <rank> nice <n>", the spawning rank "AUTOGROUP
  * parent nice <n>" (its autogroup's nice value, sched(7)).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -91,6 +105,28 @@ static void set_app(pmix_app_t *a, const char *cmd, int n, const char *mode, con
 	a->cwd = getcwd(NULL, 0);
 }
 
+/* The job size of nspace: PMIX_OPTIONAL (the store only) or asked. */
+static uint32_t size_of(const char *nspace, bool optional, pmix_status_t *st, double *secs)
+{
+	pmix_info_t opt;
+	pmix_value_t *v = NULL;
+	pmix_proc_t wild;
+	uint32_t size = 0;
+	bool yes = true;
+	double t0 = now();
+
+	PMIx_Load_procid(&wild, nspace, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+	*st = PMIx_Get(&wild, PMIX_JOB_SIZE, optional ? &opt : NULL, optional ? 1 : 0, &v);
+	*secs = now() - t0;
+	if (*st == PMIX_SUCCESS && v && v->type == PMIX_UINT32)
+		size = v->data.uint32;
+	if (v)
+		PMIx_Value_free(v, 1);
+	PMIx_Info_destruct(&opt);
+	return size;
+}
+
 static int child(const char *mode, const char *arg)
 {
 	pmix_value_t *v = NULL;
@@ -115,6 +151,19 @@ static int child(const char *mode, const char *arg)
 		PMIx_Value_free(v, 1);
 	}
 	gethostname(host, sizeof(host));
+	if (!strcmp(mode, "childinfo")) {
+		pmix_status_t st = PMIX_ERR_NOT_FOUND;
+		double secs;
+		uint32_t psize = 0;
+
+		if (strcmp(parent, "none")) {
+			*strrchr(parent, ':') = 0;
+			psize = size_of(parent, true, &st, &secs);
+		}
+		printf("CINFO parent size %u optional %s\n", psize, PMIx_Error_string(st));
+		fflush(stdout);
+		return st != PMIX_SUCCESS;
+	}
 	if (!strcmp(mode, "child") && getenv("SPAWN_SHOW_CWD")) {
 		char cwd[1024] = "?";
 
@@ -248,6 +297,39 @@ static int parent(const char *mode, const char *arg)
 		raise(SIGKILL);
 		return 1;
 	}
+	if (!strcmp(mode, "info")) {
+		pmix_status_t code = PMIX_EVENT_JOB_END, st;
+		pmix_value_t val = { .type = PMIX_STRING };
+		uint32_t size;
+		double secs;
+
+		PMIx_Register_event_handler(&code, 1, NULL, 0, on_end, NULL, NULL);
+		set_app(&apps[0], self, 2, "childinfo", NULL);
+		info = PMIx_Info_create(1);
+		PMIx_Info_load(&info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+		if (spawn(info, 1, apps, 1, ns) != PMIX_SUCCESS)
+			return 1;
+		size = size_of(ns, true, &st, &secs);
+		printf("PINFO spawned size %u optional %s\n", size, PMIx_Error_string(st));
+		for (int i = 0; i < 3000 && !job_ended; i++)
+			usleep(10000);
+		usleep(500000); /* the children's step daemons are gone */
+		size = size_of(ns, false, &st, &secs);
+		printf("PINFO ended size %u %s %.3f\n", size, PMIx_Error_string(st), secs);
+		fflush(stdout);
+		val.data.string = ns;
+		PMIx_Put(PMIX_GLOBAL, "test.child.ns", &val);
+		PMIx_Commit();
+		return !job_ended;
+	}
+	if (!strcmp(mode, "ended") && arg) {
+		pmix_status_t st;
+		double secs;
+
+		size_of(arg, false, &st, &secs);
+		printf("ENDED %s %.3f\n", PMIx_Error_string(st), secs);
+		return st != PMIX_ERR_NOT_FOUND;
+	}
 	if (!strcmp(mode, "notify")) {
 		pmix_status_t code = PMIX_EVENT_JOB_END;
 
@@ -277,7 +359,8 @@ int main(int argc, char **argv)
 		snprintf(self, sizeof(self), "%s", argv[0]);
 	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return printf("INIT_FAILED\n"), 1;
-	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "childspawn")) {
+	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "childspawn") ||
+	    !strcmp(argv[1], "childinfo")) {
 		bad = child(argv[1], argc > 2 ? argv[2] : NULL);
 		PMIx_Finalize(NULL, 0);
 		return bad;
@@ -287,6 +370,23 @@ int main(int argc, char **argv)
 	PMIx_Load_procid(&wild, me.nspace, PMIX_RANK_WILDCARD);
 	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		bad = 1;
+	if (!strcmp(argv[1], "info") && me.rank != 0) { /* the ended child, from elsewhere */
+		pmix_proc_t zero;
+		pmix_value_t *v = NULL;
+		pmix_status_t st = PMIX_ERR_NOT_FOUND;
+		uint32_t size = 0;
+		double secs = 0;
+
+		PMIx_Load_procid(&zero, me.nspace, 0);
+		if (PMIx_Get(&zero, "test.child.ns", NULL, 0, &v) == PMIX_SUCCESS && v &&
+		    v->type == PMIX_STRING)
+			size = size_of(v->data.string, false, &st, &secs);
+		if (v)
+			PMIx_Value_free(v, 1);
+		printf("PINFO rank %u ended size %u %s %.3f\n", me.rank, size,
+		       PMIx_Error_string(st), secs);
+		fflush(stdout);
+	}
 	if (me.rank == 0 && !bad)
 		printf("OK\n");
 	PMIx_Finalize(NULL, 0);

@@ -94,6 +94,18 @@ pmix_cases() {
 		'[ $rc = 0 ] && [ "$(count "^CHILD child rank [01] of 3 .* app first$")" = 2 ] &&
 		 [ "$(count "^CHILD child rank 2 of 3 .* app second$")" = 1 ] && ! grep -q "Unable to open" <<<"$out"' \
 		$S -N2 -n2 ./pmix_spawn mpmd
+	spawn_case "spawned-job information at once, both ways, and after the children ended" \
+		'[ $rc = 0 ] && [ "$(count "^PINFO spawned size 2 optional SUCCESS$")" = 1 ] &&
+		 [ "$(count "^CINFO parent size 2 optional SUCCESS$")" = 2 ] &&
+		 [ "$(count "^PINFO ended size 2 SUCCESS ")" = 1 ] &&
+		 [ "$(count "^PINFO rank 1 ended size 2 SUCCESS ")" = 1 ] &&
+		 echo "after the end: $(awk "/^PINFO.*ended/ { print \$NF }" <<<"$out" | tr "\n" " ")s"' \
+		$S -N2 -n2 ./pmix_spawn info
+	# (its srun leaves ended.<step> in the job directory: without it the
+	# step file is waited for 20 s, as for a step still starting)
+	spawn_case "the job information of an ended step nobody kept: NOT_FOUND at once" \
+		'[ $rc = 0 ] && grep -qE "^ENDED NOT-FOUND [0-4]\.[0-9]+$" <<<"$out"' \
+		salloc -N1 -n1 bash -c "$S -n1 true; $S -n1 ./pmix_spawn ended slurmix.\$SLURM_JOB_ID.0"
 	spawn_case "PMIX_NOTIFY_COMPLETION: JOB_END to the parent" \
 		'[ $rc = 0 ] && [ "$(count "^JOB_END 1 slurmix\.[0-9]+\.1 code 0$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn notify

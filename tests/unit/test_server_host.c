@@ -21,6 +21,7 @@
 #include "fakehost.h"
 #include "rawclient.h"
 #include "srvthread.h"
+#include "server/get.h"
 
 START_TEST(host_failures_propagate)
 {
@@ -517,6 +518,83 @@ START_TEST(robust_host_requests)
 }
 END_TEST
 
+/* A spawn's reply carries the new job's registered info, fetched through
+ * the host's direct_modex (rank WILDCARD) and kept: the caller holds it,
+ * and the server answers for it without the host afterwards (the
+ * children may have ended). A fetch that fails still answers the spawn,
+ * with an empty blob. */
+static void spawn_with_info(int fail)
+{
+	pxc_store_t *st = pxc_store_create();
+	pmix_value_t v = { .type = PMIX_STRING };
+	pmix_proc_t wild;
+	pmix_data_buffer_t b;
+	pmix_app_t app;
+	char *ns = NULL;
+	int fd;
+
+	pmix_value_t size = { .type = PMIX_UINT32, .data.uint32 = 3 };
+
+	v.data.string = "0,1,2";
+	pxc_store_put(st, "child.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS, &v, PMIX_SCOPE_UNDEF);
+	pxc_store_put(st, "child.ns", PXC_LVL_JOB, 0, PMIX_JOB_SIZE, &size, PMIX_SCOPE_UNDEF);
+	pxc_buf_init(&host.dmodex_blob);
+	pxc_store_pack(st, "child.ns", -1, PXC_ID_ANY, PXC_KINDS_INFO, &host.dmodex_blob);
+	pxc_store_destroy(st);
+	host.fail_dmodex = fail;
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(1);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	memset(&app, 0, sizeof(app));
+	app.cmd = "true";
+	app.maxprocs = 3;
+	for (uint32_t tag = 3; tag <= 4; tag++) {
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+		pxc_pack_array(&b, &app, 1, PMIX_APP);
+		rc_send(fd, PXC_CMD_SPAWN, tag, &b);
+		ck_assert_int_eq(rc_reply(fd, tag, &b), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_str(&b, &ns), PMIX_SUCCESS);
+		ck_assert_str_eq(ns, "child.ns");
+		free(ns);
+		st = blob_store(&b);
+		if (fail)
+			ck_assert_ptr_null(sval(st, "child.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS));
+		else
+			ck_assert_str_eq(sval(st, "child.ns", PXC_LVL_JOB, 0, PMIX_LOCAL_PEERS),
+					 "0,1,2");
+		pxc_store_destroy(st);
+		pxc_buf_clear(&b);
+	}
+	/* fetched once (then held), or tried each time when it fails */
+	ck_assert_int_eq(host.n_dmodex, fail ? 2 : 1);
+	if (!fail) {
+		pmix_value_t *got = NULL;
+
+		PMIx_Load_procid(&wild, "child.ns", PMIX_RANK_WILDCARD);
+		ck_assert_int_eq(pxc_server_get_local(&wild, PMIX_LOCAL_PEERS, NULL, 0, &got),
+				 PMIX_SUCCESS);
+		ck_assert_str_eq(got->data.string, "0,1,2");
+		PMIx_Value_free(got, 1);
+	}
+	host.fail_dmodex = 0;
+	close(fd);
+	stop_server();
+	pxc_buf_clear(&host.dmodex_blob);
+}
+
+START_TEST(spawn_reply_has_job_info)
+{
+	spawn_with_info(0);
+}
+END_TEST
+
+START_TEST(spawn_fetch_fails_softly)
+{
+	spawn_with_info(1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -527,6 +605,8 @@ int main(int argc, char **argv)
 		{ "host_calls_back_badly", host_calls_back_badly },
 		{ "host_deregisters", host_deregisters_in_upcall },
 		{ "robust_host_requests", robust_host_requests },
+		{ "spawn_reply_has_job_info", spawn_reply_has_job_info },
+		{ "spawn_fetch_fails_softly", spawn_fetch_fails_softly },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -7,6 +7,7 @@
  *       job.<jobid>/                                0700
  *           key            job-wide secret, 32 hex characters, 0600
  *           step.<stepid>  the step's endpoints and map (srun/agent.c)
+ *           ended.<stepid> empty: that step ended (its srun left it)
  *           pub/           the publish/lookup directory (srun/pubdir.c)
  *
  * srun runs as the user, so everything here is created with the user's

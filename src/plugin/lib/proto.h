@@ -90,6 +90,10 @@ enum {
 	PLUG_NET_PING = 35,      /* empty: are you there (after a lost
 				  * connection)? */
 	PLUG_NET_PONG = 36,      /* empty: the answer to PING */
+	PLUG_NET_HOLD = 37,      /* STRING nspace: a step this step spawned;
+				  * every stepd fetches and keeps its job
+				  * information (flooded like LOST,
+				  * stepd/spawn.c) */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one

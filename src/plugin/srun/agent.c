@@ -218,7 +218,9 @@ void plug_agent_set_step(const char *nodelist, const char *map)
  * registered) is waited for, polling every 100 ms for up to
  * STEPINFO_WAIT_MS, so that a connect racing the other step's start-up
  * does not fail; the waits end early when the requester goes away and are
- * freed when the agent stops. */
+ * freed when the agent stops. A step that ended (its srun left
+ * "ended.<step>" when it removed its step file) is PMIX_ERR_NOT_FOUND at
+ * once: nothing waits 20 s for a step that will not come back. */
 #define STEPINFO_POLL_MS 100
 #define STEPINFO_WAIT_MS 20000
 
@@ -244,6 +246,19 @@ static void sinfo_unlink(sinfo_wait_t *w)
 	free(w);
 }
 
+/* Whether the step of step file "step.<id>" left its end marker. */
+static int step_ended(const char *name)
+{
+	char ended[40], *data = NULL;
+	size_t len = 0;
+
+	snprintf(ended, sizeof(ended), "ended.%s", name + 5);
+	if (plug_jobdir_read(ended, 64, &data, &len) < 0)
+		return 0;
+	free(data);
+	return 1;
+}
+
 /* Replies with the step file if it is there. 1 when answered. */
 static int stepinfo_answer(plug_agent_req_t *req, const char *name, int last)
 {
@@ -252,7 +267,7 @@ static int stepinfo_answer(plug_agent_req_t *req, const char *name, int last)
 	size_t len = 0;
 
 	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0) {
-		if (!last)
+		if (!last && !step_ended(name))
 			return 0;
 		plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 		return 1;
@@ -536,6 +551,10 @@ static void stop_fn(void *arg)
 
 		snprintf(name, sizeof(name), "step.%u", agent.step);
 		plug_jobdir_unlink(name);
+		/* for the job's life (it goes with the job directory) */
+		snprintf(name, sizeof(name), "ended.%u", agent.step);
+		if (plug_jobdir_write(name, "", 0) < 0)
+			plug_debug("cannot leave %s in the job directory", name);
 	}
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }

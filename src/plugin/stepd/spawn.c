@@ -13,6 +13,14 @@
  * (source and PMIX_EVENT_AFFECTED_PROC: the child nspace, wildcard rank;
  * PMIX_JOB_TERM_STATUS, PMIX_EXIT_CODE; custom range = the requestor).
  *
+ * Holding the children's job information: the requesting stepd's server
+ * fetched the child's registered info for its reply (server/spawn.c);
+ * this stepd floods HOLD (the child nspace) over its step's tree, and
+ * every other stepd of the step fetches and keeps it too
+ * (pxc_server_hold_nspace), so that any process of the parent step finds
+ * the children's job information at its own server, also once the child
+ * step ended.
+ *
  * Child stepd (SLURMIX_SPAWNED=1 in the launch env): once every local task
  * has connected to the server (PMIX_NON_PMI: at the end of prefork), send
  * SPAWN_NODE (node) to its srun.
@@ -35,7 +43,10 @@
 #include "common/agent_client.h"
 #include "common/conf.h"
 #include "lib/proto.h"
+#include "lib/tree.h"
 #include "lib/util.h"
+#include "net/ctx.h"
+#include "net/transport.h"
 #include "stepd/family.h"
 #include "stepd/spawn.h"
 #include "slurm_adapter.h"
@@ -134,6 +145,52 @@ static void wait_child(op_t *o)
 	pxc_buf_clear(&b);
 }
 
+/* ---- the step holds its children's job information --------------------- */
+
+/* Passes HOLD of ns to the neighbours in the tree but from. */
+static void hold_pass(const char *ns, uint32_t from)
+{
+	pmix_data_buffer_t b;
+
+	if (!plug_net_ctx.net)
+		return;
+	pxc_buf_init(&b);
+	if (pxc_pack_str(&b, ns) == PMIX_SUCCESS)
+		plug_net_flood(plug_net_ctx.net, PLUG_NET_HOLD, from, &b);
+	pxc_buf_clear(&b);
+}
+
+static void hold_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	unsigned job, step, own_job = 0, own_step;
+	char *ns = NULL;
+	int end = 0;
+
+	(void)arg, (void)h;
+	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
+	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] ||
+	    sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &own_job, &own_step) != 2 ||
+	    job != own_job || step == own_step) {
+		plug_error("malformed HOLD message from node %u", from);
+		free(ns);
+		return;
+	}
+	if (pxc_server_hold_nspace(ns) != PMIX_SUCCESS)
+		plug_flag("spawn: cannot keep the job information of %s", ns);
+	hold_pass(ns, from);
+	free(ns);
+}
+
+int plug_spawn_net_register(plug_net_t *n)
+{
+	plug_net_user_t u = { .name = "spawned steps",
+			      .first = PLUG_NET_HOLD,
+			      .last = PLUG_NET_HOLD,
+			      .msg = hold_msg };
+
+	return plug_net_register(n, &u);
+}
+
 /* ---- the upcall --------------------------------------------------------- */
 
 static void spawn_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
@@ -146,8 +203,10 @@ static void spawn_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata
 		st = PMIX_ERR_UNPACK_FAILURE;
 	snprintf(o->nspace, sizeof(o->nspace), "%s", st == PMIX_SUCCESS ? ns : "");
 	free(ns);
-	if (st == PMIX_SUCCESS)
-		plug_family_child(o->nspace); /* told of this step's failures */
+	if (st == PMIX_SUCCESS) {
+		plug_family_child(o->nspace);         /* told of this step's failures */
+		hold_pass(o->nspace, PLUG_TREE_NONE); /* this server fetches it */
+	}
 	if (o->cbfunc)
 		o->cbfunc(st, o->nspace, o->cbdata);
 	if (st == PMIX_SUCCESS && o->notify)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmix_server.h>
+#include "net/transport.h"
 
 /* Prefork: whether this step was spawned (and PMIX_NON_PMI); node: this
  * node's index, local_tasks: its task count. Requests go through
@@ -19,6 +20,8 @@
 void plug_spawn_stepd_init(char **env, uint32_t node, uint32_t local_tasks);
 /* The parent of a spawned step (PMIX_PARENT_ID); false when not spawned. */
 bool plug_spawn_parent(char **env, pmix_proc_t *parent);
+/* Takes HOLD messages from the network (before it starts). 0/-1. */
+int plug_spawn_net_register(plug_net_t *n);
 /* The server module's spawn upcall. */
 pmix_status_t plug_spawn_host(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
 			      const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,

@@ -677,7 +677,8 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 				.timeout_s = (int)plug_net_ctx.timeout };
 
 	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 || plug_lost_register(n) < 0 ||
-	    plug_event_register(n) < 0 || plug_family_register(n) < 0)
+	    plug_spawn_net_register(n) < 0 || plug_event_register(n) < 0 ||
+	    plug_family_register(n) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
@@ -745,6 +746,9 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	    start_net(&step, *env) < 0)
 		goto fail;
 	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
+	/* a spawned step's processes hold their parent's job information */
+	if (step.spawned && pxc_server_hold_nspace(step.parent.nspace) != PMIX_SUCCESS)
+		plug_flag("the parent step's job information is not prefetched");
 	plug_spawn_prefork_done();
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes", step.nspace,
 		   step.dir, step.si.node_tasks, step.map->ntasks, step.map->nnodes);

@@ -4,7 +4,7 @@
  *
  * The client only carries the job info and the apps to the server, which
  * hands them to the host's spawn (server/spawn.c); the reply carries the
- * new job's namespace. Callbacks of PMIx_Spawn_nb run in the progress
+ * new job's namespace and its registered info, merged into the store. Callbacks of PMIx_Spawn_nb run in the progress
  * thread. Not available in a server process.
  */
 #include <stdio.h>
@@ -32,6 +32,8 @@ static pmix_status_t spawn_prepare(const pmix_info_t *info, size_t ninfo, const 
 	return st;
 }
 
+/* The new nspace, and its registered info into the store (the caller
+ * holds the children's job information when PMIx_Spawn returns). */
 static pmix_status_t read_nspace(pmix_data_buffer_t *reply, char *out)
 {
 	char *ns = NULL;
@@ -41,6 +43,9 @@ static pmix_status_t read_nspace(pmix_data_buffer_t *reply, char *out)
 		st = PMIX_ERR_UNPACK_FAILURE;
 	if (st == PMIX_SUCCESS && out)
 		snprintf(out, PMIX_MAX_NSLEN + 1, "%s", ns);
+	if (st == PMIX_SUCCESS && pxc_buf_remaining(reply) > 0 &&
+	    pxc_client_merge_blob(reply) != PMIX_SUCCESS)
+		pxc_error("client: the job info of spawned %s does not unpack", ns);
 	free(ns);
 	return st;
 }

@@ -335,21 +335,11 @@ static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size
 	coll_free(c);
 }
 
-static void fetch_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
+static void fetch_done(pmix_status_t st, void *arg)
 {
-	pxc_coll_t *c = coll_by_id(*(uint64_t *)r->ctx);
-	pmix_data_buffer_t blob;
-	pmix_status_t st = res->status;
+	pxc_coll_t *c = coll_by_id((uint64_t)(uintptr_t)arg);
 
-	pxc_buf_init(&blob);
-	if (st == PMIX_SUCCESS && res->ndata) {
-		pxc_buf_load_take(&blob, res->data, res->ndata);
-		res->data = NULL;
-		st = pxc_store_unpack(pxc_srv.store, &blob);
-	}
-	pxc_buf_clear(&blob);
-	if (st != PMIX_SUCCESS)
-		pxc_error("server: connect: no job info for another namespace (%d)", st);
+	(void)st; /* logged; the connect goes on without it */
 	if (c && c->fetching && --c->fetching == 0)
 		connect_finish(c, PMIX_SUCCESS);
 }
@@ -357,31 +347,7 @@ static void fetch_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 /* Starts a fetch for ns unless held. True when one was started. */
 static bool fetch_one(pxc_coll_t *c, const char *ns)
 {
-	pmix_server_module_t *m = &pxc_srv.module;
-	uint64_t *id;
-	pxc_upcall_t *r;
-
-	/* registered info, not just posted records a connect brought */
-	if (!m->direct_modex || pxc_ns_find(ns) ||
-	    pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL))
-		return false;
-	id = malloc(sizeof(*id));
-	r = id ? pxc_upcall_new(NULL, 0, PXC_CMD_CONNECT, fetch_done) : NULL;
-	if (!r) {
-		free(id);
-		return false;
-	}
-	*id = c->id;
-	r->ctx = id;
-	r->ctx_free = free;
-	/* the request owns the proc: the host may keep it until it calls back */
-	PMIx_Load_procid(&r->a.proc, ns, PMIX_RANK_WILDCARD);
-	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r)) !=
-	    PMIX_SUCCESS) {
-		pxc_upcall_free(r);
-		return false;
-	}
-	return true;
+	return pxc_ns_fetch(ns, PXC_CMD_CONNECT, fetch_done, (void *)(uintptr_t)c->id);
 }
 
 /* The connect succeeded at the host: fetch the other namespaces' job

@@ -22,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pmix.h>
 
 #include "internal.h"
+#include "upcall.h"
 #include "proto.h"
 #include "server.h"
 #include "peer.h"
@@ -522,5 +524,90 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 	    env_set(env, "PMIX_HOSTNAME", pxc_srv.hostname) < 0 ||
 	    env_set(env, "PMIX_VERSION", "4.2.2") < 0)
 		return PMIX_ERR_NOMEM;
+	return PMIX_SUCCESS;
+}
+
+/* ---- the registered info of other namespaces ---- */
+
+typedef struct {
+	void (*done)(pmix_status_t st, void *arg);
+	void *arg;
+} fetch_t;
+
+bool pxc_ns_held(const char *ns)
+{
+	return pxc_ns_find(ns) ||
+	       pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL);
+}
+
+static void fetched(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	fetch_t *f = r->ctx;
+	pmix_data_buffer_t blob;
+	pmix_status_t st = res->status;
+
+	pxc_buf_init(&blob);
+	if (st == PMIX_SUCCESS && res->ndata) {
+		pxc_buf_load_take(&blob, res->data, res->ndata);
+		res->data = NULL;
+		st = pxc_store_unpack(pxc_srv.store, &blob);
+	}
+	pxc_buf_clear(&blob);
+	if (st != PMIX_SUCCESS)
+		pxc_error("server: no job info for namespace %s (%s)", r->a.proc.nspace,
+			  PMIx_Error_string(st));
+	f->done(st, f->arg);
+}
+
+bool pxc_ns_fetch(const char *ns, uint16_t cmd, void (*done)(pmix_status_t st, void *arg),
+		  void *arg)
+{
+	pmix_server_module_t *m = &pxc_srv.module;
+	fetch_t *f;
+	pxc_upcall_t *r;
+
+	if (!m->direct_modex || !ns || !ns[0] || pxc_ns_held(ns))
+		return false;
+	f = malloc(sizeof(*f));
+	r = f ? pxc_upcall_new(NULL, 0, cmd, fetched) : NULL;
+	if (!r) {
+		free(f);
+		return false;
+	}
+	*f = (fetch_t){ done, arg };
+	r->ctx = f;
+	r->ctx_free = free;
+	/* the request owns the proc: the host may keep it until it calls back */
+	PMIx_Load_procid(&r->a.proc, ns, PMIX_RANK_WILDCARD);
+	if (m->direct_modex(&r->a.proc, NULL, 0, pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r)) !=
+	    PMIX_SUCCESS) {
+		pxc_upcall_free(r);
+		return false;
+	}
+	return true;
+}
+
+static void held(pmix_status_t st, void *arg)
+{
+	(void)st; /* logged by pxc_ns_fetch */
+	free(arg);
+}
+
+static void hold_fn(void *arg)
+{
+	if (!pxc_ns_fetch(arg, PXC_CMD_CONNECT, held, arg))
+		free(arg);
+}
+
+pmix_status_t pxc_server_hold_nspace(const char *ns)
+{
+	char *copy = ns ? strndup(ns, PMIX_MAX_NSLEN) : NULL;
+
+	if (!copy)
+		return PMIX_ERR_NOMEM;
+	if (pxc_srv_post(hold_fn, copy) < 0) {
+		free(copy);
+		return PMIX_ERR_INIT;
+	}
 	return PMIX_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #define PXC_SERVER_NSPACE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <pmix_common.h>
 
@@ -26,6 +27,24 @@ pxc_snspace_t *pxc_ns_get(const char *name); /* find or create */
 pxc_sclient_t *pxc_client_find(const pmix_proc_t *proc);
 /* Server finalize: frees every namespace and client. */
 void pxc_ns_free_all(void);
+/* Fetches the registered info of namespace ns that this server does not
+ * hold (not registered here, no PMIX_JOB_SIZE of it in the store) through
+ * the host's direct_modex with rank WILDCARD (a server of ns answers with
+ * it: PMIx_server_dmodex_request) and merges it into the store; then
+ * done(status, arg) in the progress thread (a failure is logged). cmd
+ * names the request in the log. Returns true when a fetch started (done
+ * will run), false when there is nothing to fetch or no way to (done will
+ * not run). */
+bool pxc_ns_fetch(const char *ns, uint16_t cmd, void (*done)(pmix_status_t st, void *arg),
+		  void *arg);
+/* Whether this server holds ns's registered info (see pxc_ns_fetch). */
+bool pxc_ns_held(const char *ns);
+/* For a host: fetch and keep namespace ns's registered info now
+ * (pxc_ns_fetch), so that this server answers for it without asking, and
+ * a spawned job's clients get their parent's with their own at
+ * PMIx_Init (when it arrived before). PMIX_SUCCESS (started, or nothing
+ * to do), or PMIX_ERR_INIT / PMIX_ERR_NOMEM. Any thread. */
+pmix_status_t pxc_server_hold_nspace(const char *ns);
 /* True if the client's proc is on this node (registered here). */
 bool pxc_proc_is_local(const pmix_proc_t *proc);
 

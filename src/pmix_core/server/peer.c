@@ -279,6 +279,22 @@ static bool uid_allowed(uid_t uid)
 	return uid == 0 || uid == pxc_srv.uid || uid == geteuid();
 }
 
+/* A spawned job's clients get their parent job's registered info with
+ * their own, when this server holds it (the host fetched it,
+ * pxc_server_hold_nspace): no Get of the parent's job information needs
+ * the server. */
+static int pack_parent(const char *ns, pmix_data_buffer_t *blob)
+{
+	const pmix_value_t *v = pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_PARENT_ID,
+					      NULL);
+
+	if (!v || v->type != PMIX_PROC || !v->data.proc || !pxc_ns_held(v->data.proc->nspace) ||
+	    PMIx_Check_nspace(v->data.proc->nspace, ns))
+		return 0;
+	return pxc_store_pack(pxc_srv.store, v->data.proc->nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO,
+			      blob);
+}
+
 /* Sends the HELLO reply for p (identity known, host agreed). */
 static void hello_accept(pxc_peer_t *p, uint32_t tag)
 {
@@ -291,8 +307,9 @@ static void hello_accept(pxc_peer_t *p, uint32_t tag)
 	if (st == PMIX_SUCCESS)
 		st = pxc_pack_proc(&body, &pxc_srv.me);
 	if (st == PMIX_SUCCESS && p->kind == PXC_PEER_CLIENT &&
-	    pxc_store_pack(pxc_srv.store, p->proc.nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO, &blob) <
-		    0)
+	    (pxc_store_pack(pxc_srv.store, p->proc.nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO, &blob) <
+		     0 ||
+	     pack_parent(p->proc.nspace, &blob) < 0))
 		st = PMIX_ERR_NOMEM;
 	if (st == PMIX_SUCCESS)
 		st = pxc_pack_blob(&body, &blob);

@@ -95,7 +95,10 @@ enum pxc_cmd {
 	PXC_CMD_LOOKUP = 8,
 	/* UNPUBLISH C->S STRING[] keys, INFO[] info               reply STATUS */
 	PXC_CMD_UNPUBLISH = 9,
-	/* SPAWN  C->S  INFO[] job_info, APP[] apps   reply STATUS, STRING nspace */
+	/* SPAWN  C->S  INFO[] job_info, APP[] apps   reply STATUS, STRING nspace,
+	 *              BLOB the new namespace's registered info (may be
+	 *              empty; a reply without it is a server of an older
+	 *              build), which the client merges into its store */
 	PXC_CMD_SPAWN = 10,
 	/* CONNECT C->S PROC[] procs, INFO[] info
 	 *        reply STATUS, BLOB (registered info of every other namespace
