@@ -79,12 +79,24 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t n, const pmix_inf
 static pmix_status_t h_dmodex(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
 			      pmix_modex_cbfunc_t cb, void *cbd)
 {
-	(void)p;
 	(void)info;
 	(void)ninfo;
 	host.n_dmodex++;
 	if (host.fail_dmodex)
 		return PMIX_ERR_NOT_FOUND;
+	if (host.dmodex_job) {
+		pxc_store_t *st = pxc_store_create();
+		pmix_value_t v = { .type = PMIX_UINT32, .data.uint32 = 7 };
+		pmix_data_buffer_t b;
+
+		pxc_buf_init(&b);
+		pxc_store_put(st, p->nspace, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, &v, PMIX_SCOPE_UNDEF);
+		pxc_store_pack(st, p->nspace, -1, PXC_ID_ANY, PXC_KINDS_INFO, &b);
+		pxc_store_destroy(st);
+		cb(PMIX_SUCCESS, b.base_ptr, b.bytes_used, cbd, NULL, NULL);
+		pxc_buf_clear(&b);
+		return PMIX_SUCCESS;
+	}
 	cb(PMIX_SUCCESS, host.dmodex_blob.base_ptr, host.dmodex_blob.bytes_used, cbd, NULL, NULL);
 	return PMIX_SUCCESS;
 }

@@ -40,6 +40,8 @@ struct fake_host {
 	size_t fence_nprocs, fence_ndata;
 	pmix_data_buffer_t fence_blob;  /* a copy of the last fence's data */
 	pmix_data_buffer_t dmodex_blob; /* what direct_modex answers */
+	int dmodex_job;                 /* instead: PMIX_JOB_SIZE 7 of the
+					 * asked nspace */
 };
 
 struct kept;

@@ -22,6 +22,7 @@
 #include "rawclient.h"
 #include "srvthread.h"
 #include "server/get.h"
+#include "server/nspace.h"
 
 START_TEST(host_failures_propagate)
 {
@@ -595,6 +596,43 @@ START_TEST(spawn_fetch_fails_softly)
 }
 END_TEST
 
+/* The namespaces a server fetched are bounded: of 257 held one after the
+ * other (pxc_server_hold_nspace, as a spawning step's stepds do), the
+ * first is gone from the store, the last is there; a namespace held
+ * already is not fetched again. */
+START_TEST(held_nspaces_bounded)
+{
+	pmix_value_t *got = NULL;
+	pmix_proc_t wild;
+	char ns[64];
+
+	host.dmodex_job = 1;
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	for (int i = 0; i < 257; i++) {
+		snprintf(ns, sizeof(ns), "held.%d", i);
+		ck_assert_int_eq(pxc_server_hold_nspace(ns), PMIX_SUCCESS);
+		for (int t = 0; t < 500 && host.n_dmodex < i + 1; t++)
+			usleep(1000);
+	}
+	PMIx_Load_procid(&wild, "held.256", PMIX_RANK_WILDCARD);
+	for (int t = 0; t < 500 && !got; t++) {
+		if (pxc_server_get_local(&wild, PMIX_JOB_SIZE, NULL, 0, &got) != PMIX_SUCCESS)
+			usleep(1000);
+	}
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(got->data.uint32, 7);
+	PMIx_Value_free(got, 1);
+	got = NULL;
+	ck_assert_int_eq(pxc_server_hold_nspace("held.256"), PMIX_SUCCESS);
+	usleep(50000);
+	ck_assert_int_eq(host.n_dmodex, 257); /* held: not fetched again */
+	PMIx_Load_procid(&wild, "held.0", PMIX_RANK_WILDCARD);
+	ck_assert_int_ne(pxc_server_get_local(&wild, PMIX_JOB_SIZE, NULL, 0, &got), PMIX_SUCCESS);
+	host.dmodex_job = 0;
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -607,6 +645,7 @@ int main(int argc, char **argv)
 		{ "robust_host_requests", robust_host_requests },
 		{ "spawn_reply_has_job_info", spawn_reply_has_job_info },
 		{ "spawn_fetch_fails_softly", spawn_fetch_fails_softly },
+		{ "held_nspaces_bounded", held_nspaces_bounded },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

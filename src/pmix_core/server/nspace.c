@@ -529,6 +529,35 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 
 /* ---- the registered info of other namespaces ---- */
 
+/* The fetched namespaces, oldest first: a server keeps at most
+ * PXC_NS_HELD_MAX (a step that spawns thousands of children holds the
+ * last ones); the oldest's records go, and a later Get of it asks again. */
+#define PXC_NS_HELD_MAX 256
+static struct {
+	char (*names)[PMIX_MAX_NSLEN + 1];
+	size_t first, n;
+} kept;
+
+static void keep(const char *ns)
+{
+	if (!kept.names && !(kept.names = calloc(PXC_NS_HELD_MAX, sizeof(*kept.names))))
+		return;
+	if (kept.n == PXC_NS_HELD_MAX) {
+		pxc_store_remove(pxc_srv.store, kept.names[kept.first], -1, PXC_ID_ANY,
+				 PXC_KINDS_INFO);
+		kept.first = (kept.first + 1) % PXC_NS_HELD_MAX;
+		kept.n--;
+	}
+	snprintf(kept.names[(kept.first + kept.n++) % PXC_NS_HELD_MAX], PMIX_MAX_NSLEN + 1, "%s",
+		 ns);
+}
+
+void pxc_ns_kept_clear(void)
+{
+	free(kept.names);
+	memset(&kept, 0, sizeof(kept));
+}
+
 typedef struct {
 	void (*done)(pmix_status_t st, void *arg);
 	void *arg;
@@ -556,6 +585,8 @@ static void fetched(pxc_upcall_t *r, pxc_upcall_result_t *res)
 	if (st != PMIX_SUCCESS)
 		pxc_error("server: no job info for namespace %s (%s)", r->a.proc.nspace,
 			  PMIx_Error_string(st));
+	else
+		keep(r->a.proc.nspace);
 	f->done(st, f->arg);
 }
 

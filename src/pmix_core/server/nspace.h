@@ -30,13 +30,17 @@ void pxc_ns_free_all(void);
 /* Fetches the registered info of namespace ns that this server does not
  * hold (not registered here, no PMIX_JOB_SIZE of it in the store) through
  * the host's direct_modex with rank WILDCARD (a server of ns answers with
- * it: PMIx_server_dmodex_request) and merges it into the store; then
+ * it: PMIx_server_dmodex_request) and merges it into the store (the last
+ * 256 fetched are kept); then
  * done(status, arg) in the progress thread (a failure is logged). cmd
  * names the request in the log. Returns true when a fetch started (done
  * will run), false when there is nothing to fetch or no way to (done will
  * not run). */
 bool pxc_ns_fetch(const char *ns, uint16_t cmd, void (*done)(pmix_status_t st, void *arg),
 		  void *arg);
+/* Server finalize: forgets which namespaces were fetched (at most
+ * PXC_NS_HELD_MAX are kept, oldest out first). */
+void pxc_ns_kept_clear(void);
 /* Whether this server holds ns's registered info (see pxc_ns_fetch). */
 bool pxc_ns_held(const char *ns);
 /* For a host: fetch and keep namespace ns's registered info now

@@ -490,6 +490,7 @@ static void teardown_in_thread(void *arg)
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		pxc_cleanup_run(ns);
 	pxc_ns_free_all();
+	pxc_ns_kept_clear();
 	pxc_psets_free();
 	pxc_evcache_clear();
 	pxc_cnx_free_all();
