@@ -30,8 +30,16 @@
  *   regterm                       register for PMIX_ERR_INVALID_TERMINATION
  *   waitterm SEC                  wait up to SEC s for 2 of them; prints
  *                                 "term R <count> <last source nspace>"
- *   regev                         register for PMIX_PROC_HAS_CONNECTED and
- *                                 PMIX_CONNECT_REQUESTED
+ *   regev                         register for PMIX_PROC_HAS_CONNECTED,
+ *                                 PMIX_CONNECT_REQUESTED and
+ *                                 SLURMIX_PROC_HAS_DISCONNECTED
+ *   dcf TMO FLAGS                 PMIx_Disconnect with PMIX_TIMEOUT=TMO and
+ *                                 the flags of FLAGS (as cnf); prints
+ *                                 "dcf R <status> <sec>"
+ *   waitdc N SEC                  wait up to SEC s for N
+ *                                 SLURMIX_PROC_HAS_DISCONNECTED; prints
+ *                                 "dev R disc=<n> <sec> <sources>" (sources
+ *                                 as for waitev, d for a disconnect)
  *   fence                         PMIx_Fence over the own namespace
  *   cnf TMO FLAGS                 PMIx_Connect with PMIX_TIMEOUT=TMO and the
  *                                 flags of FLAGS (e: NOTIFY_EACH, r:
@@ -68,6 +76,7 @@
  *                                 "getto R <status> <sec> [<value>]"
  * Output: "<cmd> <key> <status name> [<value> <nspace>:<rank>]".
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -384,7 +393,7 @@ static int do_waitterm(char **a)
 	return 1;
 }
 
-static volatile int ev_each, ev_req;
+static volatile int ev_each, ev_req, ev_disc;
 static char ev_src[256];
 
 static void ev_hdl(size_t id, pmix_status_t st, const pmix_proc_t *src, pmix_info_t info[],
@@ -396,21 +405,26 @@ static void ev_hdl(size_t id, pmix_status_t st, const pmix_proc_t *src, pmix_inf
 	(void)id, (void)info, (void)ninfo, (void)res, (void)nres;
 	if (src && len + 16 < sizeof(ev_src))
 		snprintf(ev_src + len, sizeof(ev_src) - len, " %c%c%u",
-			 st == PMIX_CONNECT_REQUESTED ? 'r' : 'e',
+			 st == PMIX_CONNECT_REQUESTED        ? 'r' :
+			 st == SLURMIX_PROC_HAS_DISCONNECTED ? 'd' :
+							       'e',
 			 PMIx_Check_nspace(src->nspace, me.nspace) ? 's' : 'x', src->rank);
 	if (st == PMIX_PROC_HAS_CONNECTED)
 		__atomic_add_fetch(&ev_each, 1, __ATOMIC_SEQ_CST);
 	else if (st == PMIX_CONNECT_REQUESTED)
 		__atomic_add_fetch(&ev_req, 1, __ATOMIC_SEQ_CST);
+	else if (st == SLURMIX_PROC_HAS_DISCONNECTED)
+		__atomic_add_fetch(&ev_disc, 1, __ATOMIC_SEQ_CST);
 	if (cb)
 		cb(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
 static int do_regev(void)
 {
-	pmix_status_t codes[2] = { PMIX_PROC_HAS_CONNECTED, PMIX_CONNECT_REQUESTED };
+	pmix_status_t codes[3] = { PMIX_PROC_HAS_CONNECTED, PMIX_CONNECT_REQUESTED,
+				   SLURMIX_PROC_HAS_DISCONNECTED };
 
-	PMIx_Register_event_handler(codes, 2, NULL, 0, ev_hdl, NULL, NULL);
+	PMIx_Register_event_handler(codes, 3, NULL, 0, ev_hdl, NULL, NULL);
 	return 0;
 }
 
@@ -430,16 +444,31 @@ static size_t cn_info(pmix_info_t *info, int tmo, const char *f)
 	return n;
 }
 
-static int do_cnf(char **a)
+/* cnf / dcf: PMIx_Connect or PMIx_Disconnect with the flags of a[1]. */
+static int do_cnf(char **a, bool dc)
 {
 	pmix_proc_t procs[2];
 	pmix_info_t info[4];
 	double t0 = now();
+	size_t n = cn_info(info, atoi(a[0]), a[1]);
 	pmix_status_t rc;
 
 	pair(procs, NULL);
-	rc = PMIx_Connect(procs, 2, info, cn_info(info, atoi(a[0]), a[1]));
-	printf("cnf %u %s %.1f\n", me.rank, PMIx_Error_string(rc), now() - t0);
+	rc = dc ? PMIx_Disconnect(procs, 2, info, n) : PMIx_Connect(procs, 2, info, n);
+	printf("%s %u %s %.1f\n", dc ? "dcf" : "cnf", me.rank, PMIx_Error_string(rc), now() - t0);
+	return 2;
+}
+
+static int do_waitdc(char **a)
+{
+	double t0 = now();
+	const char *src;
+
+	for (int i = 0; i < atoi(a[1]) * 20 && ev_disc < atoi(a[0]); i++)
+		usleep(50000);
+	usleep(300000);             /* a surplus would show */
+	src = strstr(ev_src, " d"); /* the disconnects come after the connects */
+	printf("dev %u disc=%d %.1f%s\n", me.rank, ev_disc, now() - t0, src ? src : "");
 	return 2;
 }
 
@@ -641,9 +670,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(c, "fence"))
 			show("fence", PMIx_Fence(NULL, 0, NULL, 0));
 		else if (!strcmp(c, "cnf") && i + 2 <= argc)
-			i += do_cnf(&argv[i]);
+			i += do_cnf(&argv[i], false);
 		else if (!strcmp(c, "waitev") && i + 3 <= argc)
 			i += do_waitev(&argv[i]);
+		else if (!strcmp(c, "dcf") && i + 2 <= argc)
+			i += do_cnf(&argv[i], true);
+		else if (!strcmp(c, "waitdc") && i + 2 <= argc)
+			i += do_waitdc(&argv[i]);
 		else if (!strcmp(c, "cnopt") && i + 2 <= argc)
 			i += do_cnopt(&argv[i]);
 		else if (!strcmp(c, "getto") && i + 4 <= argc)

@@ -787,11 +787,12 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_event tell ev.ready >out.B 2>&1 &'
 	# NOTIFY_EACH / NOTIFY_REQ across nodes and steps (one proc per node):
 	# B waits for A's PMIX_CONNECT_REQUESTED (exactly one per proc, source
 	# an A rank) before it joins; every proc gets PMIX_PROC_HAS_CONNECTED
-	# from each of the 3 others
+	# from each of the 3 others, and then, disconnecting with NOTIFY_EACH,
+	# SLURMIX_PROC_HAS_DISCONNECTED from each of the 3 others
 	name="PMIx connect NOTIFY_EACH, NOTIFY_REQ across nodes"
 	if want_case "$name"; then
-		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all regev fence xfind A B cnf 20 re waitev 3 0 5 >out.A 2>&1 &
-$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all regev fence xfind B A waitev 0 1 10 cnf 20 e waitev 3 1 5 >out.B 2>&1 &'
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all regev fence xfind A B cnf 20 re waitev 3 0 5 dcf 20 e waitdc 3 5 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all regev fence xfind B A waitev 0 1 10 cnf 20 e waitev 3 1 5 dcf 20 e waitdc 3 5 >out.B 2>&1 &'
 		local wt first last
 		# each B rank's first line: after its wait for CONNECT_REQUESTED;
 		# its last: after its connect
@@ -800,6 +801,8 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_dyn all regev fence xfind B A waitev 0 1 10 cnf 20 
 		wt=$(echo "$first" | sed -n 's/^ev [01] each=[0-3] req=1 \([0-9.]*\) .*/\1/p')
 		if [ "$(grep -cE '^cnf [01] SUCCESS ' "$bin/out.A")" = 2 ] &&
 		   [ "$(grep -cE '^cnf [01] SUCCESS ' "$bin/out.B")" = 2 ] &&
+		   [ "$(cat "$bin"/out.A "$bin"/out.B | grep -cE '^dcf [01] SUCCESS ')" = 4 ] &&
+		   [ "$(cat "$bin"/out.A "$bin"/out.B | grep -cE '^dev [01] disc=3 [0-9.]+( d[sx][01]){3}$')" = 4 ] &&
 		   [ "$(grep -cE '^ev [01] each=3 req=[01] ' "$bin/out.A")" = 2 ] &&
 		   [ "$(echo "$last" | grep -cE '^ev [01] each=3 req=1 [0-9.]+( e[sx][01])*( rx[01])( e[sx][01])*$')" = 2 ] &&
 		   [ "$(echo "$first" | grep -cE '^ev [01] each=[0-3] req=1 [0-9.]+( e[sx][01])*( rx[01])( e[sx][01])*$')" = 2 ] &&

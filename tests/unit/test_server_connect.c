@@ -496,6 +496,43 @@ START_TEST(connect_optional_and_events)
 }
 END_TEST
 
+/* NOTIFY_EACH on a disconnect: as each local member joins it, the other
+ * procs of the set that registered SLURMIX_PROC_HAS_DISCONNECTED itself
+ * get it (a default "every event" handler does not), and the host is
+ * handed it for the other nodes. */
+START_TEST(disconnect_notify_each)
+{
+	pmix_status_t code = SLURMIX_PROC_HAS_DISCONNECTED;
+	pmix_proc_t procs[3];
+	pmix_info_t info;
+	pmix_data_buffer_t b;
+	pxc_wire_hdr_t h;
+	int fd0, fd1, fd2;
+
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	register_job(3);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	fd2 = rc_hello(2, PMIX_SUCCESS, NULL);
+	rc_regevents(fd1, &code, 1);
+	rc_regevents(fd2, NULL, 0); /* every event: not this one */
+	for (int r = 0; r < 3; r++)
+		PMIx_Load_procid(&procs[r], NS, (pmix_rank_t)r);
+	PMIx_Info_load(&info, PMIX_CONNECT_NOTIFY_EACH, NULL, PMIX_BOOL);
+	pack_procs_info(&b, procs, 3, &info, 1);
+	rc_send(fd0, PXC_CMD_DISCONNECT, 2, &b);
+	pxc_buf_clear(&b);
+	rc_expect_event(fd1, SLURMIX_PROC_HAS_DISCONNECTED, NS, 0);
+	ck_assert_int_eq(rc_recv(fd2, &h, &b, 300), -1);
+	ck_assert_int_eq(host.n_notify, 1); /* for the other nodes */
+	PMIx_Info_destruct(&info);
+	close(fd0);
+	close(fd1);
+	close(fd2);
+	stop_server();
+}
+END_TEST
+
 /* pxc_server_connect_event in the progress thread. */
 typedef struct {
 	pmix_status_t code;
@@ -531,6 +568,7 @@ START_TEST(connect_remote_events)
 	static const cev_t req_a = { PMIX_CONNECT_REQUESTED, "a" },
 			   req_b = { PMIX_CONNECT_REQUESTED, "b" },
 			   each = { PMIX_PROC_HAS_CONNECTED, "a" },
+			   disc = { SLURMIX_PROC_HAS_DISCONNECTED, "a" },
 			   other = { PMIX_ERR_PROC_ABORTED, "a" };
 	pmix_proc_t procs[2];
 	pmix_data_buffer_t b;
@@ -543,6 +581,7 @@ START_TEST(connect_remote_events)
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
 	rc_regevents(fd1, NULL, 0);
+	rc_regevents(fd1, &disc.code, 1); /* explicitly (not for a default handler) */
 	post_cev(&req_a);
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
 	post_cev(&req_a); /* the same connect asked from another node */
@@ -551,6 +590,8 @@ START_TEST(connect_remote_events)
 	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
 	post_cev(&each);
 	rc_expect_event(fd1, PMIX_PROC_HAS_CONNECTED, "remote.ns", 3);
+	post_cev(&disc);
+	rc_expect_event(fd1, SLURMIX_PROC_HAS_DISCONNECTED, "remote.ns", 3);
 	post_cev(&req_b); /* another connect id: announced */
 	rc_expect_event(fd1, PMIX_CONNECT_REQUESTED, "remote.ns", 3);
 	ck_assert_int_eq(rc_recv(fd1, &h, &b, 300), -1);
@@ -685,6 +726,7 @@ int main(int argc, char **argv)
 		{ "connect_results", connect_results_and_disconnect },
 		{ "connect_ids", connect_ids_concurrent },
 		{ "connect_optional", connect_optional_and_events },
+		{ "disconnect_notify_each", disconnect_notify_each },
 		{ "invalid_termination", invalid_termination },
 		{ "connect_remote_events", connect_remote_events },
 		{ "connect_optional_lost_first", connect_optional_lost_first },

@@ -28,7 +28,8 @@
  * - PMIX_ERR_INVALID_TERMINATION: a connected proc ended without
  *   disconnecting;
  * - PMIX_PROC_HAS_CONNECTED (PMIX_CONNECT_NOTIFY_EACH: a proc joined a
- *   connect) and PMIX_CONNECT_REQUESTED (PMIX_CONNECT_NOTIFY_REQ: the
+ *   connect), SLURMIX_PROC_HAS_DISCONNECTED (the same for a disconnect)
+ *   and PMIX_CONNECT_REQUESTED (PMIX_CONNECT_NOTIFY_REQ: the
  *   first one asked), with the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT,
  * go as PLUG_NET_EVENT (PROC source, PROC[] procs, STATUS code, INFO[] the
  * id and timeout; a message without the last two is an
@@ -151,7 +152,7 @@ static void steps_known(pmix_status_t st, void *arg)
 static bool wanted(pmix_status_t code)
 {
 	return code == PMIX_ERR_INVALID_TERMINATION || code == PMIX_PROC_HAS_CONNECTED ||
-	       code == PMIX_CONNECT_REQUESTED;
+	       code == PMIX_CONNECT_REQUESTED || code == SLURMIX_PROC_HAS_DISCONNECTED;
 }
 
 /* PROC source, PROC[] procs, STATUS code, INFO[] (id and timeout). */

@@ -13,8 +13,14 @@
 #ifndef PMIX_SLURMIX_H
 #define PMIX_SLURMIX_H
 
-/* (bool) every participant gets PMIX_PROC_HAS_CONNECTED as each one joins */
+/* (bool) every participant gets PMIX_PROC_HAS_CONNECTED as each one joins
+ * a connect, SLURMIX_PROC_HAS_DISCONNECTED as each one joins a disconnect */
 #define PMIX_CONNECT_NOTIFY_EACH        "slurmix.cnct.notify.each"
+/* The event of a disconnect with PMIX_CONNECT_NOTIFY_EACH (source and
+ * PMIX_EVENT_AFFECTED_PROC: the proc that joined it): the counterpart of
+ * PMIX_PROC_HAS_CONNECTED, which no PMIx header has. Below
+ * PMIX_EXTERNAL_ERR_BASE, in the space the Standard leaves to others. */
+#define SLURMIX_PROC_HAS_DISCONNECTED   (-3950)
 /* (bool) named procs that have not joined yet get PMIX_CONNECT_REQUESTED */
 #define PMIX_CONNECT_NOTIFY_REQ         "slurmix.cnct.notify.req"
 /* (bool) a named proc that terminates before joining is dropped from the

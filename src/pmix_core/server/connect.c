@@ -33,7 +33,8 @@
  *   procs), none with PMIX_CONNECT_XCHG_ONLY.
  * - Events of the connect attributes: NOTIFY_EACH raises
  *   PMIX_PROC_HAS_CONNECTED (source: the joiner) for the procs of the set
- *   as each local member joins; NOTIFY_REQ raises PMIX_CONNECT_REQUESTED
+ *   as each local member joins (SLURMIX_PROC_HAS_DISCONNECTED, pmix_slurmix.h,
+ *   as each joins a disconnect); NOTIFY_REQ raises PMIX_CONNECT_REQUESTED
  *   (source: the asker) for them when the first local one asks. Local
  *   procs get them at once; the host's notify_event (range CUSTOM = the
  *   set, plus the connect's PMIX_CONNECT_ID and PMIX_TIMEOUT) carries them
@@ -447,6 +448,10 @@ static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_
 void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,
 		    size_t ninfo, const pmix_proc_t *who, bool first)
 {
+	if (cmd == PXC_CMD_DISCONNECT && pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_EACH)) {
+		deliver(SLURMIX_PROC_HAS_DISCONNECTED, who, procs, n, who, true);
+		tell_host(SLURMIX_PROC_HAS_DISCONNECTED, who, procs, n, info, ninfo);
+	}
 	if (cmd != PXC_CMD_CONNECT)
 		return;
 	if (first && pxc_info_flag(info, ninfo, PMIX_CONNECT_NOTIFY_REQ) &&
@@ -464,7 +469,8 @@ void pxc_server_connect_event(pmix_status_t code, const pmix_proc_t *src, const 
 			      size_t nprocs, const pmix_info_t *info, size_t ninfo)
 {
 	if (!src || !procs || !nprocs || !pxc_srv.running ||
-	    (code != PMIX_CONNECT_REQUESTED && code != PMIX_PROC_HAS_CONNECTED))
+	    (code != PMIX_CONNECT_REQUESTED && code != PMIX_PROC_HAS_CONNECTED &&
+	     code != SLURMIX_PROC_HAS_DISCONNECTED))
 		return;
 	if (code == PMIX_CONNECT_REQUESTED && asked_before(procs, nprocs, info, ninfo))
 		return;
