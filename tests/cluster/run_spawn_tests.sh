@@ -221,9 +221,12 @@ def frame(cmd, body):
 def pstr(v):
     b = v.encode()
     return struct.pack(">HII", 3, 1, len(b)) + b
+def u32(v):
+    return struct.pack(">HII", 14, 1, v)
 key = os.environ["SLURMIX_STEP_KEY"]
 for cmd, body in ((44, pstr(key) + b"\xff" * 9), (44, pstr(key)), (45, pstr(key) + b"\x00"),
                   (46, pstr(key) + b"\x01\x02"), (47, pstr(key) + b"\x00" * 12),
+                  (47, pstr(key) + u32(1) + u32(1) + b"\xde\xad"),
                   (48, pstr(key) + b"\x00" * 4)):
     s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
     s.settimeout(10)
@@ -237,7 +240,7 @@ for cmd, body in ((44, pstr(key) + b"\xff" * 9), (44, pstr(key)), (45, pstr(key)
 
 broken_requests() {
 	spawn_case "broken spawn requests to srun" \
-		'[ $rc = 0 ] && [ "$(count "^reply 4[4-8] status -[0-9]+$")" = 6 ] && [ "$(count "^SPAWN SUCCESS")" = 1 ]' \
+		'[ $rc = 0 ] && [ "$(count "^reply 4[4-8] status -[0-9]+$")" = 7 ] && [ "$(count "^SPAWN SUCCESS")" = 1 ]' \
 		$S -N1 -n1 bash -c 'python3 -c "$0"; exec ./pmix_spawn basic 2' "$poke_spawn"
 }
 

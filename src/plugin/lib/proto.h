@@ -103,15 +103,20 @@ enum {
 	PLUG_NET_LOOKUP = 42,      /* proc, STRING[] keys, INFO[] -> PDATA[] */
 	PLUG_NET_UNPUBLISH = 43,   /* proc, STRING[] keys, INFO[] -> */
 	PLUG_NET_SPAWN = 44,       /* proc, INFO[], APP[], u32 flags (1: overlap),
-				 * u32 timeout -> nspace (srun/spawn.c) */
+				 * u32 timeout -> nspace [, BYTE_OBJECT the
+				 * child step's job information]
+				 * (srun/spawn.c) */
 	PLUG_NET_SPAWN_WAIT = 45,  /* u32 step -> int32 exit code, when the
 					 * spawned step's srun has ended */
 	PLUG_NET_SPAWN_STEP = 46,  /* child srun -> parent srun: u32 spawn
 					 * id, job, step -> */
 	PLUG_NET_SPAWN_READY = 47, /* child srun -> parent srun: u32 spawn
-					 * id, step -> */
+					 * id, step [, BYTE_OBJECT job info] -> */
 	PLUG_NET_SPAWN_NODE = 48,  /* child stepd -> its srun: u32 node:
-					 * every local task has started -> */
+					 * every local task has started [; node
+					 * 0: BYTE_OBJECT the step's job info, as
+					 * a rank-WILDCARD direct modex answers]
+					 * -> */
 	PLUG_NET_STEPLIST = 49,    /* -> u32 n, n x u32: the steps of the job
 				 * with a step file (srun/agent.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */

@@ -86,6 +86,8 @@ typedef struct spawn {
 	uint32_t timeout; /* default (SlurmixTimeout of the stepd) */
 	bool notify, killed, overlap;
 	char *mpfile;
+	pmix_byte_object_t info; /* the child step's job information, from its
+				  * SPAWN_READY, for the SPAWN reply */
 } spawn_t;
 
 static struct {
@@ -101,6 +103,7 @@ static struct {
 	uint32_t up_id, nnodes, nready;
 	uint8_t *ready; /* [nnodes] */
 	bool ready_sent;
+	pmix_byte_object_t info; /* node 0's report: the step's job information */
 } spawner;
 
 /* srun's main thread waits in plug_spawn_srun_stop for the records to go:
@@ -135,6 +138,7 @@ static void spawn_free(spawn_t *s)
 		event_free(s->poll);
 	if (s->exitev)
 		event_free(s->exitev);
+	free(s->info.bytes);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	plug_agent_reply(s->req, PMIX_ERR_UNREACH, NULL);
@@ -149,7 +153,8 @@ static void spawn_free(spawn_t *s)
 	pthread_mutex_unlock(&idle.lock);
 }
 
-/* The reply to SPAWN: status, nspace. */
+/* The reply to SPAWN: status, nspace, and the child's job information
+ * (BYTE_OBJECT) when its READY brought it. */
 static void answer(spawn_t *s, pmix_status_t st)
 {
 	pmix_data_buffer_t b;
@@ -159,6 +164,8 @@ static void answer(spawn_t *s, pmix_status_t st)
 		snprintf(ns, sizeof(ns), "slurmix.%u.%u", spawner.job, s->step);
 	pxc_buf_init(&b);
 	pxc_pack_str(&b, ns);
+	if (st == PMIX_SUCCESS && s->info.size)
+		pxc_pack(&b, &s->info, 1, PMIX_BYTE_OBJECT);
 	plug_agent_reply(s->req, st, &b);
 	s->req = NULL;
 	pxc_buf_clear(&b);
@@ -559,19 +566,31 @@ static void take_wait(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	}
 }
 
-/* SPAWN_STEP / SPAWN_READY from a child srun: u32 id, [job,] step. */
+/* SPAWN_STEP / SPAWN_READY from a child srun: u32 id, [job,] step; a
+ * READY may end with the step's job information (BYTE_OBJECT). */
 static void take_child(plug_agent_req_t *req, pmix_data_buffer_t *in, bool ready)
 {
 	uint32_t id = 0, job = spawner.job, step = NO_VAL;
+	pmix_byte_object_t info = { NULL, 0 };
 	spawn_t *s = NULL;
+	int32_t one = 1;
 
 	if (pxc_unpack_u32(in, &id) == PMIX_SUCCESS &&
 	    (ready || pxc_unpack_u32(in, &job) == PMIX_SUCCESS) &&
-	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS && job == spawner.job)
+	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS && job == spawner.job &&
+	    (!ready || !pxc_buf_remaining(in) ||
+	     pxc_unpack(in, &info, &one, PMIX_BYTE_OBJECT) == PMIX_SUCCESS))
 		s = find_id(id);
 	if (!s || s->state == S_ENDED) {
 		plug_error("spawn: bad report from a child srun (spawn %u)", id);
+		free(info.bytes);
 		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+	}
+	if (ready && info.size) {
+		free(s->info.bytes);
+		s->info = info;
+	} else {
+		free(info.bytes);
 	}
 	plug_agent_reply(req, PMIX_SUCCESS, NULL);
 	s->step = step; /* the multi-prog file stays: srun reads it again */
@@ -614,20 +633,33 @@ static void up_fn(void *arg)
 	if (!arg)
 		pxc_pack_u32(&b, spawner.job);
 	pxc_pack_u32(&b, spawner.step);
+	if (arg && spawner.info.size)
+		pxc_pack(&b, &spawner.info, 1, PMIX_BYTE_OBJECT);
 	if (plug_agent_request(arg ? PLUG_NET_SPAWN_READY : PLUG_NET_SPAWN_STEP, &b, 0, up_done,
 			       arg) < 0)
 		plug_error("spawn: cannot reach the parent srun");
 	pxc_buf_clear(&b);
 }
 
-/* SPAWN_NODE from one of our stepds: u32 node. */
+/* SPAWN_NODE from one of our stepds: u32 node; node 0's may end with the
+ * step's job information (BYTE_OBJECT), for the parent. */
 static void take_node(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
+	pmix_byte_object_t info = { NULL, 0 };
 	uint32_t node = UINT32_MAX;
+	int32_t one = 1;
 
-	if (!spawner.child || pxc_unpack_u32(in, &node) != PMIX_SUCCESS || node >= spawner.nnodes)
+	if (!spawner.child || pxc_unpack_u32(in, &node) != PMIX_SUCCESS || node >= spawner.nnodes ||
+	    (pxc_buf_remaining(in) &&
+	     pxc_unpack(in, &info, &one, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)) {
+		free(info.bytes);
 		return plug_agent_reply(req, PMIX_ERR_BAD_PARAM, NULL);
+	}
 	plug_agent_reply(req, PMIX_SUCCESS, NULL);
+	if (node == 0 && info.size && !spawner.info.size)
+		spawner.info = info;
+	else
+		free(info.bytes);
 	if (!spawner.ready[node]) {
 		spawner.ready[node] = 1;
 		spawner.nready++;

@@ -147,15 +147,18 @@ static void wait_child(op_t *o)
 
 /* ---- the step holds its children's job information --------------------- */
 
-/* Passes HOLD of ns to the neighbours in the tree but from. */
-static void hold_pass(const char *ns, uint32_t from)
+/* Passes HOLD of ns (with its info, when there is some) to the
+ * neighbours in the tree but from. */
+static void hold_pass(const char *ns, const char *data, size_t ndata, uint32_t from)
 {
+	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
 	pmix_data_buffer_t b;
 
 	if (!plug_net_ctx.net)
 		return;
 	pxc_buf_init(&b);
-	if (pxc_pack_str(&b, ns) == PMIX_SUCCESS)
+	if (pxc_pack_str(&b, ns) == PMIX_SUCCESS &&
+	    (!ndata || pxc_pack(&b, &bo, 1, PMIX_BYTE_OBJECT) == PMIX_SUCCESS))
 		plug_net_flood(plug_net_ctx.net, PLUG_NET_HOLD, from, &b);
 	pxc_buf_clear(&b);
 }
@@ -163,22 +166,33 @@ static void hold_pass(const char *ns, uint32_t from)
 static void hold_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	unsigned job, step, own_job = 0, own_step;
+	pmix_byte_object_t info = { NULL, 0 };
 	char *ns = NULL;
 	int end = 0;
+	int32_t one = 1;
+	pmix_status_t st;
 
 	(void)arg, (void)h;
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
 	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] ||
 	    sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &own_job, &own_step) != 2 ||
-	    job != own_job || step == own_step) {
+	    job != own_job || step == own_step ||
+	    (pxc_buf_remaining(in) &&
+	     pxc_unpack(in, &info, &one, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)) {
 		plug_error("malformed HOLD message from node %u", from);
 		free(ns);
 		return;
 	}
-	if (pxc_server_hold_nspace(ns) != PMIX_SUCCESS)
-		plug_flag("spawn: cannot keep the job information of %s", ns);
-	hold_pass(ns, from);
+	/* the info came along (else it is fetched from the child's stepds) */
+	st = info.size ? pxc_server_hold_nspace_data(ns, info.bytes, info.size) :
+			 pxc_server_hold_nspace(ns);
+	if (st != PMIX_SUCCESS) {
+		plug_error("malformed HOLD message from node %u: %s", from, PMIx_Error_string(st));
+	} else {
+		hold_pass(ns, info.bytes, info.size, from);
+	}
 	free(ns);
+	free(info.bytes);
 }
 
 int plug_spawn_net_register(plug_net_t *n)
@@ -195,18 +209,30 @@ int plug_spawn_net_register(plug_net_t *n)
 
 static void spawn_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
 {
+	pmix_byte_object_t info = { NULL, 0 };
 	op_t *o = cbdata;
 	char *ns = NULL;
+	int32_t one = 1;
 
 	if (st == PMIX_SUCCESS &&
-	    (pxc_unpack_str(reply, &ns) != PMIX_SUCCESS || !ns || strlen(ns) > PMIX_MAX_NSLEN))
+	    (pxc_unpack_str(reply, &ns) != PMIX_SUCCESS || !ns || strlen(ns) > PMIX_MAX_NSLEN ||
+	     (pxc_buf_remaining(reply) &&
+	      pxc_unpack(reply, &info, &one, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)))
 		st = PMIX_ERR_UNPACK_FAILURE;
 	snprintf(o->nspace, sizeof(o->nspace), "%s", st == PMIX_SUCCESS ? ns : "");
 	free(ns);
 	if (st == PMIX_SUCCESS) {
-		plug_family_child(o->nspace);         /* told of this step's failures */
-		hold_pass(o->nspace, PLUG_TREE_NONE); /* this server fetches it */
+		plug_family_child(o->nspace); /* told of this step's failures */
+		/* held before the server answers (it fetches only what it
+		 * does not hold), and sent on to the step's other stepds */
+		if (info.size &&
+		    pxc_server_hold_nspace_data(o->nspace, info.bytes, info.size) != PMIX_SUCCESS) {
+			plug_error("spawn: the job information of %s does not unpack", o->nspace);
+			info.size = 0;
+		}
+		hold_pass(o->nspace, info.bytes, info.size, PLUG_TREE_NONE);
 	}
+	free(info.bytes);
 	if (o->cbfunc)
 		o->cbfunc(st, o->nspace, o->cbdata);
 	if (st == PMIX_SUCCESS && o->notify)
@@ -286,19 +312,44 @@ static void node_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
 			   PMIx_Error_string(st));
 }
 
+/* SPAWN_NODE: u32 node, and from node 0 the step's registered info (a
+ * BYTE_OBJECT store blob, as a rank-WILDCARD direct modex answers it):
+ * it travels with the readiness to the parent's stepd, which holds the
+ * children's job information when PMIx_Spawn returns however soon the
+ * children end. */
+static void report_ready(const char *data, size_t ndata)
+{
+	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (pxc_pack_u32(&b, spawned.node) != PMIX_SUCCESS ||
+	    (ndata && pxc_pack(&b, &bo, 1, PMIX_BYTE_OBJECT) != PMIX_SUCCESS) ||
+	    plug_agent_request(PLUG_NET_SPAWN_NODE, &b, 0, node_done, NULL) < 0)
+		plug_error("spawn: cannot tell srun that this node is ready");
+	pxc_buf_clear(&b);
+}
+
+static void own_info(pmix_status_t st, char *data, size_t ndata, void *cbdata)
+{
+	(void)cbdata;
+	if (st != PMIX_SUCCESS)
+		plug_flag("spawn: this step's job information does not go with its ready report");
+	report_ready(st == PMIX_SUCCESS ? data : NULL, st == PMIX_SUCCESS ? ndata : 0);
+}
+
 static void send_ready(void *arg)
 {
-	pmix_data_buffer_t b;
+	pmix_proc_t wild;
 
 	(void)arg;
 	if (!spawned.spawned || spawned.sent)
 		return;
 	spawned.sent = true;
-	pxc_buf_init(&b);
-	if (pxc_pack_u32(&b, spawned.node) != PMIX_SUCCESS ||
-	    plug_agent_request(PLUG_NET_SPAWN_NODE, &b, 0, node_done, NULL) < 0)
-		plug_error("spawn: cannot tell srun that this node is ready");
-	pxc_buf_clear(&b);
+	PMIx_Load_procid(&wild, plug_net_ctx.nspace, PMIX_RANK_WILDCARD);
+	if (spawned.node != 0 || !plug_net_ctx.nspace[0] ||
+	    PMIx_server_dmodex_request(&wild, own_info, NULL) != PMIX_SUCCESS)
+		report_ready(NULL, 0);
 }
 
 void plug_spawn_client_connected(void)

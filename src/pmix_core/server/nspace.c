@@ -542,6 +542,9 @@ static void keep(const char *ns)
 {
 	if (!kept.names && !(kept.names = calloc(PXC_NS_HELD_MAX, sizeof(*kept.names))))
 		return;
+	for (size_t i = 0; i < kept.n; i++)
+		if (PMIx_Check_nspace(kept.names[(kept.first + i) % PXC_NS_HELD_MAX], ns))
+			return; /* kept already (its records were merged again) */
 	if (kept.n == PXC_NS_HELD_MAX) {
 		pxc_store_remove(pxc_srv.store, kept.names[kept.first], -1, PXC_ID_ANY,
 				 PXC_KINDS_INFO);
@@ -641,4 +644,20 @@ pmix_status_t pxc_server_hold_nspace(const char *ns)
 		return PMIX_ERR_INIT;
 	}
 	return PMIX_SUCCESS;
+}
+
+pmix_status_t pxc_server_hold_nspace_data(const char *ns, const void *data, size_t ndata)
+{
+	pmix_data_buffer_t view = { .base_ptr = (char *)data,
+				    .unpack_ptr = (char *)data,
+				    .bytes_allocated = ndata,
+				    .bytes_used = ndata };
+	pmix_status_t st;
+
+	if (!ns || !ns[0] || !data || !ndata || !pxc_srv.store)
+		return PMIX_ERR_BAD_PARAM;
+	view.pack_ptr = view.base_ptr + ndata;
+	if ((st = pxc_store_unpack(pxc_srv.store, &view)) == PMIX_SUCCESS)
+		keep(ns);
+	return st;
 }

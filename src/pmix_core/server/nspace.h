@@ -49,6 +49,10 @@ bool pxc_ns_held(const char *ns);
  * PMIx_Init (when it arrived before). PMIX_SUCCESS (started, or nothing
  * to do), or PMIX_ERR_INIT / PMIX_ERR_NOMEM. Any thread. */
 pmix_status_t pxc_server_hold_nspace(const char *ns);
+/* The same with ns's registered info at hand (a store blob, as a server
+ * of ns answers a rank-WILDCARD direct modex): merged and kept, nothing
+ * fetched. PMIX_SUCCESS or the unpack error. Progress thread. */
+pmix_status_t pxc_server_hold_nspace_data(const char *ns, const void *data, size_t ndata);
 /* True if the client's proc is on this node (registered here). */
 bool pxc_proc_is_local(const pmix_proc_t *proc);
 
