@@ -22,7 +22,7 @@ import struct
 import sys
 import time
 
-T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 3, 4, 14, 15, 20, 22
+T_BOOL, T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 1, 3, 4, 14, 15, 20, 22
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
 NODE_DOWN = 34
 HOLD = 37
@@ -121,6 +121,9 @@ def broken_messages():
         # part to nothing
         sync_fwd(T_STATUS, "i", 5, 13), sync_fwd(T_UINT32, "I", 0, 14),
         sync_fwd(T_UINT32, "I", 1, 15),
+        # an abort of procs of this step without its exit code (logged)
+        (EVENT_FWD, status(-8) + proc("slurmix.1.0", 0) + item(T_DATA_RANGE, "B", 6) +
+         infos(info("slurmix.abort.kill", T_BOOL, "B", 1)), 16),
         (EVENT_ACK, status(0) + u32(1) + infos(), 12346),
         # HOLD: empty, garbage, no step name, a step of another job
         (HOLD, b"", 0), (HOLD, JUNK, 0), (HOLD, pstr("nonsense"), 0),

@@ -904,11 +904,11 @@ stepd_endpoints() {
 # modex afterwards succeed. Per endpoint (two connections) at least: 20
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
-# synchronous EVENT_FWD, 4 malformed EVENT_ACK, 8 malformed HOLD, 2 unknown
-# commands in the node logs.
+# synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
+# 8 malformed HOLD, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold
+	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -935,6 +935,7 @@ auth_garbage() {
 	fwd=$(log_new | grep -c "malformed EVENT_FWD from node")
 	sfwd=$(log_new | grep -c "malformed synchronous EVENT_FWD from node")
 	hold=$(log_new | grep -c "malformed HOLD message from node")
+	kab=$(log_new | grep -c "malformed abort request from")
 	ack=$(log_new | grep -c "malformed EVENT_ACK from node")
 	unk=$(log_new | grep -c "unknown message 99 from node")
 	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
@@ -944,11 +945,11 @@ auth_garbage() {
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
-	   [ "$hold" -ge $((8 * n)) ] &&
+	   [ "$hold" -ge $((8 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
-			"$nd NODE_DOWN, $hold HOLD, $unk unknown; job OK ($(since "$t0") s)"
+			"$nd NODE_DOWN, $hold HOLD, $kab abort, $unk unknown; job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"

@@ -1949,15 +1949,23 @@ static int fake_read(int fd, uint16_t *cmd, uint32_t *tag)
 	return 0;
 }
 
-static int fake_write(int fd, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *pl)
+/* A frame with the given flags. */
+static int fake_write_flags(int fd, uint16_t cmd, uint32_t tag, uint16_t flags,
+			    const pmix_data_buffer_t *pl)
 {
 	unsigned char h[16];
 	uint32_t w[3] = { htonl(0x534c4d58u), htonl((uint32_t)pl->bytes_used), htonl(tag) };
-	uint16_t s[2] = { htons(cmd), htons(1) };
+	uint16_t s[2] = { htons(cmd), htons(flags) };
 
 	memcpy(h, w, 12);
 	memcpy(h + 12, s, 4);
 	return fd_io(fd, h, 16, 0) < 0 ? -1 : fd_io(fd, pl->base_ptr, pl->bytes_used, 0);
+}
+
+/* A reply frame. */
+static int fake_write(int fd, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *pl)
+{
+	return fake_write_flags(fd, cmd, tag, 1, pl);
 }
 
 static void pk(pmix_data_buffer_t *b, void *v, pmix_data_type_t t)
@@ -2205,6 +2213,184 @@ START_TEST(broken_reply_channel)
 }
 END_TEST
 
+/* ---- broken events from a server ----
+ * After the REGEVENTS reply the fake server sends on the first
+ * connection: an EVENT that does not unpack, an EVENT whose sync id is a
+ * string, and a synchronous EVENT (sync id 7): the client drops the first,
+ * delivers the other two (the handler never sees the id) and answers the
+ * third with EVENT_DONE (7, handled). The first blocking PUBLISH gets an
+ * event mark that does not unpack on the reply channel: that call fails,
+ * the next one goes the plain way and succeeds. */
+#define PXC_TEST_CMD_REGEVENTS 13
+#define PXC_TEST_CMD_PUBLISH 7
+#define PXC_TEST_CMD_EVENT 15
+#define PXC_TEST_CMD_EVENT_DONE 21
+#define BEV_CODE (PMIX_EXTERNAL_ERR_BASE - 21)
+
+struct fake_bev {
+	int lfd;
+	volatile int done_id, done_handled, got_done;
+};
+
+static volatile int bev_seen, bev_leak;
+
+static void bev_hdl(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+		    size_t ninfo, pmix_info_t *results, size_t nresults,
+		    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; i < ninfo; i++)
+		if (strcmp(info[i].key, "slurmix.ev.sync") == 0)
+			bev_leak = 1;
+	if (status == BEV_CODE)
+		__atomic_add_fetch(&bev_seen, 1, __ATOMIC_SEQ_CST);
+	cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* EVENT BEV_CODE from fake:0, range SESSION, with the one info. */
+static void pk_event(pmix_data_buffer_t *b, const pmix_info_t *info)
+{
+	pmix_status_t code = BEV_CODE;
+	pmix_data_range_t range = PMIX_RANGE_SESSION;
+	pmix_proc_t src;
+	size_t one = 1;
+
+	PMIX_DATA_BUFFER_CONSTRUCT(b);
+	PMIx_Load_procid(&src, "fakesrv", 0);
+	pk(b, &code, PMIX_STATUS);
+	pk(b, &src, PMIX_PROC);
+	pk(b, &range, PMIX_DATA_RANGE);
+	pk(b, &one, PMIX_SIZE);
+	ck_assert_int_eq(PMIx_Data_pack(NULL, b, (void *)info, 1, PMIX_INFO), PMIX_SUCCESS);
+}
+
+/* Reads one frame with its payload (freed by the caller). */
+static int fake_read_body(int fd, uint16_t *cmd, uint32_t *tag, pmix_data_buffer_t *body)
+{
+	unsigned char h[16];
+	uint32_t len;
+	char *p;
+
+	if (fd_io(fd, h, sizeof(h), 1) < 0)
+		return -1;
+	len = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+	*tag = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
+	*cmd = (uint16_t)(h[12] << 8 | h[13]);
+	if (len > (1u << 20) || !(p = malloc(len + 1)) || (len && fd_io(fd, p, len, 1) < 0))
+		return -1;
+	PMIX_DATA_BUFFER_CONSTRUCT(body);
+	PMIx_Data_load(body, &(pmix_byte_object_t){ .bytes = p, .size = len });
+	return 0;
+}
+
+static void fake_bev_events(int c1)
+{
+	static const char junk[] = "\xde\xad\xbe\xef not an event";
+	pmix_data_buffer_t e;
+	pmix_info_t info;
+	uint32_t id = 7;
+
+	PMIX_DATA_BUFFER_CONSTRUCT(&e);
+	PMIx_Data_copy_payload(&e, &(pmix_data_buffer_t){ .base_ptr = (char *)junk,
+							  .unpack_ptr = (char *)junk,
+							  .bytes_used = sizeof(junk) });
+	fake_write_flags(c1, PXC_TEST_CMD_EVENT, 0, 0, &e);
+	PMIX_DATA_BUFFER_DESTRUCT(&e);
+	PMIx_Info_load(&info, "slurmix.ev.sync", "seven", PMIX_STRING);
+	pk_event(&e, &info);
+	fake_write_flags(c1, PXC_TEST_CMD_EVENT, 0, 0, &e);
+	PMIX_DATA_BUFFER_DESTRUCT(&e);
+	PMIx_Info_destruct(&info);
+	PMIx_Info_load(&info, "slurmix.ev.sync", &id, PMIX_UINT32);
+	pk_event(&e, &info);
+	fake_write_flags(c1, PXC_TEST_CMD_EVENT, 0, 0, &e);
+	PMIX_DATA_BUFFER_DESTRUCT(&e);
+	PMIx_Info_destruct(&info);
+}
+
+static void *fake_bev_server(void *arg)
+{
+	struct fake_bev *f = arg;
+	int c1 = fake_accept_hello(f->lfd), c2 = c1 < 0 ? -1 : fake_accept_hello(f->lfd);
+	bool broke = false;
+	pmix_data_buffer_t in;
+	uint16_t cmd;
+	uint32_t tag;
+
+	while (c1 >= 0 && c2 >= 0 && fake_read_body(c1, &cmd, &tag, &in) == 0) {
+		pmix_data_buffer_t ok;
+		int fd = (tag & 0x80000000u) ? c2 : c1;
+
+		if (cmd == PXC_TEST_CMD_EVENT_DONE) {
+			uint32_t id = 0;
+			bool handled = false;
+			int32_t n = 1;
+
+			if (PMIx_Data_unpack(NULL, &in, &id, &n, PMIX_UINT32) == PMIX_SUCCESS &&
+			    PMIx_Data_unpack(NULL, &in, &handled, &n, PMIX_BOOL) == PMIX_SUCCESS) {
+				f->done_id = (int)id;
+				f->done_handled = handled;
+				f->got_done++;
+			}
+		} else if (cmd == PXC_TEST_CMD_PUBLISH && !broke && fd == c2) {
+			pmix_data_buffer_t mark;
+
+			PMIX_DATA_BUFFER_CONSTRUCT(&mark);
+			PMIx_Data_copy_payload(&mark, &(pmix_data_buffer_t){ .base_ptr = "xy",
+									     .unpack_ptr = "xy",
+									     .bytes_used = 2 });
+			fake_write_flags(c2, PXC_TEST_CMD_EVENT, tag, 1, &mark);
+			PMIX_DATA_BUFFER_DESTRUCT(&mark);
+			broke = true;
+		} else if (tag) {
+			pk_status(&ok, PMIX_SUCCESS, 0);
+			fake_write(fd, cmd, tag, &ok);
+			PMIX_DATA_BUFFER_DESTRUCT(&ok);
+			if (cmd == PXC_TEST_CMD_REGEVENTS)
+				fake_bev_events(c1);
+		}
+		PMIX_DATA_BUFFER_DESTRUCT(&in);
+	}
+	if (c2 >= 0)
+		close(c2);
+	if (c1 >= 0)
+		close(c1);
+	return NULL;
+}
+
+START_TEST(broken_events)
+{
+	struct fake_bev f = { 0 };
+	pmix_status_t code = BEV_CODE;
+	struct sockaddr_un sa;
+	pmix_info_t pub;
+	pmix_proc_t me;
+	pthread_t t;
+	double t0 = now_s();
+
+	f.lfd = fake_listen("slurmix-fakeev", &sa);
+	pthread_create(&t, NULL, fake_bev_server, &f);
+	ck_assert_int_eq(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	ck_assert_int_gt(PMIx_Register_event_handler(&code, 1, NULL, 0, bev_hdl, NULL, NULL), 0);
+	while ((bev_seen < 2 || !f.got_done) && now_s() - t0 < 10)
+		usleep(1000);
+	ck_assert_int_eq(bev_seen, 2);
+	ck_assert_int_eq(bev_leak, 0);
+	ck_assert_int_eq(f.got_done, 1);
+	ck_assert_int_eq(f.done_id, 7);
+	ck_assert_int_eq(f.done_handled, 1);
+	PMIx_Info_load(&pub, "bev.key", "v", PMIX_STRING);
+	ck_assert_int_ne(PMIx_Publish(&pub, 1), PMIX_SUCCESS);
+	ck_assert_int_eq(PMIx_Publish(&pub, 1), PMIX_SUCCESS);
+	PMIx_Info_destruct(&pub);
+	PMIx_Finalize(NULL, 0);
+	pthread_join(t, NULL);
+	ck_assert(now_s() - t0 < 15);
+	close(f.lfd);
+	unlink(sa.sun_path);
+}
+END_TEST
+
 static Suite *client_suite(void)
 {
 	Suite *s = suite_create("client");
@@ -2236,6 +2422,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tl, broken_server);
 	tcase_add_test(tl, broken_connect_results);
 	tcase_add_test(tl, broken_reply_channel);
+	tcase_add_test(tl, broken_events);
 	suite_add_tcase(s, tl);
 	return s;
 }

@@ -277,6 +277,20 @@ START_TEST(events_cache_late_registrant)
 	notify_local(fd1, code, 1, NULL, 0);
 	notify_local(fd1, code, 1, &nocache, 1);
 	notify_local(fd1, code - 1, 1, NULL, 0); /* another code */
+	{ /* a handler id of the wrong type is no id: registered, nothing sent */
+		pmix_data_buffer_t b;
+		pmix_info_t bad;
+
+		PMIx_Info_load(&bad, PXC_REG_HDLR_ID, "7", PMIX_STRING);
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+		pxc_pack_array(&b, &bad, 1, PMIX_INFO);
+		rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
+		ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+		pxc_buf_clear(&b);
+		PMIx_Info_destruct(&bad);
+		ck_assert_int_eq(events_with_tag(fd0, 7, NULL), 0);
+	}
 	regev(fd0, code, 7);
 	ck_assert_int_eq(events_with_tag(fd0, 7, NULL), 1);
 	regev(fd0, code, 8); /* a second handler of the same process */
