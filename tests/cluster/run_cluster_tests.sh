@@ -832,6 +832,25 @@ $S -N2 -n4 -w vn3,vn4 --ntasks-per-node=2 -O ./pmix_dyn all xfind B A cnopt 3 20
 			bad "$name"
 		fi
 	fi
+	# ... and when the one that dies is its node's only participant (B
+	# one per node, rank 1 on vn4 alone): that node never hears of the
+	# connect from its own server; its neighbours invite it (net/coll.c),
+	# it joins for its lost rank, and the 3 others connect
+	name="PMIx connect OPTIONAL: a node's only participant killed"
+	if want_case "$name"; then
+		dyn "$name" '$S -N2 -n2 -w vn1,vn2 ./pmix_dyn all xfind A B cnopt 99 20 >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_dyn all xfind B A cnopt 1 20 >out.B 2>&1 &'
+		local secs
+		secs=$(cat "$bin/out.A" "$bin/out.B" | sed -n 's/^cnopt [0-1] SUCCESS \([0-9.]*\)$/\1/p')
+		if [ "$(grep -cE '^cnopt [01] SUCCESS ' "$bin/out.A")" = 2 ] &&
+		   [ "$(grep -cE '^cnopt 0 SUCCESS ' "$bin/out.B")" = 1 ] &&
+		   [ "$(for x in $secs; do echo "$x < 10" | bc; done | sort -u)" = 1 ]; then
+			ok "$name: 3 connected after $(echo $secs) s ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	for how in port.txt -; do
 		name="ompi connect/accept across two sruns ($how)"
 		want_case "$name" || continue

@@ -29,6 +29,12 @@
  * that late messages of that fence find it failed instead of starting it
  * anew.
  *
+ * An optional connect (or a disconnect with EARLY_TERM_ALLOWED) whose
+ * child in the tree is a leaf that is gone (its stepd stops with its last
+ * task, or its node went) drops that leaf's participants instead of
+ * failing: they ended, and a leaf forwards nobody else's data. (A gone
+ * interior node still fails it: its subtree is cut off.)
+ *
  * Progress thread only (fence_nb is called there, and plug_net's upcalls).
  */
 #ifndef _GNU_SOURCE
@@ -71,6 +77,7 @@ typedef struct inst {
 	struct event *timer;
 	pmix_proc_t *procs; /* the fence's proc set, once local */
 	size_t nprocs;
+	uint32_t *nodes, nnodes; /* the participants, in tree order, once local */
 } inst_t;
 
 typedef struct sigseq {
@@ -139,6 +146,7 @@ static void inst_free(inst_t *x)
 	free(x->kids);
 	free(x->from);
 	free(x->procs);
+	free(x->nodes);
 	free(x);
 }
 
@@ -336,8 +344,11 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 	uint32_t w = plug_net_ctx.width, p;
 
 	x->kids = calloc(w, sizeof(*x->kids));
-	if (!x->kids || plug_tree_node(mine, n, w, &p, x->kids, &x->nkids) < 0)
+	if (!x->kids || plug_tree_node(mine, n, w, &p, x->kids, &x->nkids) < 0 ||
+	    !(x->nodes = malloc(n * sizeof(*nodes))))
 		return -1;
+	memcpy(x->nodes, nodes, n * sizeof(*nodes));
+	x->nnodes = n;
 	x->parent = p == PLUG_TREE_NONE ? p : nodes[p];
 	for (uint32_t i = 0; i < x->nkids; i++)
 		x->kids[i] = nodes[x->kids[i]];
@@ -701,6 +712,21 @@ static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 		got_fanout(x, from, in);
 }
 
+/* Whether node is a leaf of x's tree (it forwards nobody's data). */
+static bool is_leaf(const inst_t *x, uint32_t node)
+{
+	uint32_t w = plug_net_ctx.width, p, nk = 0, *k = calloc(w ? w : 1, sizeof(*k));
+	bool leaf = false;
+
+	for (uint32_t i = 0; k && i < x->nnodes; i++)
+		if (x->nodes[i] == node) {
+			leaf = plug_tree_node(i, x->nnodes, w, &p, k, &nk) == 0 && nk == 0;
+			break;
+		}
+	free(k);
+	return leaf;
+}
+
 static void coll_peer_lost(void *arg, uint32_t node)
 {
 	inst_t *x, *next;
@@ -710,6 +736,23 @@ static void coll_peer_lost(void *arg, uint32_t node)
 		next = x->next;
 		if (x->failed || !x->kids)
 			continue;
+		/* an optional connect drops the procs of a leaf that is gone:
+		 * they ended (its stepd stops with its last task, or its node
+		 * went), and it forwards nobody else's data */
+		if (x->optional && is_kid(x, node) && !arrived(x, node) && is_leaf(x, node)) {
+			uint32_t *grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
+
+			plug_info("fence %016llx/%u: node %u gone, its participants dropped",
+				  (unsigned long long)x->sig, x->seq, node);
+			if (!grown) {
+				fail(x, PMIX_ERR_NOMEM, PLUG_TREE_NONE);
+				continue;
+			}
+			x->from = grown;
+			x->from[x->nfrom++] = node;
+			advance(x); /* may free x */
+			continue;
+		}
 		if ((node == x->parent && x->sent_up) || (is_kid(x, node) && !arrived(x, node))) {
 			plug_error("fence %016llx/%u: node %u lost", (unsigned long long)x->sig,
 				   x->seq, node);
