@@ -33,7 +33,11 @@
  * child in the tree is a leaf that is gone (its stepd stops with its last
  * task, or its node went) drops that leaf's participants instead of
  * failing: they ended, and a leaf forwards nobody else's data. (A gone
- * interior node still fails it: its subtree is cut off.)
+ * interior node still fails it: its subtree is cut off.) A child of
+ * another step may have no connection to this node whose loss would
+ * tell: PLUG_COLL_PROBE_MS after the local join, the children not heard
+ * of get a PING (net/lost.c answers it), whose connection fails when
+ * nobody listens there any more.
  *
  * Progress thread only (fence_nb is called there, and plug_net's upcalls).
  */
@@ -78,7 +82,10 @@ typedef struct inst {
 	pmix_proc_t *procs; /* the fence's proc set, once local */
 	size_t nprocs;
 	uint32_t *nodes, nnodes; /* the participants, in tree order, once local */
+	struct event *probe;     /* optional ones: PING the silent children */
 } inst_t;
+
+#define PLUG_COLL_PROBE_MS 500
 
 typedef struct sigseq {
 	struct sigseq *next;
@@ -147,6 +154,8 @@ static void inst_free(inst_t *x)
 	free(x->from);
 	free(x->procs);
 	free(x->nodes);
+	if (x->probe)
+		event_free(x->probe);
 	free(x);
 }
 
@@ -408,11 +417,22 @@ static void answer(const call_t *cl, pmix_status_t st, char *data, size_t ndata)
 		cl->opcb(with_data(st, data, ndata), cl->cbdata);
 }
 
-/* Records the local call: proc set, callback, a shorter timer. 0/-1. */
+static void probe_fire(int fd, short what, void *arg);
+
+/* Records the local call: proc set, callback, a shorter timer (and for an
+ * optional one, the probe of silent children). 0/-1. */
 static int take_local(inst_t *x, const pmix_proc_t *procs, size_t n, int tmo, const call_t *cl)
 {
 	x->local = 1;
 	x->optional = cl->optional;
+	if (cl->optional) {
+		struct timeval tv = { 0, PLUG_COLL_PROBE_MS * 1000 };
+
+		if (!(x->probe = evtimer_new(plug_net_base(plug_net_ctx.net), probe_fire, x)) ||
+		    evtimer_add(x->probe, &tv) < 0)
+			plug_flag("fence %016llx/%u: no probe of silent children",
+				  (unsigned long long)x->sig, x->seq);
+	}
 	x->cbfunc = cl->cbfunc;
 	x->opcb = cl->opcb;
 	x->cbdata = cl->cbdata;
@@ -725,6 +745,18 @@ static bool is_leaf(const inst_t *x, uint32_t node)
 		}
 	free(k);
 	return leaf;
+}
+
+/* Still waiting: the children not heard of are asked whether they are
+ * there; a child whose stepd is gone shows as a lost peer. */
+static void probe_fire(int fd, short what, void *arg)
+{
+	inst_t *x = arg;
+
+	(void)fd, (void)what;
+	for (uint32_t i = 0; !x->failed && x->kids && i < x->nkids; i++)
+		if (!arrived(x, x->kids[i]))
+			plug_net_send(plug_net_ctx.net, x->kids[i], PLUG_NET_PING, 0, NULL);
 }
 
 static void coll_peer_lost(void *arg, uint32_t node)
