@@ -311,7 +311,8 @@ static void notif_free(void *arg)
 
 /* Hands a client's event to the host's notify_event; the request takes
  * n's infos, and answers the client when the host calls back, or at once
- * when it declines. The bytes count against the bound until then. */
+ * when it declines. The bytes (counted since notif_run) count against the
+ * bound until then. */
 static void tell_host_notify(notif_t *n)
 {
 	pxc_peer_t *p = n->peer_id ? pxc_peer_find(n->peer_id) : NULL;
@@ -320,6 +321,7 @@ static void tell_host_notify(notif_t *n)
 	if (!r) {
 		if (p)
 			pxc_peer_reply(p, n->cmd, n->tag, PMIX_ERR_NOMEM, NULL);
+		pxc_evq_done(n->bytes);
 		return;
 	}
 	r->peer_id = p ? p->id : 0; /* a notifier that left hears nothing */
@@ -329,7 +331,6 @@ static void tell_host_notify(notif_t *n)
 	r->a.ninfo = n->ninfo;
 	n->info = NULL;
 	n->ninfo = 0;
-	pxc_evq_taken(n->bytes);
 	pxc_upcall_after_call(r,
 			      pxc_srv.module.notify_event(n->code, &r->a.proc, n->range, r->a.info,
 							  r->a.ninfo, pxc_upcall_cb_op,
@@ -342,15 +343,21 @@ static void notif_continue(void *arg)
 {
 	notif_t *n = arg;
 
-	if (pxc_srv.running && beyond_node(n->range) && pxc_srv.module.notify_event)
+	if (pxc_srv.running && beyond_node(n->range) && pxc_srv.module.notify_event) {
 		tell_host_notify(n);
-	else if (n->peer_id)
-		pxc_peer_reply_id(n->peer_id, n->cmd, n->tag,
-				  pxc_srv.running ? PMIX_SUCCESS : PMIX_ERR_INIT, NULL);
+	} else {
+		if (n->peer_id)
+			pxc_peer_reply_id(n->peer_id, n->cmd, n->tag,
+					  pxc_srv.running ? PMIX_SUCCESS : PMIX_ERR_INIT, NULL);
+		pxc_evq_done(n->bytes);
+	}
 	notif_free(n);
 }
 
-/* Its turn (evqueue.c): delivered to this node's clients in range. */
+/* Its turn (evqueue.c): delivered to this node's clients in range. From
+ * here until its answer its bytes count against the bound, the wait for
+ * the local recipients' room included (so that a burst of local
+ * notifications waits in the notifier, not here). */
 static void notif_run(void *arg)
 {
 	notif_t *n = arg;
@@ -358,6 +365,7 @@ static void notif_run(void *arg)
 	uint64_t *ids = NULL;
 	size_t count;
 
+	pxc_evq_taken(n->bytes);
 	pxc_event_stamp(&n->info, &n->ninfo);
 	count = deliver(n->code, &n->src, n->range, n->info, n->ninfo, p, &ids);
 	deliver_self(n->code, &n->src, n->range, n->info, n->ninfo);

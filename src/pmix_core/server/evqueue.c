@@ -6,11 +6,13 @@
  *
  * Two bounds, both the host's PXC_SERVER_EVENT_QUEUE_BYTES (mpi.conf
  * SlurmixEventQueueBytes):
- *   - the bytes of client notifications handed to the host and not
- *     finished (queued at every recipient's server): a notification that
- *     would go over waits, and so does every later one (FIFO, so order is
- *     kept); its notifier's connection is paused meanwhile, so that its
- *     further requests wait in its own socket and process, not here;
+ *   - the bytes of client notifications under way: from their turn
+ *     (delivered here, waiting for the local recipients' room, handed to
+ *     the host) until answered (queued at every recipient's server): a
+ *     notification that would go over waits, and so does every later one
+ *     (FIFO, so order is kept); its notifier's connection is paused
+ *     meanwhile, so that its further requests wait in its own socket and
+ *     process, not here;
  *   - the bytes queued for sending on a client's connection: an event
  *     delivered to a client over it is not acknowledged (to the remote
  *     notifier's server, or to the local notifier) until that client has
@@ -108,7 +110,12 @@ void pxc_evq_taken(size_t bytes)
 
 void pxc_evq_done(size_t bytes)
 {
+	static bool running; /* a run that ends at once comes back here */
+
 	evq.inflight -= bytes < evq.inflight ? bytes : evq.inflight;
+	if (running)
+		return; /* the loop below goes on with what now fits */
+	running = true;
 	while (evq.head && fits(evq.head->bytes)) {
 		waiting_t *w = evq.head;
 
@@ -119,6 +126,7 @@ void pxc_evq_done(size_t bytes)
 		w->run(w->item);
 		free(w);
 	}
+	running = false;
 }
 
 /* ---- drains ------------------------------------------------------------- */
@@ -204,6 +212,24 @@ void pxc_evq_when_drained(const uint64_t *ids, size_t n, void (*fn)(void *arg), 
 	*(evq.drains ? evq.drains_tail : &evq.drains) = d; /* behind the others */
 	evq.drains_tail = &d->next;
 	arm();
+}
+
+size_t pxc_evq_waiting(void)
+{
+	size_t n = 0;
+
+	for (waiting_t *w = evq.head; w; w = w->next)
+		n++;
+	return n;
+}
+
+size_t pxc_evq_draining(void)
+{
+	size_t n = 0;
+
+	for (drain_t *d = evq.drains; d; d = d->next)
+		n++;
+	return n;
 }
 
 void pxc_evq_clear(void)

@@ -19,14 +19,18 @@ void pxc_evq_config(size_t max_bytes);
  * drop(item) frees it when the server stops first. */
 void pxc_evq_submit(pxc_peer_t *p, size_t bytes, void (*run)(void *item), void *item,
 		    void (*drop)(void *item));
-/* A notification of bytes was handed to the host (taken), or the host is
- * done with one (done: the waiting ones that now fit run). */
+/* A notification of bytes took its turn (taken), or it was answered
+ * (done: the waiting ones that now fit run). */
 void pxc_evq_taken(size_t bytes);
 void pxc_evq_done(size_t bytes);
 /* Calls fn(arg) once each peer of ids[0..n) has at most the bound queued
  * for sending (or is gone), and after every fn of the earlier calls (so
  * the notifications keep their order): at once when nothing waits. */
 void pxc_evq_when_drained(const uint64_t *ids, size_t n, void (*fn)(void *arg), void *arg);
+/* How many notifications wait for their turn, and how many deliveries
+ * wait for their recipients' room (for the tests). */
+size_t pxc_evq_waiting(void);
+size_t pxc_evq_draining(void);
 /* Teardown: what waits is dropped, the drain waits are answered. */
 void pxc_evq_clear(void);
 
