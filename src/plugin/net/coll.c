@@ -33,11 +33,12 @@
  * child in the tree is a leaf that is gone (its stepd stops with its last
  * task, or its node went) drops that leaf's participants instead of
  * failing: they ended, and a leaf forwards nobody else's data. (A gone
- * interior node still fails it: its subtree is cut off.) A child of
- * another step may have no connection to this node whose loss would
- * tell: PLUG_COLL_PROBE_MS after the local join, the children not heard
- * of get a PING (net/lost.c answers it), whose connection fails when
- * nobody listens there any more.
+ * interior node still fails it: its subtree is cut off.) A lost
+ * connection is not enough: the leaf is asked with a PING first (net/lost.c
+ * answers it) and dropped only when that fails too. A child of another
+ * step may have no connection to this node whose loss would tell:
+ * PLUG_COLL_PROBE_MS after the local join, the children not heard of get
+ * a PING, whose connection fails when nobody listens there any more.
  *
  * Progress thread only (fence_nb is called there, and plug_net's upcalls).
  */
@@ -83,6 +84,7 @@ typedef struct inst {
 	size_t nprocs;
 	uint32_t *nodes, nnodes; /* the participants, in tree order, once local */
 	struct event *probe;     /* optional ones: PING the silent children */
+	uint32_t suspect;        /* a leaf child whose connection failed once */
 } inst_t;
 
 #define PLUG_COLL_PROBE_MS 500
@@ -175,6 +177,7 @@ static inst_t *inst_get(uint64_t sig, uint32_t seq)
 	x->seq = seq;
 	x->tmo_s = plug_net_ctx.timeout;
 	x->parent = PLUG_TREE_NONE;
+	x->suspect = UINT32_MAX;
 	pxc_buf_init(&x->data);
 	x->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, x);
 	if (!x->timer || evtimer_add(x->timer, &tv) < 0) {
@@ -772,7 +775,16 @@ static void coll_peer_lost(void *arg, uint32_t node)
 		 * they ended (its stepd stops with its last task, or its node
 		 * went), and it forwards nobody else's data */
 		if (x->optional && is_kid(x, node) && !arrived(x, node) && is_leaf(x, node)) {
-			uint32_t *grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
+			uint32_t *grown;
+
+			/* a closed connection proves little (a broken frame
+			 * closes one): a fresh one must fail too */
+			if (x->suspect != node &&
+			    plug_net_send(plug_net_ctx.net, node, PLUG_NET_PING, 0, NULL) == 0) {
+				x->suspect = node;
+				continue;
+			}
+			grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
 
 			plug_info("fence %016llx/%u: node %u gone, its participants dropped",
 				  (unsigned long long)x->sig, x->seq, node);

@@ -535,7 +535,7 @@ int plug_event_sync(pmix_status_t code, const pmix_proc_t *source, const pmix_in
 	pmix_info_t *all = PMIx_Info_create(ninfo + 1);
 	pmix_data_range_t range = PMIX_RANGE_NAMESPACE;
 	pmix_proc_t src = *source;
-	int rc = -1;
+	int rc = -1, rc2;
 
 	if (!a || !o || !all || !timeout_ms || timeout_ms > 3600000)
 		goto out;
@@ -558,9 +558,14 @@ int plug_event_sync(pmix_status_t code, const pmix_proc_t *source, const pmix_in
 	if (!plug_net_ctx.net || pxc_pack_status(&o->msg, code) != PMIX_SUCCESS ||
 	    pxc_pack_proc(&o->msg, &src) != PMIX_SUCCESS ||
 	    pxc_pack(&o->msg, &range, 1, PMIX_DATA_RANGE) != PMIX_SUCCESS ||
-	    pxc_pack_array(&o->msg, all, ninfo + 1, PMIX_INFO) != PMIX_SUCCESS ||
-	    send_fwd(o) != 0) /* 1: no other node; else an error */
+	    pxc_pack_array(&o->msg, all, ninfo + 1, PMIX_INFO) != PMIX_SUCCESS) {
+		a->st = plug_net_ctx.net ? PMIX_ERR_NOMEM : PMIX_SUCCESS; /* no net: one node */
 		agg_part_done(a);
+	} else if ((rc2 = send_fwd(o)) != 0) { /* 1: no other node; else an error */
+		if (rc2 != 1)
+			a->st = PMIX_ERR_UNREACH; /* the other nodes did not get it */
+		agg_part_done(a);
+	}
 	a = NULL;
 out:
 	if (all)
@@ -646,19 +651,28 @@ static void queued(pmix_status_t st, void *cbdata)
 	free(a);
 }
 
-/* A synchronous event's recipients here are done: the ACK says more. */
-static void sync_answered(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
-			  void *cbdata)
+/* The ACK of a synchronous event: status, how many had a handler, who
+ * did not answer. */
+static void send_sync_ack(uint32_t to, uint32_t id, pmix_status_t st, size_t nhandled,
+			  const pmix_proc_t *un, size_t nun)
 {
-	ack_t *a = cbdata;
 	pmix_data_buffer_t b;
 
 	pxc_buf_init(&b);
 	if (pxc_pack_status(&b, st) == PMIX_SUCCESS &&
 	    pxc_pack_u32(&b, (uint32_t)nhandled) == PMIX_SUCCESS &&
 	    pxc_pack_array(&b, un, nun, PMIX_PROC) == PMIX_SUCCESS)
-		plug_net_send(plug_net_ctx.net, a->from, PLUG_NET_EVENT_ACK, a->id, &b);
+		plug_net_send(plug_net_ctx.net, to, PLUG_NET_EVENT_ACK, id, &b);
 	pxc_buf_clear(&b);
+}
+
+/* A synchronous event's recipients here are done. */
+static void sync_answered(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, size_t nun,
+			  void *cbdata)
+{
+	ack_t *a = cbdata;
+
+	send_sync_ack(a->from, a->id, st, nhandled, un, nun);
 	free(a);
 }
 
@@ -684,14 +698,14 @@ static void sync_in(uint32_t from, uint32_t id, pmix_status_t code, const pmix_p
 	ack_t *a = malloc(sizeof(*a));
 
 	if (!a) {
-		sync_answered(PMIX_ERR_NOMEM, 0, NULL, 0, &(ack_t){ from, id });
+		send_sync_ack(from, id, PMIX_ERR_NOMEM, 0, NULL, 0);
 		return;
 	}
 	*a = (ack_t){ from, id };
 	if (pxc_server_notify_sync(code, src, range, info, ninfo, ms, sync_answered, a) !=
 	    PMIX_SUCCESS) {
 		free(a);
-		sync_answered(PMIX_ERR_INIT, 0, NULL, 0, &(ack_t){ from, id });
+		send_sync_ack(from, id, PMIX_ERR_INIT, 0, NULL, 0);
 	}
 }
 

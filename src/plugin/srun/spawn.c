@@ -833,5 +833,6 @@ void plug_spawn_srun_stop(void)
 		free(*a);
 	free(spawner.alloc);
 	free(spawner.ready);
+	free(spawner.info.bytes);
 	memset(&spawner, 0, sizeof(spawner));
 }

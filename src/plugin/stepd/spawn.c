@@ -316,11 +316,19 @@ static void node_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
  * BYTE_OBJECT store blob, as a rank-WILDCARD direct modex answers it):
  * it travels with the readiness to the parent's stepd, which holds the
  * children's job information when PMIx_Spawn returns however soon the
- * children end. */
+ * children end. srun's agent takes frames of 64 KiB: a bigger blob
+ * stays behind (the parent's server then fetches it). */
+#define PLUG_SPAWN_INFO_MAX (60u << 10)
+
 static void report_ready(const char *data, size_t ndata)
 {
 	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
 	pmix_data_buffer_t b;
+
+	if (ndata > PLUG_SPAWN_INFO_MAX) {
+		plug_flag("spawn: this step's job information (%zu bytes) stays behind", ndata);
+		ndata = 0;
+	}
 
 	pxc_buf_init(&b);
 	if (pxc_pack_u32(&b, spawned.node) != PMIX_SUCCESS ||
