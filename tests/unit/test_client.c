@@ -1927,25 +1927,35 @@ static int fd_io(int fd, void *buf, size_t len, int rd)
 	return 0;
 }
 
-/* Reads one frame: cmd and tag; the payload is discarded. */
-static int fake_read(int fd, uint16_t *cmd, uint32_t *tag)
+/* Reads one frame with its payload (freed by the caller). */
+static int fake_read_body(int fd, uint16_t *cmd, uint32_t *tag, pmix_data_buffer_t *body)
 {
 	unsigned char h[16];
 	uint32_t len;
-	char junk[4096];
+	char *p = NULL;
 
 	if (fd_io(fd, h, sizeof(h), 1) < 0)
 		return -1;
 	len = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
 	*tag = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
 	*cmd = (uint16_t)(h[12] << 8 | h[13]);
-	while (len) {
-		size_t k = len < sizeof(junk) ? len : sizeof(junk);
-
-		if (fd_io(fd, junk, k, 1) < 0)
-			return -1;
-		len -= (uint32_t)k;
+	if (len > (1u << 20) || !(p = malloc(len + 1)) || (len && fd_io(fd, p, len, 1) < 0)) {
+		free(p);
+		return -1;
 	}
+	PMIX_DATA_BUFFER_CONSTRUCT(body);
+	PMIx_Data_load(body, &(pmix_byte_object_t){ .bytes = p, .size = len });
+	return 0;
+}
+
+/* Reads one frame: cmd and tag; the payload is discarded. */
+static int fake_read(int fd, uint16_t *cmd, uint32_t *tag)
+{
+	pmix_data_buffer_t body;
+
+	if (fake_read_body(fd, cmd, tag, &body) < 0)
+		return -1;
+	PMIX_DATA_BUFFER_DESTRUCT(&body);
 	return 0;
 }
 
@@ -2262,25 +2272,6 @@ static void pk_event(pmix_data_buffer_t *b, const pmix_info_t *info)
 	pk(b, &range, PMIX_DATA_RANGE);
 	pk(b, &one, PMIX_SIZE);
 	ck_assert_int_eq(PMIx_Data_pack(NULL, b, (void *)info, 1, PMIX_INFO), PMIX_SUCCESS);
-}
-
-/* Reads one frame with its payload (freed by the caller). */
-static int fake_read_body(int fd, uint16_t *cmd, uint32_t *tag, pmix_data_buffer_t *body)
-{
-	unsigned char h[16];
-	uint32_t len;
-	char *p;
-
-	if (fd_io(fd, h, sizeof(h), 1) < 0)
-		return -1;
-	len = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
-	*tag = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
-	*cmd = (uint16_t)(h[12] << 8 | h[13]);
-	if (len > (1u << 20) || !(p = malloc(len + 1)) || (len && fd_io(fd, p, len, 1) < 0))
-		return -1;
-	PMIX_DATA_BUFFER_CONSTRUCT(body);
-	PMIx_Data_load(body, &(pmix_byte_object_t){ .bytes = p, .size = len });
-	return 0;
 }
 
 static void fake_bev_events(int c1)

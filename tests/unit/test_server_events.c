@@ -227,33 +227,44 @@ static void notify_local(int fd, pmix_status_t code, pmix_rank_t rank, const pmi
 
 /* Reads EVENTs from fd until 300 ms pass without one; each must have tag.
  * Returns how many; *dropped gets the last SLURMIX_EVENT_CACHE_DROPPED. */
-static int events_with_tag(int fd, uint32_t tag, uint32_t *dropped)
+/* Reads an EVENT from fd within ms: 0 and its header tag and infos
+ * (freed by the caller with pxc_array_free), or -1 when none came. */
+static int recv_event(int fd, int ms, uint32_t *tag, pmix_info_t **info, size_t *ninfo)
 {
 	pmix_data_buffer_t b;
 	pxc_wire_hdr_t h;
 	pmix_status_t code;
 	pmix_proc_t src;
 	pmix_data_range_t range;
+	int32_t one = 1;
+
+	if (rc_recv(fd, &h, &b, ms) != 0)
+		return -1;
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	*tag = h.tag;
+	*info = NULL;
+	*ninfo = 0;
+	ck_assert_int_eq(pxc_unpack_status(&b, &code), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack(&b, &range, &one, PMIX_DATA_RANGE), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)info, ninfo, PMIX_INFO), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	return 0;
+}
+
+static int events_with_tag(int fd, uint32_t tag, uint32_t *dropped)
+{
 	pmix_info_t *info;
 	size_t ninfo;
-	int32_t one = 1;
+	uint32_t got;
 	int n = 0;
 
-	while (rc_recv(fd, &h, &b, 300) == 0) {
-		ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
-		ck_assert_uint_eq(h.tag, tag);
-		info = NULL;
-		ninfo = 0;
-		ck_assert_int_eq(pxc_unpack_status(&b, &code), PMIX_SUCCESS);
-		ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
-		ck_assert_int_eq(pxc_unpack(&b, &range, &one, PMIX_DATA_RANGE), PMIX_SUCCESS);
-		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&info, &ninfo, PMIX_INFO),
-				 PMIX_SUCCESS);
+	while (recv_event(fd, 300, &got, &info, &ninfo) == 0) {
+		ck_assert_uint_eq(got, tag);
 		for (size_t i = 0; dropped && i < ninfo; i++)
 			if (PMIx_Check_key(info[i].key, SLURMIX_EVENT_CACHE_DROPPED))
 				*dropped = info[i].value.data.uint32;
 		pxc_array_free(info, ninfo, PMIX_INFO);
-		pxc_buf_clear(&b);
 		n++;
 	}
 	return n;
@@ -423,29 +434,17 @@ static void sync_cb(pmix_status_t st, size_t nhandled, const pmix_proc_t *un, si
 /* Reads an EVENT on fd: its sync id (0 when none). */
 static uint32_t sync_id_of(int fd)
 {
-	pmix_data_buffer_t b;
-	pxc_wire_hdr_t h;
-	pmix_status_t code;
-	pmix_proc_t src;
-	pmix_data_range_t range;
-	pmix_info_t *info = NULL;
-	size_t ninfo = 0;
-	int32_t one = 1;
-	uint32_t id = 0;
+	pmix_info_t *info;
+	size_t ninfo;
+	uint32_t tag, id = 0;
 
-	ck_assert_int_eq(rc_recv(fd, &h, &b, TMO), 0);
-	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
-	ck_assert_int_eq(pxc_unpack_status(&b, &code), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_unpack(&b, &range, &one, PMIX_DATA_RANGE), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&info, &ninfo, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_int_eq(recv_event(fd, TMO, &tag, &info, &ninfo), 0);
 	ck_assert_uint_gt(ninfo, 0);
 	/* the source node is named like on any event */
 	ck_assert_ptr_nonnull(pxc_info_find(info, ninfo, PMIX_HOSTNAME));
 	if (PMIx_Check_key(info[ninfo - 1].key, PXC_EVENT_SYNC_ID))
 		id = info[ninfo - 1].value.data.uint32;
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_buf_clear(&b);
 	return id;
 }
 

@@ -298,12 +298,15 @@ static task_t *task_of(watch_t *w, pid_t pid)
 static void answer(watch_t *w, const task_t *t)
 {
 	query_t *q, *next;
-	int wstatus = 0, known = exit_status(t, &wstatus);
+	int wstatus = 0, known = -1; /* read once, and only when asked */
 
 	for (q = w->queries; q; q = next) {
 		next = q->next;
-		if (q->pid == t->pid)
-			query_end(w, q, known, wstatus);
+		if (q->pid != t->pid)
+			continue;
+		if (known < 0)
+			known = exit_status(t, &wstatus);
+		query_end(w, q, known, wstatus);
 	}
 }
 

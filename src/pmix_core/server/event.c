@@ -119,7 +119,7 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 
 /* ------------------------------------------------------------- delivery */
 
-bool pxc_event_wanted(const pxc_peer_t *p, pmix_status_t code)
+static bool wanted(const pxc_peer_t *p, pmix_status_t code)
 {
 	if (p->ev_all)
 		return true;
@@ -138,6 +138,13 @@ bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_r
 	case PMIX_RANGE_CUSTOM: return pxc_event_custom_has(info, ninfo, &p->proc);
 	default: return true;
 	}
+}
+
+bool pxc_event_recipient(const pxc_peer_t *p, pmix_status_t code, const pmix_proc_t *src,
+			 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+	return p->hello && !p->finalized && wanted(p, code) &&
+	       pxc_event_in_range(p, src, range, info, ninfo);
 }
 
 static pmix_status_t pack_event(pmix_data_buffer_t *msg, pmix_status_t code, const pmix_proc_t *src,
@@ -191,8 +198,7 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 	if (skip && sent)
 		sent[nsent++] = skip->id;
 	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
-		if (p == skip || !p->hello || p->finalized || !pxc_event_wanted(p, code) ||
-		    !pxc_event_in_range(p, src, range, info, ninfo))
+		if (p == skip || !pxc_event_recipient(p, code, src, range, info, ninfo))
 			continue;
 		if (pxc_peer_send_event(p, &msg) == 0) {
 			count++;

@@ -20,13 +20,15 @@ typedef struct pxc_peer pxc_peer_t;
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
-/* Whether client p registered for code (or for every event). Progress
- * thread. */
-bool pxc_event_wanted(const pxc_peer_t *p, pmix_status_t code);
 /* Whether client p is among the recipients of an event from src with
  * range (info: the event's, for a CUSTOM range). Progress thread. */
 bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
 			const pmix_info_t *info, size_t ninfo);
+/* Whether peer p gets such an event: connected (HELLO done, not
+ * finalized), registered for code (or for every event), in range.
+ * Progress thread. */
+bool pxc_event_recipient(const pxc_peer_t *p, pmix_status_t code, const pmix_proc_t *src,
+			 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
 
 /* Adds the source node's PMIX_HOSTNAME, PMIX_NODEID and
  * PMIX_EVENT_TIMESTAMP to an event's infos unless it has a timestamp

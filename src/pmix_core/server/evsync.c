@@ -175,8 +175,7 @@ static void start(void *arg)
 		return;
 	}
 	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next) {
-		if (!p->hello || p->finalized || !pxc_event_wanted(p, o->code) ||
-		    !pxc_event_in_range(p, &o->source, o->range, o->info, o->ninfo))
+		if (!pxc_event_recipient(p, o->code, &o->source, o->range, o->info, o->ninfo))
 			continue;
 		if (pxc_peer_send_event_tag(p, 0, &msg) == 0) {
 			o->peer[o->n] = p->id;
