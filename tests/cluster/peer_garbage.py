@@ -12,8 +12,9 @@
 # (truncated, or well formed for a fence that does not exist), DMDX_REQ,
 # DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
 # travels, an absurd info count, a synchronous one whose wait is wrong),
-# EVENT_ACK (truncated, for no event), HOLD (no step of the job), an
-# unknown command, and last a frame header
+# EVENT_ACK (truncated, for no event), HOLD (no step of the job), EVREG
+# (truncated, a node out of range, no codes; from another step: refused
+# whatever it says), an unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start.
@@ -26,6 +27,7 @@ T_BOOL, T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 1, 3, 4, 14, 15
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
 NODE_DOWN = 34
 HOLD = 37
+EVREG = 38
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE = 24, 33
 USER_CODE = -3007
@@ -128,6 +130,12 @@ def broken_messages():
         # HOLD: empty, garbage, no step name, a step of another job
         (HOLD, b"", 0), (HOLD, JUNK, 0), (HOLD, pstr("nonsense"), 0),
         (HOLD, pstr("slurmix.999999999.3"), 0),
+        # EVREG: empty, garbage, a node out of range, neither every code
+        # nor any code, truncated after the flag
+        (EVREG, b"", 0), (EVREG, JUNK, 0),
+        (EVREG, u32(999999) + item(T_BOOL, "B", 1) + item(T_SIZE, "Q", 0), 0),
+        (EVREG, u32(1) + item(T_BOOL, "B", 0) + item(T_SIZE, "Q", 0), 0),
+        (EVREG, u32(1) + item(T_BOOL, "B", 0), 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

@@ -46,6 +46,15 @@
  *                            (the notifier) must get the event once, with
  *                            its payload, source and source node: "RANK r
  *                            GOT n" and "OK".
+ *
+ * Routing by registration:
+ *   pmix_event sparse        only the last rank registers and all fence;
+ *                            rank 0 notifies (range NAMESPACE) and all
+ *                            fence; the last rank must have the event.
+ *                            Then the others but rank 0 register and
+ *                            must get it once too (their nodes were not
+ *                            sent it: the notifier's stepd kept it):
+ *                            "RANK r GOT n" and "OK".
  */
 #include <pmix.h>
 #include <stdbool.h>
@@ -265,37 +274,90 @@ static int load_src_host(const pmix_proc_t *me)
 	return 0;
 }
 
-/* Registration after the event was notified. */
-static int late(const pmix_proc_t *me)
+/* CODE with the payload from me, in range; waits for its callback and
+ * prints "NOTIFIED <status>". */
+static void notify_payload(const pmix_proc_t *me, pmix_data_range_t range)
 {
-	pmix_status_t code = CODE, st;
-	pmix_proc_t wild;
 	pmix_info_t info;
-	int want = me->rank != 0;
+	pmix_status_t st;
+
+	PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
+	st = PMIx_Notify_event(CODE, me, range, &info, 1, on_notified, NULL);
+	wait_for(&notified, 1, 10000);
+	printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
+				notified           ? PMIx_Error_string(notify_status) :
+						     "never");
+	PMIx_Info_destruct(&info);
+}
+
+/* Waits at most 5 s for want events (and 300 ms for more), fences and
+ * prints "RANK r GOT n" and "OK" (or "WRONG", also when wrong). 0 or 3. */
+static int report_got(const pmix_proc_t *me, int want, bool wrong)
+{
+	pmix_proc_t wild;
 
 	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
-	if (load_src_host(me) < 0)
-		return 2;
-	if (me->rank == 0) {
-		PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
-		st = PMIx_Notify_event(CODE, me, PMIX_RANGE_NAMESPACE, &info, 1, on_notified, NULL);
-		wait_for(&notified, 1, 10000);
-		printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
-					notified           ? PMIx_Error_string(notify_status) :
-							     "never");
-	}
-	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
-		return 3;
-	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
-	if (st < 0)
-		return 3;
 	wait_for(&got, want, 5000);
 	usleep(300000);
 	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		return 3;
 	printf("RANK %u GOT %d\n%s\n", me->rank, got,
-	       got == want && !bad_payload && !bad_source && !bad_node ? "OK" : "WRONG");
+	       got == want && !wrong && !bad_payload && !bad_source && !bad_node ? "OK" : "WRONG");
 	return 0;
+}
+
+/* Registration after the event was notified. */
+static int late(const pmix_proc_t *me)
+{
+	pmix_status_t code = CODE, st;
+	pmix_proc_t wild;
+	int want = me->rank != 0;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (load_src_host(me) < 0)
+		return 2;
+	if (me->rank == 0)
+		notify_payload(me, PMIX_RANGE_NAMESPACE);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
+	if (st < 0)
+		return 3;
+	return report_got(me, want, false);
+}
+
+/* Only the last rank has a handler when rank 0 notifies; the others
+ * register afterwards. */
+static int sparse(const pmix_proc_t *me)
+{
+	pmix_status_t code = CODE;
+	pmix_proc_t wild;
+	pmix_value_t *v = NULL;
+	uint32_t size;
+	int want = me->rank != 0, late_at_fence;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (load_src_host(me) < 0 || PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS ||
+	    !v || v->type != PMIX_UINT32)
+		return 2;
+	size = v->data.uint32;
+	PMIx_Value_free(v, 1);
+	if (me->rank == size - 1 &&
+	    PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL) < 0)
+		return 3;
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	if (me->rank == 0)
+		notify_payload(me, PMIX_RANGE_NAMESPACE);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	late_at_fence = me->rank == size - 1 && got != 1;
+	if (late_at_fence)
+		printf("RANK %u: not there after the fence (%d)\n", me->rank, got);
+	if (me->rank != size - 1 &&
+	    PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL) < 0)
+		return 3;
+	return report_got(me, want, late_at_fence);
 }
 
 /* The two-step case: listen for an event of another step, or tell one. */
@@ -303,7 +365,6 @@ static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 {
 	pmix_status_t code = CODE, st;
 	pmix_proc_t wild;
-	pmix_info_t info;
 	FILE *f;
 	int ok;
 
@@ -311,15 +372,8 @@ static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 	if (!listen) {
 		for (int t = 0; me->rank == 0 && access(file, F_OK) != 0 && t < 1500; t++)
 			usleep(10000);
-		if (me->rank == 0) {
-			PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
-			st = PMIx_Notify_event(CODE, me, PMIX_RANGE_SESSION, &info, 1, on_notified,
-					       NULL);
-			wait_for(&notified, 1, 10000);
-			printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
-						notified ? PMIx_Error_string(notify_status) :
-							   "never");
-		}
+		if (me->rank == 0)
+			notify_payload(me, PMIX_RANGE_SESSION);
 		/* the step's other stepds stay until the notification completed */
 		return PMIx_Fence(&wild, 1, NULL, 0) == PMIX_SUCCESS ? 0 : 3;
 	}
@@ -337,11 +391,11 @@ static int two_steps(const pmix_proc_t *me, int listen, const char *file)
 	return 0;
 }
 
-/* The cases other than one event with a range: late (no argument);
+/* The cases other than one event with a range: late, sparse (no argument);
  * burst N, order N; listen FILE, tell FILE. */
 static bool is_mode(int argc, const char *mode)
 {
-	return !strcmp(mode, "late") ||
+	return !strcmp(mode, "late") || !strcmp(mode, "sparse") ||
 	       (argc > 2 && (!strcmp(mode, "burst") || !strcmp(mode, "order") ||
 			     !strcmp(mode, "listen") || !strcmp(mode, "tell")));
 }
@@ -350,6 +404,8 @@ static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
 {
 	if (!strcmp(mode, "late"))
 		return late(me);
+	if (!strcmp(mode, "sparse"))
+		return sparse(me);
 	if (!strcmp(mode, "burst"))
 		return burst(me, (uint32_t)strtoul(arg, NULL, 10));
 	if (!strcmp(mode, "order"))

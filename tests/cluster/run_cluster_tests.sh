@@ -265,6 +265,37 @@ event_late() {
 	fi
 }
 
+# Routing by registration (docs/events.md "routing"): only the last rank
+# (on the last node) has a handler when rank 0 notifies; the notifier's
+# stepd sends the event to that node alone and keeps it for the other two,
+# which get it once their ranks register (each once, in the test).
+event_sparse() {
+	local name="PMIx_Notify_event goes only to the nodes with a handler; the others get it when they register" \
+		out rc t0 t okn logs to kept
+	want_case "$name" || return 0
+	mpi_debug_on
+	log_mark
+	t0=$(now)
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		./pmix_event sparse 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 0.3
+	logs=$(log_new)
+	okn=$(grep -c '^OK$' <<<"$out")
+	to=$(grep -c "event -3007: to 1 of 3 step daemons (2 without a handler: kept for them)" \
+		<<<"$logs")
+	kept=$(grep -c "events: node [12] registered: 1 kept event sent there" <<<"$logs")
+	if [ $rc -eq 0 ] && [ "$okn" -eq 8 ] && grep -q '^NOTIFIED SUCCESS$' <<<"$out" &&
+	   [ "$to" -eq 1 ] && [ "$kept" -eq 2 ]; then
+		ok "$name (8 ranks on 4 nodes: sent to 1 node, kept for 2, $t s)"
+	else
+		grep -v '^OK$' <<<"$out" | sort | tail -20
+		grep "events: \|event -3007" <<<"$logs" | tail -10
+		bad "$name" "($okn of 8 ranks right, rc $rc, $to sent lines, $kept kept lines, $t s)"
+	fi
+}
+
 # The same with Open MPI: the step must end quickly, with an error.
 killed_ompi() {
 	local name="ompi rank 3 SIGKILL -N4 -n8" out rc t0 t
@@ -914,10 +945,11 @@ stepd_endpoints() {
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
 # synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
-# 8 malformed HOLD, 2 unknown commands in the node logs.
+# 8 malformed HOLD, 5 malformed EVREG (and 5 refused from another step),
+# 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab
+	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -949,22 +981,26 @@ auth_garbage() {
 	unk=$(log_new | grep -c "unknown message 99 from node")
 	tbl=$(log_new | grep -c "endpoint table from node .* dropped")
 	nd=$(log_new | grep -c "malformed NODE_DOWN message from node")
+	reg=$(log_new | grep -c "malformed EVREG from node")
+	oreg=$(log_new | grep -c "EVREG from a step daemon of another step")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$hold" -ge $((8 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
-	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ]; then
+	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
+	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
-			"$nd NODE_DOWN, $hold HOLD, $kab abort, $unk unknown; job OK ($(since "$t0") s)"
+			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $unk unknown;" \
+			"job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
 		echo "sender: $sent; endpoints: $eps"
 		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
 			"$fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $hold HOLD," \
-			"$unk unknown)"
+			"$reg+$oreg EVREG, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go"
 }
@@ -1274,6 +1310,7 @@ strangers
 security
 no_leftovers "4 nodes"
 logging
+event_sparse	# after logging: it turns DebugFlags=MPI on
 stepd_killed
 node_down
 srun_requests_broken

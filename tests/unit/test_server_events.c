@@ -325,6 +325,56 @@ START_TEST(events_cache_late_registrant)
 }
 END_TEST
 
+/* A host with register_events is told of every registration, one for
+ * every code included, before the client gets its answer; the codes take
+ * effect then: an event in between reaches the handler once, from the
+ * cache after the reply, not before it. */
+START_TEST(events_register_waits_for_host)
+{
+	pmix_status_t code = -12347;
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	pxc_wire_hdr_t h;
+	size_t hdlr = 5;
+	long t0;
+	int fd0, fd1;
+
+	keeper.keep_ms = 400;
+	ck_assert_int_eq(start_server(&keep_module, false), PMIX_SUCCESS);
+	register_job(2);
+	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
+	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	PMIx_Info_load(&info, PXC_REG_HDLR_ID, &hdlr, PMIX_SIZE);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &code, 1, PMIX_STATUS);
+	pxc_pack_array(&b, &info, 1, PMIX_INFO);
+	t0 = pxc_now_ms();
+	rc_send(fd0, PXC_CMD_REGEVENTS, 2, &b);
+	pxc_buf_clear(&b);
+	PMIx_Info_destruct(&info);
+	keeper_wait_kept(1);
+	notify_local(fd1, code, 1, NULL, 0);
+	ck_assert_msg(rc_recv(fd0, &h, &b, 150) < 0, "an answer or an event before the host's");
+	ck_assert_int_eq(rc_reply(fd0, 2, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert_int_ge(pxc_now_ms() - t0, 350);
+	ck_assert_int_eq(events_with_tag(fd0, 5, NULL), 1);
+	/* every code: told too, and it counts once the host answered */
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_STATUS);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd1, PXC_CMD_REGEVENTS, 4, &b);
+	pxc_buf_clear(&b);
+	keeper_wait_kept(2); /* (a LOCAL notify never reaches the host) */
+	ck_assert_int_eq(rc_reply(fd1, 4, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	ck_assert(keeper_saw("regevents"));
+	close(fd0);
+	close(fd1);
+	stop_server();
+}
+END_TEST
+
 /* The cache's bounds: with room for a few events, the oldest go; the loss
  * is reported on the next delivered event; an aged entry is not sent. */
 START_TEST(events_cache_bounds)
@@ -615,6 +665,7 @@ int main(int argc, char **argv)
 		{ "events_notify_host_refuses", events_notify_host_refuses },
 		{ "events_mark_before_reply", events_mark_before_reply },
 		{ "events_cache_late_registrant", events_cache_late_registrant },
+		{ "events_register_waits_for_host", events_register_waits_for_host },
 		{ "events_cache_bounds", events_cache_bounds },
 		{ "events_queue_bound", events_queue_bound },
 		{ "events_sync", events_sync },

@@ -94,6 +94,10 @@ enum {
 				  * every stepd fetches and keeps its job
 				  * information (flooded like LOST,
 				  * stepd/spawn.c) */
+	PLUG_NET_EVREG = 38,     /* u32 origin node, BOOL every code, STATUS[]
+				  * codes: what origin's clients registered
+				  * for since its last EVREG, flooded over
+				  * the tree of all nodes (net/evindex.c) */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one

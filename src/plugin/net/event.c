@@ -48,6 +48,7 @@
 #include "lib/proto.h"
 #include "lib/map.h"
 #include "net/ctx.h"
+#include "net/evindex.h"
 #include "net/event.h"
 #include "net/transport.h"
 #include "net/xstep.h"
@@ -208,6 +209,8 @@ typedef struct {
 	void *cbdata;
 	struct agg *agg; /* synchronous: answered there, after wait_ms */
 	uint32_t wait_ms;
+	bool indexed;  /* a client's: only to the nodes that registered its code */
+	bool no_cache; /* PMIX_EVENT_DO_NOT_CACHE: nothing kept for the others */
 } outgoing_t;
 
 /* In sending order (new ones at the tail, fwds_last: where the next
@@ -302,6 +305,30 @@ static int targets(const outgoing_t *o, peers_t *p)
 	return rc;
 }
 
+/* The nodes of this step in p that have no handler for o's code
+ * (net/evindex.c) leave p; o is kept for them. */
+static void skip_unwanted(const outgoing_t *o, peers_t *p)
+{
+	uint32_t nnodes = plug_net_nnodes(plug_net_ctx.net), *skipped;
+	size_t ns = 0, total = p->n;
+
+	if (!o->indexed || o->agg || !p->n || !(skipped = malloc(p->n * sizeof(*skipped))))
+		return;
+	for (size_t i = 0; i < p->n;)
+		if (p->peer[i] < nnodes && !plug_evindex_wants(p->peer[i], o->code)) {
+			skipped[ns++] = p->peer[i];
+			p->peer[i] = p->peer[--p->n];
+		} else {
+			i++;
+		}
+	if (ns && !o->no_cache)
+		plug_evindex_hold(o->code, &o->msg, skipped, ns);
+	if (ns)
+		plug_flag("event %d: to %zu of %zu step daemons (%zu without a handler%s)", o->code,
+			  p->n, total, ns, o->no_cache ? "" : ": kept for them");
+	free(skipped);
+}
+
 /* Sends o's message to its stepds. 1 when there was nobody to send it to
  * (done: o's callback is the caller's), 0 when o's callback will run once
  * they answered, or an error status. */
@@ -316,6 +343,7 @@ static int send_fwd(outgoing_t *o)
 		free(p.peer);
 		return PMIX_ERR_NOMEM;
 	}
+	skip_unwanted(o, &p);
 	if (!p.n) {
 		free(f);
 		return 1;
@@ -374,8 +402,8 @@ static void steps_ready(pmix_status_t st, void *arg)
 }
 
 static pmix_status_t forward(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
-			     const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-			     void *cbdata)
+			     const pmix_info_t info[], size_t ninfo, bool indexed,
+			     pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	const pmix_data_array_t *da = custom_range(info, ninfo);
 	outgoing_t *o;
@@ -390,6 +418,10 @@ static pmix_status_t forward(pmix_status_t code, const pmix_proc_t *source, pmix
 	o->range = range;
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
+	o->indexed = indexed;
+	for (size_t i = 0; info && i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PMIX_EVENT_DO_NOT_CACHE))
+			o->no_cache = PMIx_Info_true(&info[i]) == PMIX_BOOL_TRUE;
 	pxc_buf_init(&o->msg);
 	if ((range == PMIX_RANGE_CUSTOM && !(o->procs = malloc(da->size * sizeof(*o->procs)))) ||
 	    pxc_pack_status(&o->msg, code) != PMIX_SUCCESS ||
@@ -415,9 +447,9 @@ static pmix_status_t forward(pmix_status_t code, const pmix_proc_t *source, pmix
 	return rc == 1 ? PMIX_OPERATION_SUCCEEDED : rc == 0 ? PMIX_SUCCESS : rc;
 }
 
-pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
-				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
-				pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t notify(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+			    pmix_info_t info[], size_t ninfo, bool indexed, pmix_op_cbfunc_t cbfunc,
+			    void *cbdata)
 {
 	const pmix_data_array_t *da = custom_range(info, ninfo);
 	evpend_t *e;
@@ -433,7 +465,7 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	if (range == PMIX_RANGE_NAMESPACE || range == PMIX_RANGE_SESSION ||
 	    range == PMIX_RANGE_GLOBAL || (range == PMIX_RANGE_CUSTOM && !wanted(code)))
 		return plug_net_ctx.net ?
-			       forward(code, source, range, info, ninfo, cbfunc, cbdata) :
+			       forward(code, source, range, info, ninfo, indexed, cbfunc, cbdata) :
 			       PMIX_ERR_NOT_SUPPORTED;
 	if (!wanted(code) || range != PMIX_RANGE_CUSTOM || !da || !da->size)
 		return PMIX_ERR_NOT_SUPPORTED;
@@ -456,6 +488,20 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 	send_out(e);
 	evpend_free(e);
 	return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
+				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	return notify(code, source, range, info, ninfo, false, cbfunc, cbdata);
+}
+
+pmix_status_t plug_event_notify_client(pmix_status_t code, const pmix_proc_t *source,
+				       pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				       pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	return notify(code, source, range, info, ninfo, true, cbfunc, cbdata);
 }
 
 /* ---- synchronous events of this step -------------------------------- */

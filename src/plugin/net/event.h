@@ -11,11 +11,18 @@
 #include <pmix_server.h>
 #include "net/transport.h"
 
-/* The host's notify_event (PMIX_ERR_INVALID_TERMINATION to
- * the stepds of the procs concerned; anything else NOT_SUPPORTED). */
+/* An event for the stepds of the processes in range elsewhere (the
+ * connect events to the stepds of the procs concerned; RM logged;
+ * anything else NOT_SUPPORTED), to every node that may host one. */
 pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
+/* The host's notify_event (a client's event): the same, but the nodes of
+ * this step get it only when one of their clients registered for its
+ * code (net/evindex.h); the others are kept. */
+pmix_status_t plug_event_notify_client(pmix_status_t code, const pmix_proc_t *source,
+				       pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+				       pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* A synchronous event at every process of this step (range NAMESPACE, on
  * every node): each node's server waits until its recipients' handler

@@ -53,6 +53,7 @@
 #include "net/ctx.h"
 #include "net/dmodex.h"
 #include "net/event.h"
+#include "net/evindex.h"
 #include "net/lost.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
@@ -265,7 +266,8 @@ static pmix_server_module_t module = {
 	.direct_modex = plug_dmodex_request,
 	.connect = plug_coll_connect,
 	.disconnect = plug_coll_disconnect,
-	.notify_event = plug_event_notify,
+	.register_events = plug_evindex_register_events,
+	.notify_event = plug_event_notify_client,
 	.publish = plug_pub_publish,
 	.lookup = plug_pub_lookup,
 	.unpublish = plug_pub_unpublish,
@@ -678,6 +680,8 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 
 	if (plug_coll_register(n) < 0 || plug_dmodex_register(n) < 0 || plug_lost_register(n) < 0 ||
 	    plug_spawn_net_register(n) < 0 || plug_event_register(n) < 0 ||
+	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
+		    0 ||
 	    plug_family_register(n) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;

@@ -4,9 +4,13 @@
  *
  * REGEVENTS records, per connection, the codes a client wants (empty =
  * all); matching codes to handlers is the client library's business. The
- * host's register_events is told too when it has one (its answer does not
- * change ours). An event reaches a local client when it registered the
- * code (or everything) and is in the event's range:
+ * host's register_events is told first when it has one, every code
+ * list (none = all) included: the codes take effect and the client gets
+ * its answer once the host called back (a host that routes other nodes'
+ * events by registration, as the Slurm plugin does, knows by then; its
+ * failure does not change our answer). An event reaches a local client
+ * when it registered the code (or everything) and is in the event's
+ * range:
  *   PROC_LOCAL          nobody else (the source's own library handles it)
  *   NAMESPACE           clients of the source's namespace
  *   CUSTOM              the procs of PMIX_EVENT_CUSTOM_RANGE
@@ -43,27 +47,6 @@
 
 /* ------------------------------------------------------------ REGEVENTS */
 
-/* Tells the host (its answer does not change ours). The request takes
- * *codes and *info, which the host may keep until it calls back. */
-static void tell_host_regevents(pxc_peer_t *p, pmix_status_t **codes, size_t n, pmix_info_t **info,
-				size_t ninfo)
-{
-	pxc_upcall_t *r = pxc_upcall_new(p, 0, PXC_CMD_REGEVENTS, pxc_upcall_done_none);
-
-	if (!r)
-		return;
-	r->peer_id = 0; /* nobody waits for it */
-	r->a.codes = *codes;
-	r->a.ncodes = n;
-	r->a.info = *info;
-	r->a.ninfo = ninfo;
-	*codes = NULL;
-	*info = NULL;
-	pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes, r->a.info,
-								r->a.ninfo, pxc_upcall_cb_op,
-								PXC_UPCALL_CBDATA(r)));
-}
-
 /* Takes the handler id (PXC_REG_HDLR_ID, proto.h) out of a registration's
  * infos: the id (0 when absent or not a SIZE below 2^31). */
 static uint32_t take_hdlr_id(pmix_info_t *info, size_t *ninfo)
@@ -79,11 +62,57 @@ static uint32_t take_hdlr_id(pmix_info_t *info, size_t *ninfo)
 	return id;
 }
 
+/* Records codes (n of them; none = every code) as p's. PMIX_SUCCESS or
+ * PMIX_ERR_NOMEM. */
+static pmix_status_t record_codes(pxc_peer_t *p, const pmix_status_t *codes, size_t n)
+{
+	pmix_status_t *grown;
+
+	if (n == 0) {
+		p->ev_all = true;
+		return PMIX_SUCCESS;
+	}
+	if (p->nev_codes + n >= 4096 ||
+	    !(grown = realloc(p->ev_codes, (p->nev_codes + n) * sizeof(*grown))))
+		return PMIX_ERR_NOMEM;
+	memcpy(grown + p->nev_codes, codes, n * sizeof(*codes));
+	p->ev_codes = grown;
+	p->nev_codes += n;
+	return PMIX_SUCCESS;
+}
+
+/* The codes become p's, p gets its answer, then the cached events of
+ * them for its handler hdlr (after the reply: the handler exists by the
+ * time these come). */
+static void regevents_finish(pxc_peer_t *p, uint32_t tag, const pmix_status_t *codes, size_t n,
+			     uint32_t hdlr)
+{
+	pmix_status_t st = record_codes(p, codes, n);
+
+	pxc_peer_reply(p, PXC_CMD_REGEVENTS, tag, st, NULL);
+	if (st == PMIX_SUCCESS && hdlr)
+		pxc_evcache_replay(p, codes, n, hdlr);
+}
+
+/* The host took the registration (or failed to: events from elsewhere
+ * may then miss this client until it registers again; ours is still a
+ * success, for this node's events). */
+static void regevents_told(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	pxc_peer_t *p = r->peer_id ? pxc_peer_find(r->peer_id) : NULL;
+
+	if (res->status != PMIX_SUCCESS && res->status != PMIX_OPERATION_SUCCEEDED)
+		pxc_debug("register_events: the host answered %d", res->status);
+	if (p)
+		regevents_finish(p, r->tag, r->a.codes, r->a.ncodes, (uint32_t)(uintptr_t)r->ctx);
+}
+
 int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	pmix_status_t *codes = NULL, *grown;
+	pmix_status_t *codes = NULL;
 	pmix_info_t *info = NULL;
 	size_t n = 0, ninfo = 0, nalloc;
+	pxc_upcall_t *r;
 	uint32_t hdlr;
 
 	if (pxc_unpack_array(in, (void **)&codes, &n, PMIX_STATUS) != PMIX_SUCCESS)
@@ -94,24 +123,27 @@ int pxc_do_regevents(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 	}
 	nalloc = ninfo;
 	hdlr = take_hdlr_id(info, &ninfo);
-	if (n == 0) {
-		p->ev_all = true;
-	} else if (p->nev_codes + n < 4096 &&
-		   (grown = realloc(p->ev_codes, (p->nev_codes + n) * sizeof(*grown)))) {
-		memcpy(grown + p->nev_codes, codes, n * sizeof(*codes));
-		p->ev_codes = grown;
-		p->nev_codes += n;
-	} else {
+	if (n > 4096) {
 		free(codes);
 		pxc_array_free(info, nalloc, PMIX_INFO);
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	}
-	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
-	/* after the reply: the handler exists by the time these come */
-	if (hdlr)
-		pxc_evcache_replay(p, codes, n, hdlr);
-	if (pxc_srv.module.register_events && n)
-		tell_host_regevents(p, &codes, n, &info, ninfo);
+	/* The host first (it may route events from elsewhere here only
+	 * once it knows): the answer and the codes wait for it. */
+	if (pxc_srv.module.register_events &&
+	    (r = pxc_upcall_new(p, h->tag, PXC_CMD_REGEVENTS, regevents_told))) {
+		r->ctx = (void *)(uintptr_t)hdlr;
+		r->a.codes = codes;
+		r->a.ncodes = n;
+		r->a.info = info;
+		r->a.ninfo = ninfo; /* what take_hdlr_id emptied needs no destructing */
+		pxc_upcall_after_call(r, pxc_srv.module.register_events(r->a.codes, r->a.ncodes,
+									r->a.info, r->a.ninfo,
+									pxc_upcall_cb_op,
+									PXC_UPCALL_CBDATA(r)));
+		return 0;
+	}
+	regevents_finish(p, h->tag, codes, n, hdlr);
 	free(codes);
 	pxc_array_free(info, nalloc, PMIX_INFO);
 	return 0;
