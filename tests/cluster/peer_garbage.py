@@ -17,7 +17,18 @@
 # whatever it says), an unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
-# closes everything before the tasks' fences start.
+# closes everything before the tasks' fences start. With JOB (the job id)
+# in the environment as SLURMIX_GARBAGE_JOB, also a HOLD naming another
+# step of the job with a job information blob that does not unpack.
+#
+#   python3 peer_garbage.py sync-ack KEY STEP NODE:PORT
+#
+# claims node 1 to the stepd of node 0 and, for 4 s, sends every 50 ms an
+# EVENT_ACK for that stepd's first forwarded event (tag 1) whose status
+# is fine but whose synchronous part is garbage (until the stepd closes
+# the connection): sent while node 0 waits for a synchronous event, it
+# must count node 1's ranks as silent.
+import os
 import socket
 import struct
 import sys
@@ -29,7 +40,7 @@ NODE_DOWN = 34
 HOLD = 37
 EVREG = 38
 EVENT_FWD, EVENT_ACK = 32, 33
-T_INFO, T_DATA_RANGE = 24, 33
+T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
 USER_CODE = -3007
 
 
@@ -141,13 +152,24 @@ def broken_messages():
     ]
 
 
+def held_blob_messages():
+    """A HOLD of another step of the job whose blob does not unpack."""
+    job = os.environ.get("SLURMIX_GARBAGE_JOB")
+    if not job:
+        return []
+    blob = JUNK
+    return [(HOLD, pstr("slurmix.%s.4243" % job) + struct.pack(">HIQ", T_BYTE_OBJECT, 1,
+                                                               len(blob)) + blob, 0)]
+
+
 def hello(key, node, step):
     return frame(HELLO, pstr(key) + u32(node) + u32(step))
 
 
 def poke(port, hello_bytes):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in broken_messages())
+    msgs = broken_messages() + held_blob_messages()
+    data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in msgs)
     s.sendall(data)
     time.sleep(0.2)
     # last: a header that claims 1 GiB (a protocol error: dropped)
@@ -155,10 +177,30 @@ def poke(port, hello_bytes):
         s.sendall(struct.pack(">IIIHH", 0x534c4d58, 1 << 30, 0, FANIN, 0))
     except OSError:
         pass
-    return s, len(broken_messages()) + 1
+    return s, len(msgs) + 1
+
+
+def sync_ack(key, step, endpoint):
+    port = int(endpoint.split(":")[1])
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(hello(key, 1, step))
+    n = 0
+    end = time.time() + 4
+    while time.time() < end:
+        try:
+            s.sendall(frame(EVENT_ACK, status(0) + JUNK, 1))
+        except OSError:
+            break  # the stepd closed it (a garbled answer does) or ended
+        n += 1
+        time.sleep(0.05)
+    s.close()
+    print("SENT", n)
 
 
 def main():
+    if sys.argv[1] == "sync-ack":
+        sync_ack(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        return
     key, step, nnodes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     conns, sent = [], 0
     for arg in sys.argv[4:]:

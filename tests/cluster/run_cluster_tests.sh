@@ -142,6 +142,47 @@ jobend_case() {	# jobend_case answered|silent|none
 	fi
 }
 
+# A whole-step PMIx_Abort whose PMIX_EVENT_JOB_END is answered, for node 1,
+# by an authenticated peer with an EVENT_ACK whose synchronous part is
+# garbage (peer_garbage.py sync-ack): node 0 logs it and counts node 1's
+# ranks (2 and 3) as not answering; the step ends as it should (exit 9).
+jobend_garbled_ack() {
+	local name="PMIx_Abort of the step: a garbled answer to PMIX_EVENT_JOB_END counts as silent" \
+		pid rc t0 t n logs ep0 sent bad_ack line
+	want_case "$name" || return 0
+	rm -f "$bin/jg.key" "$bin/jg.go"
+	log_mark
+	t0=$(now)
+	(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		bash -c '[ "$SLURM_PROCID" = 0 ] && echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >jg.key
+			for i in $(seq 150); do [ -e jg.go ] && break; sleep 0.1; done
+			exec ./pmix_jobend silent' >"$state/jg.out" 2>&1) &
+	pid=$!
+	for n in $(seq 100); do [ -s "$bin/jg.key" ] && break; sleep 0.1; done
+	sleep 0.5	# every stepd listens
+	ep0=$(stepd_endpoints | grep '^0:' | head -1)
+	(sleep 0.3; touch "$bin/jg.go") &
+	# shellcheck disable=SC2046
+	sent=$(python3 "$here/peer_garbage.py" sync-ack $(cat "$bin/jg.key") "$ep0" 2>&1)
+	wait "$pid"
+	rc=$?
+	t=$(since "$t0")
+	sleep 1
+	logs=$(log_new)
+	n=$(grep -c '^JOBEND rank [1-7] terminate=1 status=9 ' "$state/jg.out")
+	bad_ack=$(grep -c "malformed EVENT_ACK from node 1: its ranks count as silent" <<<"$logs")
+	line="PMIX_EVENT_JOB_END: 2 processes did not answer (.*): ranks 2,3$"
+	if [ $rc -eq 9 ] && [ "$n" -eq 7 ] && [[ $sent == SENT* ]] && [ "$bad_ack" -ge 1 ] &&
+	   grep -q "mpi/slurmix: $line" <<<"$logs" && ! grep -q SURVIVED "$state/jg.out"; then
+		ok "$name: logged $bad_ack time(s), ranks 2,3 named, exit 9 ($t s)"
+	else
+		tail -20 "$state/jg.out"
+		grep "JOB_END\|EVENT_ACK" <<<"$logs" | tail -5
+		bad "$name" "($n handlers, rc $rc, $bad_ack garbled acks logged, sender: $sent, $t s)"
+	fi
+	rm -f "$bin/jg.key" "$bin/jg.go"
+}
+
 # Rank 3 kills itself while the others fence: every survivor's fence fails
 # and every survivor gets the event naming rank 3 with how it ended
 # (PMIX_ERR_PROC_ABORTED_BY_SIG, PMIX_EXIT_CODE 128 + 9, and
@@ -585,8 +626,9 @@ logging() {
 # Broken requests to srun's agent from inside a task (which knows the
 # port and the job key): a bad key is dropped with a log line; good key +
 # garbage, an unknown step, a command without a handler get an error
-# reply; STEPLIST ignores what follows the key and answers the list;
-# publish/lookup still work afterwards.
+# reply (a SPAWN_NODE readiness report with a garbled info blob too: this
+# srun spawned nothing); STEPLIST ignores what follows the key and answers
+# the list; publish/lookup still work afterwards.
 poke_requests='import os, socket, struct
 def frame(cmd, body):
     return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
@@ -603,7 +645,8 @@ for cmd, body in ((4, head + u32(0)), (4, head + u32(2) + u32(0)), (4, head + u3
                   (40, pstr("0" * 32) + pstr("slurmix.1.0")), (42, pstr(key) + b"\xff" * 9),
                   (41, pstr(key) + b"\x00\x01"), (43, pstr(key)), (40, pstr(key) + pstr("slurmix.999999.0")),
                   (40, pstr(key) + pstr("x" * 300)), (55, pstr(key)),
-                  (49, pstr("0" * 32)), (49, pstr(key) + b"\xff" * 9)):
+                  (49, pstr("0" * 32)), (49, pstr(key) + b"\xff" * 9),
+                  (48, pstr(key) + u32(0) + b"\xff" * 9)):
     s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
     s.settimeout(10)
     s.sendall(frame(cmd, body))
@@ -625,11 +668,11 @@ srun_requests_broken() {
 	   [ "$(grep -cx "closed 4" <<<"$out")" = 3 ] &&
 	   [ "$(grep -c "bad abort report from a step daemon" <<<"$out")" = 3 ] &&
 	   [ "$(grep -cE '^reply (40|41|42|43|55) status -[0-9]+$' <<<"$out")" = 6 ] &&
-	   grep -qx "reply 49 status 0" <<<"$out" &&
+	   grep -qx "reply 49 status 0" <<<"$out" && grep -qE '^reply 48 status -[0-9]+$' <<<"$out" &&
 	   grep -q "request 40 with a bad key: dropped" <<<"$out" &&
 	   grep -q "request 49 with a bad key: dropped" <<<"$out" &&
 	   grep -qE '^look r1 SUCCESS v ' <<<"$out"; then
-		ok "$name: bad keys dropped, 6 error replies, 3 broken abort reports dropped, STEPLIST with junk answered, job OK"
+		ok "$name: bad keys dropped, 7 error replies, 3 broken abort reports dropped, STEPLIST with junk answered, job OK"
 	else
 		echo "$out"
 		bad "$name"
@@ -945,7 +988,8 @@ stepd_endpoints() {
 # malformed LOST, 14 malformed FANIN/FANOUT, 2 unexpected FANOUT, 8 bad
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
 # synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
-# 8 malformed HOLD, 5 malformed EVREG (and 5 refused from another step),
+# 10 malformed HOLD (one with a job information blob that does not
+# unpack), 5 malformed EVREG (and 5 refused from another step),
 # 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
@@ -955,7 +999,8 @@ auth_garbage() {
 	log_mark
 	t0=$(now)
 	(cd "$bin" && timeout 90 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
-		bash -c '[ "$SLURM_PROCID" = 0 ] && echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >robust.key
+		bash -c '[ "$SLURM_PROCID" = 0 ] && echo "$SLURM_JOB_ID" >robust.job &&
+				echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >robust.key
 			for i in $(seq 150); do [ -e robust.go ] && break; sleep 0.2; done
 			exec ./pmix_modex 5' >"$state/auth.out" 2>&1) &
 	pid=$!
@@ -963,7 +1008,8 @@ auth_garbage() {
 	sleep 0.5	# every stepd listens, the early links are up
 	eps=$(stepd_endpoints)
 	# shellcheck disable=SC2046
-	sent=$(python3 "$here/peer_garbage.py" $(cat "$bin/robust.key") 4 $eps 2>&1)
+	sent=$(SLURMIX_GARBAGE_JOB=$(cat "$bin/robust.job") \
+		python3 "$here/peer_garbage.py" $(cat "$bin/robust.key") 4 $eps 2>&1)
 	touch "$bin/robust.go"
 	wait "$pid"
 	rc=$?
@@ -988,7 +1034,7 @@ auth_garbage() {
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((14 * n)) ] &&
 	   [ "$fout" -ge $((2 * n)) ] && [ "$dmdx" -ge $((8 * n)) ] && [ "$ev" -ge $((10 * n)) ] &&
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
-	   [ "$hold" -ge $((8 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
+	   [ "$hold" -ge $((10 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
 	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
@@ -1002,7 +1048,7 @@ auth_garbage() {
 			"$fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $hold HOLD," \
 			"$reg+$oreg EVREG, $unk unknown)"
 	fi
-	rm -f "$bin/robust.key" "$bin/robust.go"
+	rm -f "$bin/robust.key" "$bin/robust.go" "$bin/robust.job"
 }
 
 # SLURMIX_PROC_MAP (the process map srun gives the step daemons). A user's
@@ -1304,6 +1350,7 @@ abort_ranks_case stubborn
 jobend_case answered
 jobend_case silent
 jobend_case none
+jobend_garbled_ack
 killed_ompi
 fence_timeout
 strangers
