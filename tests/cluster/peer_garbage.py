@@ -8,8 +8,8 @@
 # opens two connections, each starting with a correct HELLO (job key, node
 # id, step id; src/plugin/net/transport.h): one claiming another node of the
 # step, one claiming a stepd of another step of the job. On each it sends
-# the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT
-# (truncated, or well formed for a fence that does not exist), DMDX_REQ,
+# the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT,
+# CONTRIB (truncated, or well formed for a fence that does not exist), DMDX_REQ,
 # DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
 # travels, an absurd info count, a synchronous one whose wait is wrong),
 # EVENT_ACK (truncated, for no event), HOLD (no step of the job), EVREG
@@ -36,6 +36,7 @@ import time
 
 T_BOOL, T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 1, 3, 4, 14, 15, 20, 22
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
+CONTRIB = 12
 NODE_DOWN = 34
 HOLD = 37
 EVREG = 38
@@ -109,6 +110,7 @@ def broken_messages():
         (FANIN, b"", 0), (FANIN, u64(SIG), 0), (FANIN, u64(SIG) + u32(0), 0),
         (FANIN, JUNK, 0), (FANIN, u64(SIG) + u32(7) + status(0) + JUNK, 0),
         (FANIN, u64(SIG + 1) + u32(7) + status(-25), 0),
+        (CONTRIB, b"", 0), (CONTRIB, JUNK, 0),
         (FANOUT, b"", 0), (FANOUT, u64(SIG)[:7], 0), (FANOUT, JUNK, 0),
         (FANOUT, u64(SIG + 2) + u32(3) + status(0) + JUNK, 0),
         (DMDX_REQ, b"", 5), (DMDX_REQ, JUNK, 6), (DMDX_REQ, u32(999999), 7),

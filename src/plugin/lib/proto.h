@@ -62,8 +62,11 @@ enum {
 				 * connection when a stepd stops normally:
 				 * the close that follows is no loss */
 	/* collectives (net/coll.c) */
-	PLUG_NET_FANIN = 10,  /* sig, seq, status, raw blob */
-	PLUG_NET_FANOUT = 11, /* sig, seq, status, raw blob */
+	PLUG_NET_FANIN = 10,   /* sig, seq, status, raw blob */
+	PLUG_NET_FANOUT = 11,  /* sig, seq, status, raw blob */
+	PLUG_NET_CONTRIB = 12, /* sig, seq, status, raw blob: a node's own
+				* part of an optional connect or disconnect,
+				* sent to every other participant node */
 	/* direct modex (net/dmodex.c) */
 	PLUG_NET_DMODEX_REQ = 20,  /* tag = request id: rank, u32 timeout
 					 * (the request's own, s; 0: none) */

@@ -29,16 +29,20 @@
  * that late messages of that fence find it failed instead of starting it
  * anew.
  *
- * An optional connect (or a disconnect with EARLY_TERM_ALLOWED) whose
- * child in the tree is a leaf that is gone (its stepd stops with its last
- * task, or its node went) drops that leaf's participants instead of
- * failing: they ended, and a leaf forwards nobody else's data. (A gone
- * interior node still fails it: its subtree is cut off.) A lost
- * connection is not enough: the leaf is asked with a PING first (net/lost.c
- * answers it) and dropped only when that fails too. A child of another
- * step may have no connection to this node whose loss would tell:
- * PLUG_COLL_PROBE_MS after the local join, the children not heard of get
- * a PING, whose connection fails when nobody listens there any more.
+ * An optional connect (or a disconnect with EARLY_TERM_ALLOWED) uses no
+ * tree, so that no node's loss cuts others off: each participant node
+ * sends its own part (CONTRIB) to every other one and completes once it
+ * has every other node's part, or knows that node gone: its stepd stops
+ * with its last task, or its node went, and its participants ended with
+ * it, so they are dropped instead of failing the connect. A lost
+ * connection is not enough: the node is asked with a PING first
+ * (net/lost.c answers it) and dropped only when that fails too. A node
+ * may have no connection to a gone one whose loss would tell:
+ * PLUG_COLL_PROBE_MS after the local join, the nodes not heard of get a
+ * PING, whose connection fails when nobody listens there any more. Every
+ * participant must agree on the flag (a CONTRIB where a tree is expected,
+ * or the reverse, fails the instance). A node that sent its part and then
+ * went counts for those who got it: the others drop it.
  *
  * Progress thread only (fence_nb is called there, and plug_net's upcalls).
  */
@@ -67,14 +71,17 @@ typedef struct inst {
 	struct inst *next;
 	uint64_t sig;
 	uint32_t seq;
-	int local;      /* the local fence_nb arrived */
-	int optional;   /* a lost task does not fail it */
-	uint32_t tmo_s; /* its timer, in seconds */
+	int local;                  /* the local fence_nb arrived */
+	int optional;               /* a lost task does not fail it; no tree (flat) */
+	int saw_contrib, saw_fanin; /* what came before the local call */
+	uint32_t tmo_s;             /* its timer, in seconds */
 	int sent_up;
 	pmix_status_t failed;
 	uint32_t parent;       /* node id or PLUG_TREE_NONE */
-	uint32_t *kids, nkids; /* node ids; NULL until local */
-	uint32_t *from, nfrom; /* children whose FANIN arrived */
+	uint32_t *kids, nkids; /* node ids; NULL until local (optional: every
+				* other participant node) */
+	uint32_t *from, nfrom; /* children whose FANIN (CONTRIB) arrived, or
+				* gone (optional) */
 	pmix_data_buffer_t data;
 	pmix_modex_cbfunc_t cbfunc;
 	pmix_op_cbfunc_t opcb; /* connect/disconnect: instead of cbfunc */
@@ -84,7 +91,7 @@ typedef struct inst {
 	size_t nprocs;
 	uint32_t *nodes, nnodes; /* the participants, in tree order, once local */
 	struct event *probe;     /* optional ones: PING the silent children */
-	uint32_t suspect;        /* a leaf child whose connection failed once */
+	uint32_t suspect;        /* a node whose connection failed once */
 } inst_t;
 
 #define PLUG_COLL_PROBE_MS 500
@@ -255,6 +262,23 @@ static void fail(inst_t *x, pmix_status_t st, uint32_t except)
 		deliver(x, st);
 }
 
+/* The participants disagree on PMIX_CONNECT_OPTIONAL (a tree and no tree
+ * cannot meet): x fails at every participant node of nodes[0..n), not
+ * only along a tree, so that none completes without the others. */
+static void fail_disagreed(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t culprit)
+{
+	if (x->failed)
+		return;
+	plug_error("fence %016llx/%u: the participants disagree on PMIX_CONNECT_OPTIONAL "
+		   "(node %u)",
+		   (unsigned long long)x->sig, x->seq, culprit);
+	for (uint32_t i = 0; i < n; i++) /* (to this node: refused, harmless) */
+		send_one(nodes[i], PLUG_NET_FANOUT, x, PMIX_ERR_BAD_PARAM);
+	x->failed = PMIX_ERR_BAD_PARAM;
+	if (x->local)
+		deliver(x, PMIX_ERR_BAD_PARAM);
+}
+
 static void on_timeout(int fd, short what, void *arg)
 {
 	inst_t *x = arg;
@@ -286,6 +310,12 @@ static void advance(inst_t *x)
 {
 	if (!x->local || x->failed || x->sent_up || x->nfrom < x->nkids)
 		return;
+	if (x->optional) { /* every part is in */
+		plug_flag("fence %016llx/%u: %zu bytes from %u nodes", (unsigned long long)x->sig,
+			  x->seq, x->data.bytes_used, x->nkids + 1);
+		deliver(x, PMIX_SUCCESS);
+		return;
+	}
 	if (x->parent == PLUG_TREE_NONE) {
 		fan_out(x);
 		return;
@@ -370,6 +400,41 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 					  (unsigned long long)x->sig, x->seq, x->from[i]),
 			       -1;
 	return 0;
+}
+
+/* An optional one: every other participant is a "child", nobody a
+ * parent; this node's own part goes to each of them. */
+static int set_flat(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine, const char *data,
+		    size_t ndata)
+{
+	pmix_data_buffer_t b;
+	int rc = 0;
+
+	if (!(x->kids = malloc(n * sizeof(*x->kids))) || !(x->nodes = malloc(n * sizeof(*nodes))))
+		return -1;
+	memcpy(x->nodes, nodes, n * sizeof(*nodes));
+	x->nnodes = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (i != mine)
+			x->kids[x->nkids++] = nodes[i];
+	for (uint32_t i = 0; i < x->nfrom; i++)
+		if (!is_kid(x, x->from[i]))
+			return plug_error("fence %016llx/%u: part from node %u, not a participant",
+					  (unsigned long long)x->sig, x->seq, x->from[i]),
+			       -1;
+	pxc_buf_init(&b);
+	if (pxc_pack(&b, &x->sig, 1, PMIX_UINT64) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&b, x->seq) != PMIX_SUCCESS ||
+	    pxc_pack_status(&b, PMIX_SUCCESS) != PMIX_SUCCESS ||
+	    (ndata && pxc_buf_append(&b, data, ndata) < 0))
+		rc = -1;
+	for (uint32_t i = 0; rc == 0 && i < x->nkids; i++)
+		if (plug_net_send(plug_net_ctx.net, x->kids[i], PLUG_NET_CONTRIB, 0, &b) < 0)
+			plug_flag("fence %016llx/%u: node %u unreachable",
+				  (unsigned long long)x->sig, x->seq,
+				  x->kids[i]); /* its loss is reported */
+	pxc_buf_clear(&b);
+	return rc;
 }
 
 /* The fence's own PMIX_TIMEOUT (seconds), or 0. */
@@ -619,7 +684,11 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 		deliver(x, x->failed);
 		return PMIX_SUCCESS;
 	}
-	if (set_tree(x, nodes, n, mine) < 0 || (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
+	if (cl->optional ? x->saw_fanin : x->saw_contrib)
+		fail_disagreed(x, nodes, n, nodes[mine]);
+	else if ((cl->optional ? set_flat(x, nodes, n, mine, data, ndata) :
+				 set_tree(x, nodes, n, mine)) < 0 ||
+		 (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
 		fail(x, PMIX_ERR_BAD_PARAM, PLUG_TREE_NONE);
 	else if (!cl->optional && plug_lost_any(procs, nprocs))
 		fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
@@ -672,10 +741,18 @@ pmix_status_t plug_coll_disconnect(const pmix_proc_t procs[], size_t nprocs,
 
 /* ---- messages from the tree --------------------------------------------- */
 
-static void got_fanin(inst_t *x, uint32_t from, pmix_data_buffer_t *in)
+static void got_fanin(inst_t *x, uint32_t from, bool contrib, pmix_data_buffer_t *in)
 {
 	uint32_t *grown;
 
+	if (x->kids && contrib != (bool)x->optional) {
+		fail_disagreed(x, x->nodes, x->nnodes, from);
+		return;
+	}
+	if (contrib)
+		x->saw_contrib = 1;
+	else
+		x->saw_fanin = 1;
 	if ((x->kids && !is_kid(x, from)) || x->sent_up) {
 		plug_error("fence %016llx/%u: unexpected FANIN from node %u",
 			   (unsigned long long)x->sig, x->seq, from);
@@ -729,25 +806,10 @@ static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 		return;
 	if (st != PMIX_SUCCESS)
 		fail(x, st, from);
-	else if (h->cmd == PLUG_NET_FANIN)
-		got_fanin(x, from, in);
+	else if (h->cmd == PLUG_NET_FANIN || h->cmd == PLUG_NET_CONTRIB)
+		got_fanin(x, from, h->cmd == PLUG_NET_CONTRIB, in);
 	else
 		got_fanout(x, from, in);
-}
-
-/* Whether node is a leaf of x's tree (it forwards nobody's data). */
-static bool is_leaf(const inst_t *x, uint32_t node)
-{
-	uint32_t w = plug_net_ctx.width, p, nk = 0, *k = calloc(w ? w : 1, sizeof(*k));
-	bool leaf = false;
-
-	for (uint32_t i = 0; k && i < x->nnodes; i++)
-		if (x->nodes[i] == node) {
-			leaf = plug_tree_node(i, x->nnodes, w, &p, k, &nk) == 0 && nk == 0;
-			break;
-		}
-	free(k);
-	return leaf;
 }
 
 /* Still waiting: the children not heard of are asked whether they are
@@ -771,10 +833,10 @@ static void coll_peer_lost(void *arg, uint32_t node)
 		next = x->next;
 		if (x->failed || !x->kids)
 			continue;
-		/* an optional connect drops the procs of a leaf that is gone:
+		/* an optional connect drops the procs of a node that is gone:
 		 * they ended (its stepd stops with its last task, or its node
-		 * went), and it forwards nobody else's data */
-		if (x->optional && is_kid(x, node) && !arrived(x, node) && is_leaf(x, node)) {
+		 * went); no other node's part goes through it */
+		if (x->optional && is_kid(x, node) && !arrived(x, node)) {
 			uint32_t *grown;
 
 			/* a closed connection proves little (a broken frame
@@ -852,7 +914,7 @@ int plug_coll_register(plug_net_t *n)
 {
 	plug_net_user_t u = { .name = "collectives",
 			      .first = PLUG_NET_FANIN,
-			      .last = PLUG_NET_FANOUT,
+			      .last = PLUG_NET_CONTRIB,
 			      .msg = coll_msg,
 			      .peer_lost = coll_peer_lost,
 			      .stop = coll_stop };
