@@ -14,12 +14,23 @@
  *
  * Across two steps of one job:
  *   pmix_event listen FILE   every rank registers and fences, rank 0
- *                            creates FILE; every rank waits at most 15 s
- *                            for one event from another step and prints
+ *                            writes its nspace into FILE; every rank
+ *                            waits at most 15 s for one event from
+ *                            another step, all fence, and each prints
  *                            "RANK r GOT n FROM <nspace>" and "OK"
  *   pmix_event tell FILE     rank 0 waits for FILE, notifies with range
  *                            SESSION and prints "NOTIFIED <status>"; then
  *                            all ranks fence
+ *   pmix_event listenc FILE  as listen, but only rank 3 may get one
+ *   pmix_event tellc FILE    as tell, with range CUSTOM naming rank 3 of
+ *                            the nspace in FILE
+ *
+ * Affected procs:
+ *   pmix_event affected      every rank registers for events affecting
+ *                            the last rank; rank 0 notifies one
+ *                            affecting rank 1, then one affecting the
+ *                            last; every rank must get the second only:
+ *                            "RANK r GOT n" and "OK"
  *
  * Order against a fence:
  *   pmix_event order N       N rounds: rank 0 notifies round i (range
@@ -274,20 +285,30 @@ static int load_src_host(const pmix_proc_t *me)
 	return 0;
 }
 
-/* CODE with the payload from me, in range; waits for its callback and
- * prints "NOTIFIED <status>". */
-static void notify_payload(const pmix_proc_t *me, pmix_data_range_t range)
+/* CODE from me, in range, with payload and one more info (key NULL:
+ * none); waits for its callback and prints "NOTIFIED <status>". */
+static void notify_with(const pmix_proc_t *me, pmix_data_range_t range, const char *payload,
+			const char *key, const void *val, pmix_data_type_t type)
 {
-	pmix_info_t info;
+	pmix_info_t info[2];
 	pmix_status_t st;
 
-	PMIx_Info_load(&info, PAYLOAD_KEY, PAYLOAD, PMIX_STRING);
-	st = PMIx_Notify_event(CODE, me, range, &info, 1, on_notified, NULL);
+	PMIx_Info_load(&info[0], PAYLOAD_KEY, payload, PMIX_STRING);
+	if (key)
+		PMIx_Info_load(&info[1], key, val, type);
+	notified = 0;
+	st = PMIx_Notify_event(CODE, me, range, info, key ? 2 : 1, on_notified, NULL);
 	wait_for(&notified, 1, 10000);
 	printf("NOTIFIED %s\n", st != PMIX_SUCCESS ? PMIx_Error_string(st) :
 				notified           ? PMIx_Error_string(notify_status) :
 						     "never");
-	PMIx_Info_destruct(&info);
+	for (int i = 0; i < (key ? 2 : 1); i++)
+		PMIx_Info_destruct(&info[i]);
+}
+
+static void notify_payload(const pmix_proc_t *me, pmix_data_range_t range)
+{
+	notify_with(me, range, PAYLOAD, NULL, NULL, PMIX_UNDEF);
 }
 
 /* Waits at most 5 s for want events (and 300 ms for more), fences and
@@ -360,44 +381,119 @@ static int sparse(const pmix_proc_t *me)
 	return report_got(me, want, late_at_fence);
 }
 
-/* The two-step case: listen for an event of another step, or tell one. */
-static int two_steps(const pmix_proc_t *me, int listen, const char *file)
+/* Handlers that asked for the events affecting the last rank only: of
+ * rank 0's two events (one affecting rank 1, with another payload, then
+ * one affecting the last rank), each rank's gets the second alone. */
+static int affected(const pmix_proc_t *me)
 {
-	pmix_status_t code = CODE, st;
-	pmix_proc_t wild;
-	FILE *f;
-	int ok;
+	pmix_status_t code = CODE;
+	pmix_proc_t wild, last, one;
+	pmix_value_t *v = NULL;
+	pmix_info_t reg;
+	uint32_t size;
 
 	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
-	if (!listen) {
-		for (int t = 0; me->rank == 0 && access(file, F_OK) != 0 && t < 1500; t++)
-			usleep(10000);
-		if (me->rank == 0)
-			notify_payload(me, PMIX_RANGE_SESSION);
-		/* the step's other stepds stay until the notification completed */
-		return PMIx_Fence(&wild, 1, NULL, 0) == PMIX_SUCCESS ? 0 : 3;
-	}
-	st = PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
-	if (st < 0 || PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+	if (load_src_host(me) < 0 || PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS ||
+	    !v || v->type != PMIX_UINT32 || v->data.uint32 < 3)
+		return 2;
+	size = v->data.uint32;
+	PMIx_Value_free(v, 1);
+	PMIx_Load_procid(&last, me->nspace, size - 1);
+	PMIx_Load_procid(&one, me->nspace, 1);
+	PMIx_Info_load(&reg, PMIX_EVENT_AFFECTED_PROC, &last, PMIX_PROC);
+	if (PMIx_Register_event_handler(&code, 1, &reg, 1, on_event, NULL, NULL) < 0 ||
+	    PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		return 3;
-	if (me->rank == 0 && (f = fopen(file, "w")))
+	PMIx_Info_destruct(&reg);
+	if (me->rank == 0) {
+		notify_with(me, PMIX_RANGE_NAMESPACE, "not for you", PMIX_EVENT_AFFECTED_PROC, &one,
+			    PMIX_PROC);
+		notify_with(me, PMIX_RANGE_NAMESPACE, PAYLOAD, PMIX_EVENT_AFFECTED_PROC, &last,
+			    PMIX_PROC);
+	}
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	return report_got(me, 1, false);
+}
+
+/* The two-step case: listen for an event of another step, or tell one. */
+/* The listener's nspace from file (rank 0 of the listening step wrote
+ * it), into ns. 0 or -1. */
+static int read_nspace(const char *file, char *ns, size_t len)
+{
+	FILE *f = NULL;
+	int rc = -1;
+
+	for (int t = 0; access(file, F_OK) != 0 && t < 1500; t++)
+		usleep(10000);
+	usleep(50000); /* written whole */
+	if ((f = fopen(file, "r")) && fgets(ns, (int)len, f) && ns[0]) {
+		ns[strcspn(ns, "\n")] = 0;
+		rc = 0;
+	}
+	if (f)
 		fclose(f);
-	wait_for(&got, 1, 15000);
+	return rc;
+}
+
+/* tell: rank 0 notifies with range SESSION, or (custom) CUSTOM naming
+ * rank 3 of the listening step only. */
+static int tell(const pmix_proc_t *me, bool custom, const char *file)
+{
+	pmix_proc_t wild, target;
+	pmix_data_array_t da = { .type = PMIX_PROC, .size = 1, .array = &target };
+	char ns[PMIX_MAX_NSLEN + 2] = "";
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (me->rank == 0 && read_nspace(file, ns, sizeof(ns)) < 0)
+		return 2;
+	if (me->rank == 0 && !custom)
+		notify_payload(me, PMIX_RANGE_SESSION);
+	if (me->rank == 0 && custom) {
+		PMIx_Load_procid(&target, ns, 3);
+		notify_with(me, PMIX_RANGE_CUSTOM, PAYLOAD, PMIX_EVENT_CUSTOM_RANGE, &da,
+			    PMIX_DATA_ARRAY);
+	}
+	/* the step's other stepds stay until the notification completed */
+	return PMIx_Fence(&wild, 1, NULL, 0) == PMIX_SUCCESS ? 0 : 3;
+}
+
+/* listen: every rank (or, custom, rank 3 only) must get one event from
+ * another step; then all fence and wait 300 ms for anything extra. */
+static int listen_other(const pmix_proc_t *me, bool custom, const char *file)
+{
+	pmix_status_t code = CODE;
+	pmix_proc_t wild;
+	int want = !custom || me->rank == 3, ok;
+	FILE *f;
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL) < 0 ||
+	    PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	if (me->rank == 0 && (f = fopen(file, "w"))) {
+		fprintf(f, "%s\n", me->nspace);
+		fclose(f);
+	}
+	wait_for(&got, want, 15000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
 	usleep(300000);
-	ok = got == 1 && !bad_payload && !bad_source && !bad_node && got_from[0] &&
-	     !PMIx_Check_nspace(got_from, me->nspace);
+	ok = got == want && !bad_payload && !bad_source && !bad_node &&
+	     (!want || (got_from[0] && !PMIx_Check_nspace(got_from, me->nspace)));
 	printf("RANK %u GOT %d FROM %s\n%s\n", me->rank, got, got_from[0] ? got_from : "-",
 	       ok ? "OK" : "WRONG");
 	return 0;
 }
 
-/* The cases other than one event with a range: late, sparse (no argument);
- * burst N, order N; listen FILE, tell FILE. */
+/* The cases other than one event with a range: late, sparse, affected
+ * (no argument); burst N, order N; listen[c] FILE, tell[c] FILE. */
 static bool is_mode(int argc, const char *mode)
 {
-	return !strcmp(mode, "late") || !strcmp(mode, "sparse") ||
-	       (argc > 2 && (!strcmp(mode, "burst") || !strcmp(mode, "order") ||
-			     !strcmp(mode, "listen") || !strcmp(mode, "tell")));
+	return !strcmp(mode, "late") || !strcmp(mode, "sparse") || !strcmp(mode, "affected") ||
+	       (argc > 2 &&
+		(!strcmp(mode, "burst") || !strcmp(mode, "order") || !strcmp(mode, "listen") ||
+		 !strcmp(mode, "tell") || !strcmp(mode, "listenc") || !strcmp(mode, "tellc")));
 }
 
 static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
@@ -406,11 +502,15 @@ static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
 		return late(me);
 	if (!strcmp(mode, "sparse"))
 		return sparse(me);
+	if (!strcmp(mode, "affected"))
+		return affected(me);
 	if (!strcmp(mode, "burst"))
 		return burst(me, (uint32_t)strtoul(arg, NULL, 10));
 	if (!strcmp(mode, "order"))
 		return order(me, (uint32_t)strtoul(arg, NULL, 10));
-	return two_steps(me, !strcmp(mode, "listen"), arg);
+	if (!strncmp(mode, "listen", 6))
+		return listen_other(me, mode[6] == 'c', arg);
+	return tell(me, mode[4] == 'c', arg);
 }
 
 int main(int argc, char **argv)

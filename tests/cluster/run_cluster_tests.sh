@@ -285,25 +285,31 @@ event_burst() {	# event_burst N
 	fi
 }
 
-# An event notified before anyone registered: every rank that registers
-# afterwards gets it once from its step daemon's cache (docs/events.md,
-# "late registrants"); the notifier does not.
-event_late() {
-	local name="PMIx_Notify_event before anyone registered: each late handler gets it once" \
-		out rc t0 t okn
+# pmix_event MODE on 8 ranks of 4 nodes: every rank prints OK, rank 0
+# NOTIFIED SUCCESS for each of its N notifications.
+event_mode() {	# event_mode MODE N NAME
+	local mode=$1 nn=$2 name=$3 out rc t0 t okn
 	want_case "$name" || return 0
 	t0=$(now)
 	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
-		./pmix_event late 2>&1)
+		./pmix_event "$mode" 2>&1)
 	rc=$?
 	t=$(since "$t0")
 	okn=$(grep -c '^OK$' <<<"$out")
-	if [ $rc -eq 0 ] && [ "$okn" -eq 8 ] && grep -q '^NOTIFIED SUCCESS$' <<<"$out"; then
+	if [ $rc -eq 0 ] && [ "$okn" -eq 8 ] &&
+	   [ "$(grep -c '^NOTIFIED SUCCESS$' <<<"$out")" = "$nn" ]; then
 		ok "$name (8 ranks on 4 nodes, $t s)"
 	else
 		grep -v '^OK$' <<<"$out" | sort | tail -20
 		bad "$name" "($okn of 8 ranks right, rc $rc, $t s)"
 	fi
+}
+
+# An event notified before anyone registered: every rank that registers
+# afterwards gets it once from its step daemon's cache (docs/events.md,
+# "late registrants"); the notifier does not.
+event_late() {
+	event_mode late 1 "PMIx_Notify_event before anyone registered: each late handler gets it once"
 }
 
 # Routing by registration (docs/events.md "routing"): only the last rank
@@ -335,6 +341,13 @@ event_sparse() {
 		grep "events: \|event -3007" <<<"$logs" | tail -10
 		bad "$name" "($okn of 8 ranks right, rc $rc, $to sent lines, $kept kept lines, $t s)"
 	fi
+}
+
+# PMIX_EVENT_AFFECTED_PROC at registration: every handler asked for the
+# events affecting the last rank; of rank 0's two events (affecting rank 1,
+# then the last rank) each of the 8 ranks, on 4 nodes, gets the second only.
+event_affected() {
+	event_mode affected 2 "PMIx_Notify_event: a handler for one affected proc gets only its events"
 }
 
 # The same with Open MPI: the step must end quickly, with an error.
@@ -858,6 +871,21 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_event tell ev.ready >out.B 2>&1 &'
 			bad "$name"
 		fi
 	fi
+	# CUSTOM across two sruns: rank 0 of B names rank 3 of A (on vn2):
+	# rank 3 gets it, the other three A ranks do not
+	name="PMIx_Notify_event range custom across two steps: the named rank only"
+	if want_case "$name"; then
+		rm -f "$bin/ev.ready"
+		dyn "$name" '$S -N2 -n4 -w vn1,vn2 ./pmix_event listenc ev.ready >out.A 2>&1 &
+$S -N2 -n2 -w vn3,vn4 ./pmix_event tellc ev.ready >out.B 2>&1 &'
+		if [ "$(grep -cx OK "$bin/out.A")" = 4 ] && grep -qx 'NOTIFIED SUCCESS' "$bin/out.B" &&
+		   grep -qE '^RANK 3 GOT 1 FROM slurmix' "$bin/out.A"; then
+			ok "$name: rank 3 of the other step got it, ranks 0-2 did not ($dyn_t s)"
+		else
+			head -30 "$bin"/out.*
+			bad "$name"
+		fi
+	fi
 	# NOTIFY_EACH / NOTIFY_REQ across nodes and steps (one proc per node):
 	# B waits for A's PMIX_CONNECT_REQUESTED (exactly one per proc, source
 	# an A rank) before it joins; every proc gets PMIX_PROC_HAS_CONNECTED
@@ -1355,6 +1383,7 @@ for r in namespace session global custom; do
 done
 event_order 1000
 event_late
+event_affected
 event_burst "${SLURMIX_BURST:-12500}"	# 8 x 12500: the 100,000 of docs/events.md
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
 locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2
