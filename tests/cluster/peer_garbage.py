@@ -14,7 +14,7 @@
 # travels, an absurd info count, a synchronous one whose wait is wrong),
 # EVENT_ACK (truncated, for no event), HOLD (no step of the job), EVREG
 # (truncated, a node out of range, no codes; from another step: refused
-# whatever it says), an unknown command, and last a frame header
+# whatever it says), EVLOST (truncated, a count of 0), an unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start. With JOB (the job id)
@@ -40,6 +40,7 @@ CONTRIB = 12
 NODE_DOWN = 34
 HOLD = 37
 EVREG = 38
+EVLOST = 39
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
 USER_CODE = -3007
@@ -149,6 +150,8 @@ def broken_messages():
         (EVREG, u32(999999) + item(T_BOOL, "B", 1) + item(T_SIZE, "Q", 0), 0),
         (EVREG, u32(1) + item(T_BOOL, "B", 0) + item(T_SIZE, "Q", 0), 0),
         (EVREG, u32(1) + item(T_BOOL, "B", 0), 0),
+        # EVLOST: empty, garbage, a count of 0
+        (EVLOST, b"", 0), (EVLOST, JUNK, 0), (EVLOST, u32(0), 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

@@ -25,6 +25,15 @@
  *   pmix_event tellc FILE    as tell, with range CUSTOM naming rank 3 of
  *                            the nspace in FILE
  *
+ * Cache overflow (run with a small SLURMIX_EVENT_CACHE_BYTES):
+ *   pmix_event overflow N    rank 0 notifies N events (range NAMESPACE,
+ *                            1 KiB of payload each) before anyone
+ *                            registered, all fence and register; every
+ *                            other rank must get some but not all of
+ *                            them, the first with SLURMIX_EVENT_CACHE_
+ *                            DROPPED > 0: "OVERFLOW rank r got G of N,
+ *                            dropped D" and "OK"
+ *
  * Affected procs:
  *   pmix_event affected      every rank registers for events affecting
  *                            the last rank; rank 0 notifies one
@@ -68,6 +77,7 @@
  *                            "RANK r GOT n" and "OK".
  */
 #include <pmix.h>
+#include <pmix_slurmix.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +426,67 @@ static int affected(const pmix_proc_t *me)
 	return report_got(me, 1, false);
 }
 
+#define OVF_CODE (PMIX_EXTERNAL_ERR_BASE - 10)
+static _Atomic uint32_t ovf_got, ovf_dropped, ovf_first_dropped;
+
+static void on_overflow(size_t id, pmix_status_t status, const pmix_proc_t *source,
+			pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+			pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	uint32_t d = 0;
+
+	(void)id, (void)source, (void)results, (void)nresults;
+	for (size_t i = 0; status == OVF_CODE && i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, SLURMIX_EVENT_CACHE_DROPPED) &&
+		    info[i].value.type == PMIX_UINT32)
+			d = info[i].value.data.uint32;
+	if (status == OVF_CODE) {
+		if (ovf_got++ == 0)
+			ovf_first_dropped = d;
+		ovf_dropped += d;
+	}
+	if (cbfunc)
+		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void ovf_cb(pmix_status_t st, void *cbdata)
+{
+	(void)st, (void)cbdata;
+	notified++;
+}
+
+/* More events than the caches hold, before anyone registered. */
+static int overflow(const pmix_proc_t *me, uint32_t n)
+{
+	pmix_status_t code = OVF_CODE;
+	pmix_proc_t wild;
+	pmix_info_t info;
+	static char pad[1024];
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	memset(pad, 'x', sizeof(pad) - 1);
+	for (uint32_t i = 0; me->rank == 0 && i < n; i++) {
+		PMIx_Info_load(&info, PAYLOAD_KEY, pad, PMIX_STRING);
+		if (PMIx_Notify_event(OVF_CODE, me, PMIX_RANGE_NAMESPACE, &info, 1, ovf_cb, NULL) !=
+		    PMIX_SUCCESS)
+			notified++;
+		PMIx_Info_destruct(&info);
+	}
+	wait_for(&notified, me->rank == 0 ? (int)n : 0, 10000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS ||
+	    PMIx_Register_event_handler(&code, 1, NULL, 0, on_overflow, NULL, NULL) < 0)
+		return 3;
+	usleep(1000000);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	printf("OVERFLOW rank %u got %u of %u, dropped %u (first event: %u)\n", me->rank,
+	       (unsigned)ovf_got, n, (unsigned)ovf_dropped, (unsigned)ovf_first_dropped);
+	printf("%s\n", me->rank == 0 || (ovf_got > 0 && ovf_got < n && ovf_first_dropped > 0) ?
+			       "OK" :
+			       "WRONG");
+	return 0;
+}
+
 /* The two-step case: listen for an event of another step, or tell one. */
 /* The listener's nspace from file (rank 0 of the listening step wrote
  * it), into ns. 0 or -1. */
@@ -493,7 +564,8 @@ static bool is_mode(int argc, const char *mode)
 	return !strcmp(mode, "late") || !strcmp(mode, "sparse") || !strcmp(mode, "affected") ||
 	       (argc > 2 &&
 		(!strcmp(mode, "burst") || !strcmp(mode, "order") || !strcmp(mode, "listen") ||
-		 !strcmp(mode, "tell") || !strcmp(mode, "listenc") || !strcmp(mode, "tellc")));
+		 !strcmp(mode, "tell") || !strcmp(mode, "listenc") || !strcmp(mode, "tellc") ||
+		 !strcmp(mode, "overflow")));
 }
 
 static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
@@ -506,6 +578,8 @@ static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
 		return affected(me);
 	if (!strcmp(mode, "burst"))
 		return burst(me, (uint32_t)strtoul(arg, NULL, 10));
+	if (!strcmp(mode, "overflow"))
+		return overflow(me, (uint32_t)strtoul(arg, NULL, 10));
 	if (!strcmp(mode, "order"))
 		return order(me, (uint32_t)strtoul(arg, NULL, 10));
 	if (!strncmp(mode, "listen", 6))

@@ -312,6 +312,20 @@ event_late() {
 	event_mode late 1 "PMIx_Notify_event before anyone registered: each late handler gets it once"
 }
 
+# pmix_event ARGS on 8 ranks of 4 nodes; sets the caller's out, rc, t
+# (seconds), logs (what the node logs got meanwhile) and okn (OK lines).
+event_logged() {	# event_logged ARGS...
+	log_mark
+	t0=$(now)
+	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
+		./pmix_event "$@" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 0.3
+	logs=$(log_new)
+	okn=$(grep -c '^OK$' <<<"$out")
+}
+
 # Routing by registration (docs/events.md "routing"): only the last rank
 # (on the last node) has a handler when rank 0 notifies; the notifier's
 # stepd sends the event to that node alone and keeps it for the other two,
@@ -321,15 +335,7 @@ event_sparse() {
 		out rc t0 t okn logs to kept
 	want_case "$name" || return 0
 	mpi_debug_on
-	log_mark
-	t0=$(now)
-	out=$(cd "$bin" && timeout 60 srun --mpi=slurmix -N4 -n8 --ntasks-per-node=2 \
-		./pmix_event sparse 2>&1)
-	rc=$?
-	t=$(since "$t0")
-	sleep 0.3
-	logs=$(log_new)
-	okn=$(grep -c '^OK$' <<<"$out")
+	event_logged sparse
 	to=$(grep -c "event -3007: to 1 of 3 step daemons (2 without a handler: kept for them)" \
 		<<<"$logs")
 	kept=$(grep -c "events: node [12] registered: 1 kept event sent there" <<<"$logs")
@@ -340,6 +346,28 @@ event_sparse() {
 		grep -v '^OK$' <<<"$out" | sort | tail -20
 		grep "events: \|event -3007" <<<"$logs" | tail -10
 		bad "$name" "($okn of 8 ranks right, rc $rc, $to sent lines, $kept kept lines, $t s)"
+	fi
+}
+
+# More events than the caches hold (SLURMIX_EVENT_CACHE_BYTES=8192: 40 of
+# 1 KiB each), notified before anyone registered: every other rank gets
+# the last few, the first of them reporting the losses
+# (SLURMIX_EVENT_CACHE_DROPPED > 0: on rank 0's node from its server's
+# cache, on the others from the notifier's stepd, which kept them for
+# nodes without a handler), and the node logs say so.
+event_overflow() {
+	local name="PMIx_Notify_event: cache overflow reported on the next event and in the logs" \
+		out rc t0 t okn logs kept told
+	want_case "$name" || return 0
+	SLURMIX_EVENT_CACHE_BYTES=8192 event_logged overflow 40
+	kept=$(grep -cE "events: [0-9]+ (more )?events? kept for nodes without a handler dropped" \
+		<<<"$logs")
+	told=$(grep -c "events: node 0 dropped [0-9]* events kept for this node" <<<"$logs")
+	if [ $rc -eq 0 ] && [ "$okn" -eq 8 ] && [ "$kept" -ge 1 ] && [ "$told" -eq 3 ]; then
+		ok "$name (8 ranks on 4 nodes: $(grep -m1 '^OVERFLOW rank 7' <<<"$out"), $t s)"
+	else
+		grep -v '^OK$' <<<"$out" | sort | tail -20
+		bad "$name" "($okn of 8 ranks right, $kept+$told log lines, rc $rc, $t s)"
 	fi
 }
 
@@ -1033,8 +1061,9 @@ stepd_endpoints() {
 }
 
 # An authenticated peer (it has the job key, as any task of the job does)
-# sends broken LOST, FANIN, FANOUT, DMDX_REQ/RESP, EVENT, EVENT_FWD/ACK and unknown
-# messages to every step daemon (peer_garbage.py), claiming another node
+# sends broken LOST, FANIN, FANOUT, CONTRIB, DMDX_REQ/RESP, EVENT,
+# EVENT_FWD/ACK, HOLD, EVREG, EVLOST and unknown messages to every step
+# daemon (peer_garbage.py), claiming another node
 # of the step and a stepd of another step. Each stepd must log them, drop
 # them (or the connection) and keep serving: the tasks' fences and direct
 # modex afterwards succeed. Per endpoint (two connections) at least: 20
@@ -1042,11 +1071,11 @@ stepd_endpoints() {
 # DMDX_REQ, 10 malformed EVENT, 12 malformed EVENT_FWD, 4 malformed
 # synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
 # 10 malformed HOLD (one with a job information blob that does not
-# unpack), 5 malformed EVREG (and 5 refused from another step),
-# 2 unknown commands in the node logs.
+# unpack), 5 malformed EVREG (and 5 refused from another step), 6
+# malformed EVLOST, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg
+	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg elost
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -1082,6 +1111,7 @@ auth_garbage() {
 	nd=$(log_new | grep -c "malformed NODE_DOWN message from node")
 	reg=$(log_new | grep -c "malformed EVREG from node")
 	oreg=$(log_new | grep -c "EVREG from a step daemon of another step")
+	elost=$(log_new | grep -c "malformed EVLOST from node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((18 * n)) ] &&
@@ -1089,10 +1119,11 @@ auth_garbage() {
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$hold" -ge $((10 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
-	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ]; then
+	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
-			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $unk unknown;" \
+			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \
+			"$unk unknown;" \
 			"job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
@@ -1384,6 +1415,7 @@ done
 event_order 1000
 event_late
 event_affected
+event_overflow
 event_burst "${SLURMIX_BURST:-12500}"	# 8 x 12500: the 100,000 of docs/events.md
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)
 locality_case "locality strings, no binding" "0=$own_cpus 1=$own_cpus" -N1 -n2

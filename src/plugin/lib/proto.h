@@ -101,6 +101,9 @@ enum {
 				  * codes: what origin's clients registered
 				  * for since its last EVREG, flooded over
 				  * the tree of all nodes (net/evindex.c) */
+	PLUG_NET_EVLOST = 39,    /* u32 n: n events kept for this node's
+				  * late registrants were dropped before
+				  * one registered (net/evindex.c) */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
 	 * connection each: cmd = the request, tag = request id, payload =
 	 * job key (string) + the request's own payload; srun answers one

@@ -30,7 +30,11 @@
  * What is kept is bounded like the event cache of the servers
  * (SlurmixEventCacheBytes, SlurmixEventCacheAge): an event dropped from
  * here before every node it was kept for registered is counted and logged
- * (at most every 10 s); a later registrant on such a node misses it.
+ * (at most every 10 s); a later registrant on such a node misses it, and
+ * learns of it: when the node registers, EVLOST (u32 count) goes to it
+ * before the kept events, and its server reports the count on the next
+ * event a client there gets (pxc_server_events_lost), as its own cache
+ * reports its own losses.
  * PMIX_EVENT_DO_NOT_CACHE events are not kept (net/event.c).
  *
  * Progress thread. The index lives for the step (freed at the network's
@@ -75,6 +79,7 @@ static struct {
 	size_t held_bytes;
 	uint32_t hold_bytes, hold_age;
 	uint32_t dropped; /* kept events dropped unsent since the last log */
+	uint32_t *lost;   /* [nnodes]: dropped before that node registered */
 	long dropped_log;
 } ix;
 
@@ -138,10 +143,14 @@ static void held_unlink_head(void)
 	free(h);
 }
 
-static void note_dropped(void)
+/* An event kept for nodes[0..n) is dropped unsent. */
+static void note_dropped(const uint32_t *nodes, size_t n)
 {
 	long now = pxc_now_ms();
 
+	for (size_t i = 0; ix.lost && i < n; i++)
+		if (nodes[i] < ix.nnodes && ix.lost[nodes[i]] < UINT32_MAX)
+			ix.lost[nodes[i]]++;
 	ix.dropped++;
 	if (now - ix.dropped_log < DROP_LOG_S * 1000)
 		return;
@@ -161,7 +170,7 @@ static void held_trim(size_t room)
 	while (ix.held && (ix.held_bytes + room > ix.hold_bytes ||
 			   now - ix.held->at > (long)ix.hold_age * 1000)) {
 		if (ix.held->n)
-			note_dropped();
+			note_dropped(ix.held->nodes, ix.held->n);
 		held_unlink_head();
 	}
 }
@@ -175,19 +184,19 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 		return;
 	held_trim(msg->bytes_used);
 	if (msg->bytes_used > ix.hold_bytes) {
-		note_dropped();
+		note_dropped(nodes, n);
 		return;
 	}
 	if (!(h = calloc(1, sizeof(*h))) || !(h->nodes = malloc(n * sizeof(*h->nodes)))) {
 		free(h);
-		note_dropped();
+		note_dropped(nodes, n);
 		return;
 	}
 	pxc_buf_init(&h->msg);
 	if (pxc_buf_append(&h->msg, msg->base_ptr, msg->bytes_used) < 0) {
 		free(h->nodes);
 		free(h);
-		note_dropped();
+		note_dropped(nodes, n);
 		return;
 	}
 	memcpy(h->nodes, nodes, n * sizeof(*nodes));
@@ -204,8 +213,16 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 static void send_held(uint32_t node, const codeset_t *c)
 {
 	size_t sent = 0;
+	pmix_data_buffer_t b;
 
 	held_trim(0);
+	if (ix.lost && ix.lost[node]) { /* first: the next event there reports it */
+		pxc_buf_init(&b);
+		if (pxc_pack_u32(&b, ix.lost[node]) == PMIX_SUCCESS &&
+		    plug_net_send(plug_net_ctx.net, node, PLUG_NET_EVLOST, 0, &b) == 0)
+			ix.lost[node] = 0;
+		pxc_buf_clear(&b);
+	}
 	for (held_t **pp = &ix.held; *pp;) {
 		held_t *h = *pp;
 		size_t i;
@@ -327,14 +344,41 @@ static void evreg_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 	send_held(origin, c);
 }
 
+static void evlost_in(uint32_t from, pmix_data_buffer_t *in)
+{
+	uint32_t n;
+
+	if (!ready() || from >= ix.nnodes || pxc_unpack_u32(in, &n) != PMIX_SUCCESS || n == 0 ||
+	    pxc_buf_remaining(in)) {
+		plug_error("malformed EVLOST from node %u: dropped", from);
+		return;
+	}
+	plug_error("events: node %u dropped %u event%s kept for this node's late registrants "
+		   "(SlurmixEventCacheBytes/Age): reported on the next event here",
+		   from, n, n == 1 ? "" : "s");
+	pxc_server_events_lost(n);
+}
+
+static void evindex_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	if (h->cmd == PLUG_NET_EVLOST)
+		evlost_in(from, in);
+	else
+		evreg_in(arg, from, h, in);
+}
+
 static void evindex_stop(void *arg)
 {
 	(void)arg;
+	if (ix.dropped) /* not logged yet (at most one line every 10 s) */
+		plug_error("events: %u more event%s kept for nodes without a handler dropped",
+			   ix.dropped, ix.dropped == 1 ? "" : "s");
 	while (ix.held)
 		held_unlink_head();
 	for (uint32_t i = 0; ix.node && i < ix.nnodes; i++)
 		free(ix.node[i].codes);
 	free(ix.node);
+	free(ix.lost);
 	memset(&ix, 0, sizeof(ix));
 }
 
@@ -342,8 +386,8 @@ int plug_evindex_net_register(plug_net_t *n, uint32_t hold_bytes, uint32_t hold_
 {
 	plug_net_user_t u = { .name = "event index",
 			      .first = PLUG_NET_EVREG,
-			      .last = PLUG_NET_EVREG,
-			      .msg = evreg_in,
+			      .last = PLUG_NET_EVLOST,
+			      .msg = evindex_in,
 			      .stop = evindex_stop };
 
 	evindex_stop(NULL);
@@ -351,7 +395,8 @@ int plug_evindex_net_register(plug_net_t *n, uint32_t hold_bytes, uint32_t hold_
 	ix.hold_bytes = hold_bytes;
 	ix.hold_age = hold_age;
 	ix.held_tail = &ix.held;
-	if (!(ix.node = calloc(ix.nnodes ? ix.nnodes : 1, sizeof(*ix.node))))
+	if (!(ix.node = calloc(ix.nnodes ? ix.nnodes : 1, sizeof(*ix.node))) ||
+	    !(ix.lost = calloc(ix.nnodes ? ix.nnodes : 1, sizeof(*ix.lost))))
 		return -1;
 	return plug_net_register(n, &u);
 }

@@ -202,14 +202,22 @@ size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, u
 
 	expire();
 	for (struct entry *e = evc.head; e; e = e->next) {
+		pmix_data_buffer_t rep = { 0 };
+		bool told;
+
 		if (!code_in(e->code, codes, n) || was_sent(e, p->id) ||
 		    same_proc(&e->src, &p->proc) ||
 		    !pxc_event_in_range(p, &e->src, e->range, e->custom, e->ncustom))
 			continue;
-		if (pxc_peer_send_event_tag(p, hdlr, &e->msg) == 0) {
+		/* the first one sent reports the losses so far */
+		told = evc.dropped && pxc_event_with_dropped(&e->msg, evc.dropped, &rep) == 0;
+		if (pxc_peer_send_event_tag(p, hdlr, told ? &rep : &e->msg) == 0) {
 			e->got = true;
 			count++;
+			if (told)
+				pxc_evcache_reported(evc.dropped);
 		}
+		pxc_buf_clear(&rep);
 	}
 	return count;
 }
@@ -217,6 +225,11 @@ size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, u
 uint32_t pxc_evcache_dropped(void)
 {
 	return evc.dropped;
+}
+
+void pxc_evcache_lost(uint32_t n)
+{
+	evc.dropped = evc.dropped + n < evc.dropped ? UINT32_MAX : evc.dropped + n;
 }
 
 void pxc_evcache_reported(uint32_t n)

@@ -31,6 +31,8 @@ size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, u
  * got. */
 uint32_t pxc_evcache_dropped(void);
 void pxc_evcache_reported(uint32_t n);
+/* n more losses to report (pxc_server_events_lost). */
+void pxc_evcache_lost(uint32_t n);
 /* Empties the cache (server teardown). */
 void pxc_evcache_clear(void);
 

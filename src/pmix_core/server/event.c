@@ -209,6 +209,37 @@ static pmix_info_t *with_dropped(const pmix_info_t *info, size_t ninfo, uint32_t
 	return out;
 }
 
+int pxc_event_with_dropped(const pmix_data_buffer_t *msg, uint32_t dropped, pmix_data_buffer_t *out)
+{
+	pmix_data_buffer_t in = { 0 };
+	pmix_status_t code, st;
+	pmix_proc_t src;
+	pmix_data_range_t range;
+	pmix_info_t *info = NULL, *rep = NULL;
+	size_t ninfo = 0;
+	int32_t one = 1;
+
+	if (pxc_buf_load_copy(&in, msg->base_ptr, msg->bytes_used) < 0)
+		return -1;
+	st = pxc_unpack_status(&in, &code);
+	if (st == PMIX_SUCCESS)
+		st = pxc_unpack_proc(&in, &src);
+	if (st == PMIX_SUCCESS)
+		st = pxc_unpack(&in, &range, &one, PMIX_DATA_RANGE);
+	if (st == PMIX_SUCCESS)
+		st = pxc_unpack_array(&in, (void **)&info, &ninfo, PMIX_INFO);
+	if (st == PMIX_SUCCESS && !(rep = with_dropped(info, ninfo, dropped)))
+		st = PMIX_ERR_NOMEM;
+	if (st == PMIX_SUCCESS &&
+	    (st = pack_event(out, code, &src, range, rep, ninfo + 1)) != PMIX_SUCCESS)
+		pxc_buf_clear(out);
+	if (rep)
+		PMIx_Info_free(rep, ninfo + 1);
+	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_buf_clear(&in);
+	return st == PMIX_SUCCESS ? 0 : -1;
+}
+
 /* Sends EVENT to every local peer in range except skip, and keeps it for
  * late registrants (evcache.c); the cache's unreported losses go with it
  * when someone gets it. Returns how many got it; with ids, *ids gets
@@ -504,4 +535,9 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 		return PMIX_ERR_INIT;
 	}
 	return PMIX_SUCCESS;
+}
+
+void pxc_server_events_lost(uint32_t n)
+{
+	pxc_evcache_lost(n);
 }

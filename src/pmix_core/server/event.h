@@ -22,6 +22,11 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 
 /* Whether client p is among the recipients of an event from src with
  * range (info: the event's, for a CUSTOM range). Progress thread. */
+/* An EVENT payload msg (as delivered and cached) again, with
+ * SLURMIX_EVENT_CACHE_DROPPED = dropped added to its infos, into out
+ * (initialized here). 0, or -1 (out empty). */
+int pxc_event_with_dropped(const pmix_data_buffer_t *msg, uint32_t dropped,
+			   pmix_data_buffer_t *out);
 bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_range_t range,
 			const pmix_info_t *info, size_t ninfo);
 /* Whether peer p gets such an event: connected (HELLO done, not
@@ -55,5 +60,12 @@ void pxc_event_stamp(pmix_info_t **info, size_t *ninfo);
 pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* The host learnt that n events meant for clients of this node were lost
+ * before they reached it (kept elsewhere for late registrants, and dropped
+ * there for room or age): they count as the event cache's losses,
+ * reported (SLURMIX_EVENT_CACHE_DROPPED) on the next event a client here
+ * gets. The host logs them. Progress thread. */
+void pxc_server_events_lost(uint32_t n);
 
 #endif
