@@ -50,7 +50,8 @@
  *                                 "ev R each=<n> req=<n> <sec> <sources>",
  *                                 sources in arrival order as e|r, s|x
  *                                 (same/other nspace) and the rank
- *   cnopt VICTIM TMO              rank VICTIM SIGKILLs itself after 1 s,
+ *   cnopt VICTIM TMO              rank VICTIM (all: every rank) SIGKILLs
+ *                                 itself after 1 s,
  *                                 the others wait in PMIx_Connect_nb with
  *                                 PMIX_CONNECT_OPTIONAL and PMIX_TIMEOUT=TMO;
  *                                 prints "cnopt R <status> <sec>"
@@ -490,7 +491,7 @@ static int do_cnopt(char **a)
 	double t0 = now();
 
 	pair(procs, NULL);
-	if (me.rank == (pmix_rank_t)atoi(a[0])) { /* dies before joining */
+	if (!strcmp(a[0], "all") || me.rank == (pmix_rank_t)atoi(a[0])) { /* dies before joining */
 		sleep(1);
 		raise(SIGKILL);
 	}

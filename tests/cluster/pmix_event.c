@@ -25,6 +25,15 @@
  *   pmix_event tellc FILE    as tell, with range CUSTOM naming rank 3 of
  *                            the nspace in FILE
  *
+ * A broken link of the tree (4 nodes, 2 ranks each, TreeWidth >= 3: node
+ * 0 is the root, the others its leaves):
+ *   pmix_event degrade       all fence; the ranks of node 0 finalize and
+ *                            exit (its stepd ends); then rank 2 (node 1)
+ *                            registers, which no other node can learn;
+ *                            rank 4 (node 2) notifies (NAMESPACE) and
+ *                            ranks 2-7 fence: rank 2 must get it ("RANK r
+ *                            GOT n" and "OK", nobody else any)
+ *
  * Cache overflow (run with a small SLURMIX_EVENT_CACHE_BYTES):
  *   pmix_event overflow N    rank 0 notifies N events (range NAMESPACE,
  *                            1 KiB of payload each) before anyone
@@ -426,6 +435,37 @@ static int affected(const pmix_proc_t *me)
 	return report_got(me, 1, false);
 }
 
+/* Registrations cut off from the notifier by a gone root. */
+static int degrade(const pmix_proc_t *me)
+{
+	pmix_status_t code = CODE;
+	pmix_proc_t wild, rest[6];
+
+	PMIx_Load_procid(&wild, me->nspace, PMIX_RANK_WILDCARD);
+	if (PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	if (me->rank < 2) {
+		printf("RANK %u GOT 0\nOK\n", me->rank);
+		return 0; /* finalize and exit: node 0's stepd ends */
+	}
+	for (int i = 0; i < 6; i++)
+		PMIx_Load_procid(&rest[i], me->nspace, (pmix_rank_t)(i + 2));
+	usleep(1500000); /* node 0 is gone by then */
+	if (me->rank == 2 &&
+	    PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL) < 0)
+		return 3;
+	usleep(500000);
+	if (me->rank == 4)
+		notify_payload(me, PMIX_RANGE_NAMESPACE);
+	if (PMIx_Fence(rest, 6, NULL, 0) != PMIX_SUCCESS)
+		return 3;
+	wait_for(&got, me->rank == 2, 5000);
+	usleep(300000);
+	printf("RANK %u GOT %d\n%s\n", me->rank, got,
+	       got == (me->rank == 2) && !bad_payload ? "OK" : "WRONG");
+	return 0;
+}
+
 #define OVF_CODE (PMIX_EXTERNAL_ERR_BASE - 10)
 static _Atomic uint32_t ovf_got, ovf_dropped, ovf_first_dropped;
 
@@ -562,6 +602,7 @@ static int listen_other(const pmix_proc_t *me, bool custom, const char *file)
 static bool is_mode(int argc, const char *mode)
 {
 	return !strcmp(mode, "late") || !strcmp(mode, "sparse") || !strcmp(mode, "affected") ||
+	       !strcmp(mode, "degrade") ||
 	       (argc > 2 &&
 		(!strcmp(mode, "burst") || !strcmp(mode, "order") || !strcmp(mode, "listen") ||
 		 !strcmp(mode, "tell") || !strcmp(mode, "listenc") || !strcmp(mode, "tellc") ||
@@ -576,6 +617,8 @@ static int run_mode(const pmix_proc_t *me, const char *mode, const char *arg)
 		return sparse(me);
 	if (!strcmp(mode, "affected"))
 		return affected(me);
+	if (!strcmp(mode, "degrade"))
+		return degrade(me);
 	if (!strcmp(mode, "burst"))
 		return burst(me, (uint32_t)strtoul(arg, NULL, 10));
 	if (!strcmp(mode, "overflow"))

@@ -371,6 +371,14 @@ event_overflow() {
 	fi
 }
 
+# The root of the tree of all nodes ends (its ranks exit) before rank 2
+# registers: no other node can learn of that registration, so the nodes
+# next to the break stop withholding, and rank 4's event reaches rank 2
+# (docs/events.md, "routing").
+event_degrade() {
+	event_mode degrade 1 "PMIx_Notify_event: a broken tree link does not hide a registration"
+}
+
 # PMIX_EVENT_AFFECTED_PROC at registration: every handler asked for the
 # events affecting the last rank; of rank 0's two events (affecting rank 1,
 # then the last rank) each of the 8 ranks, on 4 nodes, gets the second only.
@@ -952,11 +960,15 @@ $S -N2 -n2 -w vn3,vn4 ./pmix_dyn all regev fence xfind B A waitev 0 1 10 cnf 20 
 	# daemon ends with it and its participants are dropped, net/coll.c;
 	# before, the 3 others failed with UNREACH), and A's rank 0 (alone on
 	# vn1, the first participant node: the root of a tree, which is why
-	# an optional connect has none; with one, the others failed)
+	# an optional connect has none; with one, the others failed), and all
+	# of B (two nodes gone at once: each is asked again on its own)
 	local secs bargs victim nb avictim na
-	for victim in 3 1 A0; do
+	for victim in 3 1 A0 all; do
 		avictim=99 na=2
-		if [ $victim = 3 ]; then
+		if [ $victim = all ]; then
+			name="PMIx connect OPTIONAL: every participant of the other step killed"
+			bargs="-N2 -n2 -w vn3,vn4" nb=0
+		elif [ $victim = 3 ]; then
 			name="PMIx connect OPTIONAL: a participant killed on another node is dropped"
 			bargs="-N2 -n4 -w vn3,vn4 --ntasks-per-node=2 -O" nb=3
 		elif [ $victim = 1 ]; then
@@ -1415,6 +1427,7 @@ done
 event_order 1000
 event_late
 event_affected
+event_degrade
 event_overflow
 event_burst "${SLURMIX_BURST:-12500}"	# 8 x 12500: the 100,000 of docs/events.md
 own_cpus=$(cd "$bin" && srun -N1 -n1 sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status' 2>/dev/null)

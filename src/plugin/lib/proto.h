@@ -100,7 +100,9 @@ enum {
 	PLUG_NET_EVREG = 38,     /* u32 origin node, BOOL every code, STATUS[]
 				  * codes: what origin's clients registered
 				  * for since its last EVREG, flooded over
-				  * the tree of all nodes (net/evindex.c) */
+				  * the tree of all nodes (net/evindex.c);
+				  * origin UINT32_MAX: a link of that tree
+				  * broke, withhold nothing any more */
 	PLUG_NET_EVLOST = 39,    /* u32 n: n events kept for this node's
 				  * late registrants were dropped before
 				  * one registered (net/evindex.c) */

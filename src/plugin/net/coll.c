@@ -91,10 +91,16 @@ typedef struct inst {
 	size_t nprocs;
 	uint32_t *nodes, nnodes; /* the participants, in tree order, once local */
 	struct event *probe;     /* optional ones: PING the silent children */
-	uint32_t suspect;        /* a node whose connection failed once */
+	unsigned char *peer_st;  /* optional ones, [nkids]: PEER_* */
+	pmix_data_buffer_t own;  /* optional ones: this node's CONTRIB */
+	int done;                /* optional ones: complete, kept until the
+				  * timer so that late parts find it */
 } inst_t;
 
 #define PLUG_COLL_PROBE_MS 500
+/* An optional instance's state of each other participant node. */
+#define PEER_SUSPECT 1 /* its connection failed once: asked again */
+#define PEER_RESENT 2  /* its part is in, ours was sent again once */
 
 typedef struct sigseq {
 	struct sigseq *next;
@@ -159,6 +165,8 @@ static void inst_free(inst_t *x)
 	if (x->timer)
 		event_free(x->timer);
 	pxc_buf_clear(&x->data);
+	pxc_buf_clear(&x->own);
+	free(x->peer_st);
 	free(x->kids);
 	free(x->from);
 	free(x->procs);
@@ -184,7 +192,6 @@ static inst_t *inst_get(uint64_t sig, uint32_t seq)
 	x->seq = seq;
 	x->tmo_s = plug_net_ctx.timeout;
 	x->parent = PLUG_TREE_NONE;
-	x->suspect = UINT32_MAX;
 	pxc_buf_init(&x->data);
 	x->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, x);
 	if (!x->timer || evtimer_add(x->timer, &tv) < 0) {
@@ -241,7 +248,9 @@ static void deliver(inst_t *x, pmix_status_t st)
 		   st == PMIX_SUCCESS ? x->data.bytes_used : 0, x->cbdata, NULL, NULL);
 	else if (opcb)
 		opcb(with_data(st, x->data.base_ptr, x->data.bytes_used), x->cbdata);
-	if (st == PMIX_SUCCESS)
+	if (st == PMIX_SUCCESS && x->optional) /* parts may still come */
+		x->done = 1;
+	else if (st == PMIX_SUCCESS)
 		inst_free(x);
 }
 
@@ -269,9 +278,14 @@ static void fail_disagreed(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_
 {
 	if (x->failed)
 		return;
-	plug_error("fence %016llx/%u: the participants disagree on PMIX_CONNECT_OPTIONAL "
-		   "(node %u)",
-		   (unsigned long long)x->sig, x->seq, culprit);
+	if (culprit == UINT32_MAX)
+		plug_error("fence %016llx/%u: the participants disagree on PMIX_CONNECT_OPTIONAL "
+			   "(parts of the other kind came before this node's call)",
+			   (unsigned long long)x->sig, x->seq);
+	else
+		plug_error("fence %016llx/%u: the participants disagree on PMIX_CONNECT_OPTIONAL "
+			   "(node %u)",
+			   (unsigned long long)x->sig, x->seq, culprit);
 	for (uint32_t i = 0; i < n; i++) /* (to this node: refused, harmless) */
 		send_one(nodes[i], PLUG_NET_FANOUT, x, PMIX_ERR_BAD_PARAM);
 	x->failed = PMIX_ERR_BAD_PARAM;
@@ -284,7 +298,7 @@ static void on_timeout(int fd, short what, void *arg)
 	inst_t *x = arg;
 
 	(void)fd, (void)what;
-	if (x->failed) { /* tombstone */
+	if (x->failed || x->done) { /* tombstone */
 		inst_free(x);
 		return;
 	}
@@ -407,10 +421,10 @@ static int set_tree(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine)
 static int set_flat(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine, const char *data,
 		    size_t ndata)
 {
-	pmix_data_buffer_t b;
-	int rc = 0;
+	pmix_data_buffer_t *b = &x->own; /* kept: sent again after a broken link */
 
-	if (!(x->kids = malloc(n * sizeof(*x->kids))) || !(x->nodes = malloc(n * sizeof(*nodes))))
+	if (!(x->kids = malloc(n * sizeof(*x->kids))) || !(x->nodes = malloc(n * sizeof(*nodes))) ||
+	    !(x->peer_st = calloc(n, 1)))
 		return -1;
 	memcpy(x->nodes, nodes, n * sizeof(*nodes));
 	x->nnodes = n;
@@ -422,19 +436,18 @@ static int set_flat(inst_t *x, const uint32_t *nodes, uint32_t n, uint32_t mine,
 			return plug_error("fence %016llx/%u: part from node %u, not a participant",
 					  (unsigned long long)x->sig, x->seq, x->from[i]),
 			       -1;
-	pxc_buf_init(&b);
-	if (pxc_pack(&b, &x->sig, 1, PMIX_UINT64) != PMIX_SUCCESS ||
-	    pxc_pack_u32(&b, x->seq) != PMIX_SUCCESS ||
-	    pxc_pack_status(&b, PMIX_SUCCESS) != PMIX_SUCCESS ||
-	    (ndata && pxc_buf_append(&b, data, ndata) < 0))
-		rc = -1;
-	for (uint32_t i = 0; rc == 0 && i < x->nkids; i++)
-		if (plug_net_send(plug_net_ctx.net, x->kids[i], PLUG_NET_CONTRIB, 0, &b) < 0)
+	pxc_buf_init(b);
+	if (pxc_pack(b, &x->sig, 1, PMIX_UINT64) != PMIX_SUCCESS ||
+	    pxc_pack_u32(b, x->seq) != PMIX_SUCCESS ||
+	    pxc_pack_status(b, PMIX_SUCCESS) != PMIX_SUCCESS ||
+	    (ndata && pxc_buf_append(b, data, ndata) < 0))
+		return -1;
+	for (uint32_t i = 0; i < x->nkids; i++)
+		if (plug_net_send(plug_net_ctx.net, x->kids[i], PLUG_NET_CONTRIB, 0, b) < 0)
 			plug_flag("fence %016llx/%u: node %u unreachable",
 				  (unsigned long long)x->sig, x->seq,
 				  x->kids[i]); /* its loss is reported */
-	pxc_buf_clear(&b);
-	return rc;
+	return 0;
 }
 
 /* The fence's own PMIX_TIMEOUT (seconds), or 0. */
@@ -685,7 +698,7 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 		return PMIX_SUCCESS;
 	}
 	if (cl->optional ? x->saw_fanin : x->saw_contrib)
-		fail_disagreed(x, nodes, n, nodes[mine]);
+		fail_disagreed(x, nodes, n, UINT32_MAX);
 	else if ((cl->optional ? set_flat(x, nodes, n, mine, data, ndata) :
 				 set_tree(x, nodes, n, mine)) < 0 ||
 		 (ndata && pxc_buf_append(&x->data, data, ndata) < 0))
@@ -758,6 +771,11 @@ static void got_fanin(inst_t *x, uint32_t from, bool contrib, pmix_data_buffer_t
 			   (unsigned long long)x->sig, x->seq, from);
 		return;
 	}
+	if (arrived(x, from) && contrib) { /* sent again after a broken link */
+		plug_flag("fence %016llx/%u: part of node %u again", (unsigned long long)x->sig,
+			  x->seq, from);
+		return;
+	}
 	if (arrived(x, from))
 		return (void)plug_error("fence %016llx/%u: second FANIN from node %u",
 					(unsigned long long)x->sig, x->seq, from);
@@ -802,7 +820,7 @@ static void coll_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 		plug_error("malformed fence message from node %u", from);
 		return;
 	}
-	if (!(x = inst_get(sig, seq)) || x->failed)
+	if (!(x = inst_get(sig, seq)) || x->failed || x->done)
 		return;
 	if (st != PMIX_SUCCESS)
 		fail(x, st, from);
@@ -824,6 +842,32 @@ static void probe_fire(int fd, short what, void *arg)
 			plug_net_send(plug_net_ctx.net, x->kids[i], PLUG_NET_PING, 0, NULL);
 }
 
+/* An optional instance lost its connection to node. A closed
+ * connection proves little (a broken frame closes one, and what was
+ * queued on it is gone): the node is asked again over a fresh one, with
+ * this node's part once more; only when that fails too is it gone.
+ * True when that was all (nothing dropped). */
+static bool flat_peer_lost(inst_t *x, uint32_t node)
+{
+	uint32_t k;
+
+	for (k = 0; k < x->nkids && x->kids[k] != node; k++)
+		;
+	if (k == x->nkids || !x->peer_st)
+		return true;    /* not a participant */
+	if (arrived(x, node)) { /* it may still wait for ours */
+		if (!(x->peer_st[k] & PEER_RESENT)) {
+			x->peer_st[k] |= PEER_RESENT;
+			plug_net_send(plug_net_ctx.net, node, PLUG_NET_CONTRIB, 0, &x->own);
+		}
+		return true;
+	}
+	if (x->peer_st[k] & PEER_SUSPECT)
+		return false;
+	x->peer_st[k] |= PEER_SUSPECT;
+	return plug_net_send(plug_net_ctx.net, node, PLUG_NET_CONTRIB, 0, &x->own) == 0;
+}
+
 static void coll_peer_lost(void *arg, uint32_t node)
 {
 	inst_t *x, *next;
@@ -831,7 +875,9 @@ static void coll_peer_lost(void *arg, uint32_t node)
 	(void)arg;
 	for (x = insts; x; x = next) {
 		next = x->next;
-		if (x->failed || !x->kids)
+		if (x->failed || x->done || !x->kids)
+			continue;
+		if (x->optional && flat_peer_lost(x, node))
 			continue;
 		/* an optional connect drops the procs of a node that is gone:
 		 * they ended (its stepd stops with its last task, or its node
@@ -839,13 +885,6 @@ static void coll_peer_lost(void *arg, uint32_t node)
 		if (x->optional && is_kid(x, node) && !arrived(x, node)) {
 			uint32_t *grown;
 
-			/* a closed connection proves little (a broken frame
-			 * closes one): a fresh one must fail too */
-			if (x->suspect != node &&
-			    plug_net_send(plug_net_ctx.net, node, PLUG_NET_PING, 0, NULL) == 0) {
-				x->suspect = node;
-				continue;
-			}
 			grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown));
 
 			plug_info("fence %016llx/%u: node %u gone, its participants dropped",

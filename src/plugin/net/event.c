@@ -306,7 +306,8 @@ static int targets(const outgoing_t *o, peers_t *p)
 }
 
 /* The nodes of this step in p that have no handler for o's code
- * (net/evindex.c) leave p; o is kept for them. */
+ * (net/evindex.c) leave p, and o is kept for them; so do the ones whose
+ * stepd ended (said BYE: nobody there to take it). */
 static void skip_unwanted(const outgoing_t *o, peers_t *p)
 {
 	uint32_t nnodes = plug_net_nnodes(plug_net_ctx.net), *skipped;
@@ -315,7 +316,10 @@ static void skip_unwanted(const outgoing_t *o, peers_t *p)
 	if (!o->indexed || o->agg || !p->n || !(skipped = malloc(p->n * sizeof(*skipped))))
 		return;
 	for (size_t i = 0; i < p->n;)
-		if (p->peer[i] < nnodes && !plug_evindex_wants(p->peer[i], o->code)) {
+		if (p->peer[i] < nnodes && plug_net_peer_ended(plug_net_ctx.net, p->peer[i])) {
+			p->peer[i] = p->peer[--p->n]; /* its clients are gone */
+			total--;
+		} else if (p->peer[i] < nnodes && !plug_evindex_wants(p->peer[i], o->code)) {
 			skipped[ns++] = p->peer[i];
 			p->peer[i] = p->peer[--p->n];
 		} else {
@@ -345,6 +349,7 @@ static int send_fwd(outgoing_t *o)
 	}
 	skip_unwanted(o, &p);
 	if (!p.n) {
+		free(p.peer);
 		free(f);
 		return 1;
 	}

@@ -37,6 +37,15 @@
  * reports its own losses.
  * PMIX_EVENT_DO_NOT_CACHE events are not kept (net/event.c).
  *
+ * EVREG is not sent again: when a link of the tree of all nodes breaks
+ * (a neighbour's stepd ended, or the connection failed and what was
+ * queued on it was lost), the nodes beyond it may miss registrations, so
+ * the nodes on each side stop withholding: the two ends flood an EVREG of
+ * origin UINT32_MAX through their parts of the tree, and every node that
+ * gets it sends its events to every node that may host a recipient from
+ * then on, and what it kept to its nodes now. A node whose stepd ended
+ * (said BYE) is forgotten by what was kept.
+ *
  * Progress thread. The index lives for the step (freed at the network's
  * stop).
  */
@@ -80,6 +89,7 @@ static struct {
 	uint32_t hold_bytes, hold_age;
 	uint32_t dropped; /* kept events dropped unsent since the last log */
 	uint32_t *lost;   /* [nnodes]: dropped before that node registered */
+	bool degraded;    /* a tree link broke: nothing is withheld */
 	long dropped_log;
 } ix;
 
@@ -123,7 +133,7 @@ static bool ready(void)
 
 bool plug_evindex_wants(uint32_t node, pmix_status_t code)
 {
-	if (!ready() || node >= ix.nnodes)
+	if (!ready() || node >= ix.nnodes || ix.degraded)
 		return true; /* not indexed: nothing is withheld */
 	return has(&ix.node[node], code);
 }
@@ -168,7 +178,7 @@ static void held_trim(size_t room)
 	long now = pxc_now_ms();
 
 	while (ix.held && (ix.held_bytes + room > ix.hold_bytes ||
-			   now - ix.held->at > (long)ix.hold_age * 1000)) {
+			   (ix.hold_age && now - ix.held->at > (long)ix.hold_age * 1000))) {
 		if (ix.held->n)
 			note_dropped(ix.held->nodes, ix.held->n);
 		held_unlink_head();
@@ -180,8 +190,8 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 {
 	held_t *h;
 
-	if (!ready() || !n || !msg->bytes_used)
-		return;
+	if (!ready() || !n || !msg->bytes_used || !ix.hold_bytes)
+		return; /* (no cache: late registrants get nothing, by choice) */
 	held_trim(msg->bytes_used);
 	if (msg->bytes_used > ix.hold_bytes) {
 		note_dropped(nodes, n);
@@ -208,6 +218,44 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 	ix.held_bytes += h->msg.bytes_used;
 }
 
+/* Takes node out of the kept events of c's codes (NULL: every code),
+ * sending each of them there first with send (oldest first). Returns how
+ * many went. */
+static size_t held_take(uint32_t node, const codeset_t *c, bool send)
+{
+	size_t sent = 0;
+
+	for (held_t **pp = &ix.held; *pp;) {
+		held_t *h = *pp;
+		size_t i;
+
+		for (i = 0; i < h->n && h->nodes[i] != node; i++)
+			;
+		if (i < h->n && (!c || has(c, h->code))) {
+			int rc = send ? plug_net_send(plug_net_ctx.net, node, PLUG_NET_EVENT_FWD, 0,
+						      &h->msg) :
+					0;
+
+			if (rc < 0)
+				plug_flag("events: node %u unreachable for a kept event", node);
+			sent += send && rc == 0;
+			h->nodes[i] = h->nodes[--h->n];
+		}
+		if (h->n == 0) {
+			*pp = h->next;
+			if (ix.held_tail == &h->next)
+				ix.held_tail = pp;
+			ix.held_bytes -= h->msg.bytes_used;
+			pxc_buf_clear(&h->msg);
+			free(h->nodes);
+			free(h);
+			continue;
+		}
+		pp = &h->next;
+	}
+	return sent;
+}
+
 /* node registered codes (c: what it has now): the kept events it wants
  * go to it, oldest first. */
 static void send_held(uint32_t node, const codeset_t *c)
@@ -223,32 +271,7 @@ static void send_held(uint32_t node, const codeset_t *c)
 			ix.lost[node] = 0;
 		pxc_buf_clear(&b);
 	}
-	for (held_t **pp = &ix.held; *pp;) {
-		held_t *h = *pp;
-		size_t i;
-
-		for (i = 0; i < h->n && h->nodes[i] != node; i++)
-			;
-		if (i < h->n && has(c, h->code)) {
-			if (plug_net_send(plug_net_ctx.net, node, PLUG_NET_EVENT_FWD, 0, &h->msg) <
-			    0)
-				plug_flag("events: node %u unreachable for a kept event", node);
-			else
-				sent++;
-			h->nodes[i] = h->nodes[--h->n];
-		}
-		if (h->n == 0) {
-			*pp = h->next;
-			if (ix.held_tail == &h->next)
-				ix.held_tail = pp;
-			ix.held_bytes -= h->msg.bytes_used;
-			pxc_buf_clear(&h->msg);
-			free(h->nodes);
-			free(h);
-			continue;
-		}
-		pp = &h->next;
-	}
+	sent = held_take(node, c, true);
 	if (sent)
 		plug_flag("events: node %u registered: %zu kept event%s sent there", node, sent,
 			  sent == 1 ? "" : "s");
@@ -306,6 +329,8 @@ pmix_status_t plug_evindex_register_events(pmix_status_t *codes, size_t ncodes,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
+static void degrade(uint32_t from);
+
 static void evreg_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_status_t *codes = NULL;
@@ -326,9 +351,15 @@ static void evreg_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_dat
 	if (pxc_unpack_u32(in, &origin) != PMIX_SUCCESS ||
 	    pxc_unpack(in, &all, &one, PMIX_BOOL) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&codes, &n, PMIX_STATUS) != PMIX_SUCCESS ||
-	    origin >= ix.nnodes || origin == plug_net_ctx.me || (!all && n == 0)) {
+	    (origin == UINT32_MAX && (!all || n)) ||
+	    (origin != UINT32_MAX && (origin >= ix.nnodes || origin == plug_net_ctx.me)) ||
+	    (!all && n == 0)) {
 		plug_error("malformed EVREG from node %u: dropped", from);
 		free(codes);
+		return;
+	}
+	if (origin == UINT32_MAX) { /* a tree link broke elsewhere */
+		degrade(from);
 		return;
 	}
 	c = &ix.node[origin];
@@ -367,6 +398,54 @@ static void evindex_in(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_d
 		evreg_in(arg, from, h, in);
 }
 
+static bool tree_neighbour(uint32_t node)
+{
+	uint32_t w = plug_net_ctx.width ? plug_net_ctx.width : 1, parent, nkids = 0, *kids;
+	bool yes = false;
+
+	if (!(kids = calloc(w, sizeof(*kids))))
+		return true; /* unknown: assume the worst */
+	if (plug_tree_node(plug_net_ctx.me, ix.nnodes, w, &parent, kids, &nkids) == 0) {
+		yes = parent == node;
+		for (uint32_t i = 0; i < nkids; i++)
+			yes = yes || kids[i] == node;
+	}
+	free(kids);
+	return yes;
+}
+
+/* Withhold nothing any more (a tree link broke, next to this node or,
+ * said the message from `from`, elsewhere): what was kept goes out, and
+ * the others of this side of the break are told. */
+static void degrade(uint32_t from)
+{
+	pmix_data_buffer_t b;
+
+	if (ix.degraded)
+		return;
+	ix.degraded = true;
+	plug_flag("events: a link of the tree broke (%s node %u): every node gets this node's "
+		  "events from now on",
+		  from == plug_net_ctx.me ? "here, to" : "told by", from);
+	for (uint32_t node = 0; node < ix.nnodes; node++)
+		if (node != plug_net_ctx.me)
+			held_take(node, NULL, !plug_net_peer_ended(plug_net_ctx.net, node));
+	if (pack_evreg(&b, UINT32_MAX, true, NULL, 0) == 0)
+		plug_net_flood(plug_net_ctx.net, PLUG_NET_EVREG, from, &b);
+	pxc_buf_clear(&b);
+}
+
+static void evindex_peer_lost(void *arg, uint32_t peer)
+{
+	(void)arg;
+	if (!ready() || peer >= ix.nnodes)
+		return;
+	if (plug_net_peer_ended(plug_net_ctx.net, peer))
+		held_take(peer, NULL, false);
+	if (tree_neighbour(peer))
+		degrade(peer);
+}
+
 static void evindex_stop(void *arg)
 {
 	(void)arg;
@@ -388,6 +467,7 @@ int plug_evindex_net_register(plug_net_t *n, uint32_t hold_bytes, uint32_t hold_
 			      .first = PLUG_NET_EVREG,
 			      .last = PLUG_NET_EVLOST,
 			      .msg = evindex_in,
+			      .peer_lost = evindex_peer_lost,
 			      .stop = evindex_stop };
 
 	evindex_stop(NULL);
