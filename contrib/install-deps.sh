@@ -11,6 +11,8 @@ PKGS=(
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
 	valgrind procps util-linux iproute2 bc
+	# test-only: xmllint, to check the IO forwarding's XML
+	libxml2-utils
 	# test-only: the layout checks, tests/style (Universal Ctags) and
 	# tests/format_check.sh (clang-format 14)
 	universal-ctags python3 clang-format

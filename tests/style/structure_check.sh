@@ -4,7 +4,7 @@
 # not check (STYLE.md, src/plugin/README-dev.md), as a test:
 #   1. src/plugin/ itself holds no .c but the entry point and the Slurm
 #      adapter; everything else is in a folder named for its process;
-#   2. no header of src/plugin, src/tools or src/pmix_core declares a
+#   2. no header of src/plugin, src/tools, src/iof or src/pmix_core declares a
 #      function that another .c defines, and every function a .c there
 #      exports is declared in its own header (the Slurm entry points of
 #      mpi_slurmix.c and the PMIx API of src/pmix_core/include excepted);
@@ -77,6 +77,7 @@ def own_headers(root, exempt, public=None):
 
 cs, hs = own_headers(plugin, {f'{plugin}/mpi_slurmix.c'})   # Slurm's entry points
 own_headers('src/tools', set())
+own_headers('src/iof', set())
 own_headers('src/pmix_core', set(), public='src/pmix_core/include/')
 
 # 3. mechanisms that know no feature
@@ -107,6 +108,6 @@ for path in walk('src/pmix_core/server', '.c'):
 
 for b in bad:
     print('structure: FAIL:', b)
-print(f"structure: src/plugin, src/tools and src/pmix_core read ({len(cs)} .c in src/plugin), {len(bad)} problems")
+print(f"structure: src/plugin, src/tools, src/iof and src/pmix_core read ({len(cs)} .c in src/plugin), {len(bad)} problems")
 sys.exit(1 if bad else 0)
 PY
