@@ -458,8 +458,8 @@ static sub_t *sub_find(sx_iof_t *e, uint32_t id)
 }
 
 pmix_status_t sx_iof_subscribe(sx_iof_t *e, const pmix_proc_t *procs, size_t nprocs,
-			       pmix_iof_channel_t chans, const sx_iof_opts_t *o, sx_iof_sink_f sink,
-			       void *arg, int64_t now_ms, uint32_t *id)
+			       pmix_iof_channel_t chans, const sx_iof_opts_t *o, bool held,
+			       sx_iof_sink_f sink, void *arg, int64_t now_ms, uint32_t *id)
 {
 	sub_t *u;
 	int rc = 0;
@@ -477,6 +477,7 @@ pmix_status_t sx_iof_subscribe(sx_iof_t *e, const pmix_proc_t *procs, size_t npr
 	u->limit = o->cache_size ? o->cache_size : e->queue;
 	u->sink = sink;
 	u->arg = arg;
+	u->hold = held;
 	do
 		u->id = ++e->last_id;
 	while (!u->id || sub_find(e, u->id));
@@ -507,13 +508,20 @@ pmix_status_t sx_iof_unsubscribe(sx_iof_t *e, uint32_t id, int64_t now_ms)
 		return PMIX_ERR_BAD_PARAM;
 	for (ss_t *s = u->ss; s; s = s->next)
 		deliver(u, s, true, now_ms);
-	for (sub_t **pp = &e->subs; *pp; pp = &(*pp)->next)
-		if (*pp == u) {
-			*pp = u->next;
-			break;
-		}
-	sub_free(u);
+	sx_iof_cancel(e, id);
 	return PMIX_SUCCESS;
+}
+
+void sx_iof_cancel(sx_iof_t *e, uint32_t id)
+{
+	for (sub_t **pp = e ? &e->subs : NULL; pp && *pp; pp = &(*pp)->next)
+		if ((*pp)->id == id) {
+			sub_t *u = *pp;
+
+			*pp = u->next;
+			sub_free(u);
+			return;
+		}
 }
 
 void sx_iof_resume(sx_iof_t *e, uint32_t id, int64_t now_ms)

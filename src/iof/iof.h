@@ -100,15 +100,19 @@ pmix_status_t sx_iof_close(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel
 			   int64_t now_ms);
 
 /* A subscription to the channels chans of procs[0..nprocs); its history
- * goes to sink before this returns. *id: its id (never 0). PMIX_SUCCESS,
- * PMIX_ERR_BAD_PARAM (no procs, no channel), PMIX_ERR_NOMEM. */
+ * goes to sink before this returns, or, held, at its first sx_iof_resume
+ * (so that its owner can announce its id first). *id: its id (never 0).
+ * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM (no procs, no channel),
+ * PMIX_ERR_NOMEM. */
 pmix_status_t sx_iof_subscribe(sx_iof_t *e, const pmix_proc_t *procs, size_t nprocs,
-			       pmix_iof_channel_t chans, const sx_iof_opts_t *o, sx_iof_sink_f sink,
-			       void *arg, int64_t now_ms, uint32_t *id);
+			       pmix_iof_channel_t chans, const sx_iof_opts_t *o, bool held,
+			       sx_iof_sink_f sink, void *arg, int64_t now_ms, uint32_t *id);
 /* Flushes what id has waiting (buffered, queued, an unterminated line),
  * then forgets it: its sink is not called again. PMIX_SUCCESS, or
  * PMIX_ERR_BAD_PARAM for an unknown id. */
 pmix_status_t sx_iof_unsubscribe(sx_iof_t *e, uint32_t id, int64_t now_ms);
+/* Forgets id without delivering anything more (its owner is gone). */
+void sx_iof_cancel(sx_iof_t *e, uint32_t id);
 /* id's sink takes more again. */
 void sx_iof_resume(sx_iof_t *e, uint32_t id, int64_t now_ms);
 /* Delivers what PMIX_IOF_BUFFERING_TIME let wait long enough; returns the

@@ -44,6 +44,8 @@
 #include "server/dmodex.h"
 #include "server/connect.h"
 #include "server/evsync.h"
+/* PXC_SERVER_IOF_HISTORY, the IO forwarding's init info (iof.h). */
+#include "server/iof.h"
 /* pxc_server_notify (event.h), pxc_server_get_local (get.h) and
  * pxc_server_query (query.h), which the client API calls in a server
  * process; a host reaches them as PMIx_Notify_event, PMIx_Get and

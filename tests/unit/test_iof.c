@@ -95,8 +95,8 @@ START_TEST(live_bytes_exact)
 	got_t g;
 
 	got_init(&g);
-	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 0,
-					  &id),
+	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g,
+					  0, &id),
 			 PMIX_SUCCESS);
 	ck_assert_uint_ne(id, 0);
 	for (size_t at = 0; at < 100000; at += 999)
@@ -120,10 +120,10 @@ START_TEST(live_bytes_exact)
 			 PMIX_ERR_BAD_PARAM);
 	ck_assert_int_eq(sx_iof_input(e, NULL, PMIX_FWD_STDOUT_CHANNEL, "x", 1, 3),
 			 PMIX_ERR_BAD_PARAM);
-	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, 0, &o, sink, &g, 0, &id),
+	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, 0, &o, false, sink, &g, 0, &id),
 			 PMIX_ERR_BAD_PARAM);
-	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 0, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 0,
-					  &id),
+	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 0, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g,
+					  0, &id),
 			 PMIX_ERR_BAD_PARAM);
 	free(data);
 	got_free(&g);
@@ -149,8 +149,8 @@ START_TEST(history_late_subscriber)
 			     at + 4000 <= total ? 4000 : total - at, 1);
 	for (int twice = 0; twice < 2; twice++) {
 		got_init(&g);
-		ck_assert_int_eq(sx_iof_subscribe(e, &p3, 1, PMIX_FWD_STDOUT_CHANNEL, &newest, sink,
-						  &g, 2, &id),
+		ck_assert_int_eq(sx_iof_subscribe(e, &p3, 1, PMIX_FWD_STDOUT_CHANNEL, &newest,
+						  false, sink, &g, 2, &id),
 				 PMIX_SUCCESS);
 		ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 4096);
 		ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data, 4096));
@@ -159,8 +159,8 @@ START_TEST(history_late_subscriber)
 		got_free(&g);
 	}
 	got_init(&g);
-	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, PMIX_FWD_ALL_CHANNELS, &oldest, sink, &g, 2,
-					  &id),
+	ck_assert_int_eq(sx_iof_subscribe(e, &wild, 1, PMIX_FWD_ALL_CHANNELS, &oldest, false, sink,
+					  &g, 2, &id),
 			 PMIX_SUCCESS);
 	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 4096);
 	ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data + total - 4096, 4096));
@@ -168,8 +168,8 @@ START_TEST(history_late_subscriber)
 	sx_iof_unsubscribe(e, id, 3);
 	got_free(&g);
 	got_init(&g);
-	ck_assert_int_eq(sx_iof_subscribe(e, &p3, 1, PMIX_FWD_STDOUT_CHANNEL, &all, sink, &g, 2,
-					  &id),
+	ck_assert_int_eq(sx_iof_subscribe(e, &p3, 1, PMIX_FWD_STDOUT_CHANNEL, &all, false, sink, &g,
+					  2, &id),
 			 PMIX_SUCCESS);
 	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 65536);
 	ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data, 32768));
@@ -200,14 +200,14 @@ START_TEST(history_short_stream)
 
 	sx_iof_input(e, &p, PMIX_FWD_STDERR_CHANNEL, data, 900, 1);
 	got_init(&g);
-	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDERR_CHANNEL, &newest, sink, &g, 1, &id);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDERR_CHANNEL, &newest, false, sink, &g, 1, &id);
 	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 800);
 	ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data, 800));
 	ck_assert_uint_eq(g.dropped, 100);
 	sx_iof_unsubscribe(e, id, 1);
 	got_free(&g);
 	got_init(&g);
-	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDERR_CHANNEL, &oldest, sink, &g, 1, &id);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDERR_CHANNEL, &oldest, false, sink, &g, 1, &id);
 	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 800);
 	ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data + 100, 800));
 	sx_iof_unsubscribe(e, id, 1);
@@ -232,7 +232,7 @@ START_TEST(slow_sink_bounded)
 
 		got_init(&g);
 		g.take_more = false;
-		sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 0, &id);
+		sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g, 0, &id);
 		sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, data, 100, 1); /* taken, then hold */
 		ck_assert_int_eq(g.chunks, 1);
 		for (size_t at = 100; at < 10000; at += 100)
@@ -270,7 +270,7 @@ START_TEST(buffering)
 	got_t g;
 
 	got_init(&g);
-	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 0, &id);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g, 0, &id);
 	for (size_t at = 0; at < 10500; at += 350)
 		sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, data + at, 350, 1);
 	ck_assert_int_eq(g.chunks, 10);
@@ -287,7 +287,7 @@ START_TEST(buffering)
 	o = (sx_iof_opts_t){ .buf_time_ms = 2000 };
 	got_init(&g);
 	p = proc(4);
-	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 1000, &id);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g, 1000, &id);
 	sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, "abc", 3, 1000);
 	sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, "def", 3, 2500);
 	ck_assert_int_eq(g.chunks, 0);
@@ -323,7 +323,7 @@ START_TEST(ended_before)
 	sx_iof_close(e, &p, PMIX_FWD_STDOUT_CHANNEL, 2);
 	sx_iof_close(e, &q, PMIX_FWD_STDOUT_CHANNEL, 2);
 	got_init(&g);
-	sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL, &o, sink, &g, 3, &id);
+	sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g, 3, &id);
 	ck_assert_int_eq(g.completes, 2);
 	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 11);
 	ck_assert(!g.after_complete);
@@ -388,8 +388,8 @@ START_TEST(format_tag_lines)
 	char *s;
 
 	got_init(&g);
-	sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL, &o, sink,
-			 &g, 0, &id);
+	sx_iof_subscribe(e, &wild, 1, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL, &o, false,
+			 sink, &g, 0, &id);
 	sx_iof_input(e, &p3, PMIX_FWD_STDOUT_CHANNEL, "abc", 3, 1);
 	sx_iof_input(e, &p5, PMIX_FWD_STDOUT_CHANNEL, "def\nxy", 6, 1);
 	sx_iof_input(e, &p3, PMIX_FWD_STDOUT_CHANNEL, "123\n", 4, 1);

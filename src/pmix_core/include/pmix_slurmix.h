@@ -50,4 +50,9 @@
  * them, since the last event that said so (docs/events.md) */
 #define SLURMIX_EVENT_CACHE_DROPPED "slurmix.evcache.dropped"
 
+/* (uint64_t) on IO forwarded to a subscription: how many bytes of that
+ * source's channel were lost to it (its cache size, its drop policy, or
+ * the history's bound) since the last delivery that said so (docs/iof.md) */
+#define SLURMIX_IOF_DROPPED "slurmix.iof.dropped"
+
 #endif

@@ -131,6 +131,11 @@ void pxc_evq_done(size_t bytes)
 
 /* ---- drains ------------------------------------------------------------- */
 
+bool pxc_evq_full(const pxc_peer_t *p)
+{
+	return evq.max && p && pxc_conn_queued(p->conn) > evq.max;
+}
+
 static bool drained(const drain_t *d)
 {
 	for (size_t i = 0; i < d->n; i++) {

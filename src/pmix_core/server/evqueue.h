@@ -6,6 +6,7 @@
 #ifndef PXC_SRV_EVQUEUE_H
 #define PXC_SRV_EVQUEUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,9 @@ void pxc_evq_done(size_t bytes);
  * for sending (or is gone), and after every fn of the earlier calls (so
  * the notifications keep their order): at once when nothing waits. */
 void pxc_evq_when_drained(const uint64_t *ids, size_t n, void (*fn)(void *arg), void *arg);
+/* Whether p's connection holds more than the bound queued for sending
+ * (pxc_evq_when_drained then waits for it). */
+bool pxc_evq_full(const pxc_peer_t *p);
 /* How many notifications wait for their turn, and how many deliveries
  * wait for their recipients' room (for the tests). */
 size_t pxc_evq_waiting(void);

@@ -1,23 +1,210 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * iof.c - IO forwarding on the server's side: IOF_PULL from tools and
- * PMIx_server_IOF_deliver from the host. Neither is supported yet
- * (reserved for the IOF work): a well-formed IOF_PULL is answered
- * PMIX_ERR_NOT_SUPPORTED, a malformed one closes the connection (progress
- * thread); PMIx_server_IOF_deliver returns PMIX_ERR_NOT_SUPPORTED (any
- * thread).
+ * iof.c - IO forwarding on the server's side, over the engine of src/iof
+ * (docs/iof.md):
+ *   PMIx_server_IOF_deliver  the host hands the server what a process
+ *                            wrote (PMIX_IOF_COMPLETE in its info: the end
+ *                            of that channel): into the engine;
+ *   IOF_PULL                 a client's subscription (proto.h): its
+ *                            directives checked (a wrong one is
+ *                            PMIX_ERR_BAD_PARAM, logged with its name),
+ *                            the reply with its id, and then its history
+ *                            and every new chunk as IOF frames on the
+ *                            client's first connection;
+ *   IOF_DEREG                flushes the subscription (its last frames go
+ *                            before the reply) and forgets it; an id that
+ *                            is not the client's own is PMIX_ERR_BAD_PARAM.
+ * A client whose connection holds more than the event bound
+ * (PXC_SERVER_EVENT_QUEUE_BYTES) unread is sent nothing more until it
+ * read it down (evqueue.c's drain waits); meanwhile the engine keeps its
+ * bytes within the subscription's own bounds, and the processes writing
+ * never wait. A client that goes has its subscriptions dropped.
+ * History bytes per (process, channel): PXC_SERVER_IOF_HISTORY in the
+ * server's init info (UINT32, default 64 KiB).
+ * Progress thread, except PMIx_server_IOF_deliver's entry (any thread).
  */
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
 #include "internal.h"
+#include "server.h"
+#include "proto.h"
 #include "iof.h"
 #include "peer.h"
+#include "evqueue.h"
+#include "iof/iof.h"
+#include "pmix_slurmix.h"
+
+/* A subscription of a client: the engine's id and who asked. */
+typedef struct isub {
+	struct isub *next;
+	uint32_t id;
+	uint64_t peer_id;
+} isub_t;
+
+static struct {
+	sx_iof_t *engine;
+	isub_t *subs;
+	struct event *timer; /* the engine's next BUFFERING_TIME deadline */
+	size_t history;
+} iof = { .history = 65536 };
+
+static isub_t *isub_find(uint32_t id)
+{
+	for (isub_t *s = iof.subs; s; s = s->next)
+		if (s->id == id)
+			return s;
+	return NULL;
+}
+
+static void isub_remove(uint32_t id)
+{
+	for (isub_t **pp = &iof.subs; *pp; pp = &(*pp)->next)
+		if ((*pp)->id == id) {
+			isub_t *s = *pp;
+
+			*pp = s->next;
+			free(s);
+			return;
+		}
+}
+
+void pxc_iof_config(size_t history)
+{
+	iof.history = history >= 2 ? history : 2;
+}
+
+static sx_iof_t *engine(void)
+{
+	if (!iof.engine)
+		iof.engine = sx_iof_create(iof.history, 4 * iof.history);
+	return iof.engine;
+}
+
+void pxc_iof_clear(void)
+{
+	if (iof.timer)
+		event_free(iof.timer);
+	iof.timer = NULL;
+	while (iof.subs) {
+		isub_t *s = iof.subs;
+
+		iof.subs = s->next;
+		free(s);
+	}
+	sx_iof_destroy(iof.engine);
+	iof.engine = NULL;
+}
+
+static void on_timer(int fd, short what, void *arg);
+
+/* Delivers what waited long enough and arms the timer for the next. */
+static void tick(void)
+{
+	int64_t next = iof.engine ? sx_iof_tick(iof.engine, pxc_now_ms()) : -1;
+	struct timeval tv;
+
+	if (next < 0 || !pxc_srv.base)
+		return;
+	if (!iof.timer && !(iof.timer = evtimer_new(pxc_srv.base, on_timer, NULL)))
+		return;
+	tv.tv_sec = next / 1000;
+	tv.tv_usec = (next % 1000) * 1000;
+	evtimer_add(iof.timer, &tv);
+}
+
+static void on_timer(int fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	tick();
+}
+
+/* ------------------------------------------------------------- delivery */
+
+static void drained(void *arg)
+{
+	uint32_t id = (uint32_t)(uintptr_t)arg;
+
+	if (iof.engine && isub_find(id)) /* (gone meanwhile: nothing to do) */
+		sx_iof_resume(iof.engine, id, pxc_now_ms());
+	tick();
+}
+
+static pmix_status_t pack_chunk(pmix_data_buffer_t *b, const sx_iof_chunk_t *c)
+{
+	pmix_byte_object_t bo = { .bytes = (char *)c->data, .size = c->n };
+	pmix_info_t info[2];
+	size_t n = 0;
+	uint64_t dropped = c->dropped;
+	bool yes = true;
+	pmix_status_t st;
+
+	if (c->complete)
+		PMIx_Info_load(&info[n++], PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	if (dropped)
+		PMIx_Info_load(&info[n++], SLURMIX_IOF_DROPPED, &dropped, PMIX_UINT64);
+	pxc_buf_init(b);
+	st = pxc_pack_proc(b, c->src);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack(b, &c->channel, 1, PMIX_UINT16);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack(b, &bo, 1, PMIX_BYTE_OBJECT);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(b, info, n, PMIX_INFO);
+	for (size_t i = 0; i < n; i++)
+		PMIx_Info_destruct(&info[i]);
+	return st;
+}
+
+/* The engine's sink for a client's subscription: an IOF frame to it;
+ * false (wait for sx_iof_resume) when its connection is full. */
+static bool to_client(void *arg, uint32_t id, const sx_iof_chunk_t *c)
+{
+	isub_t *s = isub_find(id);
+	pxc_peer_t *p = s ? pxc_peer_find(s->peer_id) : NULL;
+	pmix_data_buffer_t b;
+	uint64_t pid;
+
+	(void)arg;
+	if (!p)
+		return false; /* going: dropped with its peer */
+	if (pack_chunk(&b, c) != PMIX_SUCCESS || pxc_peer_send_ordered(p, PXC_CMD_IOF, id, &b) < 0)
+		pxc_debug("server: IOF to %s:%u dropped", p->proc.nspace, p->proc.rank);
+	pxc_buf_clear(&b);
+	if (!pxc_evq_full(p))
+		return true;
+	pid = p->id;
+	pxc_evq_when_drained(&pid, 1, drained, (void *)(uintptr_t)id);
+	return false;
+}
+
+void pxc_iof_peer_gone(uint64_t peer_id)
+{
+	for (isub_t *s = iof.subs, *next; s; s = next) {
+		next = s->next;
+		if (s->peer_id != peer_id)
+			continue;
+		sx_iof_cancel(iof.engine, s->id);
+		isub_remove(s->id);
+	}
+}
+
+/* ------------------------------------------------------------- requests */
 
 int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_proc_t *procs = NULL;
 	pmix_info_t *info = NULL;
-	size_t nprocs = 0, ninfo = 0;
+	size_t nprocs = 0, ninfo = 0, hid = 0;
 	uint16_t channels;
 	int32_t n = 1;
+	sx_iof_opts_t o;
+	const char *bad = NULL;
+	pmix_status_t st;
+	pmix_data_buffer_t body;
+	isub_t *s = NULL;
+	uint32_t id = 0;
 
 	if (pxc_unpack_array(in, (void **)&procs, &nprocs, PMIX_PROC) != PMIX_SUCCESS)
 		return -1;
@@ -26,23 +213,122 @@ int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 		pxc_array_free(procs, nprocs, PMIX_PROC);
 		return -1;
 	}
+	st = sx_iof_opts_parse(info, ninfo, &o, &bad);
+	if (st != PMIX_SUCCESS)
+		pxc_error("server: IOF pull of %s:%u: bad directive %s", p->proc.nspace,
+			  p->proc.rank, bad ? bad : "?");
+	else if (!nprocs || !(channels & PMIX_FWD_ALL_CHANNELS))
+		st = PMIX_ERR_BAD_PARAM;
+	else if (!engine() || !(s = calloc(1, sizeof(*s))))
+		st = PMIX_ERR_NOMEM;
+	else
+		st = sx_iof_subscribe(iof.engine, procs, nprocs, channels, &o, true, to_client,
+				      NULL, pxc_now_ms(), &id);
+	if (st == PMIX_SUCCESS) {
+		s->id = id;
+		s->peer_id = p->id;
+		s->next = iof.subs;
+		iof.subs = s;
+		hid = id;
+	} else {
+		free(s);
+	}
 	pxc_array_free(procs, nprocs, PMIX_PROC);
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	/* Reserved for the IOF work. */
-	pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOT_SUPPORTED, NULL);
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS && pxc_pack(&body, &hid, 1, PMIX_SIZE) != PMIX_SUCCESS)
+		st = PMIX_ERR_NOMEM; /* (the subscription stays held; dropped with p) */
+	pxc_peer_reply(p, h->cmd, h->tag, st, st == PMIX_SUCCESS ? &body : NULL);
+	pxc_buf_clear(&body);
+	if (st == PMIX_SUCCESS) { /* after the reply: its id is known first */
+		sx_iof_resume(iof.engine, id, pxc_now_ms());
+		tick();
+	}
 	return 0;
+}
+
+int pxc_do_iof_dereg(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	size_t hid;
+	int32_t n = 1;
+	isub_t *s;
+
+	if (pxc_unpack(in, &hid, &n, PMIX_SIZE) != PMIX_SUCCESS)
+		return -1;
+	s = hid <= UINT32_MAX ? isub_find((uint32_t)hid) : NULL;
+	if (!s || s->peer_id != p->id)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_BAD_PARAM, NULL), 0;
+	sx_iof_unsubscribe(iof.engine, s->id, pxc_now_ms()); /* its last frames */
+	isub_remove(s->id);
+	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	return 0;
+}
+
+/* --------------------------------------------------- from the host's side */
+
+typedef struct {
+	pxc_apiop_t op;
+	pmix_proc_t src;
+	pmix_iof_channel_t channel;
+	char *bytes;
+	size_t n;
+	bool complete;
+} deliver_t;
+
+static void deliver_free(void *arg)
+{
+	deliver_t *d = arg;
+
+	free(d->bytes);
+	free(d);
+}
+
+static void deliver_fn(void *arg)
+{
+	deliver_t *d = arg;
+	int64_t now = pxc_now_ms();
+	pmix_status_t st = !pxc_srv.running ? PMIX_ERR_INIT :
+			   !engine()        ? PMIX_ERR_NOMEM :
+					      PMIX_SUCCESS;
+
+	if (st == PMIX_SUCCESS && d->n)
+		st = sx_iof_input(iof.engine, &d->src, d->channel, d->bytes, d->n, now);
+	if (st == PMIX_SUCCESS && d->complete)
+		st = sx_iof_close(iof.engine, &d->src, d->channel, now);
+	tick();
+	pxc_apiop_done(&d->op, st);
 }
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
 				      const pmix_byte_object_t *bo, const pmix_info_t info[],
 				      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	(void)source;
-	(void)channel;
-	(void)bo;
-	(void)info;
-	(void)ninfo;
-	(void)cbfunc;
-	(void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
+	deliver_t *d;
+	pmix_status_t st;
+
+	if (!source ||
+	    (channel != PMIX_FWD_STDOUT_CHANNEL && channel != PMIX_FWD_STDERR_CHANNEL &&
+	     channel != PMIX_FWD_STDDIAG_CHANNEL && channel != PMIX_FWD_STDIN_CHANNEL) ||
+	    (bo && bo->size && !bo->bytes))
+		return PMIX_ERR_BAD_PARAM;
+	if (!(d = calloc(1, sizeof(*d))))
+		return PMIX_ERR_NOMEM;
+	d->src = *source;
+	d->channel = channel;
+	d->complete = pxc_info_flag(info, ninfo, PMIX_IOF_COMPLETE);
+	if (bo && bo->size) {
+		if (!(d->bytes = malloc(bo->size))) {
+			free(d);
+			return PMIX_ERR_NOMEM;
+		}
+		memcpy(d->bytes, bo->bytes, bo->size);
+		d->n = bo->size;
+	}
+	d->op.cbfunc = cbfunc;
+	d->op.cbdata = cbdata;
+	d->op.free_fn = deliver_free;
+	st = pxc_apiop_run(&d->op, deliver_fn);
+	if (!cbfunc || st != PMIX_SUCCESS)
+		deliver_free(d);
+	return st;
 }

@@ -128,6 +128,7 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 		pxc_peer_drop(p->rchan, flush);
 	unlink_peer(p);
 	pxc_evsync_peer_gone(p->id);
+	pxc_iof_peer_gone(p->id);
 	pxc_conn_close(p->conn, flush);
 	free(p->ev_codes);
 	free(p);
@@ -192,12 +193,17 @@ static pxc_conn_t *reply_conn(pxc_peer_t *p, uint16_t cmd, uint32_t tag)
 	return p->rchan->conn;
 }
 
-int pxc_peer_send_event_tag(pxc_peer_t *p, uint32_t tag, const pmix_data_buffer_t *msg)
+int pxc_peer_send_ordered(pxc_peer_t *p, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg)
 {
-	if (pxc_conn_send(p->conn, PXC_CMD_EVENT, tag, 0, msg) != 0)
+	if (pxc_conn_send(p->conn, cmd, tag, 0, msg) != 0)
 		return -1;
 	p->ev_sent++;
 	return 0;
+}
+
+int pxc_peer_send_event_tag(pxc_peer_t *p, uint32_t tag, const pmix_data_buffer_t *msg)
+{
+	return pxc_peer_send_ordered(p, PXC_CMD_EVENT, tag, msg);
 }
 
 int pxc_peer_send_event(pxc_peer_t *p, const pmix_data_buffer_t *msg)
@@ -553,6 +559,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_GROUP] = pxc_do_group,
 	[PXC_CMD_IOF_PULL] = pxc_do_iof_pull,
 	[PXC_CMD_EVENT_DONE] = pxc_do_event_done,
+	[PXC_CMD_IOF_DEREG] = pxc_do_iof_dereg,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

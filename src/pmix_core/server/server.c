@@ -45,6 +45,7 @@
 #include "proto.h"
 #include "evcache.h"
 #include "evqueue.h"
+#include "iof.h"
 #include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -243,6 +244,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_evcache_config(info_u32(info, ninfo, PXC_SERVER_EVCACHE_BYTES, 1024 * 1024),
 			   info_u32(info, ninfo, PXC_SERVER_EVCACHE_AGE, 60));
 	pxc_evq_config(info_u32(info, ninfo, PXC_SERVER_EVENT_QUEUE_BYTES, 256 * 1024));
+	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);
@@ -493,6 +495,7 @@ static void teardown_in_thread(void *arg)
 	pxc_ns_kept_clear();
 	pxc_psets_free();
 	pxc_evcache_clear();
+	pxc_iof_clear();
 	pxc_cnx_free_all();
 	pxc_topo_free();
 	pxc_store_destroy(pxc_srv.store);

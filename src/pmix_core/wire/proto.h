@@ -141,14 +141,24 @@ enum pxc_cmd {
 	/* GROUP  C->S  UINT8 op (pmix_group_operation_t), STRING grp, PROC[] procs,
 	 *              INFO[] info         reply STATUS, INFO[] results */
 	PXC_CMD_GROUP = 19,
-	/* IOF_PULL C->S PROC[] procs, UINT16 channels, INFO[] info  reply STATUS,
-	 *              SIZE handler id (reserved for the IOF issue). */
+	/* IOF_PULL C->S PROC[] procs, UINT16 channels, INFO[] directives
+	 *              reply STATUS, SIZE handler id; then that
+	 *              subscription's IOF frames (server/iof.c). */
 	PXC_CMD_IOF_PULL = 20,
 	/* EVENT_DONE C->S UINT32 id, BOOL handled   no reply (tag 0). The
 	 *              chain of a synchronous EVENT (one whose infos carried
 	 *              PXC_EVENT_SYNC_ID = id) has ended; handled: some
 	 *              handler of the process took it (server/evsync.c). */
 	PXC_CMD_EVENT_DONE = 21,
+	/* IOF_DEREG C->S SIZE handler id   reply STATUS, after the
+	 *              subscription's last IOF frames (what it had buffered). */
+	PXC_CMD_IOF_DEREG = 22,
+	/* IOF    S->C  tag = handler id: PROC source, UINT16 channel,
+	 *              BYTE_OBJECT data, INFO[] (PMIX_IOF_COMPLETE: the end of
+	 *              that source's channel; SLURMIX_IOF_DROPPED: bytes lost
+	 *              to this subscription before these). On the first
+	 *              connection, counted with the EVENTs for the event marks. */
+	PXC_CMD_IOF = 23,
 	PXC_CMD_MAX
 };
 
