@@ -1418,6 +1418,149 @@ static int c_threads(void)
 	return 0;
 }
 
+/* IO forwarding (client/iof.c, server/iof.c): rank 0 pulls rank 1's
+ * stdout, which the test's host delivers (iof_pull below): 3000 bytes
+ * before anyone pulled, then "live N" lines every 20 ms for 2 s, then
+ * the end. */
+#define IOF_HISTORY 3000
+static pthread_mutex_t iof_m = PTHREAD_MUTEX_INITIALIZER;
+static char iof_first[1000];
+static size_t iof_bytes[3];
+static uint64_t iof_dropped[3];
+static volatile int iof_complete[3], iof_reg_done, iof_reg_early, iof_in_call, iof_dereg_done;
+static size_t iof_ids[3];
+
+static void iof_cb(size_t id, pmix_iof_channel_t ch, pmix_proc_t *src, pmix_byte_object_t *bo,
+		   pmix_info_t info[], size_t ninfo)
+{
+	int k;
+
+	(void)ch, (void)src;
+	pthread_mutex_lock(&iof_m);
+	if (!iof_ids[0]) /* the first pull: its frames may come before it returned */
+		iof_ids[0] = id;
+	k = id == iof_ids[0] ? 0 : id == iof_ids[1] ? 1 : 2;
+	if (k == 0 && iof_bytes[0] < sizeof(iof_first)) {
+		size_t n = bo->size < sizeof(iof_first) - iof_bytes[0] ?
+				   bo->size :
+				   sizeof(iof_first) - iof_bytes[0];
+
+		memcpy(iof_first + iof_bytes[0], bo->bytes, n);
+	}
+	iof_bytes[k] += bo->size;
+	for (size_t i = 0; i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, SLURMIX_IOF_DROPPED))
+			iof_dropped[k] += info[i].value.data.uint64;
+		else if (PMIx_Check_key(info[i].key, PMIX_IOF_COMPLETE))
+			iof_complete[k]++;
+	pthread_mutex_unlock(&iof_m);
+}
+
+static void iof_reg_cb(pmix_status_t st, size_t id, void *cbdata)
+{
+	(void)cbdata;
+	iof_reg_early += iof_in_call;
+	if (st == PMIX_SUCCESS)
+		iof_ids[1] = id;
+	iof_reg_done++;
+}
+
+static void iof_dereg_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	iof_dereg_done += st == PMIX_SUCCESS;
+}
+
+static size_t iof_got(int k)
+{
+	size_t n;
+
+	pthread_mutex_lock(&iof_m);
+	n = iof_bytes[k];
+	pthread_mutex_unlock(&iof_m);
+	return n;
+}
+
+static int c_iof(void)
+{
+	pmix_proc_t one;
+	pmix_info_t info[2];
+	uint32_t cache = 1000;
+	bool yes = true;
+	size_t before;
+	int fds[2], saved, id;
+	char buf[4096];
+	ssize_t n;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIx_Load_procid(&one, me.nspace, 1);
+	if (me.rank == 0) {
+		/* broken calls first */
+		CKS(PMIx_IOF_pull(NULL, 0, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, iof_cb, NULL, NULL),
+		    PMIX_ERR_BAD_PARAM);
+		CKS(PMIx_IOF_pull(&one, 1, NULL, 0, 0, iof_cb, NULL, NULL), PMIX_ERR_BAD_PARAM);
+		CKS(PMIx_IOF_deregister(4242, NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+		PMIx_Info_load(&info[0], PMIX_IOF_CACHE_SIZE, "x", PMIX_STRING);
+		CKS(PMIx_IOF_pull(&one, 1, info, 1, PMIX_FWD_STDOUT_CHANNEL, iof_cb, NULL, NULL),
+		    PMIX_ERR_BAD_PARAM);
+		PMIx_Info_destruct(&info[0]);
+		/* blocking: the id is the return value; the first 1000 bytes */
+		PMIx_Info_load(&info[0], PMIX_IOF_CACHE_SIZE, &cache, PMIX_UINT32);
+		PMIx_Info_load(&info[1], PMIX_IOF_DROP_NEWEST, &yes, PMIX_BOOL);
+		id = PMIx_IOF_pull(&one, 1, info, 2, PMIX_FWD_STDOUT_CHANNEL, iof_cb, NULL, NULL);
+		CK(id > 0);
+		for (int t = 0; t < 500 && iof_got(0) < 1100; t++)
+			usleep(10000);
+		CK(iof_ids[0] == (size_t)id);
+		for (int t = 0; t < 500 && iof_got(0) < 1100; t++)
+			usleep(10000);
+		CK(iof_got(0) > 1000);
+		for (int i = 0; i < 1000; i++)
+			CK(iof_first[i] == (char)(i % 251));
+		CK(iof_dropped[0] >= IOF_HISTORY - 1000); /* and the lines before the pull */
+		/* non-blocking: the callback never inside the call */
+		iof_in_call = 1;
+		CKS(PMIx_IOF_pull(&one, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, iof_cb, iof_reg_cb,
+				  NULL),
+		    PMIX_SUCCESS);
+		iof_in_call = 0;
+		CK(wait_flag(&iof_reg_done, 1, 5));
+		CK(iof_reg_early == 0 && iof_ids[1] != iof_ids[0]);
+		/* nothing after the deregistration returned */
+		CKS(PMIx_IOF_deregister(iof_ids[0], NULL, 0, NULL, NULL), PMIX_SUCCESS);
+		before = iof_got(0);
+		usleep(200000);
+		CK(iof_got(0) == before);
+		CKS(PMIx_IOF_deregister(iof_ids[0], NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+		/* the end of the stream */
+		CK(wait_flag(&iof_complete[1], 1, 10));
+		CK(iof_got(1) >= IOF_HISTORY);
+		CKS(PMIx_IOF_deregister(iof_ids[1], NULL, 0, iof_dereg_cb, NULL), PMIX_SUCCESS);
+		CK(wait_flag(&iof_dereg_done, 1, 5));
+		/* no output callback: this process's stdout gets it */
+		CK(pipe(fds) == 0);
+		saved = dup(1);
+		CK(dup2(fds[1], 1) == 1);
+		id = PMIx_IOF_pull(&one, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, NULL, NULL, NULL);
+		CK(id >= 0);
+		usleep(300000);
+		CKS(PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+		dup2(saved, 1);
+		close(saved);
+		close(fds[1]);
+		n = read(fds[0], buf, sizeof(buf) - 1);
+		close(fds[0]);
+		CK(n > 0);
+		buf[n] = 0;
+		CK(memmem(buf, (size_t)n, "live", 4) != NULL);
+		PMIx_Info_destruct(&info[0]);
+		PMIx_Info_destruct(&info[1]);
+	}
+	CKS(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static int run_scenario(const char *name)
 {
 	static const struct {
@@ -1429,7 +1572,7 @@ static int run_scenario(const char *name)
 		{ "affected", c_affected }, { "death", c_death },     { "pubsub", c_pubsub },
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
-		{ "evlate", c_evlate },     { "evsync", c_evsync },
+		{ "evlate", c_evlate },     { "evsync", c_evsync },   { "iof", c_iof },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1569,6 +1712,52 @@ START_TEST(event_late_registrant)
 {
 	server_start(false);
 	ck_assert_int_eq(run_job("nsL", 2, "evlate", 20), 0);
+	server_stop();
+}
+END_TEST
+
+/* The host side of c_iof: what rank 1 "wrote". */
+static void *iof_feeder(void *arg)
+{
+	const char *ns = arg;
+	pmix_proc_t one;
+	pmix_byte_object_t bo;
+	pmix_info_t done;
+	bool yes = true;
+	char line[32];
+
+	PMIx_Load_procid(&one, ns, 1);
+	for (int i = 0; i < 100; i++) {
+		snprintf(line, sizeof(line), "live %d\n", i);
+		bo = (pmix_byte_object_t){ .bytes = line, .size = strlen(line) };
+		PMIx_server_IOF_deliver(&one, PMIX_FWD_STDOUT_CHANNEL, &bo, NULL, 0, NULL, NULL);
+		usleep(20000);
+	}
+	PMIx_Info_load(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	bo = (pmix_byte_object_t){ .bytes = NULL, .size = 0 };
+	PMIx_server_IOF_deliver(&one, PMIX_FWD_STDOUT_CHANNEL, &bo, &done, 1, NULL, NULL);
+	PMIx_Info_destruct(&done);
+	return NULL;
+}
+
+START_TEST(iof_pull)
+{
+	static char ns[] = "nsI";
+	char hist[IOF_HISTORY];
+	pmix_byte_object_t bo = { .bytes = hist, .size = sizeof(hist) };
+	pmix_proc_t one;
+	pthread_t th;
+
+	for (int i = 0; i < IOF_HISTORY; i++)
+		hist[i] = (char)(i % 251);
+	server_start(false);
+	PMIx_Load_procid(&one, ns, 1);
+	ck_assert_int_eq(PMIx_server_IOF_deliver(&one, PMIX_FWD_STDOUT_CHANNEL, &bo, NULL, 0, NULL,
+						 NULL),
+			 PMIX_SUCCESS);
+	ck_assert_int_eq(pthread_create(&th, NULL, iof_feeder, ns), 0);
+	ck_assert_int_eq(run_job(ns, 2, "iof", 30), 0);
+	pthread_join(th, NULL);
 	server_stop();
 }
 END_TEST
@@ -2400,6 +2589,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, affected_filter);
 	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, event_late_registrant);
+	tcase_add_test(tc, iof_pull);
 	tcase_add_test(tc, event_sync);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);

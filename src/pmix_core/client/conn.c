@@ -36,6 +36,7 @@
 #include "direct.h"
 #include "topo.h"
 #include "client/event.h"
+#include "client/iof.h"
 #include "common/event.h"
 
 #define CONNECT_TIMEOUT_MS 10000
@@ -192,6 +193,9 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p
 	else if (h->cmd == PXC_CMD_EVENT) {
 		atomic_fetch_add(&pxc_cl.ev_recv, 1);
 		pxc_event_handle_msg(h->tag, payload); /* counts it handled (direct.c) */
+	} else if (h->cmd == PXC_CMD_IOF) {
+		atomic_fetch_add(&pxc_cl.ev_recv, 1); /* the server counts them too */
+		pxc_iof_handle_msg(h->tag, payload);
 	} else
 		pxc_error("client: unexpected message cmd %u from server", h->cmd);
 }
@@ -609,6 +613,7 @@ void pxc_client_teardown(void)
 		pxc_direct_close_channel();
 		pxc_event_thread_stop();
 		pxc_event_release_all();
+		pxc_iof_release_all();
 		pxc_progress_release();
 		pxc_cl.pg = NULL;
 	}

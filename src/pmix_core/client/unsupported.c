@@ -5,8 +5,7 @@
  * missing symbol, clear their output arguments and return
  * PMIX_ERR_NOT_SUPPORTED: allocation requests, process monitoring,
  * credentials, fabric, device distances, attribute registration, group
- * invite/join/leave, session control and, until the IOF work lands,
- * PMIx_IOF_*.
+ * invite/join/leave and session control (PMIx_IOF_push: client/iof.c).
  */
 #include <pmix_server.h>
 
@@ -198,32 +197,6 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cp
 pmix_status_t PMIx_Register_attributes(char *function, char *attrs[])
 {
 	(void)function, (void)attrs;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs,
-			    const pmix_info_t directives[], size_t ndirs,
-			    pmix_iof_channel_t channel, pmix_iof_cbfunc_t cbfunc,
-			    pmix_hdlr_reg_cbfunc_t regcbfunc, void *regcbdata)
-{
-	(void)procs, (void)nprocs, (void)directives, (void)ndirs, (void)channel;
-	(void)cbfunc, (void)regcbfunc, (void)regcbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs,
-				  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)iofhdlr, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo,
-			    const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
-			    void *cbdata)
-{
-	(void)targets, (void)ntargets, (void)bo, (void)directives, (void)ndirs;
-	(void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 
