@@ -376,21 +376,23 @@ START_TEST(events_register_waits_for_host)
 END_TEST
 
 /* The cache's bounds: with room for a few events, the oldest go; the loss
- * is reported on the first event a late handler gets, or else on the next
- * delivered event; an aged entry is not sent. */
+ * is reported to each client, once: on the first event a late handler of
+ * it gets, or else on the next delivered event; an aged entry is not
+ * sent. */
 START_TEST(events_cache_bounds)
 {
 	pmix_status_t code = -12347;
 	pmix_info_t lim[2];
 	uint32_t bytes = 2048, age = 1, dropped = 0;
-	int fd0, fd1, n;
+	int fd0, fd1, fd2, n;
 
 	PMIx_Info_load(&lim[0], PXC_SERVER_EVCACHE_BYTES, &bytes, PMIX_UINT32);
 	PMIx_Info_load(&lim[1], PXC_SERVER_EVCACHE_AGE, &age, PMIX_UINT32);
 	ck_assert_int_eq(start_server_with(&full_module, false, lim, 2), PMIX_SUCCESS);
-	register_job(2);
+	register_job(3);
 	fd0 = rc_hello(0, PMIX_SUCCESS, NULL);
 	fd1 = rc_hello(1, PMIX_SUCCESS, NULL);
+	fd2 = rc_hello(2, PMIX_SUCCESS, NULL);
 	for (int i = 0; i < 40; i++)
 		notify_local(fd1, code, 1, NULL, 0);
 	regev(fd0, code, 5);
@@ -398,6 +400,11 @@ START_TEST(events_cache_bounds)
 	n = events_with_tag(fd0, 5, &dropped);
 	ck_assert_int_gt(n, 0);
 	ck_assert_int_lt(n, 40);
+	ck_assert_uint_eq(dropped, 40 - (uint32_t)n);
+	/* each client is told: another late one learns of the same losses */
+	dropped = 0;
+	regev(fd2, code, 6);
+	ck_assert_int_eq(events_with_tag(fd2, 6, &dropped), n);
 	ck_assert_uint_eq(dropped, 40 - (uint32_t)n);
 	/* reported once: the next delivered event says nothing */
 	dropped = 0;
@@ -419,6 +426,7 @@ START_TEST(events_cache_bounds)
 	PMIx_Info_destruct(&lim[1]);
 	close(fd0);
 	close(fd1);
+	close(fd2);
 	stop_server();
 }
 END_TEST

@@ -209,13 +209,14 @@ size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, u
 		    same_proc(&e->src, &p->proc) ||
 		    !pxc_event_in_range(p, &e->src, e->range, e->custom, e->ncustom))
 			continue;
-		/* the first one sent reports the losses so far */
-		told = evc.dropped && pxc_event_with_dropped(&e->msg, evc.dropped, &rep) == 0;
+		/* the first one sent reports the losses p was not told of */
+		told = evc.dropped != p->ev_lost_seen &&
+		       pxc_event_with_dropped(&e->msg, evc.dropped - p->ev_lost_seen, &rep) == 0;
 		if (pxc_peer_send_event_tag(p, hdlr, told ? &rep : &e->msg) == 0) {
 			e->got = true;
 			count++;
 			if (told)
-				pxc_evcache_reported(evc.dropped);
+				p->ev_lost_seen = evc.dropped;
 		}
 		pxc_buf_clear(&rep);
 	}
@@ -229,12 +230,7 @@ uint32_t pxc_evcache_dropped(void)
 
 void pxc_evcache_lost(uint32_t n)
 {
-	evc.dropped = evc.dropped + n < evc.dropped ? UINT32_MAX : evc.dropped + n;
-}
-
-void pxc_evcache_reported(uint32_t n)
-{
-	evc.dropped -= n < evc.dropped ? n : evc.dropped;
+	evc.dropped += n; /* (differences are taken modulo 2^32) */
 }
 
 void pxc_evcache_clear(void)

@@ -27,10 +27,9 @@ void pxc_evcache_add(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
  * not raise. Returns how many. */
 size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, uint32_t hdlr);
 /* Events the cache dropped for room before anyone on this node got them,
- * not yet reported; reported(n): n of them went out on an event a client
- * got. */
+ * since the server started (each client is told of what it was not told
+ * of yet: pxc_peer_t's ev_lost_seen, event.c). */
 uint32_t pxc_evcache_dropped(void);
-void pxc_evcache_reported(uint32_t n);
 /* n more losses to report (pxc_server_events_lost). */
 void pxc_evcache_lost(uint32_t n);
 /* Empties the cache (server teardown). */

@@ -196,7 +196,8 @@ static pmix_status_t pack_event(pmix_data_buffer_t *msg, pmix_status_t code, con
 }
 
 /* The infos of an event with SLURMIX_EVENT_CACHE_DROPPED added (the
- * cache's losses since the last report, dropped > 0); NULL on ENOMEM. */
+ * cache's losses the recipient was not told of, dropped > 0); NULL on
+ * ENOMEM. */
 static pmix_info_t *with_dropped(const pmix_info_t *info, size_t ninfo, uint32_t dropped)
 {
 	pmix_info_t *out = PMIx_Info_create(ninfo + 1);
@@ -241,15 +242,14 @@ int pxc_event_with_dropped(const pmix_data_buffer_t *msg, uint32_t dropped, pmix
 }
 
 /* Sends EVENT to every local peer in range except skip, and keeps it for
- * late registrants (evcache.c); the cache's unreported losses go with it
- * when someone gets it. Returns how many got it; with ids, *ids gets
+ * late registrants (evcache.c); each recipient gets with it the cache's
+ * losses it was not told of yet. Returns how many got it; with ids, *ids gets
  * their peer ids (malloc'ed, NULL when none or out of memory). */
 static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
 		      const pmix_info_t *info, size_t ninfo, const pxc_peer_t *skip, uint64_t **ids)
 {
-	pmix_data_buffer_t msg, bare = { 0 };
-	uint32_t dropped = pxc_evcache_dropped();
-	pmix_info_t *rep = dropped ? with_dropped(info, ninfo, dropped) : NULL;
+	pmix_data_buffer_t msg, rep = { 0 };
+	uint32_t total = pxc_evcache_dropped(), rep_owed = 0;
 	size_t count = 0, nsent = 0, npeers = 0;
 	uint64_t *sent;
 	pmix_status_t st;
@@ -257,33 +257,32 @@ static size_t deliver(pmix_status_t code, const pmix_proc_t *src, pmix_data_rang
 	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)
 		npeers++;
 	sent = calloc(npeers + 1, sizeof(*sent));
-	st = pack_event(&msg, code, src, range, rep ? rep : info, rep ? ninfo + 1 : ninfo);
+	st = pack_event(&msg, code, src, range, info, ninfo);
 	if (skip && sent)
 		sent[nsent++] = skip->id;
 	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
+		uint32_t owed = total - p->ev_lost_seen; /* losses it was not told of */
+		const pmix_data_buffer_t *out = &msg;
+
 		if (p == skip || !pxc_event_recipient(p, code, src, range, info, ninfo))
 			continue;
-		if (pxc_peer_send_event(p, &msg) == 0) {
+		if (owed && owed != rep_owed) { /* (most recipients owe the same) */
+			pxc_buf_clear(&rep);
+			rep_owed = pxc_event_with_dropped(&msg, owed, &rep) == 0 ? owed : 0;
+		}
+		if (owed && owed == rep_owed)
+			out = &rep;
+		if (pxc_peer_send_event(p, out) == 0) {
 			count++;
+			if (out == &rep)
+				p->ev_lost_seen = total;
 			if (sent && nsent <= npeers)
 				sent[nsent++] = p->id;
 		}
 	}
-	if (rep && count)
-		pxc_evcache_reported(dropped);
-	if (st == PMIX_SUCCESS && sent) {
-		/* the cache keeps the event as notified, without the report */
-		if (!rep)
-			pxc_evcache_add(code, src, range, info, ninfo, &msg, sent, nsent,
-					count > 0);
-		else if (pack_event(&bare, code, src, range, info, ninfo) == PMIX_SUCCESS)
-			pxc_evcache_add(code, src, range, info, ninfo, &bare, sent, nsent,
-					count > 0);
-		if (rep)
-			pxc_buf_clear(&bare);
-	}
-	if (rep)
-		PMIx_Info_free(rep, ninfo + 1);
+	pxc_buf_clear(&rep);
+	if (st == PMIX_SUCCESS && sent) /* kept as notified, without a report */
+		pxc_evcache_add(code, src, range, info, ninfo, &msg, sent, nsent, count > 0);
 	if (ids && sent && count) {
 		size_t off = skip ? 1 : 0;
 

@@ -89,8 +89,9 @@ struct pxc_peer {
 	bool ev_all;       /* registered for every event code */
 	pmix_status_t *ev_codes;
 	size_t nev_codes;
-	uint32_t ev_sent;   /* EVENTs sent on conn */
-	uint32_t ev_marked; /* ev_sent when the last event mark went (peer.c) */
+	uint32_t ev_sent;      /* EVENTs sent on conn */
+	uint32_t ev_marked;    /* ev_sent when the last event mark went (peer.c) */
+	uint32_t ev_lost_seen; /* the event cache's losses it was told of (event.c) */
 	bool finalized;
 };
 
