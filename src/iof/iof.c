@@ -224,6 +224,13 @@ static stream_t *stream_get(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channe
 	st->ch = ch;
 	for (sub_t *u = e->subs; u; u = u->next) /* a new stream: no history */
 		if (covers(u, st) && !ss_add_to(u, st)) {
+			for (sub_t *v = e->subs; v != u; v = v->next) /* undo: heads */
+				if (v->ss && v->ss->st == st) {
+					ss_t *s = v->ss;
+
+					v->ss = s->next;
+					ss_free(s);
+				}
 			free(st->head);
 			free(st->ring);
 			free(st);
@@ -355,13 +362,13 @@ static size_t chunk_len(const sub_t *u, const ss_t *s, bool flush, int64_t now_m
 {
 	size_t have = sx_iof_buf_size(&s->q);
 	bool all = flush || s->st->closed;
+	bool due = u->o.buf_time_ms && now_ms - s->first_ms >= (int64_t)u->o.buf_time_ms;
 
 	if (!have)
 		return 0;
-	if (u->o.buf_size)
-		return have >= u->o.buf_size ? u->o.buf_size : all ? have : 0;
-	if (u->o.buf_time_ms && !all && have < u->limit &&
-	    now_ms - s->first_ms < (int64_t)u->o.buf_time_ms)
+	if (u->o.buf_size) /* (with a time too: what waited that long goes) */
+		return have >= u->o.buf_size ? u->o.buf_size : all || due ? have : 0;
+	if (u->o.buf_time_ms && !all && have < u->limit && !due)
 		return 0;
 	return have < CHUNK_MAX ? have : CHUNK_MAX;
 }
@@ -420,11 +427,17 @@ pmix_status_t sx_iof_input(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel
 		return PMIX_SUCCESS;
 	history_add(e, st, bytes, n);
 	for (sub_t *u = e->subs; u; u = u->next)
-		for (ss_t *s = u->ss; s; s = s->next)
-			if (s->st == st) {
-				rc |= ss_queue(u, s, bytes, n, now_ms);
+		for (ss_t *s = u->ss; s; s = s->next) {
+			if (s->st != st)
+				continue;
+			/* a reader that keeps up gets it all, in pieces of its
+			 * bound; one that does not, what its policy keeps */
+			for (size_t off = 0, k; off < n; off += k) {
+				k = u->hold || n - off <= u->limit ? n - off : u->limit;
+				rc |= ss_queue(u, s, (const char *)bytes + off, k, now_ms);
 				deliver(u, s, false, now_ms);
 			}
+		}
 	return rc ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
@@ -475,6 +488,8 @@ pmix_status_t sx_iof_subscribe(sx_iof_t *e, const pmix_proc_t *procs, size_t npr
 	u->chans = chans;
 	u->o = *o;
 	u->limit = o->cache_size ? o->cache_size : e->queue;
+	if (u->o.buf_size > u->limit) /* a chunk never larger than what may wait */
+		u->o.buf_size = u->limit;
 	u->sink = sink;
 	u->arg = arg;
 	u->hold = held;
@@ -547,8 +562,8 @@ int64_t sx_iof_tick(sx_iof_t *e, int64_t now_ms)
 
 			if (!u->hold)
 				deliver(u, s, false, now_ms);
-			if (!sx_iof_buf_size(&s->q))
-				continue;
+			if (u->hold || !sx_iof_buf_size(&s->q))
+				continue; /* (held: its resume comes first) */
 			left = s->first_ms + u->o.buf_time_ms - now_ms;
 			left = left < 0 ? 0 : left;
 			next = next < 0 || left < next ? left : next;

@@ -30,6 +30,7 @@
 #include "sxr.h"
 #include "slurmix-run.h"
 #include "sxr_dir.h"
+#include "sxr_iof.h"
 #include "sxr_host.h"
 #include "sxr_job.h"
 #include "sxr_req.h"
@@ -444,20 +445,36 @@ static int run_timers(struct sxr *s)
 
 static void main_loop(struct sxr *s)
 {
-	struct pollfd pfd[2] = { { .fd = s->qfd, .events = POLLIN },
-				 { .fd = s->sigfd, .events = POLLIN } };
+	struct pollfd *pfd = NULL;
+	int cap = 0;
 
 	while (sxr_tasks_running(s) > 0) {
-		int ms = run_timers(s);
+		int ms = run_timers(s), n, want = 2 + 2 * sxr_tasks_running(s);
+		struct pollfd *grown;
 
-		if (poll(pfd, 2, ms) < 0 && errno != EINTR) {
+		if (want > cap && (grown = realloc(pfd, (size_t)want * sizeof(*pfd)))) {
+			pfd = grown;
+			cap = want;
+		}
+		if (!pfd) { /* (no memory for even the two) */
+			sxr_msg("out of memory");
+			sxr_terminate(s, SIGKILL);
+			break;
+		}
+		pfd[0] = (struct pollfd){ .fd = s->qfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+		n = 2 + sxr_iof_pollfds(s, pfd + 2, cap - 2);
+		if (poll(pfd, (nfds_t)n, ms) < 0 && errno != EINTR) {
 			sxr_msg("poll: %s", strerror(errno));
 			sxr_terminate(s, SIGKILL);
 		}
+		sxr_iof_run(s); /* the tasks' output */
 		/* work first: a finalize notice must land before that task's exit */
 		sxr_host_drain(s);
 		read_signals(s);
 	}
+	free(pfd);
+	sxr_iof_run(s); /* what the last ones left (their ends were read) */
 }
 
 /* ---------------------------------------------------------------- main */

@@ -13,7 +13,8 @@
  * (messages, clock, argv/env arrays), sxr_req.c (work queue, copies),
  * sxr_host.c (server module, simple requests), sxr_ctl.c (query, job
  * control, log, events), sxr_job.c (registration, fork/exec, task ends),
- * sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup). Each declares its
+ * sxr_spawn.c (PMIx_Spawn), sxr_dir.c (publish/lookup), sxr_iof.c (the
+ * tasks' output, relayed and handed to the server). Each declares its
  * functions in the header of its own name (slurmix-run.h for
  * slurmix-run.c); this one declares none.
  *
@@ -76,6 +77,7 @@ struct sxr_task {
 	int killed;    /* killed on request (job control): not an error */
 	int wstatus;   /* from waitpid */
 	char *exe;     /* resolved path of the executable */
+	int iof_fd[2]; /* its stdout, stderr: our read ends (-1: none; sxr_iof.c) */
 };
 
 /* One application of a job: what to run and how. */

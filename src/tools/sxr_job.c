@@ -24,6 +24,7 @@
 #include "slurmix-run.h"
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
+#include "sxr_iof.h"
 #include "sxr_job.h"
 #include "sxr_req.h"
 #include "sxr_util.h"
@@ -292,7 +293,7 @@ static void deregister_job(struct sxr_job *j)
 /* ---------------------------------------------------------------- fork */
 
 /* The child: only async-signal-safe calls from here on. */
-static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull)
+static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull, const int out[2])
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
@@ -303,6 +304,7 @@ static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
+	sxr_iof_child(out);
 	if (chdir(a->cwd) == 0)
 		execve(a->exe, a->argv, env);
 	err = errno;
@@ -315,7 +317,7 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 {
 	struct sxr_app *a = &j->apps[t->appnum];
 	char **env = sxr_argv_dup(a->env);
-	int fds[2], devnull = -1;
+	int fds[2], devnull = -1, out[2];
 	pmix_proc_t p;
 	pid_t pid;
 
@@ -324,11 +326,18 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 		sxr_argv_free(env);
 		return -1;
 	}
+	if (sxr_iof_prepare(t, out) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		sxr_argv_free(env);
+		return -1;
+	}
 	if (j->spawned || t->rank != 0)
 		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pid = fork();
 	if (pid == 0)
-		child_exec(a, env, fds[1], devnull);
+		child_exec(a, env, fds[1], devnull, out);
+	sxr_iof_forked(t, out, pid < 0);
 	close(fds[1]);
 	if (devnull >= 0)
 		close(devnull);
@@ -366,6 +375,7 @@ static void launch_undo(struct sxr_job *j)
 			continue;
 		kill(t->pid, SIGKILL);
 		waitpid(t->pid, &t->wstatus, 0);
+		sxr_iof_close(t);
 		t->state = SXR_T_EXITED;
 	}
 }
@@ -417,9 +427,11 @@ static struct sxr_job *job_new(struct sxr *s, struct sxr_app *apps, size_t napps
 	}
 	for (size_t a = 0; a < napps; a++)
 		for (uint32_t i = 0; i < apps[a].nprocs; i++, r++) {
-			j->tasks[r] = (struct sxr_task){
-				.job = j, .rank = r, .appnum = (uint32_t)a, .exe = apps[a].exe
-			};
+			j->tasks[r] = (struct sxr_task){ .job = j,
+							 .rank = r,
+							 .appnum = (uint32_t)a,
+							 .exe = apps[a].exe,
+							 .iof_fd = { -1, -1 } };
 		}
 	j->apps = apps;
 	j->napps = napps;
@@ -436,6 +448,8 @@ static void job_free(struct sxr_job *j)
 	if (!j)
 		return;
 	sxr_apps_free(j->apps, j->napps);
+	for (uint32_t r = 0; j->tasks && r < j->size; r++)
+		sxr_iof_close(&j->tasks[r]);
 	free(j->tasks);
 	free(j->nsdir);
 	free(j);
@@ -566,6 +580,7 @@ static void task_ended(struct sxr *s, struct sxr_task *t, int wstatus)
 	pmix_proc_t p;
 	pmix_status_t code = 0;
 
+	sxr_iof_task_ended(s, t); /* its last output before its end */
 	t->state = SXR_T_EXITED;
 	t->wstatus = wstatus;
 	PMIX_LOAD_PROCID(&p, t->job->nspace, t->rank);

@@ -27,7 +27,7 @@ TMP=$OUT/tmp
 LIMIT=${CLIENT_TIMEOUT:-60}
 CC=${CC:-cc}
 PY=/usr/bin/python3
-CLIENTS=${CLIENTS:-basic fence pubsub spawn events abort misc}
+CLIENTS=${CLIENTS:-basic fence pubsub spawn events abort misc iof}
 pass=0
 fail=0
 
@@ -193,6 +193,14 @@ pmix_case() { # client flavour
 	events) run "$name" -n 3 --keep-going "$bin" &&
 		expect "$name" 137 "events ok" "was killed by signal 9" ;;
 	misc) run "$name" -n 3 "$bin" && expect "$name" 0 "misc ok" "pmix_misc log line" ;;
+	iof) # rank 0 pulls what rank 1 writes; slurmix-run's stdout has it too
+		if run "$name" -n 3 "$bin"; then
+			if [ "$rc" = 0 ] && [ "$(count "$name" '^line [0-9]* of rank 1$')" != 200 ]; then
+				ko "$name" "slurmix-run's stdout lacks rank 1's lines"
+			else
+				expect "$name" 0 "iof ok: 3690 bytes" "rank 1 to err"
+			fi
+		fi ;;
 	abort) run "$name" -n 3 "$bin" &&
 		expect "$name" 5 "" "rank 1 of slurmix-run\.[0-9]* called abort: pmix_abort test" ;;
 	esac

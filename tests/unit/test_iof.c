@@ -309,6 +309,41 @@ START_TEST(buffering)
 }
 END_TEST
 
+/* A reader that keeps up gets one input larger than its bound whole; a
+ * size with a time: a short buffer goes when it waited that long, and the
+ * timer is not due again before that (it would spin). */
+START_TEST(bounds_and_deadlines)
+{
+	sx_iof_t *e = sx_iof_create(64, 1 << 20);
+	pmix_proc_t p = proc(0), q = proc(1);
+	sx_iof_opts_t o = opts(4096, false), ob = { .buf_size = 4096, .buf_time_ms = 1000 };
+	char *data = pattern(0, 65536);
+	uint32_t id, id2;
+	got_t g, h;
+
+	got_init(&g);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &o, false, sink, &g, 0, &id);
+	sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, data, 65536, 1);
+	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 65536);
+	ck_assert(!memcmp(sx_iof_buf_data(&g.bytes), data, 65536));
+	ck_assert_uint_eq(g.dropped, 0);
+	got_init(&h);
+	sx_iof_subscribe(e, &q, 1, PMIX_FWD_STDOUT_CHANNEL, &ob, false, sink, &h, 0, &id2);
+	sx_iof_input(e, &q, PMIX_FWD_STDOUT_CHANNEL, "hello\n", 6, 0);
+	ck_assert_int_eq(sx_iof_tick(e, 999), 1);
+	ck_assert_int_eq(h.chunks, 0);
+	ck_assert_int_eq(sx_iof_tick(e, 1000), -1);
+	ck_assert_int_eq(h.chunks, 1);
+	ck_assert_uint_eq(h.sizes[0], 6);
+	sx_iof_unsubscribe(e, id, 2000);
+	sx_iof_unsubscribe(e, id2, 2000);
+	free(data);
+	got_free(&g);
+	got_free(&h);
+	sx_iof_destroy(e);
+}
+END_TEST
+
 /* A stream that ended before the subscription: its history, then its
  * end; one that never wrote: its end alone. */
 START_TEST(ended_before)
@@ -567,6 +602,7 @@ int main(int argc, char **argv)
 		{ "slow_sink_bounded", slow_sink_bounded },
 		{ "buffering", buffering },
 		{ "ended_before", ended_before },
+		{ "bounds_and_deadlines", bounds_and_deadlines },
 		{ "directives", directives },
 		{ "format_tag_lines", format_tag_lines },
 		{ "format_timestamp", format_timestamp },

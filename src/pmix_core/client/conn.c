@@ -194,8 +194,7 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p
 		atomic_fetch_add(&pxc_cl.ev_recv, 1);
 		pxc_event_handle_msg(h->tag, payload); /* counts it handled (direct.c) */
 	} else if (h->cmd == PXC_CMD_IOF) {
-		atomic_fetch_add(&pxc_cl.ev_recv, 1); /* the server counts them too */
-		pxc_iof_handle_msg(h->tag, payload);
+		pxc_iof_handle_msg(h->tag, payload); /* (not counted for the marks) */
 	} else
 		pxc_error("client: unexpected message cmd %u from server", h->cmd);
 }

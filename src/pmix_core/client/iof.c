@@ -14,8 +14,9 @@
  * for stderr and stddiag). A deregistration is an IOF_DEREG on the same
  * connection: what the server flushed arrives before its reply, and the
  * handler is gone when its callback runs, so nothing comes after it. An
- * id not pulled here is PMIX_ERR_BAD_PARAM. IOF frames count with the
- * EVENTs for the event marks (direct.c): each is "seen" once handled.
+ * id not pulled here is PMIX_ERR_BAD_PARAM. IOF frames do not count for
+ * the event marks (direct.c): the replies that matter come after them on
+ * the same connection.
  * A server process's own pulls, and PMIx_IOF_push, are not served yet
  * (PMIX_ERR_NOT_SUPPORTED).
  */
@@ -26,7 +27,6 @@
 
 #include "client/client.h"
 #include "client/conn.h"
-#include "client/direct.h"
 #include "client/iof.h"
 #include "client/request.h"
 #include "pack.h"
@@ -109,7 +109,6 @@ void pxc_iof_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 	    pxc_unpack_array(payload, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS) {
 		pxc_error("client: malformed IOF from server dropped");
 		free(bo.bytes);
-		pxc_direct_event_seen();
 		return;
 	}
 	pthread_mutex_lock(&lock);
@@ -125,7 +124,6 @@ void pxc_iof_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 		write_out(ch, bo.bytes, bo.size);
 	free(bo.bytes);
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_direct_event_seen();
 }
 
 /* ---- pull ---- */

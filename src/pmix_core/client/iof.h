@@ -10,7 +10,7 @@
 #include <pmix_common.h>
 
 /* An IOF frame (proto.h) for handler tag: to its output callback, or to
- * stdout/stderr; counted as seen for the event marks. Progress thread. */
+ * stdout/stderr. Progress thread. */
 void pxc_iof_handle_msg(uint32_t tag, pmix_data_buffer_t *payload);
 /* Forgets every handler (finalize). Any thread. */
 void pxc_iof_release_all(void);

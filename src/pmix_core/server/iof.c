@@ -16,9 +16,11 @@
  *                            is not the client's own is PMIX_ERR_BAD_PARAM.
  * A client whose connection holds more than the event bound
  * (PXC_SERVER_EVENT_QUEUE_BYTES) unread is sent nothing more until it
- * read it down (evqueue.c's drain waits); meanwhile the engine keeps its
- * bytes within the subscription's own bounds, and the processes writing
- * never wait. A client that goes has its subscriptions dropped.
+ * read it down (checked every IOF_RETRY_MS); meanwhile the engine keeps
+ * its bytes within the subscription's own bounds (a cache size is at
+ * most IOF_MAX_CACHE), and the processes writing never wait. IOF frames
+ * do not count for the event marks: the pull's and the deregistration's
+ * replies come on the same connection, after them. A client that goes has its subscriptions dropped.
  * History bytes per (process, channel): PXC_SERVER_IOF_HISTORY in the
  * server's init info (UINT32, default 64 KiB).
  * Progress thread, except PMIx_server_IOF_deliver's entry (any thread).
@@ -41,7 +43,11 @@ typedef struct isub {
 	struct isub *next;
 	uint32_t id;
 	uint64_t peer_id;
+	struct event *retry; /* its client's connection was full */
 } isub_t;
+
+#define IOF_RETRY_MS 20
+#define IOF_MAX_CACHE (16u << 20) /* the most a client may have kept for it per stream */
 
 static struct {
 	sx_iof_t *engine;
@@ -65,6 +71,8 @@ static void isub_remove(uint32_t id)
 			isub_t *s = *pp;
 
 			*pp = s->next;
+			if (s->retry)
+				event_free(s->retry);
 			free(s);
 			return;
 		}
@@ -87,12 +95,8 @@ void pxc_iof_clear(void)
 	if (iof.timer)
 		event_free(iof.timer);
 	iof.timer = NULL;
-	while (iof.subs) {
-		isub_t *s = iof.subs;
-
-		iof.subs = s->next;
-		free(s);
-	}
+	while (iof.subs)
+		isub_remove(iof.subs->id);
 	sx_iof_destroy(iof.engine);
 	iof.engine = NULL;
 }
@@ -122,13 +126,35 @@ static void on_timer(int fd, short what, void *arg)
 
 /* ------------------------------------------------------------- delivery */
 
-static void drained(void *arg)
+/* A full client's subscription: again once its connection drained (its
+ * own timer, not the events' drain waits: a client that reads none of its
+ * output must not hold anybody's events). */
+static void retry_fire(int fd, short what, void *arg)
 {
 	uint32_t id = (uint32_t)(uintptr_t)arg;
+	isub_t *s = isub_find(id);
+	pxc_peer_t *p = s ? pxc_peer_find(s->peer_id) : NULL;
+	struct timeval tv = { 0, IOF_RETRY_MS * 1000 };
 
-	if (iof.engine && isub_find(id)) /* (gone meanwhile: nothing to do) */
-		sx_iof_resume(iof.engine, id, pxc_now_ms());
+	(void)fd, (void)what;
+	if (!p)
+		return; /* going: dropped with its peer */
+	if (pxc_evq_full(p)) {
+		evtimer_add(s->retry, &tv);
+		return;
+	}
+	sx_iof_resume(iof.engine, id, pxc_now_ms());
 	tick();
+}
+
+static void retry_later(isub_t *s)
+{
+	struct timeval tv = { 0, IOF_RETRY_MS * 1000 };
+
+	if (!s->retry &&
+	    !(s->retry = evtimer_new(pxc_srv.base, retry_fire, (void *)(uintptr_t)s->id)))
+		return; /* (resumed by nothing: its bytes wait within its bounds) */
+	evtimer_add(s->retry, &tv);
 }
 
 static pmix_status_t pack_chunk(pmix_data_buffer_t *b, const sx_iof_chunk_t *c)
@@ -164,18 +190,20 @@ static bool to_client(void *arg, uint32_t id, const sx_iof_chunk_t *c)
 	isub_t *s = isub_find(id);
 	pxc_peer_t *p = s ? pxc_peer_find(s->peer_id) : NULL;
 	pmix_data_buffer_t b;
-	uint64_t pid;
 
 	(void)arg;
 	if (!p)
 		return false; /* going: dropped with its peer */
-	if (pack_chunk(&b, c) != PMIX_SUCCESS || pxc_peer_send_ordered(p, PXC_CMD_IOF, id, &b) < 0)
-		pxc_debug("server: IOF to %s:%u dropped", p->proc.nspace, p->proc.rank);
+	/* not counted for the event marks: a pull's and a deregistration's
+	 * replies come on this connection too, after what went before */
+	if (pack_chunk(&b, c) != PMIX_SUCCESS ||
+	    pxc_conn_send(p->conn, PXC_CMD_IOF, id, 0, &b) != 0)
+		pxc_error("server: IOF of %u bytes to %s:%u lost", (unsigned)c->n, p->proc.nspace,
+			  p->proc.rank);
 	pxc_buf_clear(&b);
 	if (!pxc_evq_full(p))
 		return true;
-	pid = p->id;
-	pxc_evq_when_drained(&pid, 1, drained, (void *)(uintptr_t)id);
+	retry_later(s);
 	return false;
 }
 
@@ -214,6 +242,8 @@ int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 		return -1;
 	}
 	st = sx_iof_opts_parse(info, ninfo, &o, &bad);
+	if (o.cache_size > IOF_MAX_CACHE) /* (a client that never reads holds this much) */
+		o.cache_size = IOF_MAX_CACHE;
 	if (st != PMIX_SUCCESS)
 		pxc_error("server: IOF pull of %s:%u: bad directive %s", p->proc.nspace,
 			  p->proc.rank, bad ? bad : "?");

@@ -193,17 +193,12 @@ static pxc_conn_t *reply_conn(pxc_peer_t *p, uint16_t cmd, uint32_t tag)
 	return p->rchan->conn;
 }
 
-int pxc_peer_send_ordered(pxc_peer_t *p, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg)
+int pxc_peer_send_event_tag(pxc_peer_t *p, uint32_t tag, const pmix_data_buffer_t *msg)
 {
-	if (pxc_conn_send(p->conn, cmd, tag, 0, msg) != 0)
+	if (pxc_conn_send(p->conn, PXC_CMD_EVENT, tag, 0, msg) != 0)
 		return -1;
 	p->ev_sent++;
 	return 0;
-}
-
-int pxc_peer_send_event_tag(pxc_peer_t *p, uint32_t tag, const pmix_data_buffer_t *msg)
-{
-	return pxc_peer_send_ordered(p, PXC_CMD_EVENT, tag, msg);
 }
 
 int pxc_peer_send_event(pxc_peer_t *p, const pmix_data_buffer_t *msg)

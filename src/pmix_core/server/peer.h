@@ -32,9 +32,6 @@ void pxc_peer_send_id(uint64_t peer_id, uint16_t cmd, uint32_t tag, const pmix_d
 int pxc_peer_send_event(pxc_peer_t *p, const pmix_data_buffer_t *msg);
 /* The same for one handler of the peer (tag: its id; proto.h, EVENT). */
 int pxc_peer_send_event_tag(pxc_peer_t *p, uint32_t tag, const pmix_data_buffer_t *msg);
-/* Any such message of cmd (EVENT, IOF) with tag on the first connection,
- * counted for the event marks. 0 or -1. */
-int pxc_peer_send_ordered(pxc_peer_t *p, uint16_t cmd, uint32_t tag, const pmix_data_buffer_t *msg);
 /* Packs a byte object holding the bytes of blob (a store blob) into out. */
 pmix_status_t pxc_pack_blob(pmix_data_buffer_t *out, const pmix_data_buffer_t *blob);
 

@@ -157,7 +157,7 @@ enum pxc_cmd {
 	 *              BYTE_OBJECT data, INFO[] (PMIX_IOF_COMPLETE: the end of
 	 *              that source's channel; SLURMIX_IOF_DROPPED: bytes lost
 	 *              to this subscription before these). On the first
-	 *              connection, counted with the EVENTs for the event marks. */
+	 *              connection, not counted for the event marks. */
 	PXC_CMD_IOF = 23,
 	PXC_CMD_MAX
 };
