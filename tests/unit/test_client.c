@@ -892,9 +892,14 @@ static pmix_status_t reg_aff(pmix_status_t code, intptr_t tag, pmix_proc_t *aff,
 		PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROC, aff, PMIX_PROC);
 	else if (n > 1)
 		PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
-	return PMIx_Register_event_handler(&code, 1, info, n ? 2 : 1, aff_hdl, NULL, NULL) > 0 ?
-		       PMIX_SUCCESS :
-		       PMIX_ERROR;
+	pmix_status_t st = PMIx_Register_event_handler(&code, 1, info, n ? 2 : 1, aff_hdl, NULL,
+						       NULL) > 0 ?
+				   PMIX_SUCCESS :
+				   PMIX_ERROR;
+
+	for (size_t i = 0; i < (n ? 2u : 1u); i++)
+		PMIX_INFO_DESTRUCT(&info[i]);
+	return st;
 }
 
 /* Notifies code locally, naming affected procs aff[0..n) as reg_aff does. */
@@ -903,12 +908,17 @@ static pmix_status_t notify_aff(pmix_status_t code, pmix_proc_t *aff, size_t n)
 	pmix_info_t info;
 	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = aff };
 
+	pmix_status_t st;
+
 	if (n == 1)
 		PMIX_INFO_LOAD(&info, PMIX_EVENT_AFFECTED_PROC, aff, PMIX_PROC);
 	else if (n > 1)
 		PMIX_INFO_LOAD(&info, PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
-	return PMIx_Notify_event(code, NULL, PMIX_RANGE_PROC_LOCAL, n ? &info : NULL, n ? 1 : 0,
-				 NULL, NULL);
+	st = PMIx_Notify_event(code, NULL, PMIX_RANGE_PROC_LOCAL, n ? &info : NULL, n ? 1 : 0, NULL,
+			       NULL);
+	if (n)
+		PMIX_INFO_DESTRUCT(&info);
+	return st;
 }
 
 /* PMIX_EVENT_AFFECTED_PROC(S) at registration filter what a handler gets:
@@ -998,8 +1008,11 @@ static int c_events(void)
 		CKS(PMIx_Connect(&all, 1, ai, 1), PMIX_ERR_NOT_SUPPORTED);
 		CKS(PMIx_Disconnect(&all, 1, ai, 1), PMIX_ERR_NOT_SUPPORTED);
 		/* asked for, not required: the fence runs */
+		PMIx_Info_destruct(&ai[0]);
 		PMIx_Info_load(&ai[0], PMIX_COLLECTIVE_ALGO, "ring", PMIX_STRING);
 		CKS(PMIx_Fence(NULL, 0, ai, 1), PMIX_SUCCESS);
+		PMIx_Info_destruct(&ai[0]);
+		PMIx_Info_destruct(&ai[1]);
 	}
 	/* an unknown id with a callback: the callback still comes, NOT_FOUND */
 	nb_done = 0;
