@@ -28,7 +28,7 @@
 static const pmix_iof_channel_t channel_of[2] = { PMIX_FWD_STDOUT_CHANNEL,
 						  PMIX_FWD_STDERR_CHANNEL };
 
-int sxr_iof_prepare(struct sxr_task *t, int child[2])
+void sxr_iof_prepare(struct sxr_task *t, int child[2])
 {
 	for (int k = 0; k < 2; k++) {
 		int fds[2];
@@ -43,7 +43,6 @@ int sxr_iof_prepare(struct sxr_task *t, int child[2])
 		t->iof_fd[k] = fds[0];
 		child[k] = fds[1];
 	}
-	return 0;
 }
 
 void sxr_iof_child(const int child[2])

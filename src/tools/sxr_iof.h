@@ -15,8 +15,9 @@
 #include "sxr.h"
 
 /* Before the fork of t: the pipes; child[0], child[1]: the write ends the
- * child takes as fd 1 and 2 (-1: that channel not captured). 0 or -1. */
-int sxr_iof_prepare(struct sxr_task *t, int child[2]);
+ * child takes as fd 1 and 2 (-1: that channel not captured: a terminal,
+ * or no descriptor for a pipe). */
+void sxr_iof_prepare(struct sxr_task *t, int child[2]);
 /* In the child (async-signal-safe): the write ends become fd 1 and 2. */
 void sxr_iof_child(const int child[2]);
 /* After the fork (parent): the write ends closed; failed: the read ends

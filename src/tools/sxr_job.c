@@ -326,12 +326,7 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 		sxr_argv_free(env);
 		return -1;
 	}
-	if (sxr_iof_prepare(t, out) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		sxr_argv_free(env);
-		return -1;
-	}
+	sxr_iof_prepare(t, out);
 	if (j->spawned || t->rank != 0)
 		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pid = fork();

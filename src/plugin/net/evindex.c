@@ -140,13 +140,14 @@ bool plug_evindex_wants(uint32_t node, pmix_status_t code)
 
 /* ------------------------------------------------------- kept events */
 
-static void held_unlink_head(void)
+/* Unlinks and frees the kept event *pp (pp: the link that points to it). */
+static void held_unlink(held_t **pp)
 {
-	held_t *h = ix.held;
+	held_t *h = *pp;
 
-	ix.held = h->next;
-	if (!ix.held)
-		ix.held_tail = &ix.held;
+	*pp = h->next;
+	if (ix.held_tail == &h->next)
+		ix.held_tail = pp;
 	ix.held_bytes -= h->msg.bytes_used;
 	pxc_buf_clear(&h->msg);
 	free(h->nodes);
@@ -181,7 +182,7 @@ static void held_trim(size_t room)
 			   (ix.hold_age && now - ix.held->at > (long)ix.hold_age * 1000))) {
 		if (ix.held->n)
 			note_dropped(ix.held->nodes, ix.held->n);
-		held_unlink_head();
+		held_unlink(&ix.held);
 	}
 }
 
@@ -193,21 +194,14 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 	if (!ready() || !n || !msg->bytes_used || !ix.hold_bytes)
 		return; /* (no cache: late registrants get nothing, by choice) */
 	held_trim(msg->bytes_used);
-	if (msg->bytes_used > ix.hold_bytes) {
-		note_dropped(nodes, n);
-		return;
-	}
-	if (!(h = calloc(1, sizeof(*h))) || !(h->nodes = malloc(n * sizeof(*h->nodes)))) {
-		free(h);
-		note_dropped(nodes, n);
-		return;
-	}
+	if (msg->bytes_used > ix.hold_bytes || !(h = calloc(1, sizeof(*h))))
+		goto lost;
 	pxc_buf_init(&h->msg);
-	if (pxc_buf_append(&h->msg, msg->base_ptr, msg->bytes_used) < 0) {
+	if (!(h->nodes = malloc(n * sizeof(*h->nodes))) ||
+	    pxc_buf_append(&h->msg, msg->base_ptr, msg->bytes_used) < 0) {
 		free(h->nodes);
 		free(h);
-		note_dropped(nodes, n);
-		return;
+		goto lost;
 	}
 	memcpy(h->nodes, nodes, n * sizeof(*nodes));
 	h->n = n;
@@ -216,6 +210,9 @@ void plug_evindex_hold(pmix_status_t code, const pmix_data_buffer_t *msg, const 
 	*ix.held_tail = h;
 	ix.held_tail = &h->next;
 	ix.held_bytes += h->msg.bytes_used;
+	return;
+lost:
+	note_dropped(nodes, n);
 }
 
 /* Takes node out of the kept events of c's codes (NULL: every code),
@@ -241,17 +238,10 @@ static size_t held_take(uint32_t node, const codeset_t *c, bool send)
 			sent += send && rc == 0;
 			h->nodes[i] = h->nodes[--h->n];
 		}
-		if (h->n == 0) {
-			*pp = h->next;
-			if (ix.held_tail == &h->next)
-				ix.held_tail = pp;
-			ix.held_bytes -= h->msg.bytes_used;
-			pxc_buf_clear(&h->msg);
-			free(h->nodes);
-			free(h);
-			continue;
-		}
-		pp = &h->next;
+		if (h->n == 0)
+			held_unlink(pp);
+		else
+			pp = &h->next;
 	}
 	return sent;
 }
@@ -453,7 +443,7 @@ static void evindex_stop(void *arg)
 		plug_error("events: %u more event%s kept for nodes without a handler dropped",
 			   ix.dropped, ix.dropped == 1 ? "" : "s");
 	while (ix.held)
-		held_unlink_head();
+		held_unlink(&ix.held);
 	for (uint32_t i = 0; ix.node && i < ix.nnodes; i++)
 		free(ix.node[i].codes);
 	free(ix.node);

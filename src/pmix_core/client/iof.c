@@ -101,6 +101,7 @@ void pxc_iof_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 	size_t ninfo = 0;
 	int32_t one = 1;
 	pmix_iof_cbfunc_t cb = NULL;
+	hdlr_t *h;
 	bool known;
 
 	if (pxc_unpack_proc(payload, &src) != PMIX_SUCCESS ||
@@ -112,9 +113,9 @@ void pxc_iof_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 		return;
 	}
 	pthread_mutex_lock(&lock);
-	known = find(tag) != NULL;
-	if (known)
-		cb = find(tag)->cbfunc;
+	h = find(tag);
+	known = h != NULL;
+	cb = h ? h->cbfunc : NULL;
 	pthread_mutex_unlock(&lock);
 	if (!known)
 		pxc_debug("client: IOF for handler %u, not ours (any more): dropped", tag);
