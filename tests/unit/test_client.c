@@ -2430,13 +2430,17 @@ END_TEST
  * connection: an EVENT that does not unpack, an EVENT whose sync id is a
  * string, and a synchronous EVENT (sync id 7): the client drops the first,
  * delivers the other two (the handler never sees the id) and answers the
- * third with EVENT_DONE (7, handled). The first blocking PUBLISH gets an
+ * third with EVENT_DONE (7, handled). Before them, two IOF frames: one
+ * that does not unpack and one for a handler this client never pulled:
+ * both dropped, the connection kept (else the events would not come).
+ * The first blocking PUBLISH gets an
  * event mark that does not unpack on the reply channel: that call fails,
  * the next one goes the plain way and succeeds. */
 #define PXC_TEST_CMD_REGEVENTS 13
 #define PXC_TEST_CMD_PUBLISH 7
 #define PXC_TEST_CMD_EVENT 15
 #define PXC_TEST_CMD_EVENT_DONE 21
+#define PXC_TEST_CMD_IOF 23
 #define BEV_CODE (PMIX_EXTERNAL_ERR_BASE - 21)
 
 struct fake_bev {
@@ -2483,11 +2487,25 @@ static void fake_bev_events(int c1)
 	pmix_info_t info;
 	uint32_t id = 7;
 
+	pmix_byte_object_t bo = { .bytes = "out", .size = 3 };
+	pmix_proc_t src;
+	uint16_t ch = PMIX_FWD_STDOUT_CHANNEL;
+	size_t none = 0;
+
 	PMIX_DATA_BUFFER_CONSTRUCT(&e);
 	PMIx_Data_copy_payload(&e, &(pmix_data_buffer_t){ .base_ptr = (char *)junk,
 							  .unpack_ptr = (char *)junk,
 							  .bytes_used = sizeof(junk) });
+	fake_write_flags(c1, PXC_TEST_CMD_IOF, 5, 0, &e);
 	fake_write_flags(c1, PXC_TEST_CMD_EVENT, 0, 0, &e);
+	PMIX_DATA_BUFFER_DESTRUCT(&e);
+	PMIX_DATA_BUFFER_CONSTRUCT(&e); /* well formed, for a handler nobody pulled */
+	PMIx_Load_procid(&src, "fakesrv", 0);
+	pk(&e, &src, PMIX_PROC);
+	pk(&e, &ch, PMIX_UINT16);
+	pk(&e, &bo, PMIX_BYTE_OBJECT);
+	pk(&e, &none, PMIX_SIZE);
+	fake_write_flags(c1, PXC_TEST_CMD_IOF, 99, 0, &e);
 	PMIX_DATA_BUFFER_DESTRUCT(&e);
 	PMIx_Info_load(&info, "slurmix.ev.sync", "seven", PMIX_STRING);
 	pk_event(&e, &info);
