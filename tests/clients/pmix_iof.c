@@ -8,6 +8,9 @@
  * in order, byte for byte, and prints "iof ok: N bytes". Every other rank
  * just fences. slurmix-run's own stdout still carries rank 1's lines.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "pt.h"
 
 #include <pthread.h>

@@ -304,7 +304,9 @@ static void setup(void)
 	"SlurmixEventQueueBytes=262144\n"         \
 	"SlurmixEventCacheAge=60\n"               \
 	"SlurmixEventTimeout=10\n"                \
-	"SlurmixTaskWeight=yes\n"
+	"SlurmixTaskWeight=yes\n"                 \
+	"SlurmixIOF=yes\n"                        \
+	"SlurmixIOFHistory=65536\n"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -329,7 +331,9 @@ START_TEST(test_defaults)
 				   "SlurmixEventQueueBytes=262144\n"
 				   "SlurmixEventCacheAge=60\n"
 				   "SlurmixEventTimeout=10\n"
-				   "SlurmixTaskWeight=yes\n");
+				   "SlurmixTaskWeight=yes\n"
+				   "SlurmixIOF=yes\n"
+				   "SlurmixIOFHistory=65536\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
 	ck_assert_str_eq(printed(), DEFAULTS_PRINTED);
@@ -356,13 +360,15 @@ START_TEST(test_options)
 		{ "SlurmixEventCacheAge", S_P_UINT32 },
 		{ "SlurmixEventTimeout", S_P_UINT32 },
 		{ "SlurmixTaskWeight", S_P_BOOLEAN },
+		{ "SlurmixIOF", S_P_BOOLEAN },
+		{ "SlurmixIOFHistory", S_P_UINT32 },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 13);
+	ck_assert_int_eq(n, 1 + 15);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 13; i++) {
+	for (int i = 0; i < 15; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -387,6 +393,8 @@ START_TEST(test_file_values)
 		"SlurmixEventCacheAge=5",
 		"SlurmixEventTimeout=3",
 		"SlurmixTaskWeight=no",
+		"SlurmixIOF=no",
+		"SlurmixIOFHistory=4096",
 		NULL,
 	};
 	const char *want = "SlurmixTimeout=60\n"
@@ -401,7 +409,9 @@ START_TEST(test_file_values)
 			   "SlurmixEventQueueBytes=65536\n"
 			   "SlurmixEventCacheAge=5\n"
 			   "SlurmixEventTimeout=3\n"
-			   "SlurmixTaskWeight=no\n";
+			   "SlurmixTaskWeight=no\n"
+			   "SlurmixIOF=no\n"
+			   "SlurmixIOFHistory=4096\n";
 
 	plug_conf_set(file(lines));
 	ck_assert_uint_eq(plug_conf.timeout, 60);
@@ -414,6 +424,8 @@ START_TEST(test_file_values)
 	ck_assert_uint_eq(plug_conf.event_cache_bytes, 0);
 	ck_assert_uint_eq(plug_conf.event_cache_age, 5);
 	ck_assert_uint_eq(plug_conf.event_timeout, 3);
+	ck_assert(!plug_conf.iof);
+	ck_assert_uint_eq(plug_conf.iof_history, 4096);
 	ck_assert_str_eq(printed(), want);
 	ck_assert_str_eq(packed(), want);
 	ck_assert_str_eq(plug_conf_tmpdir(), "/scratch");
@@ -512,6 +524,8 @@ START_TEST(test_env_each)
 		{ "SLURMIX_EVENT_CACHE_AGE=0", "SlurmixEventCacheAge", "0" },
 		{ "SLURMIX_EVENT_TIMEOUT=30", "SlurmixEventTimeout", "30" },
 		{ "SLURMIX_TASK_WEIGHT=0", "SlurmixTaskWeight", "no" },
+		{ "SLURMIX_IOF=no", "SlurmixIOF", "no" },
+		{ "SLURMIX_IOF_HISTORY=1024", "SlurmixIOFHistory", "1024" },
 	};
 
 	for (size_t i = 0; i < sizeof(ov) / sizeof(ov[0]); i++) {

@@ -121,6 +121,20 @@ static const struct conf_row rows[] = {
 	  .flag = &plug_conf.task_weight,
 	  .dflt = true,
 	  .env_only_off = true },
+	/* A user may turn capture off for a step; only the admin may force
+	 * it on. */
+	{ .key = "SlurmixIOF",
+	  .env = "SLURMIX_IOF",
+	  .flag = &plug_conf.iof,
+	  .dflt = true,
+	  .env_only_off = true },
+	{ .key = "SlurmixIOFHistory",
+	  .env = "SLURMIX_IOF_HISTORY",
+	  .u32 = &plug_conf.iof_history,
+	  .dflt = 65536,
+	  .min = 2,
+	  .max = 16777216,
+	  .out_of_range = 65536 },
 };
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))

@@ -52,6 +52,12 @@ typedef struct {
 					 * step's autogroup CPU weight is its
 					 * tasks over its parent's on the node
 					 * (stepd/weight.c) */
+	bool iof;                   /* SlurmixIOF (yes): the tasks' stdout and
+					 * stderr pass through the step daemon
+					 * for PMIx_IOF_pull (stepd/capture.c) */
+	uint32_t iof_history;       /* SlurmixIOFHistory (64 KiB): bytes kept
+					 * per task and channel for late
+					 * subscribers */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -59,6 +59,7 @@
 #include "stepd/abort.h"
 #include "stepd/family.h"
 #include "stepd/nspace.h"
+#include "stepd/output.h"
 #include "stepd/publish.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
@@ -69,6 +70,8 @@
 /* How long a lost task may take to exit after its connection closed
  * before its loss goes out without its exit status. */
 #define PLUG_LOST_EXIT_WAIT_MS 1000
+/* How long a task waits for the capture thread to take its output. */
+#define PLUG_CAPTURE_ACK_MS 10000
 
 static plug_step_t step;
 
@@ -159,10 +162,34 @@ static pmix_status_t cb_client_connected(const pmix_proc_t *proc, void *srv,
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* A lost task's exit status is known (or cannot be): the step hears. */
+typedef struct {
+	pmix_rank_t rank;
+	int known, wstatus;
+} lost_end_t;
+
+static void lost_report(void *arg)
+{
+	lost_end_t *e = arg;
+
+	plug_lost_local_status(e->rank, e->known, e->wstatus);
+	free(e);
+}
+
+/* A lost task's exit status is known (or cannot be): the step hears, once
+ * the task's captured output ended (its PMIX_IOF_COMPLETE comes first). */
 static void lost_ended(int known, int wstatus, void *arg)
 {
-	plug_lost_local_status((pmix_rank_t)(uintptr_t)arg, known, wstatus);
+	lost_end_t *e = malloc(sizeof(*e));
+	pmix_rank_t rank = (pmix_rank_t)(uintptr_t)arg;
+
+	if (!e) {
+		plug_lost_local_status(rank, known, wstatus);
+		return;
+	}
+	e->rank = rank;
+	e->known = known;
+	e->wstatus = wstatus;
+	plug_output_when_ended(rank, PLUG_LOST_EXIT_WAIT_MS, lost_report, e);
 }
 
 /* Also called by the server for a client whose connection ended without
@@ -501,10 +528,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(9);
+	pmix_info_t *info = PMIx_Info_create(10);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
-	size_t n = 8;
+	size_t n = 9;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -523,10 +550,11 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[6], PXC_SERVER_EVCACHE_AGE, &plug_conf.event_cache_age, PMIX_UINT32);
 	PMIx_Info_load(&info[7], PXC_SERVER_EVENT_QUEUE_BYTES, &plug_conf.event_queue_bytes,
 		       PMIX_UINT32);
+	PMIx_Info_load(&info[8], PXC_SERVER_IOF_HISTORY, &plug_conf.iof_history, PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 9);
+	PMIx_Info_free(info, 10);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
@@ -750,6 +778,9 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	    start_net(&step, *env) < 0)
 		goto fail;
 	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
+	if (plug_conf.iof)
+		plug_output_start(step.nspace, step.map, step.si.nodeid, step.si.node_tasks,
+				  PLUG_CAPTURE_ACK_MS);
 	/* a spawned step's processes hold their parent's job information */
 	if (step.spawned && pxc_server_hold_nspace(step.parent.nspace) != PMIX_SUCCESS)
 		plug_flag("the parent step's job information is not prefetched");
@@ -789,7 +820,10 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 		if (plug_env_set(env, *e, value) < 0)
 			return -1;
 	}
-	return plug_spawn_task_env(env, step.cltdir) < 0 ? -1 : 0;
+	if (plug_spawn_task_env(env, step.cltdir) < 0)
+		return -1;
+	plug_output_task(task->ltaskid); /* last: nothing fails after it */
+	return 0;
 }
 
 static void free_list(char **list)
@@ -801,6 +835,7 @@ static void free_list(char **list)
 
 void plug_step_fini(void)
 {
+	plug_output_stop();
 	stop_net(&step);
 	plug_reap_stop();
 	if (step.server_up) {

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stepd/output.c - the tasks' captured output to the step's PMIx server
+ * (see stepd/output.h, docs/iof.md).
+ *
+ * The capture thread (stepd/capture.c) hands each piece to
+ * PMIx_server_IOF_deliver, which copies it and passes it to the progress
+ * thread. At most OUT_INFLIGHT bytes are on their way: past that the
+ * capture thread waits for the server (a busy progress thread slows the
+ * tasks a little, as a slow srun would), but never longer than
+ * OUT_STALL_MS; a piece that finds the server still that far behind is
+ * not given to it (counted, logged once) and goes to Slurm's side all
+ * the same. A subscriber that does not read never slows anything: the
+ * server's engine keeps its bytes within that subscriber's own bounds.
+ *
+ * A channel's end (PMIX_IOF_COMPLETE) is delivered the same way; its
+ * completion, in the progress thread, marks the channel ended, and
+ * plug_output_when_ended() waiters (a lost task's event, stepd/step.c)
+ * then go: the end reached the server's subscriptions before them.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <event2/event.h>
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "stepd/capture.h"
+#include "stepd/output.h"
+#include "pxc_host.h"
+#include "slurm_adapter.h"
+
+#define OUT_INFLIGHT (4u << 20)
+#define OUT_STALL_MS 1000
+
+typedef struct waiter {
+	struct waiter *next;
+	uint32_t ltask;
+	void (*fn)(void *);
+	void *arg;
+	struct event *timer;
+} waiter_t;
+
+/* One piece on its way to the server. */
+typedef struct {
+	size_t n;
+	uint32_t ltask;
+	int fd;
+	bool eof;
+	unsigned gen;
+} piece_t;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t drained = PTHREAD_COND_INITIALIZER;
+
+static struct {
+	char nspace[PMIX_MAX_NSLEN + 1];
+	const plug_map_t *map;
+	uint32_t nodeid, n;
+	unsigned gen;      /* which start a late completion belongs to */
+	bool on, stopping; /* (lock) */
+	size_t inflight;   /* (lock) */
+	uint64_t skipped;  /* bytes not given to the server (capture thread) */
+	unsigned *ended;   /* [n] channels whose end was delivered (progress) */
+	waiter_t *waiters; /* (progress thread) */
+	pxc_progress_t *pg;
+} out;
+
+static pmix_rank_t rank_of(uint32_t ltask)
+{
+	return out.map->ranks[out.map->first[out.nodeid] + ltask];
+}
+
+static bool all_ended(uint32_t ltask)
+{
+	unsigned c = plug_capture_channels(ltask);
+
+	return (c & ~out.ended[ltask]) == 0;
+}
+
+static void waiter_free(waiter_t *w)
+{
+	if (w->timer)
+		event_free(w->timer);
+	free(w);
+}
+
+/* Progress thread: the waiters of ltask whose channels all ended go. */
+static void wake_waiters(uint32_t ltask)
+{
+	for (waiter_t **pp = &out.waiters; *pp;) {
+		waiter_t *w = *pp;
+
+		if (w->ltask != ltask || !all_ended(ltask)) {
+			pp = &w->next;
+			continue;
+		}
+		*pp = w->next;
+		w->fn(w->arg);
+		waiter_free(w);
+	}
+}
+
+static void delivered(pmix_status_t st, void *cbdata)
+{
+	piece_t *p = cbdata;
+	bool mine;
+
+	(void)st;
+	pthread_mutex_lock(&lock);
+	mine = out.on && p->gen == out.gen;
+	if (mine) {
+		out.inflight -= p->n;
+		pthread_cond_broadcast(&drained);
+	}
+	pthread_mutex_unlock(&lock);
+	if (mine && p->eof) {
+		out.ended[p->ltask] |= p->fd == 1 ? PLUG_CAPTURE_STDOUT : PLUG_CAPTURE_STDERR;
+		wake_waiters(p->ltask);
+	}
+	free(p);
+}
+
+/* Capture thread: room for n more bytes on their way, waiting for the
+ * server at most OUT_STALL_MS; false: the server is that far behind. */
+static bool room_for(size_t n)
+{
+	struct timespec until;
+	bool ok;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += OUT_STALL_MS / 1000;
+	pthread_mutex_lock(&lock);
+	while (out.inflight && out.inflight + n > OUT_INFLIGHT && !out.stopping)
+		if (pthread_cond_timedwait(&drained, &lock, &until) == ETIMEDOUT)
+			break;
+	ok = !out.stopping && (!out.inflight || out.inflight + n <= OUT_INFLIGHT);
+	if (ok)
+		out.inflight += n;
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_t n, bool eof)
+{
+	pmix_proc_t src;
+	pmix_byte_object_t bo = { .bytes = (char *)data, .size = n };
+	pmix_info_t end;
+	bool yes = true;
+	piece_t *p;
+	pmix_status_t st;
+
+	(void)arg;
+	if (!(p = calloc(1, sizeof(*p))) || !room_for(n)) {
+		if (!out.skipped)
+			plug_error("the step's PMIx server is too far behind: output of rank %u "
+				   "is not kept for PMIx_IOF_pull (srun gets it all the same)",
+				   rank_of(ltask));
+		out.skipped += n;
+		free(p);
+		return;
+	}
+	p->n = n;
+	p->ltask = ltask;
+	p->fd = fd;
+	p->eof = eof;
+	p->gen = out.gen;
+	PMIX_LOAD_PROCID(&src, out.nspace, rank_of(ltask));
+	PMIx_Info_load(&end, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	st = PMIx_server_IOF_deliver(&src,
+				     fd == 1 ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+				     eof ? NULL : &bo, eof ? &end : NULL, eof ? 1 : 0, delivered,
+				     p);
+	PMIx_Info_destruct(&end);
+	if (st != PMIX_SUCCESS) {
+		pthread_mutex_lock(&lock);
+		out.inflight -= n;
+		pthread_mutex_unlock(&lock);
+		free(p);
+		plug_debug("rank %u: PMIx_server_IOF_deliver: %s", src.rank, PMIx_Error_string(st));
+	}
+}
+
+int plug_output_start(const char *nspace, const plug_map_t *map, uint32_t nodeid, uint32_t ntasks,
+		      int ack_ms)
+{
+	if (!ntasks)
+		return 0;
+	if (!(out.ended = calloc(ntasks, sizeof(*out.ended))))
+		return plug_error("no memory for the output capture: tasks run uncaptured"), -1;
+	snprintf(out.nspace, sizeof(out.nspace), "%s", nspace);
+	out.map = map;
+	out.nodeid = nodeid;
+	out.n = ntasks;
+	out.pg = pxc_progress_global();
+	pthread_mutex_lock(&lock);
+	out.on = true;
+	out.stopping = false;
+	out.gen++;
+	pthread_mutex_unlock(&lock);
+	if (plug_capture_start(ntasks, ack_ms, on_output, NULL) < 0) {
+		plug_error("cannot capture the tasks' output (%s): they run uncaptured",
+			   strerror(errno));
+		plug_output_stop();
+		return -1;
+	}
+	return 0;
+}
+
+void plug_output_task(uint32_t ltask)
+{
+	plug_capture_task(ltask);
+}
+
+static void waiter_timeout(int fd, short what, void *arg)
+{
+	waiter_t *w = arg;
+
+	(void)fd, (void)what;
+	for (waiter_t **pp = &out.waiters; *pp; pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			plug_info("rank %u: its output did not end in time: its end may come "
+				  "after its termination event",
+				  rank_of(w->ltask));
+			w->fn(w->arg);
+			waiter_free(w);
+			return;
+		}
+}
+
+void plug_output_when_ended(pmix_rank_t rank, int ms, void (*fn)(void *), void *arg)
+{
+	int lr = out.map ? plug_map_local_rank(out.map, rank) : -1;
+	waiter_t *w;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	if (!out.ended || lr < 0 || (uint32_t)lr >= out.n || out.map->node_of[rank] != out.nodeid ||
+	    all_ended((uint32_t)lr) || !(w = calloc(1, sizeof(*w)))) {
+		fn(arg);
+		return;
+	}
+	w->ltask = (uint32_t)lr;
+	w->fn = fn;
+	w->arg = arg;
+	if (!(w->timer = evtimer_new(pxc_progress_base(out.pg), waiter_timeout, w))) {
+		free(w);
+		fn(arg);
+		return;
+	}
+	evtimer_add(w->timer, &tv);
+	w->next = out.waiters;
+	out.waiters = w;
+}
+
+/* In the progress thread (serialized with delivered()), arg its sync; or
+ * with NULL once that thread is gone. */
+static void finish(void *arg)
+{
+	while (out.waiters) {
+		waiter_t *w = out.waiters;
+
+		out.waiters = w->next;
+		waiter_free(w);
+	}
+	pthread_mutex_lock(&lock);
+	out.on = false;
+	out.inflight = 0;
+	pthread_mutex_unlock(&lock);
+	free(out.ended);
+	out.ended = NULL;
+	if (arg)
+		pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
+void plug_output_stop(void)
+{
+	pmix_status_t st;
+
+	pthread_mutex_lock(&lock);
+	out.stopping = true;
+	pthread_cond_broadcast(&drained);
+	pthread_mutex_unlock(&lock);
+	plug_capture_stop();
+	st = out.pg ? pxc_progress_call(out.pg, finish, 10000) : PMIX_ERR_UNREACH;
+	if (st == PMIX_ERR_UNREACH)
+		finish(NULL); /* (did not run there) */
+	else if (st != PMIX_SUCCESS)
+		plug_error("output capture: the progress thread did not stop it (%s)",
+			   PMIx_Error_string(st));
+	if (out.skipped)
+		plug_info("%llu bytes of output were not kept for PMIx_IOF_pull",
+			  (unsigned long long)out.skipped);
+	out.map = NULL;
+	out.skipped = 0;
+	out.pg = NULL;
+}

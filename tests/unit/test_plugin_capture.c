@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_plugin_capture.c - stepd/capture.c as slurmstepd uses it: the test
+ * plays the step daemon (plug_capture_start, the out() callback) and Slurm
+ * (a pipe or a terminal as each task's stdout and stderr, made before the
+ * fork), and forks the tasks, which run the task hook (plug_capture_task)
+ * and then write. What the test reads from "Slurm's" descriptors must be
+ * exactly what the tasks wrote, and so must what out() got.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <check.h>
+
+#include "runner.h"
+#include "stepd/capture.h"
+
+#define MAXT 4
+
+/* What out() got, per task and channel. */
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char *data;
+	size_t n, cap;
+	int eofs;
+	bool after_eof; /* bytes after the end: a bug */
+} got[MAXT][2];
+
+static void out_cb(void *arg, uint32_t ltask, int fd, const void *data, size_t n, bool eof)
+{
+	(void)arg;
+	if (ltask >= MAXT || (fd != 1 && fd != 2))
+		abort(); /* (the capture thread: no check assertion there) */
+	pthread_mutex_lock(&m);
+	if (got[ltask][fd - 1].eofs && (n || eof))
+		got[ltask][fd - 1].after_eof = true;
+	if (eof)
+		got[ltask][fd - 1].eofs++;
+	if (n) {
+		typeof(got[0][0]) *g = &got[ltask][fd - 1];
+
+		if (g->n + n > g->cap) {
+			g->cap = (g->n + n) * 2;
+			g->data = realloc(g->data, g->cap);
+		}
+		memcpy(g->data + g->n, data, n);
+		g->n += n;
+	}
+	pthread_mutex_unlock(&m);
+}
+
+static void setup(void)
+{
+	memset(got, 0, sizeof(got));
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void teardown(void)
+{
+	plug_capture_stop();
+	for (int i = 0; i < MAXT; i++)
+		for (int c = 0; c < 2; c++)
+			free(got[i][c].data);
+}
+
+/* Deterministic bytes of every value, newlines included. */
+static void fill_bytes(char *b, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		b[i] = (char)(seed >> 16);
+	}
+}
+
+static int write_all(int fd, const char *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Reads fd to its end; returns the bytes (malloc) and their count. */
+static char *read_all(int fd, size_t *n)
+{
+	size_t cap = 1 << 16;
+	char *b = malloc(cap);
+	ssize_t r;
+
+	*n = 0;
+	while ((r = read(fd, b + *n, cap - *n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		ck_assert_int_gt(r, 0);
+		*n += (size_t)r;
+		if (*n == cap)
+			b = realloc(b, cap *= 2);
+	}
+	return b;
+}
+
+/* Forks task i with Slurm's stdout o and stderr e; it runs the hook, then
+ * writes nout bytes (seed i) on stdout and nerr on stderr, and exits 0, or
+ * with the errno of a failed write. */
+static pid_t task(uint32_t i, int o, int e, size_t nout, size_t nerr)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *b = malloc(nout + nerr + 1);
+
+		dup2(o, 1);
+		dup2(e, 2);
+		for (int fd = 3; fd < 64; fd++)
+			if (fd != o && fd != e)
+				fcntl(fd, F_SETFD, FD_CLOEXEC);
+		close(o);
+		close(e);
+		plug_capture_task(i);
+		fill_bytes(b, nout + nerr, i + 1);
+		if (write_all(1, b, nout) < 0 || write_all(2, b + nout, nerr) < 0)
+			_exit(errno ? errno : 99);
+		_exit(0);
+	}
+	return pid;
+}
+
+static int wait_task(pid_t pid)
+{
+	int ws;
+
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	ck_assert(WIFEXITED(ws));
+	return WEXITSTATUS(ws);
+}
+
+/* Waits (at most 5 s) until out() got both ends of task i's captured
+ * channels. */
+static void wait_ends(uint32_t i, unsigned chans)
+{
+	for (int k = 0; k < 500; k++) {
+		bool done = true;
+
+		pthread_mutex_lock(&m);
+		for (int c = 0; c < 2; c++)
+			if ((chans & (1u << c)) && !got[i][c].eofs)
+				done = false;
+		pthread_mutex_unlock(&m);
+		if (done)
+			return;
+		usleep(10000);
+	}
+	ck_abort_msg("task %u: no end of stream", i);
+}
+
+/* Two tasks, binary bytes with a partial last line, 1 MiB + 3 on stdout
+ * and 70001 on stderr each: Slurm's side and out() get exactly them, then
+ * one end each, and Slurm's side its end of file. */
+START_TEST(test_byte_exact)
+{
+	enum { NOUT = (1 << 20) + 3, NERR = 70001 };
+	int po[2][2], pe[2][2];
+	pid_t pid[2];
+	char *want = malloc(NOUT + NERR);
+
+	ck_assert_int_eq(plug_capture_start(2, 5000, out_cb, NULL), 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(pipe2(po[i], O_CLOEXEC), 0);
+		ck_assert_int_eq(pipe2(pe[i], O_CLOEXEC), 0);
+		pid[i] = task(i, po[i][1], pe[i][1], NOUT, NERR);
+		close(po[i][1]); /* as Slurm: the task's ends go once it forked */
+		close(pe[i][1]);
+	}
+	for (uint32_t i = 0; i < 2; i++) {
+		size_t no, ne;
+		char *o = read_all(po[i][0], &no), *e = read_all(pe[i][0], &ne);
+
+		fill_bytes(want, NOUT + NERR, i + 1);
+		ck_assert_uint_eq(no, NOUT);
+		ck_assert_uint_eq(ne, NERR);
+		ck_assert(!memcmp(o, want, NOUT));
+		ck_assert(!memcmp(e, want + NOUT, NERR));
+		ck_assert_int_eq(wait_task(pid[i]), 0);
+		ck_assert_uint_eq(plug_capture_channels(i),
+				  PLUG_CAPTURE_STDOUT | PLUG_CAPTURE_STDERR);
+		wait_ends(i, 3);
+		pthread_mutex_lock(&m);
+		ck_assert_uint_eq(got[i][0].n, NOUT);
+		ck_assert_uint_eq(got[i][1].n, NERR);
+		ck_assert(!memcmp(got[i][0].data, want, NOUT));
+		ck_assert(!memcmp(got[i][1].data, want + NOUT, NERR));
+		ck_assert_int_eq(got[i][0].eofs, 1);
+		ck_assert_int_eq(got[i][1].eofs, 1);
+		ck_assert(!got[i][0].after_eof && !got[i][1].after_eof);
+		pthread_mutex_unlock(&m);
+		free(o);
+		free(e);
+		close(po[i][0]);
+		close(pe[i][0]);
+	}
+	free(want);
+}
+END_TEST
+
+/* Slurm's side reads nothing for a while: the task waits, and no more than
+ * the pipes and the one piece in hand got past (back-pressure is Slurm's);
+ * once read, every byte arrives. */
+START_TEST(test_back_pressure)
+{
+	enum { N = 8 << 20 };
+	int po[2], pe[2];
+	size_t n, held;
+	char *b, *want = malloc(N);
+	pid_t pid;
+	int ws;
+
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	pid = task(0, po[1], pe[1], N, 0);
+	close(po[1]);
+	close(pe[1]);
+	usleep(400000);
+	ck_assert_int_eq(waitpid(pid, &ws, WNOHANG), 0); /* still writing */
+	pthread_mutex_lock(&m);
+	held = got[0][0].n;
+	pthread_mutex_unlock(&m);
+	/* Slurm's pipe, the task's pipe and the piece in hand: 3 x 64 KiB */
+	ck_assert_uint_le(held, 3u << 16);
+	b = read_all(po[0], &n);
+	fill_bytes(want, N, 1);
+	ck_assert_uint_eq(n, N);
+	ck_assert(!memcmp(b, want, N));
+	ck_assert_int_eq(wait_task(pid), 0);
+	wait_ends(0, 3);
+	free(b);
+	free(want);
+	close(po[0]);
+	close(pe[0]);
+}
+END_TEST
+
+/* A terminal as stdout (srun -u, --pty) stays the task's own: isatty()
+ * true in the task, nothing of it through out(); its stderr, a pipe, is
+ * captured. */
+START_TEST(test_terminal_left_alone)
+{
+	int master, slave, pe[2], pr[2];
+	char c = 0, line[64];
+	ssize_t r;
+	pid_t pid;
+	size_t ne;
+	char *e;
+
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pr, O_CLOEXEC), 0);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(slave, 1);
+		dup2(pe[1], 2);
+		plug_capture_task(0);
+		c = (char)('0' + isatty(1) + 2 * isatty(2));
+		if (write(pr[1], &c, 1) != 1 || write(1, "tty\n", 4) != 4 ||
+		    write(2, "err\n", 4) != 4)
+			_exit(1);
+		_exit(0);
+	}
+	close(slave);
+	close(pe[1]);
+	close(pr[1]);
+	ck_assert_int_eq(read(pr[0], &c, 1), 1);
+	ck_assert_int_eq(c, '1'); /* stdout a terminal, stderr not */
+	r = read(master, line, sizeof(line));
+	ck_assert_int_ge(r, 3);
+	ck_assert(!memcmp(line, "tty", 3));
+	e = read_all(pe[0], &ne);
+	ck_assert_uint_eq(ne, 4);
+	ck_assert(!memcmp(e, "err\n", 4));
+	ck_assert_int_eq(wait_task(pid), 0);
+	ck_assert_uint_eq(plug_capture_channels(0), PLUG_CAPTURE_STDERR);
+	wait_ends(0, 2);
+	pthread_mutex_lock(&m);
+	ck_assert_uint_eq(got[0][0].n, 0);
+	ck_assert_int_eq(got[0][0].eofs, 0);
+	ck_assert_uint_eq(got[0][1].n, 4);
+	pthread_mutex_unlock(&m);
+	free(e);
+	close(master);
+	close(pe[0]);
+	close(pr[0]);
+}
+END_TEST
+
+/* Slurm's side is gone (srun ended): the task's writes fail with EPIPE as
+ * they would have, and out() gets the end. */
+START_TEST(test_slurm_side_gone)
+{
+	int po[2], pe[2];
+	pid_t pid;
+
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	close(po[0]);
+	pid = task(0, po[1], pe[1], 4 << 20, 0);
+	close(po[1]);
+	close(pe[1]);
+	ck_assert_int_eq(wait_task(pid), EPIPE);
+	wait_ends(0, 1);
+	close(pe[0]);
+}
+END_TEST
+
+/* Broken hand-overs on a task's socket pair: a short message, a wrong magic, a message with
+ * more descriptors than it says, one for another task. Each is refused
+ * (logged); that task's own hook then finds no socket and keeps Slurm's
+ * descriptors: its output still reaches Slurm's side whole, out() gets
+ * nothing, and the thread goes on serving the other tasks. */
+static void garbage(int kind)
+{
+	int fd = plug_capture_socket((uint32_t)kind);
+
+	{
+		uint32_t msg[3] = { 0x53584350u, (uint32_t)kind, 0 };
+		int fds[3] = { 0, 1, 2 };
+		union {
+			struct cmsghdr h;
+			char space[CMSG_SPACE(sizeof(fds))];
+		} u;
+		struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+		if (fd < 0)
+			_exit(2);
+		if (kind == 0)
+			iov.iov_len = 3;
+		if (kind == 1)
+			msg[0] = 0xdeadbeef;
+		if (kind == 2) { /* says stdout only (why[1] = 1), sends three */
+			msg[2] = 0x0100;
+			memset(&u, 0, sizeof(u));
+			mh.msg_control = u.space;
+			mh.msg_controllen = CMSG_SPACE(sizeof(fds));
+			u.h.cmsg_level = SOL_SOCKET;
+			u.h.cmsg_type = SCM_RIGHTS;
+			u.h.cmsg_len = CMSG_LEN(sizeof(fds));
+			memcpy(CMSG_DATA(&u.h), fds, sizeof(fds));
+		}
+		if (kind == 3)
+			msg[1] = 7; /* not this task */
+		(void)sendmsg(fd, &mh, MSG_NOSIGNAL);
+	}
+}
+
+START_TEST(test_broken_handover)
+{
+	int po[4][2], pe[4][2];
+	pid_t pid[4];
+
+	ck_assert_int_eq(plug_capture_start(4, 2000, out_cb, NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(pipe2(po[i], O_CLOEXEC), 0);
+		ck_assert_int_eq(pipe2(pe[i], O_CLOEXEC), 0);
+		pid[i] = fork();
+		ck_assert_int_ge(pid[i], 0);
+		if (pid[i] == 0) {
+			dup2(po[i][1], 1);
+			dup2(pe[i][1], 2);
+			garbage(i);
+			usleep(200000);
+			plug_capture_task((uint32_t)i);
+			if (write_all(1, "still here\n", 11) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		close(po[i][1]);
+		close(pe[i][1]);
+	}
+	for (int i = 0; i < 4; i++) {
+		size_t n;
+		char *b = read_all(po[i][0], &n);
+
+		ck_assert_uint_eq(n, 11);
+		ck_assert(!memcmp(b, "still here\n", 11));
+		ck_assert_int_eq(wait_task(pid[i]), 0);
+		free(b);
+		close(po[i][0]);
+		close(pe[i][0]);
+	}
+	pthread_mutex_lock(&m);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(got[i][0].n + got[i][1].n, 0);
+	pthread_mutex_unlock(&m);
+}
+END_TEST
+
+/* Without a start, and with a task index out of range, the hook does
+ * nothing; a second start is refused. */
+START_TEST(test_not_started)
+{
+	plug_capture_task(0);
+	ck_assert_uint_eq(plug_capture_channels(0), 0);
+	ck_assert_int_eq(plug_capture_start(0, 100, out_cb, NULL), -1);
+	ck_assert_int_eq(plug_capture_start(1, 100, out_cb, NULL), 0);
+	ck_assert_int_eq(plug_capture_start(1, 100, out_cb, NULL), -1);
+	plug_capture_task(5);
+	ck_assert_uint_eq(plug_capture_channels(5), 0);
+	plug_capture_stop();
+	plug_capture_stop();
+}
+END_TEST
+
+static Suite *capture_suite(void)
+{
+	const struct unit_test tests[] = {
+		{ "byte_exact", test_byte_exact },
+		{ "back_pressure", test_back_pressure },
+		{ "terminal_left_alone", test_terminal_left_alone },
+		{ "slurm_side_gone", test_slurm_side_gone },
+		{ "broken_handover", test_broken_handover },
+		{ "not_started", test_not_started },
+	};
+	Suite *s = suite_create("plugin_capture");
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		TCase *tc = tcase_create(tests[i].name);
+
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_set_timeout(tc, 30);
+		tcase_add_test(tc, tests[i].test);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return unit_main(argc, argv, &(struct unit_spec){ .suite = capture_suite });
+}
