@@ -71,6 +71,15 @@ enum {
 	PLUG_NET_DMODEX_REQ = 20,  /* tag = request id: rank, u32 timeout
 					 * (the request's own, s; 0: none) */
 	PLUG_NET_DMODEX_RESP = 21, /* tag = request id: status, raw blob */
+	/* IO forwarding between nodes (net/iof.c) */
+	PLUG_NET_IOF_SUB = 22,   /* tag = request id: u32 n, n x (u32 rank, u16
+				  * channels): send me these streams of this
+				  * node's tasks, their history first */
+	PLUG_NET_IOF_READY = 23, /* tag = request id: empty: the history of
+				  * that request went before this */
+	PLUG_NET_IOF_DATA = 24,  /* u32 rank, u16 channel, BOOL complete,
+				  * UINT64 dropped, BYTE_OBJECT bytes: what a
+				  * task wrote */
 	/* lost tasks (net/lost.c) */
 	PLUG_NET_LOST = 30, /* a task left without finalizing, or was
 				 * aborted: rank, status[, INT32 exit code:

@@ -508,6 +508,19 @@ int plug_net_send(plug_net_t *n, uint32_t to, uint16_t cmd, uint32_t tag,
 	return 0;
 }
 
+size_t plug_net_queued(const plug_net_t *n, uint32_t to)
+{
+	const peer_t *p;
+	size_t sum = 0;
+
+	if (!n || to >= n->npeers)
+		return 0;
+	p = &n->peers[to];
+	for (const qmsg_t *q = p->queue; q; q = q->next)
+		sum += q->buf.bytes_used;
+	return sum + (p->link ? pxc_conn_queued(p->link->conn) : 0);
+}
+
 void plug_net_flood(plug_net_t *n, uint16_t cmd, uint32_t except, const pmix_data_buffer_t *payload)
 {
 	uint32_t parent, nkids = 0, *kids;

@@ -114,6 +114,9 @@ void plug_net_table_failed(plug_net_t *n, const char *why);
  * out of memory): then no callback reports it either. Progress thread. */
 int plug_net_send(plug_net_t *n, uint32_t to, uint16_t cmd, uint32_t tag,
 		  const pmix_data_buffer_t *payload);
+/* Bytes waiting to go to peer `to` (queued for its connection, or in
+ * the connection's own queue); 0 for an unknown peer. Progress thread. */
+size_t plug_net_queued(const plug_net_t *n, uint32_t to);
 /* Sends to every neighbour of this node in the tree of all nodes but
  * `except` (PLUG_TREE_NONE: none); a no-op when the network is down.
  * Progress thread. */

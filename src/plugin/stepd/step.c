@@ -54,6 +54,7 @@
 #include "net/dmodex.h"
 #include "net/event.h"
 #include "net/evindex.h"
+#include "net/iof.h"
 #include "net/lost.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
@@ -295,6 +296,7 @@ static pmix_server_module_t module = {
 	.disconnect = plug_coll_disconnect,
 	.register_events = plug_evindex_register_events,
 	.notify_event = plug_event_notify_client,
+	.iof_pull = plug_iof_pull,
 	.publish = plug_pub_publish,
 	.lookup = plug_pub_lookup,
 	.unpublish = plug_pub_unpublish,
@@ -710,7 +712,7 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 	    plug_spawn_net_register(n) < 0 || plug_event_register(n) < 0 ||
 	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
 		    0 ||
-	    plug_family_register(n) < 0)
+	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;

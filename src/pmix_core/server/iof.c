@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <event2/event.h>
+#include <pmix.h>
 
 #include "internal.h"
 #include "server.h"
@@ -35,6 +36,7 @@
 #include "iof.h"
 #include "peer.h"
 #include "evqueue.h"
+#include "upcall.h"
 #include "iof/iof.h"
 #include "pmix_slurmix.h"
 
@@ -220,6 +222,49 @@ void pxc_iof_peer_gone(uint64_t peer_id)
 
 /* ------------------------------------------------------------- requests */
 
+/* The host has what it relays for the pull in the engine (or cannot get
+ * it): the subscription takes its history and goes on. */
+static void pull_ready(pxc_upcall_t *r, pxc_upcall_result_t *res)
+{
+	uint32_t id = (uint32_t)(uintptr_t)r->ctx;
+
+	if (res->status != PMIX_SUCCESS && res->status != PMIX_OPERATION_SUCCEEDED)
+		pxc_debug("server: the host's iof_pull for subscription %u: %s (local "
+			  "output only)",
+			  id, PMIx_Error_string(res->status));
+	if (isub_find(id)) {
+		sx_iof_resume(iof.engine, id, pxc_now_ms());
+		tick();
+	}
+}
+
+/* After the pull's reply: the host's iof_pull (output of other nodes'
+ * processes), then the subscription's history, once it called back. The
+ * request owns procs and info from here on. */
+static void pull_upcall(pxc_peer_t *p, const pxc_wire_hdr_t *h, uint32_t id, pmix_proc_t *procs,
+			size_t nprocs, pmix_info_t *info, size_t ninfo, uint16_t channels)
+{
+	pxc_upcall_t *r = pxc_srv.module.iof_pull ? pxc_upcall_new(p, h->tag, h->cmd, pull_ready) :
+						    NULL;
+	pmix_status_t st;
+
+	if (!r) {
+		pxc_array_free(procs, nprocs, PMIX_PROC);
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		sx_iof_resume(iof.engine, id, pxc_now_ms());
+		tick();
+		return;
+	}
+	r->ctx = (void *)(uintptr_t)id;
+	r->a.procs = procs;
+	r->a.nprocs = nprocs;
+	r->a.info = info;
+	r->a.ninfo = ninfo;
+	st = pxc_srv.module.iof_pull(procs, nprocs, info, ninfo, channels, pxc_upcall_cb_op,
+				     (void *)(uintptr_t)r->id);
+	pxc_upcall_after_call(r, st);
+}
+
 int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	pmix_proc_t *procs = NULL;
@@ -263,17 +308,17 @@ int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 	} else {
 		free(s);
 	}
-	pxc_array_free(procs, nprocs, PMIX_PROC);
-	pxc_array_free(info, ninfo, PMIX_INFO);
 	pxc_buf_init(&body);
 	if (st == PMIX_SUCCESS && pxc_pack(&body, &hid, 1, PMIX_SIZE) != PMIX_SUCCESS)
 		st = PMIX_ERR_NOMEM; /* (the subscription stays held; dropped with p) */
 	pxc_peer_reply(p, h->cmd, h->tag, st, st == PMIX_SUCCESS ? &body : NULL);
 	pxc_buf_clear(&body);
 	if (st == PMIX_SUCCESS) { /* after the reply: its id is known first */
-		sx_iof_resume(iof.engine, id, pxc_now_ms());
-		tick();
+		pull_upcall(p, h, id, procs, nprocs, info, ninfo, channels);
+		return 0;
 	}
+	pxc_array_free(procs, nprocs, PMIX_PROC);
+	pxc_array_free(info, ninfo, PMIX_INFO);
 	return 0;
 }
 
@@ -316,17 +361,9 @@ static void deliver_free(void *arg)
 static void deliver_fn(void *arg)
 {
 	deliver_t *d = arg;
-	int64_t now = pxc_now_ms();
-	pmix_status_t st = !pxc_srv.running ? PMIX_ERR_INIT :
-			   !engine()        ? PMIX_ERR_NOMEM :
-					      PMIX_SUCCESS;
 
-	if (st == PMIX_SUCCESS && d->n)
-		st = sx_iof_input(iof.engine, &d->src, d->channel, d->bytes, d->n, now);
-	if (st == PMIX_SUCCESS && d->complete)
-		st = sx_iof_close(iof.engine, &d->src, d->channel, now);
-	tick();
-	pxc_apiop_done(&d->op, st);
+	pxc_apiop_done(&d->op,
+		       pxc_server_iof_input(&d->src, d->channel, d->bytes, d->n, d->complete));
 }
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
@@ -361,4 +398,53 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
 	if (!cbfunc || st != PMIX_SUCCESS)
 		deliver_free(d);
 	return st;
+}
+
+/* ------------------------------------------------ the host's own, relays */
+
+pmix_status_t pxc_server_iof_input(const pmix_proc_t *src, pmix_iof_channel_t channel,
+				   const void *data, size_t n, bool complete)
+{
+	int64_t now = pxc_now_ms();
+	pmix_status_t st = !pxc_srv.running ? PMIX_ERR_INIT :
+			   !engine()        ? PMIX_ERR_NOMEM :
+					      PMIX_SUCCESS;
+
+	if (st == PMIX_SUCCESS && n)
+		st = sx_iof_input(iof.engine, src, channel, data, n, now);
+	if (st == PMIX_SUCCESS && complete)
+		st = sx_iof_close(iof.engine, src, channel, now);
+	tick();
+	return st;
+}
+
+pmix_status_t pxc_server_iof_relay(const pmix_proc_t *procs, size_t nprocs,
+				   pmix_iof_channel_t channels, sx_iof_sink_f sink, void *arg,
+				   uint32_t *id)
+{
+	sx_iof_opts_t o = { 0 };
+	pmix_status_t st;
+
+	if (!pxc_srv.running)
+		return PMIX_ERR_INIT;
+	if (!engine())
+		return PMIX_ERR_NOMEM;
+	st = sx_iof_subscribe(iof.engine, procs, nprocs, channels, &o, false, sink, arg,
+			      pxc_now_ms(), id);
+	tick();
+	return st;
+}
+
+void pxc_server_iof_relay_resume(uint32_t id)
+{
+	if (iof.engine) {
+		sx_iof_resume(iof.engine, id, pxc_now_ms());
+		tick();
+	}
+}
+
+void pxc_server_iof_relay_stop(uint32_t id)
+{
+	if (iof.engine)
+		sx_iof_cancel(iof.engine, id);
 }

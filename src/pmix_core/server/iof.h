@@ -5,10 +5,12 @@
 #ifndef PXC_SRV_IOF_H
 #define PXC_SRV_IOF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pmix_common.h>
 #include "frame.h"
+#include "iof/iof.h"
 
 typedef struct pxc_peer pxc_peer_t;
 
@@ -26,5 +28,23 @@ void pxc_iof_config(size_t history);
 void pxc_iof_clear(void);
 /* A client went: its subscriptions are dropped, nothing sent. */
 void pxc_iof_peer_gone(uint64_t peer_id);
+
+/* ---- for the host (pxc_host.h), progress thread ----
+ * What another node's process wrote (the host relays it): into the
+ * engine as if delivered here; complete ends the stream. PMIX_SUCCESS,
+ * PMIX_ERR_BAD_PARAM (channel, ended stream), PMIX_ERR_INIT, _NOMEM. */
+pmix_status_t pxc_server_iof_input(const pmix_proc_t *src, pmix_iof_channel_t channel,
+				   const void *data, size_t n, bool complete);
+/* A subscription of the host's own to channels of procs[0..nprocs): all
+ * the history their streams hold goes to sink before this returns, then
+ * every new chunk (iof/iof.h's sink: false holds it until
+ * pxc_server_iof_relay_resume). *id: its id. PMIX_SUCCESS, _BAD_PARAM,
+ * _INIT, _NOMEM. */
+pmix_status_t pxc_server_iof_relay(const pmix_proc_t *procs, size_t nprocs,
+				   pmix_iof_channel_t channels, sx_iof_sink_f sink, void *arg,
+				   uint32_t *id);
+void pxc_server_iof_relay_resume(uint32_t id);
+/* Forgets it; its sink is not called again. */
+void pxc_server_iof_relay_stop(uint32_t id);
 
 #endif
