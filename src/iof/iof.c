@@ -20,6 +20,7 @@ typedef struct stream {
 	char *ring; /* the latest bytes after those, up to e->tcap */
 	size_t rstart, rlen;
 	uint64_t total; /* every byte it ever had */
+	bool head_shut; /* a gap came (sx_iof_skip): the head takes no more */
 	bool closed;
 } stream_t;
 
@@ -243,7 +244,7 @@ static stream_t *stream_get(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channe
 
 static void history_add(sx_iof_t *e, stream_t *st, const char *p, size_t n)
 {
-	size_t k = n < e->hcap - st->nhead ? n : e->hcap - st->nhead;
+	size_t room = st->head_shut ? 0 : e->hcap - st->nhead, k = n < room ? n : room;
 
 	memcpy(st->head + st->nhead, p, k);
 	st->nhead += k;
@@ -441,15 +442,44 @@ pmix_status_t sx_iof_input(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel
 	return rc ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
+/* The stream of (src, ch) in *st, made if new: PMIX_SUCCESS, _BAD_PARAM
+ * (no such channel), _NOMEM. */
+static pmix_status_t stream_of(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch,
+			       stream_t **st)
+{
+	if (!e || !src || !one_channel(ch))
+		return PMIX_ERR_BAD_PARAM;
+	return (*st = stream_get(e, src, ch)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+}
+
+pmix_status_t sx_iof_skip(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch, uint64_t n)
+{
+	stream_t *st;
+	pmix_status_t rc = stream_of(e, src, ch, &st);
+
+	if (rc != PMIX_SUCCESS)
+		return rc;
+	if (st->closed)
+		return PMIX_ERR_BAD_PARAM;
+	if (!n)
+		return PMIX_SUCCESS;
+	st->total += n;
+	st->head_shut = true;
+	for (sub_t *u = e->subs; u; u = u->next)
+		for (ss_t *s = u->ss; s; s = s->next)
+			if (s->st == st)
+				s->dropped += n;
+	return PMIX_SUCCESS;
+}
+
 pmix_status_t sx_iof_close(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch,
 			   int64_t now_ms)
 {
 	stream_t *st;
+	pmix_status_t rc = stream_of(e, src, ch, &st);
 
-	if (!e || !src || !one_channel(ch))
-		return PMIX_ERR_BAD_PARAM;
-	if (!(st = stream_get(e, src, ch)))
-		return PMIX_ERR_NOMEM;
+	if (rc != PMIX_SUCCESS)
+		return rc;
 	if (st->closed)
 		return PMIX_SUCCESS;
 	st->closed = true;

@@ -94,6 +94,12 @@ void sx_iof_destroy(sx_iof_t *e);
  * ended), PMIX_ERR_NOMEM. */
 pmix_status_t sx_iof_input(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch,
 			   const void *bytes, size_t n, int64_t now_ms);
+/* n bytes of src's stream on ch that are lost (a relay's history had a
+ * gap): counted as the stream's, reported as dropped to its
+ * subscriptions; the stream's first bytes are complete from here on.
+ * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM (no such channel, or the stream
+ * ended), PMIX_ERR_NOMEM. */
+pmix_status_t sx_iof_skip(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch, uint64_t n);
 /* End of src's stream on ch (made if it had no bytes). PMIX_SUCCESS,
  * PMIX_ERR_BAD_PARAM, PMIX_ERR_NOMEM. */
 pmix_status_t sx_iof_close(sx_iof_t *e, const pmix_proc_t *src, pmix_iof_channel_t ch,

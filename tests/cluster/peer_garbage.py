@@ -14,7 +14,10 @@
 # travels, an absurd info count, a synchronous one whose wait is wrong),
 # EVENT_ACK (truncated, for no event), HOLD (no step of the job), EVREG
 # (truncated, a node out of range, no codes; from another step: refused
-# whatever it says), EVLOST (truncated, a count of 0), an unknown command, and last a frame header
+# whatever it says), EVLOST (truncated, a count of 0), IOF_SUB (truncated,
+# too many entries, a rank or channel the node does not have), IOF_READY
+# for no pull, IOF_DATA (truncated, a rank the sender does not hold), an
+# unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start. With JOB (the job id)
@@ -41,6 +44,8 @@ NODE_DOWN = 34
 HOLD = 37
 EVREG = 38
 EVLOST = 39
+IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
+T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
 USER_CODE = -3007
@@ -152,6 +157,16 @@ def broken_messages():
         (EVREG, u32(1) + item(T_BOOL, "B", 0), 0),
         # EVLOST: empty, garbage, a count of 0
         (EVLOST, b"", 0), (EVLOST, JUNK, 0), (EVLOST, u32(0), 0),
+        # IOF_SUB: empty, garbage, more entries than the node has tasks, a
+        # rank out of range, a channel that is none; IOF_READY for no pull;
+        # IOF_DATA: empty, garbage, a rank the sender does not hold
+        (IOF_SUB, b"", 1), (IOF_SUB, JUNK, 2), (IOF_SUB, u32(1 << 30), 3),
+        (IOF_SUB, u32(1) + u32(999999) + item(T_UINT16, "H", 1), 4),
+        (IOF_SUB, u32(1) + u32(0) + item(T_UINT16, "H", 8), 5),
+        (IOF_READY, b"", 777),
+        (IOF_DATA, b"", 0), (IOF_DATA, JUNK, 0),
+        (IOF_DATA, u32(999999) + item(T_UINT16, "H", 1) + item(T_BOOL, "B", 0) + u64(0) +
+         struct.pack(">HIQ", T_BYTE_OBJECT, 1, 3) + b"abc", 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

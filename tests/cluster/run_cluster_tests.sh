@@ -1084,10 +1084,13 @@ stepd_endpoints() {
 # synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
 # 10 malformed HOLD (one with a job information blob that does not
 # unpack), 5 malformed EVREG (and 5 refused from another step), 6
-# malformed EVLOST, 2 unknown commands in the node logs.
+# malformed EVLOST, 3 broken IOF_SUB and 2 that ask for what the node does
+# not hold, 2 broken IOF_DATA and 1 for a rank the sender does not hold,
+# 9 IO forwarding messages refused from another step, 2 unknown commands
+# in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
-	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg elost
+	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg elost isub iask idat ihold iother
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -1124,6 +1127,11 @@ auth_garbage() {
 	reg=$(log_new | grep -c "malformed EVREG from node")
 	oreg=$(log_new | grep -c "EVREG from a step daemon of another step")
 	elost=$(log_new | grep -c "malformed EVLOST from node")
+	isub=$(log_new | grep -c "IOF: a broken output request from node")
+	iask=$(log_new | grep -c "IOF: node [0-9]* asked for rank")
+	idat=$(log_new | grep -c "IOF: a broken output message from node")
+	ihold=$(log_new | grep -c "which it does not hold or nobody asked for")
+	iother=$(log_new | grep -c "IOF: message 2[234] from peer [0-9]*, which is no other node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((18 * n)) ] &&
@@ -1131,10 +1139,13 @@ auth_garbage() {
 	   [ "$fwd" -ge $((12 * n)) ] && [ "$sfwd" -ge $((4 * n)) ] && [ "$ack" -ge $((4 * n)) ] &&
 	   [ "$hold" -ge $((10 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
-	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ]; then
+	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ] &&
+	   [ "$isub" -ge $((3 * n)) ] && [ "$iask" -ge $((2 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
+	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((9 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \
+			"$isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF from another step," \
 			"$unk unknown;" \
 			"job OK ($(since "$t0") s)"
 	else
@@ -1142,7 +1153,8 @@ auth_garbage() {
 		echo "sender: $sent; endpoints: $eps"
 		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
 			"$fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $hold HOLD," \
-			"$reg+$oreg EVREG, $unk unknown)"
+			"$reg+$oreg EVREG, $isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF other," \
+			"$unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go" "$bin/robust.job"
 }

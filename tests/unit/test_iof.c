@@ -217,6 +217,54 @@ START_TEST(history_short_stream)
 }
 END_TEST
 
+/* A relayed stream with a gap (the history of another node's engine:
+ * its first bytes, what fell out, its latest bytes): the gap counts as
+ * the stream's, a live subscriber is told it was dropped, and a late one
+ * gets the first bytes with DROP_NEWEST (the head takes nothing after
+ * the gap) or the latest with DROP_OLDEST, with the gap in its count. */
+START_TEST(relay_gap)
+{
+	sx_iof_t *e = sx_iof_create(256, 1 << 20);
+	pmix_proc_t p = proc(2);
+	char *data = pattern(0, 1150);
+	sx_iof_opts_t all = opts(0, false), newest = opts(100, true), oldest = opts(50, false);
+	uint32_t live, id;
+	got_t g, h;
+
+	got_init(&g);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &all, false, sink, &g, 1, &live);
+	sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, data, 100, 1);
+	ck_assert_int_eq(sx_iof_skip(e, &p, PMIX_FWD_STDOUT_CHANNEL, 1000), PMIX_SUCCESS);
+	sx_iof_input(e, &p, PMIX_FWD_STDOUT_CHANNEL, data + 1100, 50, 1);
+	ck_assert_uint_eq(sx_iof_buf_size(&g.bytes), 150);
+	ck_assert_uint_eq(g.dropped, 1000);
+	got_init(&h);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &newest, false, sink, &h, 1, &id);
+	ck_assert_uint_eq(sx_iof_buf_size(&h.bytes), 100);
+	ck_assert(!memcmp(sx_iof_buf_data(&h.bytes), data, 100));
+	ck_assert_uint_eq(h.dropped, 1050);
+	sx_iof_unsubscribe(e, id, 1);
+	got_free(&h);
+	got_init(&h);
+	sx_iof_subscribe(e, &p, 1, PMIX_FWD_STDOUT_CHANNEL, &oldest, false, sink, &h, 1, &id);
+	ck_assert_uint_eq(sx_iof_buf_size(&h.bytes), 50);
+	ck_assert(!memcmp(sx_iof_buf_data(&h.bytes), data + 1100, 50));
+	ck_assert_uint_eq(h.dropped, 1100);
+	sx_iof_unsubscribe(e, id, 1);
+	got_free(&h);
+	/* broken: no channel, two channels, an ended stream */
+	ck_assert_int_eq(sx_iof_skip(e, &p, 0, 1), PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(sx_iof_skip(e, &p, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL, 1),
+			 PMIX_ERR_BAD_PARAM);
+	sx_iof_close(e, &p, PMIX_FWD_STDOUT_CHANNEL, 1);
+	ck_assert_int_eq(sx_iof_skip(e, &p, PMIX_FWD_STDOUT_CHANNEL, 1), PMIX_ERR_BAD_PARAM);
+	sx_iof_unsubscribe(e, live, 1);
+	got_free(&g);
+	free(data);
+	sx_iof_destroy(e);
+}
+END_TEST
+
 /* A sink that asks to be left alone: the bytes wait within the cache
  * size, the newest (or oldest) beyond it are dropped and counted; resume
  * delivers the rest; the input never waits. */
@@ -599,6 +647,7 @@ int main(int argc, char **argv)
 		{ "live_bytes_exact", live_bytes_exact },
 		{ "history_late_subscriber", history_late_subscriber },
 		{ "history_short_stream", history_short_stream },
+		{ "relay_gap", relay_gap },
 		{ "slow_sink_bounded", slow_sink_bounded },
 		{ "buffering", buffering },
 		{ "ended_before", ended_before },

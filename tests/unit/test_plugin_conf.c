@@ -306,7 +306,8 @@ static void setup(void)
 	"SlurmixEventTimeout=10\n"                \
 	"SlurmixTaskWeight=yes\n"                 \
 	"SlurmixIOF=yes\n"                        \
-	"SlurmixIOFHistory=65536\n"
+	"SlurmixIOFHistory=65536\n"               \
+	"SlurmixIOFQueueBytes=4194304\n"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -333,7 +334,8 @@ START_TEST(test_defaults)
 				   "SlurmixEventTimeout=10\n"
 				   "SlurmixTaskWeight=yes\n"
 				   "SlurmixIOF=yes\n"
-				   "SlurmixIOFHistory=65536\n");
+				   "SlurmixIOFHistory=65536\n"
+				   "SlurmixIOFQueueBytes=4194304\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
 	ck_assert_str_eq(printed(), DEFAULTS_PRINTED);
@@ -362,13 +364,14 @@ START_TEST(test_options)
 		{ "SlurmixTaskWeight", S_P_BOOLEAN },
 		{ "SlurmixIOF", S_P_BOOLEAN },
 		{ "SlurmixIOFHistory", S_P_UINT32 },
+		{ "SlurmixIOFQueueBytes", S_P_UINT32 },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 15);
+	ck_assert_int_eq(n, 1 + 16);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 15; i++) {
+	for (int i = 0; i < 16; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -395,6 +398,7 @@ START_TEST(test_file_values)
 		"SlurmixTaskWeight=no",
 		"SlurmixIOF=no",
 		"SlurmixIOFHistory=4096",
+		"SlurmixIOFQueueBytes=65536",
 		NULL,
 	};
 	const char *want = "SlurmixTimeout=60\n"
@@ -411,7 +415,8 @@ START_TEST(test_file_values)
 			   "SlurmixEventTimeout=3\n"
 			   "SlurmixTaskWeight=no\n"
 			   "SlurmixIOF=no\n"
-			   "SlurmixIOFHistory=4096\n";
+			   "SlurmixIOFHistory=4096\n"
+			   "SlurmixIOFQueueBytes=65536\n";
 
 	plug_conf_set(file(lines));
 	ck_assert_uint_eq(plug_conf.timeout, 60);
@@ -451,7 +456,9 @@ START_TEST(test_round_trip_every_row)
 	for (int i = 0; opts[i].key; i++) {
 		const char *dflt = printed_value(opts[i].key);
 
-		if (opts[i].type == S_P_UINT32)
+		if (!strcmp(opts[i].key, "SlurmixIOFQueueBytes")) /* (at least 64 KiB) */
+			snprintf(want[i], sizeof(want[i]), "65536");
+		else if (opts[i].type == S_P_UINT32)
 			snprintf(want[i], sizeof(want[i]), "%s", strcmp(dflt, "2") ? "2" : "1");
 		else if (opts[i].type == S_P_BOOLEAN)
 			snprintf(want[i], sizeof(want[i]), "%s",
@@ -526,6 +533,7 @@ START_TEST(test_env_each)
 		{ "SLURMIX_TASK_WEIGHT=0", "SlurmixTaskWeight", "no" },
 		{ "SLURMIX_IOF=no", "SlurmixIOF", "no" },
 		{ "SLURMIX_IOF_HISTORY=1024", "SlurmixIOFHistory", "1024" },
+		{ "SLURMIX_IOF_QUEUE_BYTES=100000", "SlurmixIOFQueueBytes", "100000" },
 	};
 
 	for (size_t i = 0; i < sizeof(ov) / sizeof(ov[0]); i++) {

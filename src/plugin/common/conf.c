@@ -135,6 +135,13 @@ static const struct conf_row rows[] = {
 	  .min = 2,
 	  .max = 16777216,
 	  .out_of_range = 65536 },
+	{ .key = "SlurmixIOFQueueBytes",
+	  .env = "SLURMIX_IOF_QUEUE_BYTES",
+	  .u32 = &plug_conf.iof_queue,
+	  .dflt = 4194304,
+	  .min = 65536,
+	  .max = 268435456,
+	  .out_of_range = 4194304 },
 };
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))

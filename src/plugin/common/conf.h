@@ -58,6 +58,9 @@ typedef struct {
 	uint32_t iof_history;       /* SlurmixIOFHistory (64 KiB): bytes kept
 					 * per task and channel for late
 					 * subscribers */
+	uint32_t iof_queue;         /* SlurmixIOFQueueBytes (4 MiB): bytes that
+					 * may wait per subscriber and stream
+					 * without PMIX_IOF_CACHE_SIZE */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

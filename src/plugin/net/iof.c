@@ -242,11 +242,10 @@ static void data_in(uint32_t from, pmix_data_buffer_t *in)
 		PMIx_Byte_object_destruct(&bo);
 		return;
 	}
-	if (dropped)
-		plug_debug("IOF: %llu bytes of rank %u's output were lost on their way here",
-			   (unsigned long long)dropped, rank);
+	/* dropped: the asked node's history had a gap, or its relay had to
+	 * drop; counted here as this stream's lost bytes */
 	PMIX_LOAD_PROCID(&src, plug_net_ctx.nspace, rank);
-	st = pxc_server_iof_input(&src, ch, bo.bytes, bo.size, complete);
+	st = pxc_server_iof_input(&src, ch, bo.bytes, bo.size, dropped, complete);
 	if (st != PMIX_SUCCESS)
 		plug_debug("IOF: output of rank %u not taken: %s", rank, PMIx_Error_string(st));
 	PMIx_Byte_object_destruct(&bo);

@@ -530,10 +530,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(10);
+	pmix_info_t *info = PMIx_Info_create(11);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
-	size_t n = 9;
+	size_t n = 10;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -553,10 +553,11 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[7], PXC_SERVER_EVENT_QUEUE_BYTES, &plug_conf.event_queue_bytes,
 		       PMIX_UINT32);
 	PMIx_Info_load(&info[8], PXC_SERVER_IOF_HISTORY, &plug_conf.iof_history, PMIX_UINT32);
+	PMIx_Info_load(&info[9], PXC_SERVER_IOF_QUEUE, &plug_conf.iof_queue, PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 10);
+	PMIx_Info_free(info, 11);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;

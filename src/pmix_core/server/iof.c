@@ -16,7 +16,7 @@
  *                            is not the client's own is PMIX_ERR_BAD_PARAM.
  * A client whose connection holds more than the event bound
  * (PXC_SERVER_EVENT_QUEUE_BYTES) unread is sent nothing more until it
- * read it down (checked every IOF_RETRY_MS); meanwhile the engine keeps
+ * has written all it holds (pxc_conn_when_drained); meanwhile the engine keeps
  * its bytes within the subscription's own bounds (a cache size is at
  * most IOF_MAX_CACHE), and the processes writing never wait. IOF frames
  * do not count for the event marks: the pull's and the deregistration's
@@ -45,18 +45,17 @@ typedef struct isub {
 	struct isub *next;
 	uint32_t id;
 	uint64_t peer_id;
-	struct event *retry; /* its client's connection was full */
+	bool waiting; /* its client's connection was full */
 } isub_t;
 
-#define IOF_RETRY_MS 20
 #define IOF_MAX_CACHE (16u << 20) /* the most a client may have kept for it per stream */
 
 static struct {
 	sx_iof_t *engine;
 	isub_t *subs;
 	struct event *timer; /* the engine's next BUFFERING_TIME deadline */
-	size_t history;
-} iof = { .history = 65536 };
+	size_t history, queue;
+} iof = { .history = 65536, .queue = 4u << 20 };
 
 static isub_t *isub_find(uint32_t id)
 {
@@ -73,22 +72,21 @@ static void isub_remove(uint32_t id)
 			isub_t *s = *pp;
 
 			*pp = s->next;
-			if (s->retry)
-				event_free(s->retry);
 			free(s);
 			return;
 		}
 }
 
-void pxc_iof_config(size_t history)
+void pxc_iof_config(size_t history, size_t queue)
 {
 	iof.history = history >= 2 ? history : 2;
+	iof.queue = queue >= iof.history ? queue : iof.history;
 }
 
 static sx_iof_t *engine(void)
 {
 	if (!iof.engine)
-		iof.engine = sx_iof_create(iof.history, 4 * iof.history);
+		iof.engine = sx_iof_create(iof.history, iof.queue);
 	return iof.engine;
 }
 
@@ -128,35 +126,19 @@ static void on_timer(int fd, short what, void *arg)
 
 /* ------------------------------------------------------------- delivery */
 
-/* A full client's subscription: again once its connection drained (its
- * own timer, not the events' drain waits: a client that reads none of its
+/* A full client's connection has drained: its waiting subscriptions
+ * go on (not the events' drain waits: a client that reads none of its
  * output must not hold anybody's events). */
-static void retry_fire(int fd, short what, void *arg)
+static void drained(void *arg)
 {
-	uint32_t id = (uint32_t)(uintptr_t)arg;
-	isub_t *s = isub_find(id);
-	pxc_peer_t *p = s ? pxc_peer_find(s->peer_id) : NULL;
-	struct timeval tv = { 0, IOF_RETRY_MS * 1000 };
+	uint64_t peer_id = (uint64_t)(uintptr_t)arg;
 
-	(void)fd, (void)what;
-	if (!p)
-		return; /* going: dropped with its peer */
-	if (pxc_evq_full(p)) {
-		evtimer_add(s->retry, &tv);
-		return;
-	}
-	sx_iof_resume(iof.engine, id, pxc_now_ms());
+	for (isub_t *s = iof.subs; s; s = s->next)
+		if (s->peer_id == peer_id && s->waiting) {
+			s->waiting = false;
+			sx_iof_resume(iof.engine, s->id, pxc_now_ms());
+		}
 	tick();
-}
-
-static void retry_later(isub_t *s)
-{
-	struct timeval tv = { 0, IOF_RETRY_MS * 1000 };
-
-	if (!s->retry &&
-	    !(s->retry = evtimer_new(pxc_srv.base, retry_fire, (void *)(uintptr_t)s->id)))
-		return; /* (resumed by nothing: its bytes wait within its bounds) */
-	evtimer_add(s->retry, &tv);
 }
 
 static pmix_status_t pack_chunk(pmix_data_buffer_t *b, const sx_iof_chunk_t *c)
@@ -205,7 +187,8 @@ static bool to_client(void *arg, uint32_t id, const sx_iof_chunk_t *c)
 	pxc_buf_clear(&b);
 	if (!pxc_evq_full(p))
 		return true;
-	retry_later(s);
+	s->waiting = true;
+	pxc_conn_when_drained(p->conn, drained, (void *)(uintptr_t)p->id);
 	return false;
 }
 
@@ -363,7 +346,7 @@ static void deliver_fn(void *arg)
 	deliver_t *d = arg;
 
 	pxc_apiop_done(&d->op,
-		       pxc_server_iof_input(&d->src, d->channel, d->bytes, d->n, d->complete));
+		       pxc_server_iof_input(&d->src, d->channel, d->bytes, d->n, 0, d->complete));
 }
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
@@ -403,7 +386,7 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
 /* ------------------------------------------------ the host's own, relays */
 
 pmix_status_t pxc_server_iof_input(const pmix_proc_t *src, pmix_iof_channel_t channel,
-				   const void *data, size_t n, bool complete)
+				   const void *data, size_t n, uint64_t lost, bool complete)
 {
 	int64_t now = pxc_now_ms();
 	pmix_status_t st = !pxc_srv.running ? PMIX_ERR_INIT :
@@ -412,6 +395,8 @@ pmix_status_t pxc_server_iof_input(const pmix_proc_t *src, pmix_iof_channel_t ch
 
 	if (st == PMIX_SUCCESS && n)
 		st = sx_iof_input(iof.engine, src, channel, data, n, now);
+	if (st == PMIX_SUCCESS && lost)
+		st = sx_iof_skip(iof.engine, src, channel, lost);
 	if (st == PMIX_SUCCESS && complete)
 		st = sx_iof_close(iof.engine, src, channel, now);
 	tick();

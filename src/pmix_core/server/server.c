@@ -244,7 +244,8 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_evcache_config(info_u32(info, ninfo, PXC_SERVER_EVCACHE_BYTES, 1024 * 1024),
 			   info_u32(info, ninfo, PXC_SERVER_EVCACHE_AGE, 60));
 	pxc_evq_config(info_u32(info, ninfo, PXC_SERVER_EVENT_QUEUE_BYTES, 256 * 1024));
-	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024));
+	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024),
+		       info_u32(info, ninfo, PXC_SERVER_IOF_QUEUE, 4 * 1024 * 1024));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);

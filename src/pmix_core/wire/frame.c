@@ -65,6 +65,8 @@ struct pxc_conn {
 	bool shared;       /* pxc_conn_share: tx_lock guards writes */
 	bool queued;       /* shared: the output buffer holds bytes */
 	pthread_mutex_t tx_lock;
+	void (*drained)(void *arg); /* pxc_conn_when_drained, once */
+	void *drained_arg;
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -292,8 +294,24 @@ static void write_cb(struct bufferevent *bev, void *arg)
 		c->queued = false;
 		tx_unlock(c);
 	}
-	if (c->flushing && empty)
+	if (c->flushing && empty) {
 		conn_free(c);
+		return;
+	}
+	if (empty && c->drained && !c->closed) {
+		void (*fn)(void *) = c->drained;
+
+		c->drained = NULL;
+		fn(c->drained_arg);
+	}
+}
+
+void pxc_conn_when_drained(pxc_conn_t *c, void (*fn)(void *arg), void *arg)
+{
+	if (!c)
+		return;
+	c->drained = fn;
+	c->drained_arg = arg;
 }
 
 static void event_cb(struct bufferevent *bev, short what, void *arg)

@@ -88,6 +88,10 @@ int pxc_conn_send_direct(pxc_conn_t *c, uint16_t cmd, uint32_t tag, uint16_t fla
 void pxc_conn_pause(pxc_conn_t *c, bool on);
 /* Bytes queued for sending on c, not yet written. Progress thread. */
 size_t pxc_conn_queued(const pxc_conn_t *c);
+/* fn(arg) once, the next time everything queued on c has been written
+ * (replaces an earlier one; fn NULL: none). Not called after
+ * pxc_conn_close. Progress thread. */
+void pxc_conn_when_drained(pxc_conn_t *c, void (*fn)(void *arg), void *arg);
 /* Closes the socket and frees the connection; no callback runs after it.
  * Pending outgoing bytes are dropped unless flush is true, in which case the
  * socket is closed only after they are written (or it fails). NULL-tolerant. */
