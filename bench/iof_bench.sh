@@ -97,10 +97,10 @@ for r in $(seq "$ROUNDS"); do
 	for impl in on off; do
 		run_one "$impl" "wall (stdout)" "$r" '[ $rc = 0 ]' \
 			sh -c "srun --mpi=slurmix -N2 -n2 ./iof_gen $bytes 0 >/dev/null"
-		run_one "$impl" "wall (file)" "$r" '[ $rc = 0 ] && [ "$(stat -c %s f.1)" = '"$bytes"' ]' \
+		run_one "$impl" "wall (file)" "$r" '[ $rc = 0 ] && [ "$(stat -c %s "$STATE/bin/f.1")" = '"$bytes"' ]' \
 			srun --mpi=slurmix -N2 -n2 --output=f.%t ./iof_gen "$bytes" 0
 	done
-	run_one on "pull" "$r" '[ $rc = 0 ] && grep -q "^LIVE ok" f.0' \
+	run_one on "pull" "$r" '[ $rc = 0 ] && grep -q "^LIVE ok" "$STATE/bin/f.0"' \
 		srun --mpi=slurmix -N2 -n3 --output=f.%t ./pmix_iofpull live "$pbytes" 1024
 done
 rm -f "$STATE"/bin/f.*

@@ -13,6 +13,8 @@
  *   iof_gen lines N [SEED]  writes N text lines on stdout ("rank R line I "
  *                           and up to 60 letters), in writes that cut
  *                           lines anywhere;
+ *   iof_gen mix N           N times "out I" on stdout, then "err I" on
+ *                           stderr, each line a write of its own;
  *   iof_gen tty             prints "tty 0=A 1=B 2=C" (isatty of each).
  */
 #include <errno.h>
@@ -79,6 +81,12 @@ int main(int argc, char **argv)
 		if (!b)
 			return 1;
 		free(b);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "mix")) {
+		for (unsigned long i = 0, n = strtoul(argv[2], NULL, 10); i < n; i++)
+			if (dprintf(1, "out %lu\n", i) < 0 || dprintf(2, "err %lu\n", i) < 0)
+				return 1;
 		return 0;
 	}
 	if (argc < 3) {

@@ -95,6 +95,12 @@ capture_cases() {
 		'[ $rc = 0 ] && label_same "$bin/l.out" 4 20000 && [ "$(grep -ac "^[0-3]: rank" "$bin/l.out")" -ge 80000 ]' \
 		bash -c "$S -l -N2 -n4 ./iof_gen lines 20000 >l.out"
 	rm -f "$bin"/l.*
+	# --output without --error: Slurm's one file for both; their order
+	# stays (one pipe takes both)
+	iof_case "capture: stdout and stderr into one --output file keep their order" \
+		'[ $rc = 0 ] && cmp -s "$bin/m.0" <(for i in $(seq 0 1999); do echo "out $i"; echo "err $i"; done)' \
+		$S -n1 --output=m.%t ./iof_gen mix 2000
+	rm -f "$bin"/m.*
 	# srun -u gives the task a terminal as stdout: left alone
 	iof_case "capture: -u keeps the terminal (isatty) and the bytes" \
 		'[ $rc = 0 ] && grep -qx "tty 0=0 1=1 2=0" <<<"$out" && same "$bin/u.out" 0 1 1048576 1000 &&
@@ -121,7 +127,7 @@ pull_cases() {
 	# dropped; a second subscriber the same (other nodes' streams too)
 	iof_case "pull: late subscribers, CACHE_SIZE 4096, DROP_NEWEST/OLDEST, -N3 -n5" \
 		'[ $rc = 0 ] && grep -qx "CACHE ok streams=8" "$bin/c.0.out"' \
-		$S -N3 -n5 --output=c.%t.out ./pmix_iofpull cache 1048576 10000
+		$S -N3 -n5 --output=c.%t.out --error=c.%t.err ./pmix_iofpull cache 1048576 10000
 	cat "$bin"/c.0.out 2>/dev/null | grep -a BAD
 	rm -f "$bin"/c.*
 	# SlurmixIOF=no: the tasks keep Slurm's descriptors (the output is

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,7 +70,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	plug_capture_stop();
+	plug_capture_stop(1000);
 	for (int i = 0; i < MAXT; i++)
 		for (int c = 0; c < 2; c++)
 			free(got[i][c].data);
@@ -417,6 +418,100 @@ START_TEST(test_broken_handover)
 }
 END_TEST
 
+/* At the step's end a task's pipe may still hold output for Slurm's side
+ * (an --output file, which Slurm does not wait for; here a pipe read late
+ * to make it last): a stop writes it out first, until the task's end.
+ * Fails without the drain (checked: the reader gets less, the task EPIPE). */
+typedef struct {
+	int fd;
+	char *b;
+	size_t n;
+} late_t;
+
+static void *read_late(void *arg)
+{
+	late_t *l = arg;
+
+	usleep(300000);
+	l->b = read_all(l->fd, &l->n);
+	return NULL;
+}
+
+START_TEST(test_stop_drains)
+{
+	enum { N = 1 << 20 };
+	int po[2], pe[2];
+	late_t l = { 0 };
+	pthread_t th;
+	char *want = malloc(N);
+	pid_t pid;
+
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	pid = task(0, po[1], pe[1], N, 0);
+	close(po[1]);
+	close(pe[1]);
+	l.fd = po[0];
+	ck_assert_int_eq(pthread_create(&th, NULL, read_late, &l), 0);
+	usleep(100000); /* the task is blocked: Slurm's side is not read yet */
+	plug_capture_stop(10000);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_eq(wait_task(pid), 0);
+	fill_bytes(want, N, 1);
+	ck_assert_uint_eq(l.n, N);
+	ck_assert(!memcmp(l.b, want, N));
+	free(l.b);
+	free(want);
+	close(po[0]);
+	close(pe[0]);
+}
+END_TEST
+
+/* stdout and stderr the same file (Slurm opens --output twice, with
+ * O_APPEND): one pipe takes both, so the file has them in the order the
+ * task wrote them, and out() gets them all as stdout. */
+START_TEST(test_same_file)
+{
+	char path[] = "/tmp/capture.XXXXXX", b[64];
+	int f = mkstemp(path), o, e;
+	pid_t pid;
+	ssize_t n;
+
+	ck_assert_int_ge(f, 0);
+	o = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	e = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	unlink(path);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(o, 1);
+		dup2(e, 2);
+		plug_capture_task(0);
+		if (write(1, "out1\n", 5) != 5 || write(2, "err1\n", 5) != 5 ||
+		    write(1, "out2\n", 5) != 5)
+			_exit(1);
+		_exit(0);
+	}
+	close(o);
+	close(e);
+	ck_assert_int_eq(wait_task(pid), 0);
+	wait_ends(0, 1);
+	ck_assert_uint_eq(plug_capture_channels(0), PLUG_CAPTURE_STDOUT);
+	plug_capture_stop(1000);
+	n = pread(f, b, sizeof(b), 0);
+	ck_assert_int_eq(n, 15);
+	ck_assert(!memcmp(b, "out1\nerr1\nout2\n", 15));
+	pthread_mutex_lock(&m);
+	ck_assert_uint_eq(got[0][0].n, 15);
+	ck_assert_uint_eq(got[0][1].n, 0);
+	ck_assert_int_eq(got[0][1].eofs, 1); /* its stderr ends at once */
+	pthread_mutex_unlock(&m);
+	close(f);
+}
+END_TEST
+
 /* Without a start, and with a task index out of range, the hook does
  * nothing; a second start is refused. */
 START_TEST(test_not_started)
@@ -428,8 +523,8 @@ START_TEST(test_not_started)
 	ck_assert_int_eq(plug_capture_start(1, 100, out_cb, NULL), -1);
 	plug_capture_task(5);
 	ck_assert_uint_eq(plug_capture_channels(5), 0);
-	plug_capture_stop();
-	plug_capture_stop();
+	plug_capture_stop(1000);
+	plug_capture_stop(1000);
 }
 END_TEST
 
@@ -442,6 +537,8 @@ static Suite *capture_suite(void)
 		{ "slurm_side_gone", test_slurm_side_gone },
 		{ "broken_handover", test_broken_handover },
 		{ "not_started", test_not_started },
+		{ "stop_drains", test_stop_drains },
+		{ "same_file", test_same_file },
 	};
 	Suite *s = suite_create("plugin_capture");
 

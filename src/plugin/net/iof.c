@@ -43,8 +43,8 @@
 typedef struct pending {
 	struct pending *next;
 	uint32_t tag;
-	uint32_t waiting;     /* nodes that did not answer yet */
-	unsigned char *asked; /* [nnodes] */
+	uint32_t waiting; /* nodes that did not answer yet */
+	uint32_t *asked;  /* [nnodes] the request whose READY it waits for */
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
@@ -60,7 +60,9 @@ typedef struct relay {
 
 static struct {
 	plug_net_t *net;
-	uint16_t *asked; /* [ntasks] channels of remote ranks asked for */
+	uint16_t *asked;   /* [ntasks] channels of remote ranks asked for */
+	uint32_t *last;    /* [nnodes] the last request to it not answered */
+	uint32_t *nrelays; /* [nnodes] relays to it (bounded) */
 	pending_t *pending;
 	relay_t *relays;
 	uint32_t next_tag;
@@ -94,12 +96,16 @@ static void pending_timeout(int fd, short what, void *arg)
 	pending_done(p, PMIX_SUCCESS);
 }
 
-/* Node `node` answered (or will not): the pulls waiting for it. */
+/* Node `node` answered request `tag` (any: or will not answer any): the
+ * pulls waiting for it. Its answers come in order, so one answers the
+ * requests before it too. */
 static void node_answered(uint32_t node, uint32_t tag, bool any)
 {
+	if (any || nio.last[node] == tag)
+		nio.last[node] = 0;
 	for (pending_t *p = nio.pending, *next; p; p = next) {
 		next = p->next;
-		if ((!any && p->tag != tag) || !p->asked[node])
+		if (!p->asked[node] || (!any && p->asked[node] > tag))
 			continue;
 		p->asked[node] = 0;
 		if (!--p->waiting)
@@ -162,6 +168,35 @@ static bool ask(pending_t *p, uint32_t node, uint32_t n, pmix_data_buffer_t *bod
 	return ok;
 }
 
+/* Whether cov covers a rank of node. */
+static bool covers_node(const unsigned char *cov, uint32_t node)
+{
+	const plug_map_t *map = plug_net_ctx.map;
+
+	for (uint32_t k = 0; k < map->count[node]; k++)
+		if (cov[map->ranks[map->first[node] + k]])
+			return true;
+	return false;
+}
+
+/* Node was lost: its streams that were asked for end here (nothing more
+ * comes), and a next pull asks again. */
+static void forget_node_streams(uint32_t node)
+{
+	const plug_map_t *map = plug_net_ctx.map;
+
+	for (uint32_t k = 0; nio.asked && k < map->count[node]; k++) {
+		uint32_t r = map->ranks[map->first[node] + k];
+		pmix_proc_t src;
+
+		PMIX_LOAD_PROCID(&src, plug_net_ctx.nspace, r);
+		for (uint16_t ch = 1; ch <= 2; ch <<= 1)
+			if (nio.asked[r] & ch)
+				(void)pxc_server_iof_input(&src, ch, NULL, 0, 0, true);
+		nio.asked[r] = 0;
+	}
+}
+
 pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 			    const pmix_info_t directives[], size_t ndirs,
 			    pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -176,7 +211,7 @@ pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 	if (!nio.net || nio.stopped || !nio.asked || !chans || !cbfunc)
 		return PMIX_OPERATION_SUCCEEDED;
 	if (!(cov = covered(procs, nprocs)) || !(p = calloc(1, sizeof(*p))) ||
-	    !(p->asked = calloc(map->nnodes, 1))) {
+	    !(p->asked = calloc(map->nnodes, sizeof(*p->asked)))) {
 		free(cov);
 		if (cov)
 			free(p);
@@ -193,7 +228,16 @@ pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 			continue;
 		n = pack_ask(node, cov, chans, &body);
 		if (n && ask(p, node, n, &body)) {
-			p->asked[node] = 1;
+			p->asked[node] = nio.last[node] = p->tag;
+			p->waiting++;
+		} else if (n) {
+			plug_error("IOF: cannot ask node %u for its output (the network is "
+				   "down)",
+				   node);
+		} else if (nio.last[node] && covers_node(cov, node)) {
+			/* asked by an earlier pull that still waits: the history
+			 * is not in yet, so this one waits too */
+			p->asked[node] = nio.last[node];
 			p->waiting++;
 		}
 		if (n)
@@ -341,6 +385,8 @@ static void relay_start(uint32_t to, const uint32_t *ranks, const uint16_t *chan
 		nio.relays = r->next;
 		free(r);
 		plug_error("IOF: cannot relay output to node %u: %s", to, PMIx_Error_string(st));
+	} else {
+		nio.nrelays[to]++;
 	}
 	free(procs);
 }
@@ -378,6 +424,10 @@ static void sub_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	}
 	if (bad)
 		plug_error("IOF: a broken output request from node %u (%u entries)", from, n);
+	else if (nio.nrelays[from] >= 2 * map->count[plug_net_ctx.me] + 3)
+		plug_error("IOF: node %u asks for more than this node's streams (%u relays): "
+			   "refused",
+			   from, nio.nrelays[from]);
 	else
 		for (uint16_t want = 1; want <= NIO_CHANS; want++)
 			relay_start(from, ranks, chans, ok, want);
@@ -409,9 +459,10 @@ static void nio_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data
 static void nio_peer_lost(void *arg, uint32_t peer)
 {
 	(void)arg;
-	if (peer >= plug_net_ctx.map->nnodes)
+	if (peer >= plug_net_ctx.map->nnodes || nio.stopped)
 		return;
 	node_answered(peer, 0, true);
+	forget_node_streams(peer);
 	for (relay_t **pp = &nio.relays; *pp;) {
 		relay_t *r = *pp;
 
@@ -422,6 +473,7 @@ static void nio_peer_lost(void *arg, uint32_t peer)
 		*pp = r->next;
 		relay_free(r);
 	}
+	nio.nrelays[peer] = 0;
 }
 
 static void nio_stop(void *arg)
@@ -437,7 +489,10 @@ static void nio_stop(void *arg)
 		relay_free(r);
 	}
 	free(nio.asked);
+	free(nio.last);
+	free(nio.nrelays);
 	nio.asked = NULL;
+	nio.last = nio.nrelays = NULL;
 }
 
 int plug_iof_net_register(plug_net_t *n)
@@ -450,10 +505,14 @@ int plug_iof_net_register(plug_net_t *n)
 			      .stop = nio_stop };
 
 	free(nio.asked);
+	free(nio.last);
+	free(nio.nrelays);
 	memset(&nio, 0, sizeof(nio));
 	nio.net = n;
 	if (!(nio.asked = calloc(plug_net_ctx.map->ntasks ? plug_net_ctx.map->ntasks : 1,
-				 sizeof(*nio.asked))))
+				 sizeof(*nio.asked))) ||
+	    !(nio.last = calloc(plug_net_ctx.map->nnodes, sizeof(*nio.last))) ||
+	    !(nio.nrelays = calloc(plug_net_ctx.map->nnodes, sizeof(*nio.nrelays))))
 		return -1;
 	return plug_net_register(n, &u);
 }

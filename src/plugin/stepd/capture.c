@@ -37,7 +37,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stepd/capture.h"
@@ -46,9 +50,12 @@
 #define CAP_MAGIC 0x53584350u /* "SXCP" */
 #define CAP_BUF 65536
 #define CAP_POLL_MS 1000
+#define CAP_JOIN_S 5 /* after the drain: the longest a stop waits for the thread */
 
-/* Why a channel is not captured (the task tells, the thread logs). */
-enum { WHY_OK = 0, WHY_TTY = 1, WHY_NOFD = 2, WHY_PIPE = 3 };
+/* Why a channel is not captured (the task tells, the thread logs).
+ * WHY_SHARED: stderr is the same file as stdout (--output without
+ * --error): one pipe takes both, so that their order stays. */
+enum { WHY_OK = 0, WHY_TTY = 1, WHY_NOFD = 2, WHY_PIPE = 3, WHY_SHARED = 4 };
 
 typedef struct {
 	uint32_t magic, ltask;
@@ -71,11 +78,12 @@ static struct {
 	ctask_t *t;
 	uint32_t n;
 	int ack_ms;
+	int64_t drain_until; /* stop: 0 running, else until when streams may drain */
 	plug_capture_out_f out;
 	void *arg;
 	int wake[2];
 	pthread_t thread;
-	bool running, stop;
+	bool running, abandoned;
 	struct pollfd *pfd;
 	uint64_t *what; /* [pfd index]: task << 2 | 0 its socket pair, 1 + c
 			 * its stream c */
@@ -92,9 +100,46 @@ static void close_fd(int *fd)
 
 static uint8_t why_not(int fd)
 {
+	struct termios t;
+
 	if (fcntl(fd, F_GETFD) < 0)
 		return WHY_NOFD;
-	return isatty(fd) ? WHY_TTY : WHY_OK;
+	return ioctl(fd, TCGETS, &t) == 0 ? WHY_TTY : WHY_OK; /* (isatty, signal-safe) */
+}
+
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The thread's answer within ack_ms (EINTR retried): the channels taken,
+ * 0 for none or no answer. */
+static char await_ack(int sock)
+{
+	int64_t until = mono_ms() + cap.ack_ms;
+	struct pollfd pf = { .fd = sock, .events = POLLIN };
+	char ack = 0;
+
+	for (;;) {
+		int64_t left = until - mono_ms();
+		int r = poll(&pf, 1, left > 0 ? (int)left : 0);
+
+		if (r == 1)
+			return read(sock, &ack, 1) == 1 ? ack : 0;
+		if (r == 0 || errno != EINTR || left <= 0)
+			return 0;
+	}
 }
 
 void plug_capture_task(uint32_t ltask)
@@ -107,13 +152,16 @@ void plug_capture_task(uint32_t ltask)
 	} u;
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct pollfd pf;
 	char ack = 0;
+	bool shared;
 
 	if (!cap.t || ltask >= cap.n || (sock = cap.t[ltask].sp[1]) < 0)
 		return;
+	shared = same_file(1, 2);
 	for (int c = 0; c < 2; c++) {
 		m.why[c] = why_not(c + 1);
+		if (c == 1 && m.why[1] == WHY_OK && shared && m.why[0] == WHY_OK)
+			m.why[1] = WHY_SHARED;
 		if (m.why[c] == WHY_OK && pipe2(p[c], O_CLOEXEC) < 0)
 			m.why[c] = WHY_PIPE;
 		if (m.why[c] == WHY_OK) {
@@ -130,13 +178,13 @@ void plug_capture_task(uint32_t ltask)
 		u.h.cmsg_len = CMSG_LEN(nfd * sizeof(int));
 		memcpy(CMSG_DATA(&u.h), fds, nfd * sizeof(int));
 	}
-	pf.fd = sock;
-	pf.events = POLLIN;
-	if (sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)sizeof(m) && nfd &&
-	    poll(&pf, 1, cap.ack_ms) == 1 && read(sock, &ack, 1) == 1)
-		for (int c = 0; c < 2; c++)
-			if (p[c][1] >= 0 && (ack & (1 << c)))
-				dup2(p[c][1], c + 1); /* (dup2 clears close-on-exec) */
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)sizeof(m) && nfd)
+		ack = await_ack(sock);
+	for (int c = 0; c < 2; c++)
+		if (p[c][1] >= 0 && (ack & (1 << c)))
+			dup2(p[c][1], c + 1); /* (dup2 clears close-on-exec) */
+	if (m.why[1] == WHY_SHARED && (ack & 1))
+		dup2(p[0][1], 2); /* stderr into stdout's pipe: their order kept */
 	for (int c = 0; c < 2; c++) {
 		close_fd(&p[c][0]);
 		close_fd(&p[c][1]);
@@ -163,6 +211,7 @@ static const char *why_text(uint8_t why)
 	case WHY_TTY: return "it is a terminal";
 	case WHY_NOFD: return "the task has no such descriptor";
 	case WHY_PIPE: return "no pipe could be made";
+	case WHY_SHARED: return "it is the same file as stdout: it goes with stdout";
 	default: return "the task said so";
 	}
 }
@@ -232,6 +281,8 @@ static void take(uint32_t i)
 			chans |= c ? PLUG_CAPTURE_STDERR : PLUG_CAPTURE_STDOUT;
 		}
 		__atomic_store_n(&t->chans, chans, __ATOMIC_RELEASE);
+		if (m.why[1] == WHY_SHARED && (chans & PLUG_CAPTURE_STDOUT))
+			cap.out(cap.arg, i, 2, NULL, 0, true); /* (its bytes come as stdout) */
 	}
 	ack = (char)chans;
 	if (r > 0 && write(t->sp[0], &ack, 1) != 1 && chans)
@@ -301,8 +352,9 @@ static void fill(uint32_t i, int c)
 		stream_end(i, c);
 }
 
-/* Rebuilds the poll set; the number of entries (the wake pipe first). */
-static nfds_t poll_set(void)
+/* Rebuilds the poll set; the number of entries (the wake pipe first).
+ * Stopping: no more hand-overs. */
+static nfds_t poll_set(bool stopping)
 {
 	nfds_t n = 0;
 
@@ -311,7 +363,7 @@ static nfds_t poll_set(void)
 	for (uint32_t i = 0; i < cap.n; i++) {
 		ctask_t *t = &cap.t[i];
 
-		if (t->sp[0] >= 0) {
+		if (t->sp[0] >= 0 && !stopping) {
 			cap.pfd[n] = (struct pollfd){ .fd = t->sp[0], .events = POLLIN };
 			cap.what[n++] = (uint64_t)i << 2;
 		}
@@ -330,18 +382,31 @@ static nfds_t poll_set(void)
 	return n;
 }
 
+/* Every signal is blocked here (from the start): a write on a closed pipe
+ * is EPIPE, never SIGPIPE. */
 static void *run(void *arg)
 {
-	sigset_t all;
-
 	(void)arg;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL); /* (EPIPE instead of SIGPIPE) */
-	while (!__atomic_load_n(&cap.stop, __ATOMIC_ACQUIRE)) {
-		nfds_t n = poll_set();
+	for (;;) {
+		int64_t until = __atomic_load_n(&cap.drain_until, __ATOMIC_ACQUIRE),
+			wait = CAP_POLL_MS;
+		nfds_t n = poll_set(until != 0);
 
-		if (poll(cap.pfd, n, CAP_POLL_MS) <= 0)
+		if (until) { /* stopping: until every stream drained, or the deadline */
+			if (n == 1 || mono_ms() >= until)
+				break;
+			if (until - mono_ms() < wait)
+				wait = (int)(until - mono_ms());
+		}
+		if (poll(cap.pfd, n, (int)wait) <= 0)
 			continue;
+		if (cap.pfd[0].revents) {
+			char x[16];
+
+			if (read(cap.wake[0], x, sizeof(x)) < 0 && errno != EAGAIN &&
+			    errno != EINTR)
+				break;
+		}
 		for (nfds_t k = 1; k < n; k++) {
 			uint32_t i = (uint32_t)(cap.what[k] >> 2);
 			int c = (int)(cap.what[k] & 3) - 1;
@@ -387,7 +452,7 @@ int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void
 	size_t slots = 1 + 3 * (size_t)ntasks;
 	int e;
 
-	if (cap.t || !ntasks || !out)
+	if (cap.t || cap.abandoned || !ntasks || !out)
 		return errno = EINVAL, -1;
 	cap.t = calloc(ntasks, sizeof(*cap.t));
 	cap.pfd = calloc(slots, sizeof(*cap.pfd));
@@ -407,12 +472,20 @@ int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void
 	cap.ack_ms = ack_ms;
 	cap.out = out;
 	cap.arg = arg;
-	if (pipe2(cap.wake, O_CLOEXEC) < 0)
+	if (pipe2(cap.wake, O_CLOEXEC | O_NONBLOCK) < 0)
 		goto fail;
 	for (uint32_t i = 0; i < ntasks; i++)
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, cap.t[i].sp) < 0)
 			goto fail;
-	if ((e = pthread_create(&cap.thread, NULL, run, NULL))) {
+	{
+		sigset_t all, old;
+
+		sigfillset(&all); /* the thread starts with every signal blocked */
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		e = pthread_create(&cap.thread, NULL, run, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (e) {
 		errno = e;
 		goto fail;
 	}
@@ -425,13 +498,34 @@ fail:
 	return -1;
 }
 
-void plug_capture_stop(void)
+void plug_capture_stop(int drain_ms)
 {
+	if (cap.abandoned)
+		return;
 	if (cap.running) {
-		__atomic_store_n(&cap.stop, true, __ATOMIC_RELEASE);
+		struct timespec until;
+		int e;
+
+		__atomic_store_n(&cap.drain_until, mono_ms() + (drain_ms > 0 ? drain_ms : 1),
+				 __ATOMIC_RELEASE);
 		if (write(cap.wake[1], "x", 1) < 0)
 			plug_debug("capture: cannot wake the thread (%s)", strerror(errno));
-		pthread_join(cap.thread, NULL);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (drain_ms > 0 ? drain_ms / 1000 : 0) + CAP_JOIN_S;
+		if ((e = pthread_timedjoin_np(cap.thread, NULL, &until))) {
+			/* stuck in a write (a hung file system): left as it is,
+			 * with everything it uses; no new start in this process */
+			cap.abandoned = true;
+			plug_error("the output capture thread did not stop (%s): left running",
+				   strerror(e));
+			return;
+		}
+		for (uint32_t i = 0; i < cap.n; i++)
+			for (int c = 0; c < 2; c++)
+				if (cap.t[i].s[c].rfd >= 0 || cap.t[i].s[c].len)
+					plug_info("task %u: its %s did not end within %d ms of the "
+						  "step's end: the rest is not written",
+						  i, c ? "stderr" : "stdout", drain_ms);
 	}
 	free_all();
 }

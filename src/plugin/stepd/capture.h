@@ -27,7 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Channels: bit values of plug_capture_channels(). */
+/* Channels: bit values of plug_capture_channels(). A task whose stderr
+ * is the same file as its stdout (--output without --error) gets one
+ * pipe for both, so that their order stays: its stderr is captured as
+ * stdout, and out() gets its stderr's end at once. */
 #define PLUG_CAPTURE_STDOUT 1u
 #define PLUG_CAPTURE_STDERR 2u
 
@@ -51,7 +54,11 @@ unsigned plug_capture_channels(uint32_t ltask);
 /* The task's end of ltask's socket pair, or -1 (the unit tests send
  * broken hand-overs on it). */
 int plug_capture_socket(uint32_t ltask);
-/* Stops the thread and closes every descriptor (plugin fini). */
-void plug_capture_stop(void);
+/* Stops (plugin fini): takes no more hand-overs, writes out what the
+ * tasks' pipes still hold until each ended or drain_ms passed (a task's
+ * --output file is not waited for by Slurm), then stops the thread and
+ * closes every descriptor. A thread stuck in a write for CAP_JOIN_S
+ * more seconds is left running (logged) with what it uses. */
+void plug_capture_stop(int drain_ms);
 
 #endif

@@ -8,10 +8,13 @@
  * thread. At most OUT_INFLIGHT bytes are on their way: past that the
  * capture thread waits for the server (a busy progress thread slows the
  * tasks a little, as a slow srun would), but never longer than
- * OUT_STALL_MS; a piece that finds the server still that far behind is
- * not given to it (counted, logged once) and goes to Slurm's side all
- * the same. A subscriber that does not read never slows anything: the
- * server's engine keeps its bytes within that subscriber's own bounds.
+ * OUT_STALL_MS; after such a wait nothing waits again until the server
+ * caught up to half the bound, and a piece it cannot take meanwhile is
+ * not given to it (logged once) and goes to Slurm's side all the same;
+ * the bytes missed are given as SLURMIX_IOF_DROPPED before the
+ * channel's next piece, so the pulls are told. A subscriber that does
+ * not read never slows anything: the server's engine keeps its bytes
+ * within that subscriber's own bounds.
  *
  * A channel's end (PMIX_IOF_COMPLETE) is delivered the same way; its
  * completion, in the progress thread, marks the channel ended, and
@@ -29,6 +32,7 @@
 #include <event2/event.h>
 #include <pmix.h>
 #include <pmix_server.h>
+#include <pmix_slurmix.h>
 
 #include "stepd/capture.h"
 #include "stepd/output.h"
@@ -37,6 +41,9 @@
 
 #define OUT_INFLIGHT (4u << 20)
 #define OUT_STALL_MS 1000
+/* At the step's end: the longest the tasks' pipes may take to be written
+ * out (Slurm does not wait for --output files). */
+#define OUT_DRAIN_MS 3000
 
 typedef struct waiter {
 	struct waiter *next;
@@ -64,8 +71,10 @@ static struct {
 	uint32_t nodeid, n;
 	unsigned gen;      /* which start a late completion belongs to */
 	bool on, stopping; /* (lock) */
+	bool stalled;      /* (lock) a wait for the server timed out */
 	size_t inflight;   /* (lock) */
 	uint64_t skipped;  /* bytes not given to the server (capture thread) */
+	uint64_t *lost;    /* [2 n] of them, per channel, not told yet (capture thread) */
 	unsigned *ended;   /* [n] channels whose end was delivered (progress) */
 	waiter_t *waiters; /* (progress thread) */
 	pxc_progress_t *pg;
@@ -114,8 +123,10 @@ static void delivered(pmix_status_t st, void *cbdata)
 	(void)st;
 	pthread_mutex_lock(&lock);
 	mine = out.on && p->gen == out.gen;
-	if (mine) {
+	if (p->gen == out.gen) {
 		out.inflight -= p->n;
+		if (out.inflight <= OUT_INFLIGHT / 2)
+			out.stalled = false;
 		pthread_cond_broadcast(&drained);
 	}
 	pthread_mutex_unlock(&lock);
@@ -127,7 +138,10 @@ static void delivered(pmix_status_t st, void *cbdata)
 }
 
 /* Capture thread: room for n more bytes on their way, waiting for the
- * server at most OUT_STALL_MS; false: the server is that far behind. */
+ * server at most OUT_STALL_MS; false: the server is that far behind. Once
+ * a wait timed out, no piece waits again until the server caught up to
+ * half the bound (stalled): Slurm's side is never slowed by more than
+ * one such wait. */
 static bool room_for(size_t n)
 {
 	struct timespec until;
@@ -136,33 +150,32 @@ static bool room_for(size_t n)
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += OUT_STALL_MS / 1000;
 	pthread_mutex_lock(&lock);
-	while (out.inflight && out.inflight + n > OUT_INFLIGHT && !out.stopping)
+	while (!out.stalled && out.inflight && out.inflight + n > OUT_INFLIGHT && !out.stopping)
 		if (pthread_cond_timedwait(&drained, &lock, &until) == ETIMEDOUT)
-			break;
-	ok = !out.stopping && (!out.inflight || out.inflight + n <= OUT_INFLIGHT);
+			out.stalled = true;
+	ok = !out.inflight || out.inflight + n <= OUT_INFLIGHT;
 	if (ok)
 		out.inflight += n;
 	pthread_mutex_unlock(&lock);
 	return ok;
 }
 
-static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_t n, bool eof)
+/* Hands the server one piece of ltask's channel fd (bytes, an end, or
+ * nothing but `lost` bytes before what comes next). */
+static void deliver(uint32_t ltask, int fd, const void *data, size_t n, bool eof, uint64_t lost)
 {
 	pmix_proc_t src;
 	pmix_byte_object_t bo = { .bytes = (char *)data, .size = n };
-	pmix_info_t end;
+	pmix_info_t info[2];
+	size_t ni = 0;
 	bool yes = true;
-	piece_t *p;
+	piece_t *p = calloc(1, sizeof(*p));
 	pmix_status_t st;
 
-	(void)arg;
-	if (!(p = calloc(1, sizeof(*p))) || !room_for(n)) {
-		if (!out.skipped)
-			plug_error("the step's PMIx server is too far behind: output of rank %u "
-				   "is not kept for PMIx_IOF_pull (srun gets it all the same)",
-				   rank_of(ltask));
-		out.skipped += n;
-		free(p);
+	if (!p) {
+		pthread_mutex_lock(&lock);
+		out.inflight -= n;
+		pthread_mutex_unlock(&lock);
 		return;
 	}
 	p->n = n;
@@ -171,12 +184,15 @@ static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_
 	p->eof = eof;
 	p->gen = out.gen;
 	PMIX_LOAD_PROCID(&src, out.nspace, rank_of(ltask));
-	PMIx_Info_load(&end, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	if (eof)
+		PMIx_Info_load(&info[ni++], PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	if (lost)
+		PMIx_Info_load(&info[ni++], SLURMIX_IOF_DROPPED, &lost, PMIX_UINT64);
 	st = PMIx_server_IOF_deliver(&src,
 				     fd == 1 ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
-				     eof ? NULL : &bo, eof ? &end : NULL, eof ? 1 : 0, delivered,
-				     p);
-	PMIx_Info_destruct(&end);
+				     n ? &bo : NULL, ni ? info : NULL, ni, delivered, p);
+	for (size_t i = 0; i < ni; i++)
+		PMIx_Info_destruct(&info[i]);
 	if (st != PMIX_SUCCESS) {
 		pthread_mutex_lock(&lock);
 		out.inflight -= n;
@@ -186,13 +202,39 @@ static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_
 	}
 }
 
+static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_t n, bool eof)
+{
+	uint64_t *lost = &out.lost[2 * ltask + (fd == 2)];
+
+	(void)arg;
+	if (n && !room_for(n)) {
+		if (!out.skipped)
+			plug_error("the step's PMIx server is too far behind: output of rank %u "
+				   "is not all kept for PMIx_IOF_pull (srun gets it all the same; "
+				   "the pulls are told how much they miss)",
+				   rank_of(ltask));
+		out.skipped += n;
+		*lost += n;
+		return;
+	}
+	if (*lost) { /* the bytes that did not go, before these */
+		deliver(ltask, fd, NULL, 0, false, *lost);
+		*lost = 0;
+	}
+	deliver(ltask, fd, data, n, eof, 0);
+}
+
 int plug_output_start(const char *nspace, const plug_map_t *map, uint32_t nodeid, uint32_t ntasks,
 		      int ack_ms)
 {
 	if (!ntasks)
 		return 0;
-	if (!(out.ended = calloc(ntasks, sizeof(*out.ended))))
+	if (!(out.ended = calloc(ntasks, sizeof(*out.ended))) ||
+	    !(out.lost = calloc(2 * (size_t)ntasks, sizeof(*out.lost)))) {
+		free(out.ended);
+		out.ended = NULL;
 		return plug_error("no memory for the output capture: tasks run uncaptured"), -1;
+	}
 	snprintf(out.nspace, sizeof(out.nspace), "%s", nspace);
 	out.map = map;
 	out.nodeid = nodeid;
@@ -200,7 +242,8 @@ int plug_output_start(const char *nspace, const plug_map_t *map, uint32_t nodeid
 	out.pg = pxc_progress_global();
 	pthread_mutex_lock(&lock);
 	out.on = true;
-	out.stopping = false;
+	out.stopping = out.stalled = false;
+	out.inflight = 0;
 	out.gen++;
 	pthread_mutex_unlock(&lock);
 	if (plug_capture_start(ntasks, ack_ms, on_output, NULL) < 0) {
@@ -262,15 +305,15 @@ void plug_output_when_ended(pmix_rank_t rank, int ms, void (*fn)(void *), void *
  * with NULL once that thread is gone. */
 static void finish(void *arg)
 {
-	while (out.waiters) {
+	while (out.waiters) { /* their events go now */
 		waiter_t *w = out.waiters;
 
 		out.waiters = w->next;
+		w->fn(w->arg);
 		waiter_free(w);
 	}
 	pthread_mutex_lock(&lock);
 	out.on = false;
-	out.inflight = 0;
 	pthread_mutex_unlock(&lock);
 	free(out.ended);
 	out.ended = NULL;
@@ -286,13 +329,17 @@ void plug_output_stop(void)
 	out.stopping = true;
 	pthread_cond_broadcast(&drained);
 	pthread_mutex_unlock(&lock);
-	plug_capture_stop();
+	/* the waiters first (and no more ends marked), in the progress
+	 * thread, while the capture still answers for its channels */
 	st = out.pg ? pxc_progress_call(out.pg, finish, 10000) : PMIX_ERR_UNREACH;
 	if (st == PMIX_ERR_UNREACH)
 		finish(NULL); /* (did not run there) */
 	else if (st != PMIX_SUCCESS)
 		plug_error("output capture: the progress thread did not stop it (%s)",
 			   PMIx_Error_string(st));
+	plug_capture_stop(OUT_DRAIN_MS); /* what the pipes still hold goes out */
+	free(out.lost);
+	out.lost = NULL;
 	if (out.skipped)
 		plug_info("%llu bytes of output were not kept for PMIx_IOF_pull",
 			  (unsigned long long)out.skipped);

@@ -14,8 +14,8 @@
  *   IOF_DEREG                flushes the subscription (its last frames go
  *                            before the reply) and forgets it; an id that
  *                            is not the client's own is PMIX_ERR_BAD_PARAM.
- * A client whose connection holds more than the event bound
- * (PXC_SERVER_EVENT_QUEUE_BYTES) unread is sent nothing more until it
+ * A client whose connection holds more than IOF_CONN_BYTES unread (also
+ * when the events have no bound) is sent nothing more until it
  * has written all it holds (pxc_conn_when_drained); meanwhile the engine keeps
  * its bytes within the subscription's own bounds (a cache size is at
  * most IOF_MAX_CACHE), and the processes writing never wait. IOF frames
@@ -35,7 +35,6 @@
 #include "proto.h"
 #include "iof.h"
 #include "peer.h"
-#include "evqueue.h"
 #include "upcall.h"
 #include "iof/iof.h"
 #include "pmix_slurmix.h"
@@ -48,7 +47,8 @@ typedef struct isub {
 	bool waiting; /* its client's connection was full */
 } isub_t;
 
-#define IOF_MAX_CACHE (16u << 20) /* the most a client may have kept for it per stream */
+#define IOF_MAX_CACHE (16u << 20)   /* the most a client may have kept for it per stream */
+#define IOF_CONN_BYTES (256u << 10) /* unread on a client's connection: it waits */
 
 static struct {
 	sx_iof_t *engine;
@@ -185,7 +185,7 @@ static bool to_client(void *arg, uint32_t id, const sx_iof_chunk_t *c)
 		pxc_error("server: IOF of %u bytes to %s:%u lost", (unsigned)c->n, p->proc.nspace,
 			  p->proc.rank);
 	pxc_buf_clear(&b);
-	if (!pxc_evq_full(p))
+	if (pxc_conn_queued(p->conn) <= IOF_CONN_BYTES)
 		return true;
 	s->waiting = true;
 	pxc_conn_when_drained(p->conn, drained, (void *)(uintptr_t)p->id);
@@ -330,6 +330,7 @@ typedef struct {
 	pmix_iof_channel_t channel;
 	char *bytes;
 	size_t n;
+	uint64_t lost; /* SLURMIX_IOF_DROPPED: bytes that did not come */
 	bool complete;
 } deliver_t;
 
@@ -345,8 +346,8 @@ static void deliver_fn(void *arg)
 {
 	deliver_t *d = arg;
 
-	pxc_apiop_done(&d->op,
-		       pxc_server_iof_input(&d->src, d->channel, d->bytes, d->n, 0, d->complete));
+	pxc_apiop_done(&d->op, pxc_server_iof_input(&d->src, d->channel, d->bytes, d->n, d->lost,
+						    d->complete));
 }
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel,
@@ -366,6 +367,10 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channe
 	d->src = *source;
 	d->channel = channel;
 	d->complete = pxc_info_flag(info, ninfo, PMIX_IOF_COMPLETE);
+	for (size_t i = 0; info && i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, SLURMIX_IOF_DROPPED) &&
+		    info[i].value.type == PMIX_UINT64)
+			d->lost = info[i].value.data.uint64;
 	if (bo && bo->size) {
 		if (!(d->bytes = malloc(bo->size))) {
 			free(d);
