@@ -25,26 +25,9 @@
 
 #include "iof_gen.h"
 
-static int to_fd(void *arg, const char *p, size_t len)
-{
-	int fd = *(int *)arg;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 static int emit(int fd, unsigned long long n, unsigned seed)
 {
-	return iof_make(n, fd, seed, to_fd, &fd);
+	return iof_make(n, fd, seed, iof_to_fd, &fd);
 }
 
 int main(int argc, char **argv)
@@ -74,7 +57,7 @@ int main(int argc, char **argv)
 
 			if (k > len - off)
 				k = len - off;
-			if (to_fd(&(int){ 1 }, b + off, k) < 0)
+			if (iof_to_fd(&(int){ 1 }, b + off, k) < 0)
 				return 1;
 			off += k;
 		}

@@ -9,7 +9,9 @@
 #ifndef IOF_GEN_H
 #define IOF_GEN_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <unistd.h>
 
 static unsigned iof_next(unsigned *s)
 {
@@ -35,6 +37,24 @@ static int iof_make(unsigned long long n, int fd, unsigned seed,
 		if (out(arg, buf, len) < 0)
 			return -1;
 		n -= len;
+	}
+	return 0;
+}
+
+/* iof_make's out() for a descriptor (*(int *)arg): writes all of it. */
+static int iof_to_fd(void *arg, const char *p, size_t len)
+{
+	int fd = *(int *)arg;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
 	}
 	return 0;
 }

@@ -131,21 +131,6 @@ static char *want_of(int rank, int c, unsigned long long n)
 	return b.p;
 }
 
-static int to_fd(void *arg, const char *p, size_t len)
-{
-	int fd = *(int *)arg;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Checks every writer's streams: `how` 0 all bytes, 1 the first c, 2 the
  * last c (c 4096), and the dropped count. 0, or -1 after a BAD line. */
 static int check(const char *what, int size, const unsigned long long len[2], int how)
@@ -214,8 +199,8 @@ int main(int argc, char **argv)
 	if (me.rank) {
 		int o = 1, e = 2;
 
-		if (iof_make(len[0], 1, me.rank, to_fd, &o) < 0 ||
-		    iof_make(len[1], 2, me.rank, to_fd, &e) < 0)
+		if (iof_make(len[0], 1, me.rank, iof_to_fd, &o) < 0 ||
+		    iof_make(len[1], 2, me.rank, iof_to_fd, &e) < 0)
 			return 4;
 		close(1);
 		close(2);
