@@ -468,47 +468,79 @@ START_TEST(test_stop_drains)
 }
 END_TEST
 
-/* stdout and stderr the same file (Slurm opens --output twice, with
- * O_APPEND): one pipe takes both, so the file has them in the order the
- * task wrote them, and out() gets them all as stdout. */
+/* stdout and stderr the same object (here one pipe): one pipe takes
+ * both, so Slurm's side has them in the order the task wrote them, and
+ * out() gets them all as stdout, and stderr's end at once. */
 START_TEST(test_same_file)
 {
-	char path[] = "/tmp/capture.XXXXXX", b[64];
-	int f = mkstemp(path), o, e;
+	int po[2];
 	pid_t pid;
-	ssize_t n;
+	size_t n;
+	char *b;
 
-	ck_assert_int_ge(f, 0);
-	o = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	e = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	unlink(path);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
 	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		dup2(o, 1);
-		dup2(e, 2);
+		dup2(po[1], 1);
+		dup2(po[1], 2);
 		plug_capture_task(0);
 		if (write(1, "out1\n", 5) != 5 || write(2, "err1\n", 5) != 5 ||
 		    write(1, "out2\n", 5) != 5)
 			_exit(1);
 		_exit(0);
 	}
-	close(o);
-	close(e);
+	close(po[1]);
+	b = read_all(po[0], &n);
 	ck_assert_int_eq(wait_task(pid), 0);
 	wait_ends(0, 1);
 	ck_assert_uint_eq(plug_capture_channels(0), PLUG_CAPTURE_STDOUT);
-	plug_capture_stop(1000);
-	n = pread(f, b, sizeof(b), 0);
-	ck_assert_int_eq(n, 15);
+	ck_assert_uint_eq(n, 15);
 	ck_assert(!memcmp(b, "out1\nerr1\nout2\n", 15));
 	pthread_mutex_lock(&m);
 	ck_assert_uint_eq(got[0][0].n, 15);
 	ck_assert_uint_eq(got[0][1].n, 0);
 	ck_assert_int_eq(got[0][1].eofs, 1); /* its stderr ends at once */
 	pthread_mutex_unlock(&m);
+	free(b);
+	close(po[0]);
+}
+END_TEST
+
+/* A regular file (--output without --label) stays the task's own: Slurm
+ * does not wait for it at the task's end, so it is not relayed; the task
+ * writes it directly and out() gets nothing of it. */
+START_TEST(test_regular_file_left_alone)
+{
+	char path[] = "/tmp/capture.XXXXXX", b[16];
+	int f = mkstemp(path), pe[2];
+	pid_t pid;
+
+	ck_assert_int_ge(f, 0);
+	unlink(path);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(f, 1);
+		dup2(pe[1], 2);
+		plug_capture_task(0);
+		_exit(write(1, "direct\n", 7) == 7 && write(2, "e\n", 2) == 2 ? 0 : 1);
+	}
+	close(pe[1]);
+	ck_assert_int_eq(wait_task(pid), 0);
+	ck_assert_int_eq(pread(f, b, sizeof(b), 0), 7); /* there at once */
+	ck_assert(!memcmp(b, "direct\n", 7));
+	wait_ends(0, 2);
+	ck_assert_uint_eq(plug_capture_channels(0), PLUG_CAPTURE_STDERR);
+	pthread_mutex_lock(&m);
+	ck_assert_uint_eq(got[0][0].n, 0);
+	ck_assert_uint_eq(got[0][1].n, 2);
+	pthread_mutex_unlock(&m);
 	close(f);
+	close(pe[0]);
 }
 END_TEST
 
@@ -539,6 +571,7 @@ static Suite *capture_suite(void)
 		{ "not_started", test_not_started },
 		{ "stop_drains", test_stop_drains },
 		{ "same_file", test_same_file },
+		{ "regular_file_left_alone", test_regular_file_left_alone },
 	};
 	Suite *s = suite_create("plugin_capture");
 

@@ -7,10 +7,12 @@
  * Slurm release gives a plugin, in the task, after Slurm set up the
  * task's descriptors and before exec; the step daemon then holds Slurm's
  * descriptor and writes through it, so whatever Slurm does with it
- * (srun's terminal, --output/--error files with their patterns, --label,
- * -u) sees the same bytes. A descriptor that is a terminal (srun -u's
- * stdout, --pty) is left alone: a pipe there would change isatty() and
- * the line discipline.
+ * (srun's terminal, --label, --output with --label) sees the same bytes.
+ * A descriptor that is a terminal (srun -u's stdout, --pty) is left
+ * alone: a pipe there would change isatty() and the line discipline. So
+ * is a regular file (--output/--error without --label, which the task
+ * writes directly): Slurm does not wait for it at the task's end, so srun
+ * could end before a relayed file were complete.
  *
  * The hand-over: the task sends {magic, ltask, why[2]} and, for each
  * channel it captures, its pipe's read end and Slurm's descriptor
@@ -53,9 +55,9 @@
 #define CAP_JOIN_S 5 /* after the drain: the longest a stop waits for the thread */
 
 /* Why a channel is not captured (the task tells, the thread logs).
- * WHY_SHARED: stderr is the same file as stdout (--output without
- * --error): one pipe takes both, so that their order stays. */
-enum { WHY_OK = 0, WHY_TTY = 1, WHY_NOFD = 2, WHY_PIPE = 3, WHY_SHARED = 4 };
+ * WHY_SHARED: stderr is the same object as stdout: one pipe takes both,
+ * so that their order stays. */
+enum { WHY_OK = 0, WHY_TTY = 1, WHY_NOFD = 2, WHY_PIPE = 3, WHY_SHARED = 4, WHY_FILE = 5 };
 
 typedef struct {
 	uint32_t magic, ltask;
@@ -101,9 +103,12 @@ static void close_fd(int *fd)
 static uint8_t why_not(int fd)
 {
 	struct termios t;
+	struct stat st;
 
 	if (fcntl(fd, F_GETFD) < 0)
 		return WHY_NOFD;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return WHY_FILE;
 	return ioctl(fd, TCGETS, &t) == 0 ? WHY_TTY : WHY_OK; /* (isatty, signal-safe) */
 }
 
@@ -212,6 +217,9 @@ static const char *why_text(uint8_t why)
 	case WHY_NOFD: return "the task has no such descriptor";
 	case WHY_PIPE: return "no pipe could be made";
 	case WHY_SHARED: return "it is the same file as stdout: it goes with stdout";
+	case WHY_FILE:
+		return "it is a file (--output/--error), which Slurm does not wait for: "
+		       "srun could end before a relayed file is complete";
 	default: return "the task said so";
 	}
 }

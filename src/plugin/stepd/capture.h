@@ -7,9 +7,11 @@
  *
  * Prefork makes one socket pair per local task. In the forked task, before
  * exec, the task hook puts a pipe in place of each of its stdout and
- * stderr that is not a terminal, and hands the pipe's read end and the
- * descriptor Slurm gave it (a pipe to Slurm's IO thread, the user's
- * --output file, /dev/null) to the step daemon over its socket pair. The
+ * stderr that is neither a terminal nor a regular file, and hands the
+ * pipe's read end and the descriptor Slurm gave it (a pipe to Slurm's IO
+ * thread, /dev/null) to the step daemon over its socket pair. A regular
+ * file (--output without --label) stays the task's: Slurm does not wait
+ * for it, so srun could end before a relayed file were complete. The
  * capture thread of the step daemon then copies what the task writes to
  * Slurm's descriptor, unchanged, and gives each piece to out() as well. It
  * reads a pipe only once the previous piece is written to Slurm's
@@ -28,9 +30,9 @@
 #include <stdint.h>
 
 /* Channels: bit values of plug_capture_channels(). A task whose stderr
- * is the same file as its stdout (--output without --error) gets one
- * pipe for both, so that their order stays: its stderr is captured as
- * stdout, and out() gets its stderr's end at once. */
+ * is the same open object as its stdout gets one pipe for both, so that
+ * their order stays: its stderr is captured as stdout, and out() gets
+ * its stderr's end at once. */
 #define PLUG_CAPTURE_STDOUT 1u
 #define PLUG_CAPTURE_STDERR 2u
 
@@ -55,8 +57,7 @@ unsigned plug_capture_channels(uint32_t ltask);
  * broken hand-overs on it). */
 int plug_capture_socket(uint32_t ltask);
 /* Stops (plugin fini): takes no more hand-overs, writes out what the
- * tasks' pipes still hold until each ended or drain_ms passed (a task's
- * --output file is not waited for by Slurm), then stops the thread and
+ * tasks' pipes still hold until each ended or drain_ms passed, then stops the thread and
  * closes every descriptor. A thread stuck in a write for CAP_JOIN_S
  * more seconds is left running (logged) with what it uses. */
 void plug_capture_stop(int drain_ms);
