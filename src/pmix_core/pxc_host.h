@@ -46,6 +46,11 @@
 #include "server/evsync.h"
 /* PXC_SERVER_IOF_HISTORY, the IO forwarding's init info (iof.h). */
 #include "server/iof.h"
+/* Tools: PXC_SERVER_RDV_DIR / PXC_SERVER_RDV_NAME, where the rendezvous
+ * files go (rendezvous.h), and pxc_server_tool_adopt, a tool connection
+ * the host accepted itself (peer.h). */
+#include "server/rendezvous.h"
+#include "server/peer.h"
 /* pxc_server_notify (event.h), pxc_server_get_local (get.h) and
  * pxc_server_query (query.h), which the client API calls in a server
  * process; a host reaches them as PMIx_Notify_event, PMIx_Get and

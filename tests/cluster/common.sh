@@ -39,6 +39,23 @@ want_case() { [ -z "$only" ] || [[ "$1" =~ $only ]]; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
+# Node index (vnK -> K-1) and listening ports of each of our stepds, as
+# "NODE:PORT" words.
+stepd_endpoints() {
+	local k uts p port
+	for k in $(seq 1 8); do
+		[ -e "$state/run/slurmd.vn$k.pid" ] || continue
+		uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn$k.pid")/ns/uts")
+		for p in $(pgrep -x slurmstepd); do
+			[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] || continue
+			for port in $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
+				grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2); do
+				echo "$((k - 1)):$port"
+			done
+		done
+	done
+}
+
 stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
 trap stop_cluster EXIT
 trap 'exit 130' INT TERM

@@ -31,6 +31,14 @@
 # is fine but whose synchronous part is garbage (until the stepd closes
 # the connection): sent while node 0 waits for a synchronous event, it
 # must count node 1's ranks as silent.
+#
+#   python3 peer_garbage.py tool-attach KEY STEP UID NODE:PORT
+#
+# opens fresh connections to that stepd whose first message is a broken
+# TOOL_ATTACH (run_iof_tests.sh, "tool: broken attach requests"): a wrong
+# key, an empty and a truncated payload, another step, another user (UID
+# is the job's: UID + 1 is not). Each must be closed without the one-byte
+# answer. Prints "ATTACH refused=N of M".
 import os
 import socket
 import struct
@@ -45,6 +53,7 @@ HOLD = 37
 EVREG = 38
 EVLOST = 39
 IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
+TOOL_ATTACH = 61
 T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
@@ -217,7 +226,28 @@ def sync_ack(key, step, endpoint):
     print("SENT", n)
 
 
+def tool_attach(key, step, uid, endpoint):
+    port = int(endpoint.split(":")[1])
+    cases = [pstr("0" * len(key)) + u32(step) + u32(uid) + u32(uid) + u32(1),
+             b"", pstr(key) + u32(step), pstr(key) + u32(step + 1) + u32(uid) + u32(uid) + u32(1),
+             pstr(key) + u32(step) + u32(uid + 1) + u32(uid + 1) + u32(1)]
+    refused = 0
+    for body in cases:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(frame(TOOL_ATTACH, body))
+        try:
+            got = s.recv(1)
+        except OSError:
+            got = b""
+        refused += got != b"\x01"
+        s.close()
+    print("ATTACH refused=%d of %d" % (refused, len(cases)))
+
+
 def main():
+    if sys.argv[1] == "tool-attach":
+        tool_attach(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+        return
     if sys.argv[1] == "sync-ack":
         sync_ack(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return

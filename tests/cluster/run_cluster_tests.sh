@@ -1055,22 +1055,6 @@ get_timeout() {
 
 # ---- broken input from inside the job (helper "robust") -------------------
 
-# Node index (vnK -> K-1) and listening ports of each of our stepds, as
-# "NODE:PORT" words.
-stepd_endpoints() {
-	local k uts p port
-	for k in $(seq 1 8); do
-		[ -e "$state/run/slurmd.vn$k.pid" ] || continue
-		uts=$(readlink "/proc/$(cat "$state/run/slurmd.vn$k.pid")/ns/uts")
-		for p in $(pgrep -x slurmstepd); do
-			[ "$(readlink "/proc/$p/ns/uts" 2>/dev/null)" = "$uts" ] || continue
-			for port in $(ss -ltnpH 2>/dev/null | grep "pid=$p," |
-				grep -oE '127\.0\.0\.1:[0-9]+' | cut -d: -f2); do
-				echo "$((k - 1)):$port"
-			done
-		done
-	done
-}
 
 # An authenticated peer (it has the job key, as any task of the job does)
 # sends broken LOST, FANIN, FANOUT, CONTRIB, DMDX_REQ/RESP, EVENT,

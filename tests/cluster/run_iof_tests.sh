@@ -24,6 +24,7 @@ port=${SLURMIX_ITEST_PORT:-27917}
 
 S="srun --mpi=slurmix"
 gen=$bin/iof_gen
+attach=$build/slurmix-attach
 
 # iof_case NAME CHECK COMMAND...: runs COMMAND in $bin (its output in
 # $out, its status in $rc), then CHECK (a bash expression) must be true.
@@ -146,8 +147,140 @@ pull_cases() {
 		$S -N1 -n2 ./pmix_iofend
 }
 
+# wait_file FILE: until FILE exists (10 s at most).
+wait_file() {
+	local i
+	for i in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+# on_node K CMD...: CMD in node vnK's mount and UTS namespaces (its /tmp,
+# its hostname), as a program on that node sees them.
+on_node() {
+	local pid
+	pid=$(cat "$state/run/slurmd.vn$1.pid")
+	shift
+	nsenter --mount="/proc/$pid/ns/mnt" --uts="/proc/$pid/ns/uts" "$@"
+}
+
+# per_rank FILE N LINES: FILE holds, for each rank R < N, exactly the
+# lines "rank R line 0".."rank R line LINES-1" in order (after an
+# optional prefix), whatever the interleaving of the ranks.
+per_rank() {
+	local r
+	for r in $(seq 0 $(($2 - 1))); do
+		cmp -s <(grep -ao "rank $r line [0-9]*" "$1") \
+			<(for i in $(seq 0 $(($3 - 1))); do echo "rank $r line $i"; done) ||
+			{ echo "rank $r differs in $1"; return 1; }
+	done
+}
+
+# Tools attach to a running step (docs/iof.md, "Tools"): through srun
+# by its pid (srun's host), by namespace / the system file / with no
+# option on a node of the step; other users and broken attach requests
+# refused; an ended step answers UNREACH at once and leaves no file.
+tool_cases() {
+	local name="tool: attach by srun's pid and on a node; others refused; the end" t0 P ns
+	local host r1 r2 r3 r4 r5 r6 r7 r8 r9 garbage left key step ep0 sock
+	want_case "$name" || return 0
+	"$vc" adduser --state-dir "$state" >/dev/null || { bad "$name" "(adduser)"; return; }
+	host=$(hostname)
+	t0=$(now)
+	rm -f "$bin"/t.*
+	(cd "$bin" && TICK_KEY=$bin/t.key exec $S -N2 -n4 ./tick.sh 80 0.05 >t.out 2>t.err) &
+	P=$!
+	wait_file "/tmp/pmix.$host.tool.$P" && wait_file "$bin/t.key"
+	r1=$("$bin/pmix_tool" pid "$P" 2>&1)
+	ns=$(sed -n 's/^NAMESPACES \([^,]*\).*/\1/p' <<<"$r1")
+	read -r key step <"$bin/t.key"
+	r2=$(on_node 2 "$bin/pmix_tool" nspace "$ns" 2>&1)
+	r3=$(on_node 2 "$bin/pmix_tool" any 2>&1)
+	r4=$(on_node 1 "$bin/pmix_tool" system 2>&1)
+	sock=$(sed 's/^unix://' "/tmp/pmix.$host.tool.$P")
+	r5=$(runuser -u slurmixtest -- "$bin/pmix_tool" pid "$P" 2>&1)
+	r6=$(runuser -u slurmixtest -- "$bin/pmix_tool" uri "unix:$sock" 2>&1)
+	r7=$(on_node 1 runuser -u slurmixtest -- "$bin/pmix_tool" nspace "$ns" 2>&1)
+	ep0=$(stepd_endpoints | grep '^0:' | head -1)
+	garbage=$(python3 "$here/peer_garbage.py" tool-attach "$key" "$step" 0 "$ep0" 2>&1)
+	r8=$("$bin/pmix_tool" pid "$P" 2>&1) # still served
+	wait "$P"
+	r9=$("$bin/pmix_tool" pid "$P" 2>&1)
+	left=$(ls /tmp/pmix."$host".tool."$P" /tmp/pmix."$host".tool."$ns" "$sock" \
+		"$state"/nodes/*/tmp/pmix.* 2>/dev/null)
+	if grep -q "^INIT ok" <<<"$r1" && grep -q "^PROCTABLE $ns n=4" <<<"$r1" &&
+	   grep -q "^INIT ok" <<<"$r2" && grep -q "^NAMESPACES $ns" <<<"$r2" &&
+	   grep -q "^INIT ok" <<<"$r3" && grep -q "^INIT ok" <<<"$r4" &&
+	   grep -q "^PROCTABLE $ns n=4" <<<"$r4" &&
+	   ! grep -q "^INIT ok" <<<"$r5$r6$r7" && grep -q "^INIT " <<<"$r5" &&
+	   [ "$garbage" = "ATTACH refused=5 of 5" ] && grep -q "^INIT ok" <<<"$r8" &&
+	   [[ $r9 =~ INIT\ [A-Z_-]*UNREACH[A-Z_-]*\ ms=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] &&
+	   [ -z "$left" ] && per_rank "$bin/t.out" 4 80; then
+		ok "$name ($(since "$t0") s; after the end: ${r9#INIT })"
+	else
+		printf 'pid: %s\nnode nspace: %s\nnode any: %s\nsystem: %s\n' "$r1" "$r2" "$r3" "$r4"
+		printf 'other user: %s | %s | %s\ngarbage: %s\nafter: %s | %s\nleft: %s\n' \
+			"$r5" "$r6" "$r7" "$garbage" "$r8" "$r9" "$left"
+		bad "$name"
+	fi
+	rm -f "$bin"/t.*
+}
+
+# slurmix-attach prints a running step's output, what came before it
+# attached and then live, by srun's pid and by JOBID.STEP on a node of
+# the step, filtered and tagged on request, and ends with the step.
+attach_cases() {
+	local name="slurmix-attach: history and live, by --pid and by JOBID.STEP on a node" t0 P
+	local a b c ra rb rc_ ns
+	want_case "$name" || return 0
+	t0=$(now)
+	rm -f "$bin"/a.*
+	(cd "$bin" && TICK_KEY=$bin/a.key exec $S -N2 -n4 ./tick.sh 60 0.05 >a.out 2>a.err) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P" && wait_file "$bin/a.key"
+	sleep 1 # a good part of the output is history by now
+	read -r _ step <"$bin/a.key"
+	ns=$(sed -n 's/^SLURMIX_STEP=//p' "$bin/a.key.env")
+	timeout 30 "$attach" --pid "$P" >"$bin/a.att" 2>"$bin/a.atterr" &
+	a=$!
+	timeout 30 "$attach" --pid "$P" --ranks 1 --tag -o >"$bin/a.r1" 2>/dev/null &
+	b=$!
+	on_node 2 timeout 30 "$attach" -q "${ns#slurmix.}" >"$bin/a.node" 2>/dev/null &
+	c=$!
+	wait "$P"
+	wait "$a"; ra=$?
+	wait "$b"; rb=$?
+	wait "$c"; rc_=$?
+	if [ "$ra$rb$rc_" = 000 ] && per_rank "$bin/a.att" 4 60 && per_rank "$bin/a.node" 4 60 &&
+	   [ "$(grep -ac "rank [0-3] err" "$bin/a.atterr")" = 4 ] &&
+	   [ "$(grep -ac "^\[slurmix\.${ns#slurmix.},1\]<stdout>: rank 1 line" "$bin/a.r1")" = 60 ] &&
+	   [ "$(wc -l <"$bin/a.r1")" = 60 ]; then
+		ok "$name ($(since "$t0") s)"
+	else
+		echo "rc $ra $rb $rc_"
+		head -3 "$bin/a.att" "$bin/a.atterr" "$bin/a.r1" "$bin/a.node" 2>&1
+		bad "$name"
+	fi
+	rm -f "$bin"/a.*
+}
+
 build_programs() {
 	cc -std=gnu11 -O2 -Wall -Wextra -o "$gen" "$here/iof_gen.c" || return 1
+	cc -std=gnu11 -O2 -Wall -Wextra -I"$repo/src/pmix_core/include" -o "$bin/pmix_tool" \
+		"$here/pmix_tool.c" -L"$build/.libs" -Wl,-rpath,"$build/.libs" -lpmix || return 1
+	# tick.sh LINES DELAY [STATUS]: "rank R line I" every DELAY s, a line
+	# on stderr, then exit STATUS; with TICK_KEY, rank 0 leaves the job
+	# key and step there first (and the step's SLURMIX_STEP in .env)
+	cat >"$bin/tick.sh" <<-'EOF'
+	#!/bin/bash
+	if [ -n "${TICK_KEY:-}" ] && [ "$SLURM_PROCID" = 0 ]; then
+		echo "SLURMIX_STEP=slurmix.$SLURMIX_STEP" >"$TICK_KEY.env"
+		echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >"$TICK_KEY"
+	fi
+	for ((i = 0; i < $1; i++)); do echo "rank $SLURM_PROCID line $i"; sleep "$2"; done
+	echo "rank $SLURM_PROCID err" >&2
+	exit "${3:-0}"
+	EOF
+	chmod 755 "$bin/tick.sh"
 	for p in pmix_iofpull pmix_iofend; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
@@ -169,6 +302,8 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 capture_cases
 pull_cases
+tool_cases
+attach_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

@@ -15,10 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fakehost.h"
+#include "pxc_host.h"
+#include "server/server.h"
 #include "rawclient.h"
 #include "srvthread.h"
 
@@ -197,6 +200,70 @@ START_TEST(tool_gets_identity)
 }
 END_TEST
 
+/* A connection the host accepted itself (srun's tool proxy) becomes a
+ * tool, never a client: a client's HELLO on it is refused (the broken
+ * variant, adopting it as any peer, would serve rank 0), a tool's is
+ * served; without tool support the host's descriptor is closed. */
+struct adopt {
+	int fd, rc;
+	pxc_sync_t done;
+};
+
+static void adopt_fn(void *arg)
+{
+	struct adopt *a = arg;
+
+	a->rc = pxc_server_tool_adopt(a->fd, getuid(), getgid(), 4242);
+	pxc_sync_signal(&a->done, PMIX_SUCCESS);
+}
+
+static int adopted(bool expect_ok)
+{
+	int sv[2];
+	struct adopt a;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	a.fd = sv[0];
+	pxc_sync_init(&a.done);
+	ck_assert_int_eq(pxc_srv_call_wait(adopt_fn, &a, &a.done), PMIX_SUCCESS);
+	pxc_sync_fini(&a.done);
+	ck_assert_int_eq(a.rc, expect_ok ? 0 : -1);
+	return sv[1];
+}
+
+START_TEST(proxied_tool_only)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t me;
+	char c;
+	int fd;
+
+	ck_assert_int_eq(start_server(&full_module, true), PMIX_SUCCESS);
+	register_job(2); /* rank 0 is registered: refused all the same */
+	fd = adopted(true);
+	pack_hello(&b, PXC_PEER_CLIENT, NS, 0);
+	rc_send(fd, PXC_CMD_HELLO, 1, &b);
+	ck_assert_int_eq(rc_reply(fd, 1, &b), PMIX_ERR_NO_PERMISSIONS);
+	pxc_buf_clear(&b);
+	close(fd);
+	fd = adopted(true);
+	pack_hello(&b, PXC_PEER_TOOL, NULL, PMIX_RANK_UNDEF);
+	rc_send(fd, PXC_CMD_HELLO, 2, &b);
+	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &me), PMIX_SUCCESS);
+	ck_assert_str_eq(me.nspace, "host.tool");
+	pxc_buf_clear(&b);
+	close(fd);
+	good_client_works();
+	stop_server();
+	ck_assert_int_eq(start_server(&full_module, false), PMIX_SUCCESS);
+	fd = adopted(false);
+	ck_assert_int_eq(read(fd, &c, 1), 0); /* closed by the server */
+	close(fd);
+	stop_server();
+}
+END_TEST
+
 /* The real client library against the real server: children forked
  * before the server starts (so they hold no threads), handed their
  * environment through a pipe. */
@@ -307,9 +374,8 @@ END_TEST
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
-		{ "robust", robust_broken_input },
-		{ "reply_channel", reply_channel },
-		{ "tool", tool_gets_identity },
+		{ "robust", robust_broken_input }, { "reply_channel", reply_channel },
+		{ "tool", tool_gets_identity },    { "proxied_tool_only", proxied_tool_only },
 		{ "real_clients", real_clients },
 	};
 

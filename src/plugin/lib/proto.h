@@ -142,6 +142,15 @@ enum {
 				 * with a step file (srun/agent.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
+	/* tools attached through srun (srun/tools.c, net/tool.c) */
+	PLUG_NET_TOOL_ATTACH = 61, /* srun -> node 0's stepd, the first
+				    * message of a fresh connection instead
+				    * of HELLO: key, u32 step, u32 uid, u32
+				    * gid, u32 pid (the tool's, as srun's
+				    * Unix socket saw them); answered with
+				    * one raw byte 1, after which the
+				    * connection carries the tool's own
+				    * PMIx stream */
 };
 
 /* The rank of an ABORT that a step daemon sends itself: the step could not

@@ -26,6 +26,7 @@
 #endif
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -640,6 +641,32 @@ static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	return 0;
 }
 
+/* A fresh connection whose first message is a user's handover kind. */
+static bool handover(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	plug_net_t *n = l->net;
+	const plug_net_user_t *u = NULL;
+	char *key = NULL;
+	int fd, ok;
+
+	for (size_t i = 0; i < n->nusers && !u; i++)
+		if (n->users[i].handover && n->users[i].handover_cmd == h->cmd)
+			u = &n->users[i];
+	if (!u)
+		return false;
+	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, n->key);
+	free(key);
+	fd = ok ? fcntl(pxc_conn_fd(l->conn), F_DUPFD_CLOEXEC, 0) : -1;
+	link_drop(l);
+	if (!ok)
+		plug_error("%s: connection with a bad key: dropped", u->name);
+	else if (fd < 0)
+		plug_error("%s: cannot take the connection: %m", u->name);
+	else
+		u->handover(u->arg, fd, in);
+	return true;
+}
+
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	link_t *l = arg;
@@ -652,6 +679,8 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		return;
 	}
 	if (l->node < 0) {
+		if (h->cmd != PLUG_NET_HELLO && handover(l, h, in))
+			return;
 		if (hello(l, h, in) < 0)
 			link_drop(l);
 		return;

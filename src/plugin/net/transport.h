@@ -59,10 +59,20 @@ typedef struct {
  * (first 0: none) from an authenticated peer; `in` is positioned at the
  * payload and owned by the transport. peer_lost: the peer is unreachable
  * (fail what depends on it). start: the network is up (progress thread).
- * stop: the network is going down (fail what is pending; send nothing). */
+ * stop: the network is going down (fail what is pending; send nothing).
+ * handover: a fresh connection whose first message is of kind
+ * handover_cmd (a range of its own, not first..last) instead of HELLO
+ * leaves the transport: the message's payload starts with the job key,
+ * checked here (a bad one drops the connection, logged); handover gets
+ * a descriptor of the socket (its own, close-on-exec, non-blocking) and
+ * `in` positioned after the key. Nothing after that message may have
+ * been sent yet (it would be lost): the other side waits for an answer
+ * on the raw socket first. */
 typedef struct {
 	const char *name; /* for log lines */
 	uint16_t first, last;
+	uint16_t handover_cmd;
+	void (*handover)(void *arg, int fd, pmix_data_buffer_t *in);
 	void (*msg)(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 	void (*peer_lost)(void *arg, uint32_t peer);
 	void (*start)(void *arg);

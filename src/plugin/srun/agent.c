@@ -64,6 +64,8 @@ static struct {
 	uint32_t job, step;
 	char *nodelist, *map; /* for the step file */
 	int step_file;        /* written */
+	char root_addr[64];   /* node 0's stepd, from the table */
+	uint16_t root_port;
 } agent = { .lfd = -1 };
 
 struct plug_agent_req {
@@ -75,7 +77,9 @@ struct plug_agent_req {
 static plug_agent_handler_f handlers[AGENT_NCMD];
 static plug_agent_stop_f stoppers[AGENT_NCMD];
 static plug_agent_message_f messages[PLUG_NET_STEPINFO]; /* other kinds */
-static plug_agent_table_f table_hook;
+#define AGENT_NHOOKS 4
+static plug_agent_table_f table_hooks[AGENT_NHOOKS];
+static plug_agent_stop_f stop_hooks[AGENT_NHOOKS];
 
 /* step.<stepid>: nspace, node list, map, then the table as sent. */
 static void write_step_file(const pmix_data_buffer_t *table)
@@ -99,6 +103,16 @@ static void write_step_file(const pmix_data_buffer_t *table)
 	pxc_buf_clear(&f);
 }
 
+static int take_root(void *arg, uint32_t node, const char *addr, uint16_t port)
+{
+	(void)arg;
+	if (node == 0) {
+		snprintf(agent.root_addr, sizeof(agent.root_addr), "%s", addr);
+		agent.root_port = port;
+	}
+	return 0;
+}
+
 /* The root daemon's STEPTABLE: key, then n, n x (STRING addr, UINT32
  * port). 0, or -1 (logged). */
 static int take_table(pmix_data_buffer_t *in)
@@ -112,12 +126,15 @@ static int take_table(pmix_data_buffer_t *in)
 	table.base_ptr = table.unpack_ptr = in->unpack_ptr;
 	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
 	check = table;
-	ok = ok && plug_endpoints_unpack(&check, agent.nnodes, NULL, NULL) == 0;
-	if (!ok)
+	ok = ok && plug_endpoints_unpack(&check, agent.nnodes, take_root, NULL) == 0;
+	if (!ok) {
+		agent.root_port = 0;
 		return plug_error("bad endpoint table from a step daemon: dropped"), -1;
+	}
 	write_step_file(&table);
-	if (table_hook)
-		table_hook();
+	for (int i = 0; i < AGENT_NHOOKS; i++)
+		if (table_hooks[i])
+			table_hooks[i]();
 	return 0;
 }
 
@@ -141,9 +158,31 @@ int plug_agent_register_message(uint16_t cmd, plug_agent_message_f fn)
 	return 0;
 }
 
-void plug_agent_on_table(plug_agent_table_f fn)
+int plug_agent_on_table(plug_agent_table_f fn)
 {
-	table_hook = fn;
+	for (int i = 0; i < AGENT_NHOOKS; i++)
+		if (!table_hooks[i])
+			return table_hooks[i] = fn, 0;
+	return -1;
+}
+
+int plug_agent_on_stop(plug_agent_stop_f fn)
+{
+	for (int i = 0; i < AGENT_NHOOKS; i++)
+		if (!stop_hooks[i])
+			return stop_hooks[i] = fn, 0;
+	return -1;
+}
+
+const char *plug_agent_key(void)
+{
+	return agent.key;
+}
+
+const char *plug_agent_root(uint16_t *port)
+{
+	*port = agent.root_port;
+	return agent.root_port ? agent.root_addr : NULL;
 }
 
 int plug_agent_key_ok(const char *key)
@@ -546,6 +585,9 @@ static void stop_fn(void *arg)
 	for (int i = 0; i < AGENT_NCMD; i++)
 		if (stoppers[i])
 			stoppers[i]();
+	for (int i = 0; i < AGENT_NHOOKS; i++)
+		if (stop_hooks[i])
+			stop_hooks[i]();
 	if (agent.step_file) {
 		char name[32];
 
@@ -575,5 +617,6 @@ void plug_agent_stop(void)
 	memset(handlers, 0, sizeof(handlers));
 	memset(stoppers, 0, sizeof(stoppers));
 	memset(messages, 0, sizeof(messages));
-	table_hook = NULL;
+	memset(table_hooks, 0, sizeof(table_hooks));
+	memset(stop_hooks, 0, sizeof(stop_hooks));
 }

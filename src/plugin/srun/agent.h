@@ -45,8 +45,14 @@ typedef void (*plug_agent_table_f)(void);
 int plug_agent_register_handler(uint16_t cmd, plug_agent_handler_f fn, plug_agent_stop_f stop);
 /* A message handler: 0, or -1 (cmd 0, a request, STEPTABLE, or taken). */
 int plug_agent_register_message(uint16_t cmd, plug_agent_message_f fn);
-/* Called in the progress thread once the step's endpoint table is in. */
-void plug_agent_on_table(plug_agent_table_f fn);
+/* fn is called in the progress thread once the step's endpoint table is
+ * in (on_table), or when the agent stops (on_stop, before the step file
+ * goes). At most 4 of each; before plug_agent_start. 0/-1. */
+int plug_agent_on_table(plug_agent_table_f fn);
+int plug_agent_on_stop(plug_agent_stop_f fn);
+/* Node 0's stepd endpoint (address; *port set), once the table is in;
+ * else NULL. Progress thread. */
+const char *plug_agent_root(uint16_t *port);
 
 /* Starts the agent for nnodes stepds of step job.step and sets the two
  * variables in env. clean_stale: remove the job directories of jobs that
@@ -62,6 +68,8 @@ void plug_agent_stop(void);
 void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st, const pmix_data_buffer_t *payload);
 /* True when the requester has closed its connection. */
 int plug_agent_req_gone(const plug_agent_req_t *req);
+/* The job key (valid once started), for connections of srun's own. */
+const char *plug_agent_key(void);
 /* True when key is the job's. Progress thread. */
 int plug_agent_key_ok(const char *key);
 

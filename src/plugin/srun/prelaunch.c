@@ -18,6 +18,7 @@
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
 #include "srun/spawn.h"
+#include "srun/tools.h"
 
 /* A spawned srun (SLURMIX_SPAWN_AGENT set by its parent srun, which is
  * alive and opened the job directory moments ago) skips the cleaning of
@@ -35,7 +36,8 @@ static bool spawned_srun(void)
 static int register_features(void)
 {
 	plug_pub_srun_init();
-	plug_agent_on_table(plug_spawn_srun_warm);
+	if (plug_agent_on_table(plug_spawn_srun_warm) < 0 || plug_tools_srun_init() < 0)
+		plug_error("cannot register the spawn warm-up or the tools");
 	if (plug_abort_srun_init() < 0)
 		return plug_error("cannot register the abort reports"), -1;
 	if (plug_spawn_srun_init() < 0)

@@ -56,6 +56,7 @@
 #include "net/evindex.h"
 #include "net/iof.h"
 #include "net/lost.h"
+#include "net/tool.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
 #include "stepd/family.h"
@@ -286,7 +287,20 @@ static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, co
 	return st;
 }
 
+/* A tool of the job's user or root (the server checked the uid) on this
+ * node's rendezvous files, or through srun (net/tool.c): served like a
+ * client, under an identity of the server's. */
+static void cb_tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+			      void *cbdata)
+{
+	(void)info;
+	(void)ninfo;
+	plug_flag("a tool attached to step %s", step.nspace);
+	cbfunc(PMIX_SUCCESS, NULL, cbdata);
+}
+
 static pmix_server_module_t module = {
+	.tool_connected = cb_tool_connected,
 	.client_connected = cb_client_connected,
 	.client_finalized = cb_client_finalized,
 	.abort = cb_abort,
@@ -530,9 +544,10 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(11);
+	pmix_info_t *info = PMIx_Info_create(16);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
+	bool yes = true;
 	size_t n = 10;
 	char tmo[16];
 	pmix_status_t rc;
@@ -556,8 +571,16 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[9], PXC_SERVER_IOF_QUEUE, &plug_conf.iof_queue, PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+	/* tools find the step in the node's temporary directory:
+	 * pmix.<host>.tool.<stepd pid>, .tool.<nspace>, and the first step of
+	 * the node also pmix.<host>.tool (docs/iof.md, "Tools") */
+	PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[n++], PMIX_SERVER_SYSTEM_SUPPORT, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, plug_conf_tmpdir(), PMIX_STRING);
+	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_DIR, plug_conf_tmpdir(), PMIX_STRING);
+	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_NAME, st->nspace, PMIX_STRING);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 11);
+	PMIx_Info_free(info, 16);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
@@ -713,7 +736,8 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 	    plug_spawn_net_register(n) < 0 || plug_event_register(n) < 0 ||
 	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
 		    0 ||
-	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0)
+	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0 ||
+	    plug_tool_net_register(n, st->si.uid) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;

@@ -84,6 +84,7 @@ struct pxc_peer {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;         /* SO_PEERCRED */
+	bool proxied;      /* handed over by the host: a tool only */
 	pxc_peer_t *rchan; /* its reply channel (proto.h), or NULL */
 	pxc_peer_t *owner; /* PXC_PEER_REPLY: whose channel it is */
 	bool ev_all;       /* registered for every event code */
@@ -115,9 +116,11 @@ typedef struct {
 	char hostname[256];
 	uint32_t nodeid; /* PMIX_NODEID of the init info, when has_nodeid */
 	bool has_nodeid;
-	char *tmpdir; /* where our directory lives */
-	char *sysdir; /* system tmpdir (rendezvous) */
-	char *dir;    /* our private directory */
+	char *tmpdir;  /* where our directory lives */
+	char *sysdir;  /* system tmpdir (rendezvous) */
+	char *rdvdir;  /* the tool rendezvous files' directory */
+	char *rdvname; /* the nspace-named file's suffix */
+	char *dir;     /* our private directory */
 	char *sockpath;
 	char *uri; /* "unix:<sockpath>" */
 	uid_t uid; /* uid the clients run as */

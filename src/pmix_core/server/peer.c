@@ -53,26 +53,19 @@ static void on_close(pxc_conn_t *c, int err, void *arg);
 
 /* ------------------------------------------------------------ life cycle */
 
-void pxc_peer_accept(int fd)
+static void peer_new(int fd, uid_t uid, gid_t gid, pid_t pid, bool proxied)
 {
-	struct ucred cr;
-	socklen_t len = sizeof(cr);
-	pxc_peer_t *p;
+	pxc_peer_t *p = calloc(1, sizeof(*p));
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
-		pxc_error("server: SO_PEERCRED: %s", strerror(errno));
-		close(fd);
-		return;
-	}
-	p = calloc(1, sizeof(*p));
 	if (!p) {
 		close(fd);
 		return;
 	}
 	p->id = pxc_srv_new_id();
-	p->uid = cr.uid;
-	p->gid = cr.gid;
-	p->pid = cr.pid;
+	p->uid = uid;
+	p->gid = gid;
+	p->pid = pid;
+	p->proxied = proxied;
 	p->kind = -1;
 	p->conn = pxc_conn_new(pxc_srv.base, fd, 0, on_msg, on_close, p);
 	if (!p->conn) {
@@ -81,6 +74,30 @@ void pxc_peer_accept(int fd)
 	}
 	p->next = pxc_srv.peers;
 	pxc_srv.peers = p;
+}
+
+void pxc_peer_accept(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		pxc_error("server: SO_PEERCRED: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	peer_new(fd, cr.uid, cr.gid, cr.pid, false);
+}
+
+int pxc_server_tool_adopt(int fd, uid_t uid, gid_t gid, pid_t pid)
+{
+	if (fd < 0 || !pxc_srv.running || !pxc_srv.tool_support) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	peer_new(fd, uid, gid, pid, true);
+	return 0;
 }
 
 pxc_peer_t *pxc_peer_find(uint64_t id)
@@ -457,6 +474,7 @@ static void hello_rchan(pxc_peer_t *p, uint32_t tag, hello_t *m)
 
 	for (o = pxc_srv.peers; o; o = o->next)
 		if (o != p && o->hello && o->pid == p->pid && o->uid == p->uid &&
+		    o->proxied == p->proxied &&
 		    (o->kind == PXC_PEER_CLIENT || o->kind == PXC_PEER_TOOL) &&
 		    o->proc.rank == m->rank && m->nspace &&
 		    strncmp(o->proc.nspace, m->nspace, PMIX_MAX_NSLEN) == 0)
@@ -483,6 +501,9 @@ static int do_hello(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 		hello_refuse(p, h->tag, PMIX_ERR_NOT_SUPPORTED, "protocol version mismatch");
 	else if (!uid_allowed(p->uid))
 		hello_refuse(p, h->tag, PMIX_ERR_NO_PERMISSIONS, "uid not allowed");
+	else if (m.kind == PXC_PEER_CLIENT && p->proxied)
+		hello_refuse(p, h->tag, PMIX_ERR_NO_PERMISSIONS,
+			     "a proxied connection is a tool's");
 	else if (m.kind == PXC_PEER_CLIENT)
 		hello_client(p, h->tag, &m);
 	else if (m.kind == PXC_PEER_TOOL && pxc_srv.tool_support)

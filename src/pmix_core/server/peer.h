@@ -9,11 +9,22 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "internal.h"
+#include <sys/types.h>
+#include <pmix_common.h>
+
+typedef struct pxc_peer pxc_peer_t;
 
 /* Takes a connection the listener accepted: reads its credentials and
  * gives it to the progress thread's event base; on failure fd is closed. */
 void pxc_peer_accept(int fd);
+/* For a host (pxc_host.h): takes fd, a stream connection that the host
+ * accepted and authenticated itself (srun's tool proxy: the tool's
+ * credentials as the proxy read them), as a peer whose credentials are
+ * uid/gid/pid. It may only become a tool (or a tool's reply channel):
+ * a client's HELLO on it is refused. Progress thread; fd is the server's
+ * from here on (closed on failure). 0, or -1 (no tool support, not
+ * running). */
+int pxc_server_tool_adopt(int fd, uid_t uid, gid_t gid, pid_t pid);
 /* The connected peer with this id, or NULL. */
 pxc_peer_t *pxc_peer_find(uint64_t id);
 /* Closes and frees a peer (state cleanup included). Progress thread. */

@@ -7,6 +7,12 @@
 #ifndef PXC_SERVER_RENDEZVOUS_H
 #define PXC_SERVER_RENDEZVOUS_H
 
+/* Server init, host extensions (strings): the directory of the tool
+ * rendezvous files (default: the server's tmpdir) and the suffix of the
+ * one named after a namespace (default: the server's own nspace). */
+#define PXC_SERVER_RDV_DIR "slurmix.srv.rdv.dir"
+#define PXC_SERVER_RDV_NAME "slurmix.srv.rdv.name"
+
 /* Writes the rendezvous files the server's settings ask for (an existing
  * file is left alone). 0, or -1 when one could not be written (the others
  * still are). */

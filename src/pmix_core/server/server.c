@@ -215,6 +215,13 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_srv.tmpdir = strdup(s && *s ? s : "/tmp");
 	s = info_str(info, ninfo, PMIX_SYSTEM_TMPDIR);
 	pxc_srv.sysdir = strdup(s && *s ? s : "/tmp");
+	free(pxc_srv.rdvdir);
+	free(pxc_srv.rdvname);
+	pxc_srv.rdvdir = pxc_srv.rdvname = NULL;
+	if ((s = info_str(info, ninfo, PXC_SERVER_RDV_DIR)) && *s)
+		pxc_srv.rdvdir = strdup(s);
+	if ((s = info_str(info, ninfo, PXC_SERVER_RDV_NAME)) && *s)
+		pxc_srv.rdvname = strdup(s);
 	pxc_srv.uid = geteuid();
 	pxc_srv.gid = getegid();
 	if ((i = pxc_info_find(info, ninfo, PMIX_USERID)) && info_long(&i->value) >= 0)
@@ -375,6 +382,9 @@ static void free_strings(void)
 {
 	free(pxc_srv.tmpdir);
 	free(pxc_srv.sysdir);
+	free(pxc_srv.rdvdir);
+	free(pxc_srv.rdvname);
+	pxc_srv.rdvdir = pxc_srv.rdvname = NULL;
 	free(pxc_srv.dir);
 	free(pxc_srv.sockpath);
 	free(pxc_srv.uri);
