@@ -130,6 +130,8 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		st.gone = true;
 		pthread_cond_broadcast(&cond);
 		pthread_mutex_unlock(&lock);
+	} else if (status == PMIX_EVENT_JOB_END && info_int(info, ninfo, PMIX_EXIT_CODE, &code)) {
+		set_status(code); /* the step's own end (or a spawn's): 0 is fine */
 	} else if (info_int(info, ninfo, PMIX_EXIT_CODE, &code)) {
 		set_status(code ? code : 1);
 	} else if (status == PMIX_EVENT_JOB_END &&

@@ -16,7 +16,8 @@
 # (truncated, a node out of range, no codes; from another step: refused
 # whatever it says), EVLOST (truncated, a count of 0), IOF_SUB (truncated,
 # too many entries, a rank or channel the node does not have), IOF_READY
-# for no pull, IOF_DATA (truncated, a rank the sender does not hold), an
+# for no pull, IOF_DATA (truncated, a rank the sender does not hold), EXITS
+# (truncated, a rank out of range), an
 # unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
@@ -54,6 +55,7 @@ EVREG = 38
 EVLOST = 39
 IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
 TOOL_ATTACH = 61
+EXITS = 25
 T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
@@ -176,6 +178,8 @@ def broken_messages():
         (IOF_DATA, b"", 0), (IOF_DATA, JUNK, 0),
         (IOF_DATA, u32(999999) + item(T_UINT16, "H", 1) + item(T_BOOL, "B", 0) + u64(0) +
          struct.pack(">HIQ", T_BYTE_OBJECT, 1, 3) + b"abc", 0),
+        # EXITS: empty, garbage, a rank out of range
+        (EXITS, b"", 0), (EXITS, JUNK, 0), (EXITS, u32(999999) + u32(3), 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

@@ -208,6 +208,7 @@ tool_cases() {
 	left=$(ls /tmp/pmix."$host".tool."$P" /tmp/pmix."$host".tool."$ns" "$sock" \
 		"$state"/nodes/*/tmp/pmix.* 2>/dev/null)
 	if grep -q "^INIT ok" <<<"$r1" && grep -q "^PROCTABLE $ns n=4" <<<"$r1" &&
+	   [ "$(grep -c "^PROC [0-2] vn1 [1-9]" <<<"$r1")" = 3 ] &&
 	   grep -q "^INIT ok" <<<"$r2" && grep -q "^NAMESPACES $ns" <<<"$r2" &&
 	   grep -q "^INIT ok" <<<"$r3" && grep -q "^INIT ok" <<<"$r4" &&
 	   grep -q "^PROCTABLE $ns n=4" <<<"$r4" &&
@@ -263,6 +264,37 @@ attach_cases() {
 	rm -f "$bin"/a.*
 }
 
+# slurmix-attach exits with the step's status: the first failure's exit
+# code, 128 + the signal of a killed task, 0 when all went well (tasks
+# that are no PMIx clients: only the step daemons' pidfds tell).
+status_cases() {
+	local name="slurmix-attach: exits with the step's status (3, 137, 0), as srun does" t0 want
+	local got="" srun_rc="" P a how
+	want_case "$name" || return 0
+	t0=$(now)
+	for how in 3 kill 0; do
+		rm -f "$bin"/s.*
+		(cd "$bin" && exec $S -N2 -n4 bash -c "./tick.sh 20 0.05 >/dev/null
+			[ \$SLURM_PROCID = 2 ] && { [ $how = kill ] && kill -9 \$\$; exit $how; }; exit 0" \
+			>s.out 2>&1) &
+		P=$!
+		wait_file "/tmp/pmix.$(hostname).tool.$P"
+		timeout 30 "$attach" -q --pid "$P" >/dev/null 2>&1 &
+		a=$!
+		wait "$P"
+		srun_rc+="$? "
+		wait "$a"
+		got+="$? "
+	done
+	want="3 137 0 "
+	if [ "$got" = "$want" ] && [ "$srun_rc" = "$want" ]; then
+		ok "$name ($(since "$t0") s)"
+	else
+		bad "$name" "(slurmix-attach: $got srun: $srun_rc want: $want)"
+	fi
+	rm -f "$bin"/s.*
+}
+
 build_programs() {
 	cc -std=gnu11 -O2 -Wall -Wextra -o "$gen" "$here/iof_gen.c" || return 1
 	cc -std=gnu11 -O2 -Wall -Wextra -I"$repo/src/pmix_core/include" -o "$bin/pmix_tool" \
@@ -304,6 +336,7 @@ capture_cases
 pull_cases
 tool_cases
 attach_cases
+status_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

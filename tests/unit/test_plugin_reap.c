@@ -64,7 +64,7 @@ static void fork_tasks(int n, const int *delay_ms, int silent, int unfinalized)
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0) {
 			if (i != silent)
-				plug_reap_task();
+				plug_reap_task((uint32_t)i);
 			usleep((useconds_t)delay_ms[i] * 1000);
 			_exit(0);
 		}
@@ -259,7 +259,7 @@ START_TEST(test_extra_reports)
 	for (int i = 0; i < 2; i++) { /* the tasks, reporting first */
 		ck_assert_int_ge(pid = fork(), 0);
 		if (pid == 0) {
-			plug_reap_task();
+			plug_reap_task(0);
 			(void)!write(ready[1], "r", 1);
 			usleep((useconds_t)delay[i] * 1000);
 			_exit(0);
@@ -274,7 +274,7 @@ START_TEST(test_extra_reports)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		plug_reap_task();
+		plug_reap_task(0);
 		usleep(2000000);
 		_exit(0);
 	}
@@ -371,7 +371,7 @@ static pid_t fork_one(int delay_ms, int how)
 
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		plug_reap_task();
+		plug_reap_task((uint32_t)delay_ms);
 		usleep((useconds_t)delay_ms * 1000);
 		if (how == 1)
 			raise(SIGKILL);
@@ -422,6 +422,60 @@ START_TEST(test_exit_status)
 	wait_answers(5);
 	ck_assert_int_eq(ans.known[4], 0);
 	kill(c, SIGKILL);
+}
+END_TEST
+
+/* The hooks: each task's rank and pid when it reports, its rank and how
+ * it ended when it exits (fork_one reports its delay as its rank). */
+static struct {
+	int ntask, nexit;
+	uint32_t task_rank[4], exit_rank[4];
+	pid_t pid[4];
+	int known[4], wstatus[4];
+} hk;
+
+static void hook_task(uint32_t rank, pid_t pid)
+{
+	if (hk.ntask < 4) {
+		hk.task_rank[hk.ntask] = rank;
+		hk.pid[hk.ntask++] = pid;
+	}
+}
+
+static void hook_exit(uint32_t rank, int known, int wstatus)
+{
+	if (hk.nexit < 4) {
+		hk.exit_rank[hk.nexit] = rank;
+		hk.known[hk.nexit] = known;
+		hk.wstatus[hk.nexit++] = wstatus;
+	}
+}
+
+START_TEST(test_hooks)
+{
+	pid_t a, b;
+
+	memset(&hk, 0, sizeof(hk));
+	plug_reap_hooks(hook_task, hook_exit);
+	ck_assert_int_eq(plug_reap_start(2, 0), 0);
+	a = fork_one(100, 0); /* rank 100, exits 3 */
+	b = fork_one(300, 1); /* rank 300, SIGKILL */
+	for (int i = 0; i < 300 && hk.nexit < 2; i++)
+		usleep(10000);
+	ck_assert_int_eq(hk.ntask, 2);
+	ck_assert_int_eq(hk.nexit, 2);
+	ck_assert_uint_eq(hk.task_rank[0] + hk.task_rank[1], 400);
+	ck_assert(hk.pid[0] == (hk.task_rank[0] == 100 ? a : b));
+	ck_assert_uint_eq(hk.exit_rank[0], 100); /* the earlier exit first */
+	ck_assert_int_eq(hk.known[0], 1);
+	ck_assert(WIFEXITED(hk.wstatus[0]) && WEXITSTATUS(hk.wstatus[0]) == 3);
+	ck_assert_uint_eq(hk.exit_rank[1], 300);
+	ck_assert_int_eq(hk.known[1], 1);
+	ck_assert(WIFSIGNALED(hk.wstatus[1]) && WTERMSIG(hk.wstatus[1]) == SIGKILL);
+	plug_reap_stop();
+	plug_reap_hooks(NULL, NULL);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
 }
 END_TEST
 
@@ -557,6 +611,7 @@ static Suite *reap_suite(void)
 	tcase_add_test(tc, test_signal_in_use);
 	tcase_add_test(tc, test_one_task_and_after_stop);
 	tcase_add_test(tc, test_exit_status);
+	tcase_add_test(tc, test_hooks);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("weight");
 	tcase_add_test(tc, test_weight_nice);

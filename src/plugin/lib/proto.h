@@ -80,6 +80,11 @@ enum {
 	PLUG_NET_IOF_DATA = 24,  /* u32 rank, u16 channel, BOOL complete,
 				  * UINT64 dropped, BYTE_OBJECT bytes: what a
 				  * task wrote */
+	/* the step's end for its tools (net/stepend.c) */
+	PLUG_NET_EXITS = 25, /* -> node 0, once every task of the node has
+			      * exited: u32 the first failed rank
+			      * (UINT32_MAX: none), u32 its exit code (or
+			      * 128 + signal) */
 	/* lost tasks (net/lost.c) */
 	PLUG_NET_LOST = 30, /* a task left without finalizing, or was
 				 * aborted: rank, status[, INT32 exit code:

@@ -81,6 +81,7 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 int plug_srun_fini(void)
 {
 	plug_spawn_srun_stop(); /* children first: they report to the agent */
+	plug_tools_drain(3000);
 	plug_agent_stop();
 	return plug_abort_srun_status();
 }

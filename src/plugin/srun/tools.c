@@ -21,7 +21,9 @@
  * until it drained to 256 KiB, so neither end can make srun grow. When
  * one end closes, what the other still has to get is written, then both
  * close. The attach must be answered within 10 s. At most 64 tools at a
- * time; more are refused with a log line.
+ * time; more are refused with a log line. At the step's end srun waits
+ * (3 s at most) for node 0's step daemon to close the tools' connections
+ * itself, after its last words to them (the step's end event).
  *
  * Threads: the agent's progress thread (table hook, stop hook, events).
  */
@@ -29,6 +31,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -71,7 +74,7 @@ static struct {
 	struct event *lev;
 	char *sock, *rdv[2];
 	sess_t *sessions;
-	unsigned nsess;
+	atomic_uint nsess; /* written by the progress thread only */
 } tools = { .lfd = -1 };
 
 static void sess_free(sess_t *s)
@@ -272,7 +275,7 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 	}
 	if (tools.nsess >= TOOLS_MAX || !(s = calloc(1, sizeof(*s)))) {
 		plug_error("tool pid %d refused: %u tools attached already", (int)cr.pid,
-			   tools.nsess);
+			   atomic_load(&tools.nsess));
 		close(fd);
 		return;
 	}
@@ -363,6 +366,12 @@ int plug_tools_srun_init(void)
 	return plug_agent_on_table(listen_tools) < 0 || plug_agent_on_stop(plug_tools_stop) < 0 ?
 		       -1 :
 		       0;
+}
+
+void plug_tools_drain(int timeout_ms)
+{
+	for (int waited = 0; atomic_load(&tools.nsess) && waited < timeout_ms; waited += 10)
+		usleep(10000);
 }
 
 void plug_tools_stop(void)

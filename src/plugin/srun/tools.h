@@ -13,6 +13,10 @@
  * thread): the socket and files appear once the endpoint table is in.
  * 0/-1. */
 int plug_tools_srun_init(void);
+/* At the step's end, before the agent stops (srun's main thread): waits
+ * up to timeout_ms for node 0's step daemon to close every tool's
+ * connection, once it told them how the step ended. */
+void plug_tools_drain(int timeout_ms);
 /* Closes every attached tool, the socket and the files (the agent's stop
  * hook; progress thread). Idempotent. */
 void plug_tools_stop(void);

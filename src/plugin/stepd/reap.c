@@ -103,6 +103,7 @@ struct plug_pidfd_info {
 typedef struct {
 	int fd; /* pidfd, -1 until the task reported */
 	pid_t pid;
+	uint32_t rank;
 	int ended;
 	struct event *ev;
 } task_t;
@@ -140,7 +141,15 @@ static struct {
 	struct sigaction old;
 	atomic_int fired; /* written by the progress thread */
 	watch_t w;
+	plug_reap_task_f on_task;
+	plug_reap_exit_f on_exit;
 } reaper = { .sock = { -1, -1 } };
+
+/* What a task sends: its pid and rank, with a pidfd of itself. */
+typedef struct {
+	pid_t pid;
+	uint32_t rank;
+} report_t;
 
 static void on_sig(int sig)
 {
@@ -321,6 +330,11 @@ static void on_exit_fd(int fd, short what, void *arg)
 	event_del(t->ev);
 	reaper.w.ended++;
 	answer(&reaper.w, t);
+	if (reaper.on_exit) {
+		int wstatus = 0, known = exit_status(t, &wstatus);
+
+		reaper.on_exit(t->rank, known, wstatus);
+	}
 	maybe_watch(&reaper.w);
 }
 
@@ -375,8 +389,8 @@ static void on_sock(int fd, short what, void *arg)
 			struct cmsghdr h;
 			char b[CMSG_SPACE(sizeof(int))];
 		} ctl;
-		pid_t pid;
-		struct iovec iov = { &pid, sizeof(pid) };
+		report_t r;
+		struct iovec iov = { &r, sizeof(r) };
 		struct msghdr m = { .msg_iov = &iov,
 				    .msg_iovlen = 1,
 				    .msg_control = ctl.b,
@@ -393,14 +407,17 @@ static void on_sock(int fd, short what, void *arg)
 			memcpy(&pidfd, CMSG_DATA(c), sizeof(int));
 		if (pidfd < 0)
 			continue;
-		if (n != (ssize_t)sizeof(pid) || w->got >= reaper.ntasks) {
+		if (n != (ssize_t)sizeof(r) || w->got >= reaper.ntasks) {
 			close(pidfd);
 			continue;
 		}
 		task_t *t = &w->t[w->got++];
 
 		t->fd = pidfd;
-		t->pid = pid;
+		t->pid = r.pid;
+		t->rank = r.rank;
+		if (reaper.on_task)
+			reaper.on_task(r.rank, r.pid);
 		t->ev = event_new(pxc_progress_base(w->pg), pidfd, EV_READ | EV_PERSIST, on_exit_fd,
 				  t);
 		if (!t->ev || event_add(t->ev, NULL) < 0)
@@ -427,6 +444,12 @@ static void start_fn(void *arg)
 		plug_debug("fast step end: cannot watch the tasks");
 		watch_free(w);
 	}
+}
+
+void plug_reap_hooks(plug_reap_task_f on_task, plug_reap_exit_f on_exit)
+{
+	reaper.on_task = on_task;
+	reaper.on_exit = on_exit;
 }
 
 void plug_reap_finalized(uint32_t rank)
@@ -507,14 +530,14 @@ int plug_reap_start(uint32_t node_tasks, int fast)
 	return 0;
 }
 
-void plug_reap_task(void)
+void plug_reap_task(uint32_t rank)
 {
 	union {
 		struct cmsghdr h;
 		char b[CMSG_SPACE(sizeof(int))];
 	} ctl;
-	pid_t pid = getpid();
-	struct iovec iov = { &pid, sizeof(pid) };
+	report_t r = { .pid = getpid(), .rank = rank };
+	struct iovec iov = { &r, sizeof(r) };
 	struct msghdr m = { .msg_iov = &iov,
 			    .msg_iovlen = 1,
 			    .msg_control = ctl.b,
@@ -525,7 +548,7 @@ void plug_reap_task(void)
 	if (!reaper.on || reaper.sock[1] < 0)
 		return;
 #ifdef SYS_pidfd_open
-	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	fd = (int)syscall(SYS_pidfd_open, r.pid, 0);
 #else
 	fd = -1;
 #endif

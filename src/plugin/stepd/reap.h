@@ -22,8 +22,16 @@
  * tasks) arms the watch for the pause. 0, or -1 when nothing can be
  * collected (logged at debug level; Slurm's pause stays). */
 int plug_reap_start(uint32_t node_tasks, int fast);
-/* In the task, between fork and exec: sends a pidfd of itself. */
-void plug_reap_task(void);
+/* In the task, between fork and exec: sends its rank and a pidfd of
+ * itself. */
+void plug_reap_task(uint32_t rank);
+/* Told in the progress thread, once per task: on_task when a task
+ * reported (its rank and pid), on_exit when it exited (known and wait
+ * status as for plug_reap_exit_status). Either may be NULL. Before
+ * plug_reap_start. */
+typedef void (*plug_reap_task_f)(uint32_t rank, pid_t pid);
+typedef void (*plug_reap_exit_f)(uint32_t rank, int known, int wstatus);
+void plug_reap_hooks(plug_reap_task_f on_task, plug_reap_exit_f on_exit);
 /* In the progress thread: the client of rank finalized through PMIx (not
  * a lost connection). Only when every task did is the pause cut short. */
 void plug_reap_finalized(uint32_t rank);

@@ -56,6 +56,7 @@
 #include "net/evindex.h"
 #include "net/iof.h"
 #include "net/lost.h"
+#include "net/stepend.h"
 #include "net/tool.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
@@ -737,7 +738,8 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
 		    0 ||
 	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0 ||
-	    plug_tool_net_register(n, st->si.uid) < 0)
+	    plug_tool_net_register(n, st->si.uid) < 0 ||
+	    plug_stepend_register(n, st->si.nodeid, st->si.nnodes, st->si.node_tasks) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
 	return plug_boot_start(&ba) < 0 || plug_net_start(n) < 0 ? -1 : 0;
@@ -804,6 +806,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
 		goto fail;
+	plug_reap_hooks(plug_stepend_task, plug_stepend_exit);
 	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
 	if (plug_conf.iof)
 		plug_output_start(step.nspace, step.map, step.si.nodeid, step.si.node_tasks,
@@ -835,7 +838,7 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 {
 	int lr = plug_map_local_rank(step.map, task->gtaskid);
 
-	plug_reap_task();
+	plug_reap_task(task->gtaskid);
 	if (!step.task_env || lr < 0 || lr != task->ltaskid ||
 	    step.map->node_of[task->gtaskid] != step.si.nodeid) {
 		errno = EINVAL;
@@ -863,6 +866,8 @@ static void free_list(char **list)
 void plug_step_fini(void)
 {
 	plug_output_stop();
+	if (step.server_up)
+		plug_stepend_wait((int)plug_conf.timeout * 1000);
 	stop_net(&step);
 	plug_reap_stop();
 	if (step.server_up) {
@@ -872,6 +877,7 @@ void plug_step_fini(void)
 	}
 	plug_net_destroy(plug_net_ctx.net);
 	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));
+	plug_stepend_free();
 	plug_lost_stop();
 	plug_family_stop();
 	if (step.dir_made)

@@ -159,8 +159,11 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 {
 	(void)c;
 	(void)arg;
-	pxc_error("client: lost the connection to the PMIx server (%s)",
-		  err ? strerror(err) : "closed by peer");
+	/* a tool outlives the jobs it watches: their server's end is news
+	 * (PMIX_ERR_LOST_CONNECTION to its handlers), not an error */
+	pxc_log(pxc_role == PXC_ROLE_TOOL && !err ? PXC_LOG_INFO : PXC_LOG_ERROR,
+		"client: lost the connection to the PMIx server (%s)",
+		err ? strerror(err) : "closed by peer");
 	conn_lost();
 }
 

@@ -166,7 +166,9 @@ bool pxc_event_in_range(const pxc_peer_t *p, const pmix_proc_t *src, pmix_data_r
 {
 	switch (range) {
 	case PMIX_RANGE_PROC_LOCAL: return false;
-	case PMIX_RANGE_NAMESPACE: return strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
+	case PMIX_RANGE_NAMESPACE: /* a tool watches the jobs of its server */
+		return p->kind == PXC_PEER_TOOL ||
+		       strncmp(p->proc.nspace, src->nspace, PMIX_MAX_NSLEN) == 0;
 	case PMIX_RANGE_CUSTOM: return pxc_event_custom_has(info, ninfo, &p->proc);
 	default: return true;
 	}

@@ -65,6 +65,7 @@ struct pxc_sclient {
 	void *server_object;
 	pxc_peer_t *peer;   /* live connection, or NULL */
 	pid_t pid;          /* from HELLO */
+	pid_t host_pid;     /* from the host (pxc_server_client_host_pid) */
 	unsigned commits;   /* COMMIT messages received */
 	pxc_delta_t *delta; /* what fences still have to send (delta.c) */
 	bool finalized;     /* sent FINALIZE */

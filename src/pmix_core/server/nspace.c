@@ -93,6 +93,34 @@ pid_t pxc_server_client_last_pid(const pmix_proc_t *proc)
 	return cl ? cl->pid : 0;
 }
 
+void pxc_server_client_host_pid(const pmix_proc_t *proc, pid_t pid)
+{
+	pxc_sclient_t *cl = proc ? pxc_client_find(proc) : NULL;
+
+	if (cl)
+		cl->host_pid = pid;
+}
+
+size_t pxc_server_tool_queued(void)
+{
+	size_t n = 0;
+
+	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)
+		if (p->hello &&
+		    (p->kind == PXC_PEER_TOOL || (p->owner && p->owner->kind == PXC_PEER_TOOL)))
+			n += pxc_conn_queued(p->conn);
+	return n;
+}
+
+unsigned pxc_server_tool_count(void)
+{
+	unsigned n = 0;
+
+	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)
+		n += p->hello && p->kind == PXC_PEER_TOOL;
+	return n;
+}
+
 bool pxc_proc_is_local(const pmix_proc_t *proc)
 {
 	return pxc_client_find(proc) != NULL;

@@ -11,6 +11,7 @@
 #define PXC_SERVER_NSPACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <pmix_common.h>
@@ -69,5 +70,13 @@ pid_t pxc_server_client_pid(const pmix_proc_t *proc);
  * connected or not any more (0: it never connected). Progress thread
  * only. */
 pid_t pxc_server_client_last_pid(const pmix_proc_t *proc);
+/* The host knows local client proc's pid also when it never connects (a
+ * task that is no PMIx client): the process table shows it (query.c).
+ * Progress thread only. */
+void pxc_server_client_host_pid(const pmix_proc_t *proc, pid_t pid);
+/* How many tools are connected (HELLO done), and how many bytes wait on
+ * their connections. Progress thread only. */
+unsigned pxc_server_tool_count(void);
+size_t pxc_server_tool_queued(void);
 
 #endif

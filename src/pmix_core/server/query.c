@@ -148,7 +148,7 @@ static void fill_pinfo(pmix_proc_info_t *pi, const char *ns, pmix_rank_t rank)
 		pi->hostname = strdup(h->data.string);
 	else if (cl)
 		pi->hostname = strdup(pxc_srv.hostname);
-	pi->pid = cl ? cl->pid : 0;
+	pi->pid = !cl ? 0 : cl->pid ? cl->pid : cl->host_pid;
 	pi->state = !cl           ? PMIX_PROC_STATE_UNDEF :
 		    cl->lost      ? PMIX_PROC_STATE_COMM_FAILED :
 		    cl->finalized ? PMIX_PROC_STATE_TERMINATED :

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net/stepend.c - how the step ended, for its tools (net/stepend.h).
+ *
+ * Each node counts its tasks' exits (stepd/reap.c: the pidfd of every
+ * task, PMIx client or not) and keeps the first that failed (a non-zero
+ * exit code, or a signal). Once every local task has exited, a node other
+ * than 0 sends EXITS (lib/proto.h) to node 0. Node 0 counts the nodes
+ * that told it, and a lost node as told; once all have, it raises
+ * PMIX_EVENT_JOB_END, range LOCAL (its tools; its own tasks have ended):
+ * PMIX_EVENT_AFFECTED_PROC {nspace, WILDCARD}, PMIX_JOB_TERM_STATUS
+ * (PMIX_SUCCESS, or PMIX_ERR_JOB_NON_ZERO_TERM), PMIX_EXIT_CODE (the first
+ * failure's exit code, 128 + its signal, or 0), PMIX_PROCID of that
+ * rank, PMIX_EVENT_TIMESTAMP. A task whose end could not be told counts
+ * as ended well. Progress thread, except plug_stepend_wait.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <pmix.h>
+
+#include "pxc_host.h"
+#include "lib/proto.h"
+#include "net/ctx.h"
+#include "net/stepend.h"
+#include "slurm_adapter.h"
+
+#define NO_RANK UINT32_MAX
+
+static struct {
+	plug_net_t *net;
+	uint32_t me, nnodes, ntasks; /* ntasks: this node's */
+	uint32_t exited;
+	uint32_t first_rank; /* NO_RANK: none failed */
+	int32_t first_code;
+	uint8_t *told; /* node 0: [nnodes] */
+	uint32_t ntold;
+	bool done, stopped;
+} se;
+
+/* A wait status as the exit code srun would give: the code, or 128 +
+ * the signal. */
+static int32_t code_of(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 1;
+}
+
+static void failure(uint32_t rank, int32_t code)
+{
+	if (se.first_rank == NO_RANK && code != 0) {
+		se.first_rank = rank;
+		se.first_code = code;
+	}
+}
+
+static void job_end(void)
+{
+	pmix_info_t *info = PMIx_Info_create(5);
+	pmix_status_t term = se.first_rank == NO_RANK ? PMIX_SUCCESS : PMIX_ERR_JOB_NON_ZERO_TERM;
+	int code = se.first_rank == NO_RANK ? 0 : se.first_code;
+	time_t now = time(NULL);
+	pmix_proc_t all, first;
+	size_t n = 4;
+
+	se.done = true;
+	if (!info)
+		return;
+	PMIx_Load_procid(&all, plug_net_ctx.nspace, PMIX_RANK_WILDCARD);
+	PMIx_Info_load(&info[0], PMIX_EVENT_AFFECTED_PROC, &all, PMIX_PROC);
+	PMIx_Info_load(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+	PMIx_Info_load(&info[2], PMIX_EXIT_CODE, &code, PMIX_INT);
+	PMIx_Info_load(&info[3], PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+	if (se.first_rank != NO_RANK) {
+		PMIx_Load_procid(&first, plug_net_ctx.nspace, se.first_rank);
+		PMIx_Info_load(&info[n++], PMIX_PROCID, &first, PMIX_PROC);
+	}
+	PMIx_Notify_event(PMIX_EVENT_JOB_END, &all, PMIX_RANGE_LOCAL, info, n, NULL, NULL);
+	PMIx_Info_free(info, 5);
+	plug_flag("step end: exit code %d (first failure: rank %d)", code,
+		  se.first_rank == NO_RANK ? -1 : (int)se.first_rank);
+}
+
+/* Node 0: node told how its tasks ended (or was lost). */
+static void node_told(uint32_t node)
+{
+	if (!se.told || se.done || node >= se.nnodes || se.told[node])
+		return;
+	se.told[node] = 1;
+	if (++se.ntold == se.nnodes)
+		job_end();
+}
+
+static void local_done(void)
+{
+	pmix_data_buffer_t b;
+
+	if (se.me == 0) {
+		node_told(0);
+		return;
+	}
+	pxc_buf_init(&b);
+	if (pxc_pack_u32(&b, se.first_rank) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&b, (uint32_t)se.first_code) != PMIX_SUCCESS ||
+	    plug_net_send(se.net, 0, PLUG_NET_EXITS, 0, &b) < 0)
+		plug_debug("step end: cannot tell node 0 how the tasks ended");
+	pxc_buf_clear(&b);
+}
+
+void plug_stepend_task(uint32_t rank, pid_t pid)
+{
+	pmix_proc_t p;
+
+	PMIx_Load_procid(&p, plug_net_ctx.nspace, rank);
+	pxc_server_client_host_pid(&p, pid);
+}
+
+void plug_stepend_exit(uint32_t rank, int known, int wstatus)
+{
+	if (se.stopped || se.exited >= se.ntasks)
+		return;
+	if (known)
+		failure(rank, code_of(wstatus));
+	if (++se.exited == se.ntasks)
+		local_done();
+}
+
+static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	uint32_t rank, code;
+
+	(void)arg;
+	(void)h;
+	if (se.me != 0 || pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &code) != PMIX_SUCCESS ||
+	    (rank != NO_RANK && rank >= plug_net_ctx.map->ntasks) ||
+	    (rank != NO_RANK && plug_net_ctx.map->node_of[rank] != from) ||
+	    (se.told && from < se.nnodes && se.told[from])) {
+		plug_error("malformed EXITS message from node %u: dropped", (unsigned)from);
+		return;
+	}
+	if (rank != NO_RANK)
+		failure(rank, (int32_t)code);
+	node_told(from);
+}
+
+static void on_lost(void *arg, uint32_t peer)
+{
+	(void)arg;
+	node_told(peer); /* nothing more can come from it */
+}
+
+static void on_stop(void *arg)
+{
+	(void)arg;
+	se.stopped = true;
+}
+
+int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t local_tasks)
+{
+	plug_net_user_t u = { .name = "stepend",
+			      .first = PLUG_NET_EXITS,
+			      .last = PLUG_NET_EXITS,
+			      .msg = on_msg,
+			      .peer_lost = on_lost,
+			      .stop = on_stop };
+
+	memset(&se, 0, sizeof(se));
+	se.net = n;
+	se.me = me;
+	se.nnodes = nnodes;
+	se.ntasks = local_tasks;
+	se.first_rank = NO_RANK;
+	if (me == 0 && !(se.told = calloc(nnodes, 1)))
+		return -1;
+	return plug_net_register(n, &u);
+}
+
+/* What the fini thread asks the progress thread (static: a late answer
+ * after a timed-out call still lands somewhere valid). */
+static struct {
+	unsigned tools;
+	size_t queued;
+	bool done;
+} probe;
+
+static void probe_fn(void *arg)
+{
+	pxc_sync_t *s = arg;
+
+	probe.tools = pxc_server_tool_count();
+	probe.queued = pxc_server_tool_queued();
+	probe.done = se.done;
+	pxc_sync_signal(s, PMIX_SUCCESS);
+}
+
+void plug_stepend_wait(int timeout_ms)
+{
+	long start = pxc_now_ms(), drain_until = 0;
+
+	if (se.me != 0 || !se.told)
+		return;
+	for (;;) {
+		if (pxc_progress_call(pxc_progress_global(), probe_fn, 2000) != PMIX_SUCCESS)
+			return;
+		if (!probe.tools || (probe.done && !probe.queued))
+			return;
+		if (probe.done && !drain_until)
+			drain_until = pxc_now_ms() + 2000;
+		if ((drain_until && pxc_now_ms() > drain_until) ||
+		    (!probe.done && pxc_now_ms() - start > timeout_ms)) {
+			plug_info("step end: %s: the attached tools may miss the end",
+				  probe.done ? "their connections did not drain" :
+					       "the other nodes' ends did not come");
+			return;
+		}
+		usleep(10000);
+	}
+}
+
+void plug_stepend_free(void)
+{
+	free(se.told);
+	memset(&se, 0, sizeof(se));
+}

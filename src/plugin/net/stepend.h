@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net/stepend.h - how the step ended, for the tools attached to it
+ * (docs/iof.md, "Tools"): node 0 learns how every node's tasks ended
+ * (EXITS, lib/proto.h) and raises PMIX_EVENT_JOB_END with the step's exit
+ * code for its tools before it goes; the process table shows every local
+ * task's pid, PMIx client or not.
+ */
+#ifndef PLUG_NET_STEPEND_H
+#define PLUG_NET_STEPEND_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "net/transport.h"
+
+/* Before the network starts (job manager thread): this node's index,
+ * the step's node count, this node's task count. 0/-1. */
+int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t local_tasks);
+/* stepd/reap.c's hooks (progress thread): a local task reported its pid;
+ * a local task exited (known: its wait status could be read). */
+void plug_stepend_task(uint32_t rank, pid_t pid);
+void plug_stepend_exit(uint32_t rank, int known, int wstatus);
+/* At the step's end, before the network stops (fini's thread): on node
+ * 0, while tools are attached, waits until the other nodes' ends came and
+ * the event went (timeout_ms at most for the ends, 2 s more for the
+ * tools' connections to drain). Elsewhere returns at once. */
+void plug_stepend_wait(int timeout_ms);
+/* Forgets everything (after the network stopped). */
+void plug_stepend_free(void);
+
+#endif
