@@ -17,7 +17,7 @@
 # whatever it says), EVLOST (truncated, a count of 0), IOF_SUB (truncated,
 # too many entries, a rank or channel the node does not have), IOF_READY
 # for no pull, IOF_DATA (truncated, a rank the sender does not hold), EXITS
-# (truncated, a rank out of range), an
+# and PIDS (truncated, a rank out of range), PIDS_REQ, an
 # unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
@@ -55,7 +55,7 @@ EVREG = 38
 EVLOST = 39
 IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
 TOOL_ATTACH = 61
-EXITS = 25
+EXITS, PIDS_REQ, PIDS = 25, 26, 27
 T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
@@ -180,6 +180,10 @@ def broken_messages():
          struct.pack(">HIQ", T_BYTE_OBJECT, 1, 3) + b"abc", 0),
         # EXITS: empty, garbage, a rank out of range
         (EXITS, b"", 0), (EXITS, JUNK, 0), (EXITS, u32(999999) + u32(3), 0),
+        # PIDS: empty, garbage, a rank out of range; PIDS_REQ (answered
+        # to the node it claims to be: harmless)
+        (PIDS, b"", 0), (PIDS, JUNK, 0), (PIDS, u32(1) + u32(999999) + u32(5), 0),
+        (PIDS_REQ, b"", 0),
         (TABLE, b"", 0), (TABLE, JUNK, 0),   # the step has its table: dropped
         (99, JUNK, 0),
     ]

@@ -1116,7 +1116,7 @@ auth_garbage() {
 	idat=$(log_new | grep -c "IOF: a broken output message from node")
 	ihold=$(log_new | grep -c "which it does not hold or nobody asked for")
 	iother=$(log_new | grep -c "IOF: message 2[234] from peer [0-9]*, which is no other node")
-	exits=$(log_new | grep -c "malformed EXITS message from node")
+	exits=$(log_new | grep -c "malformed \(EXITS\|PIDS\) message from node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((18 * n)) ] &&
@@ -1126,12 +1126,12 @@ auth_garbage() {
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
 	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ] &&
 	   [ "$isub" -ge $((3 * n)) ] && [ "$iask" -ge $((2 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
-	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((9 * n)) ] && [ "$exits" -ge $((3 * n)) ]; then
+	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((9 * n)) ] && [ "$exits" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \
 			"$isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF from another step," \
-			"$exits EXITS, $unk unknown;" \
+			"$exits EXITS/PIDS, $unk unknown;" \
 			"job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"

@@ -177,8 +177,9 @@ per_rank() {
 
 # Tools attach to a running step (docs/iof.md, "Tools"): through srun
 # by its pid (srun's host), by namespace / the system file / with no
-# option on a node of the step; other users and broken attach requests
-# refused; an ended step answers UNREACH at once and leaves no file.
+# option on a node of the step; every task's pid in the process table,
+# the other node's too; other users and broken attach requests refused;
+# an ended step answers UNREACH at once and leaves no file.
 tool_cases() {
 	local name="tool: attach by srun's pid and on a node; others refused; the end" t0 P ns
 	local host r1 r2 r3 r4 r5 r6 r7 r8 r9 garbage left key step ep0 sock
@@ -209,6 +210,7 @@ tool_cases() {
 		"$state"/nodes/*/tmp/pmix.* 2>/dev/null)
 	if grep -q "^INIT ok" <<<"$r1" && grep -q "^PROCTABLE $ns n=4" <<<"$r1" &&
 	   [ "$(grep -c "^PROC [0-2] vn1 [1-9]" <<<"$r1")" = 3 ] &&
+	   [ "$(grep -c "^PROC 3 vn2 [1-9]" <<<"$r1$r2")" = 2 ] &&
 	   grep -q "^INIT ok" <<<"$r2" && grep -q "^NAMESPACES $ns" <<<"$r2" &&
 	   grep -q "^INIT ok" <<<"$r3" && grep -q "^INIT ok" <<<"$r4" &&
 	   grep -q "^PROCTABLE $ns n=4" <<<"$r4" &&

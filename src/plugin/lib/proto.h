@@ -81,10 +81,14 @@ enum {
 				  * UINT64 dropped, BYTE_OBJECT bytes: what a
 				  * task wrote */
 	/* the step's end for its tools (net/stepend.c) */
-	PLUG_NET_EXITS = 25, /* -> node 0, once every task of the node has
+	PLUG_NET_EXITS = 25,    /* -> node 0, once every task of the node has
 			      * exited: u32 the first failed rank
 			      * (UINT32_MAX: none), u32 its exit code (or
 			      * 128 + signal) */
+	PLUG_NET_PIDS_REQ = 26, /* empty: your tasks' pids, please (a tool
+				 * attached here) */
+	PLUG_NET_PIDS = 27,     /* u32 n, n x (u32 rank, u32 pid): the
+				 * answer */
 	/* lost tasks (net/lost.c) */
 	PLUG_NET_LOST = 30, /* a task left without finalizing, or was
 				 * aborted: rank, status[, INT32 exit code:

@@ -12,7 +12,14 @@
  * (PMIX_SUCCESS, or PMIX_ERR_JOB_NON_ZERO_TERM), PMIX_EXIT_CODE (the first
  * failure's exit code, 128 + its signal, or 0), PMIX_PROCID of that
  * rank, PMIX_EVENT_TIMESTAMP. A task whose end could not be told counts
- * as ended well. Progress thread, except plug_stepend_wait.
+ * as ended well.
+ *
+ * The process table: each node keeps its tasks' pids (from their
+ * reports); the first tool that attaches to a node makes it ask every
+ * other node for theirs (PIDS_REQ, answered PIDS), and the tool's HELLO
+ * is answered once they came (2 s at most; a lost node counts), so its
+ * table shows every task's pid. Nothing is sent while no tool attaches.
+ * Progress thread, except plug_stepend_wait.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +28,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <event2/event.h>
 #include <pmix.h>
 
 #include "pxc_host.h"
@@ -30,6 +38,14 @@
 #include "slurm_adapter.h"
 
 #define NO_RANK UINT32_MAX
+#define PIDS_WAIT_MS 2000
+
+/* A tool's HELLO waiting for the other nodes' pids. */
+typedef struct waiter {
+	struct waiter *next;
+	plug_stepend_ready_f fn;
+	void *arg;
+} waiter_t;
 
 static struct {
 	plug_net_t *net;
@@ -40,6 +56,15 @@ static struct {
 	uint8_t *told; /* node 0: [nnodes] */
 	uint32_t ntold;
 	bool done, stopped;
+	uint32_t *lrank; /* this node's tasks that reported: rank, pid */
+	pid_t *lpid;
+	uint32_t nl;
+	/* the other nodes' pids, asked when the first tool comes */
+	uint8_t *answered; /* [nnodes] */
+	uint32_t nanswered;
+	int pids; /* 0 not asked, 1 asking, 2 done */
+	waiter_t *waiters;
+	struct event *timer;
 } se;
 
 /* A wait status as the exit code srun would give: the code, or 128 +
@@ -117,7 +142,115 @@ void plug_stepend_task(uint32_t rank, pid_t pid)
 	pmix_proc_t p;
 
 	PMIx_Load_procid(&p, plug_net_ctx.nspace, rank);
-	pxc_server_client_host_pid(&p, pid);
+	pxc_server_proc_pid(&p, pid);
+	if (se.lrank && se.nl < se.ntasks) {
+		se.lrank[se.nl] = rank;
+		se.lpid[se.nl++] = pid;
+	}
+}
+
+/* ---- the other nodes' pids, for the tools' process table ---------------- */
+
+static void pids_done(void)
+{
+	waiter_t *w;
+
+	se.pids = 2;
+	if (se.timer)
+		event_del(se.timer);
+	while ((w = se.waiters)) {
+		se.waiters = w->next;
+		w->fn(w->arg);
+		free(w);
+	}
+}
+
+static void pids_answered(uint32_t node)
+{
+	if (se.pids != 1 || !se.answered || node >= se.nnodes || se.answered[node])
+		return;
+	se.answered[node] = 1;
+	if (++se.nanswered == se.nnodes)
+		pids_done();
+}
+
+static void pids_timeout(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (se.pids == 1) {
+		plug_debug("step end: not every node told its pids within %d ms", PIDS_WAIT_MS);
+		pids_done();
+	}
+}
+
+void plug_stepend_tool(plug_stepend_ready_f fn, void *arg)
+{
+	struct timeval tv = { PIDS_WAIT_MS / 1000, (PIDS_WAIT_MS % 1000) * 1000 };
+	waiter_t *w;
+
+	if (se.pids == 2 || se.nnodes < 2 || se.stopped || !se.answered ||
+	    !(w = calloc(1, sizeof(*w)))) {
+		fn(arg);
+		return;
+	}
+	w->fn = fn;
+	w->arg = arg;
+	w->next = se.waiters;
+	se.waiters = w;
+	if (se.pids == 1)
+		return;
+	se.pids = 1;
+	se.answered[se.me] = 1;
+	se.nanswered = 1;
+	if (!se.timer)
+		se.timer = evtimer_new(plug_net_base(se.net), pids_timeout, NULL);
+	if (!se.timer || evtimer_add(se.timer, &tv) < 0) {
+		pids_done();
+		return;
+	}
+	for (uint32_t n = 0; n < se.nnodes; n++)
+		if (n != se.me && plug_net_send(se.net, n, PLUG_NET_PIDS_REQ, 0, NULL) < 0)
+			pids_answered(n);
+}
+
+static void pids_req(uint32_t from)
+{
+	pmix_data_buffer_t b;
+	int ok;
+
+	pxc_buf_init(&b);
+	ok = pxc_pack_u32(&b, se.nl) == PMIX_SUCCESS;
+	for (uint32_t i = 0; ok && i < se.nl; i++)
+		ok = pxc_pack_u32(&b, se.lrank[i]) == PMIX_SUCCESS &&
+		     pxc_pack_u32(&b, (uint32_t)se.lpid[i]) == PMIX_SUCCESS;
+	if (!ok || plug_net_send(se.net, from, PLUG_NET_PIDS, 0, &b) < 0)
+		plug_debug("step end: cannot tell node %u the pids", (unsigned)from);
+	pxc_buf_clear(&b);
+}
+
+static void pids_in(uint32_t from, pmix_data_buffer_t *in)
+{
+	uint32_t n = 0, rank, pid;
+	pmix_proc_t p;
+
+	if (from >= se.nnodes || pxc_unpack_u32(in, &n) != PMIX_SUCCESS ||
+	    n > plug_net_ctx.map->ntasks) {
+		plug_error("malformed PIDS message from node %u: dropped", (unsigned)from);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
+		    pxc_unpack_u32(in, &pid) != PMIX_SUCCESS || rank >= plug_net_ctx.map->ntasks ||
+		    plug_net_ctx.map->node_of[rank] != from || pid == 0 || pid > INT32_MAX) {
+			plug_error("malformed PIDS message from node %u: dropped", (unsigned)from);
+			break;
+		}
+		PMIx_Load_procid(&p, plug_net_ctx.nspace, rank);
+		pxc_server_proc_pid(&p, (pid_t)pid);
+	}
+	pids_answered(from);
 }
 
 void plug_stepend_exit(uint32_t rank, int known, int wstatus)
@@ -135,7 +268,15 @@ static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_
 	uint32_t rank, code;
 
 	(void)arg;
-	(void)h;
+	if (h->cmd == PLUG_NET_PIDS_REQ) {
+		if (from < se.nnodes)
+			pids_req(from);
+		return;
+	}
+	if (h->cmd == PLUG_NET_PIDS) {
+		pids_in(from, in);
+		return;
+	}
 	if (se.me != 0 || pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &code) != PMIX_SUCCESS ||
 	    (rank != NO_RANK && rank >= plug_net_ctx.map->ntasks) ||
@@ -153,19 +294,25 @@ static void on_lost(void *arg, uint32_t peer)
 {
 	(void)arg;
 	node_told(peer); /* nothing more can come from it */
+	pids_answered(peer);
 }
 
 static void on_stop(void *arg)
 {
 	(void)arg;
 	se.stopped = true;
+	if (se.pids == 1)
+		pids_done(); /* the tools' HELLOs are answered: the server goes */
+	if (se.timer)
+		event_free(se.timer);
+	se.timer = NULL;
 }
 
 int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t local_tasks)
 {
 	plug_net_user_t u = { .name = "stepend",
 			      .first = PLUG_NET_EXITS,
-			      .last = PLUG_NET_EXITS,
+			      .last = PLUG_NET_PIDS,
 			      .msg = on_msg,
 			      .peer_lost = on_lost,
 			      .stop = on_stop };
@@ -176,7 +323,9 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
 	se.nnodes = nnodes;
 	se.ntasks = local_tasks;
 	se.first_rank = NO_RANK;
-	if (me == 0 && !(se.told = calloc(nnodes, 1)))
+	if ((me == 0 && !(se.told = calloc(nnodes, 1))) || !(se.answered = calloc(nnodes, 1)) ||
+	    !(se.lrank = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lrank))) ||
+	    !(se.lpid = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lpid))))
 		return -1;
 	return plug_net_register(n, &u);
 }
@@ -225,6 +374,17 @@ void plug_stepend_wait(int timeout_ms)
 
 void plug_stepend_free(void)
 {
+	waiter_t *w;
+
+	while ((w = se.waiters)) { /* not reached: stop answered them */
+		se.waiters = w->next;
+		free(w);
+	}
+	if (se.timer)
+		event_free(se.timer);
+	free(se.answered);
+	free(se.lrank);
+	free(se.lpid);
 	free(se.told);
 	memset(&se, 0, sizeof(se));
 }

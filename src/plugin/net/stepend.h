@@ -20,6 +20,11 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
  * a local task exited (known: its wait status could be read). */
 void plug_stepend_task(uint32_t rank, pid_t pid);
 void plug_stepend_exit(uint32_t rank, int known, int wstatus);
+/* A tool is attaching (the server's tool_connected upcall, progress
+ * thread): fn(arg) once the other nodes told their tasks' pids (the first
+ * time; 2 s at most), or at once. */
+typedef void (*plug_stepend_ready_f)(void *arg);
+void plug_stepend_tool(plug_stepend_ready_f fn, void *arg);
 /* At the step's end, before the network stops (fini's thread): on node
  * 0, while tools are attached, waits until the other nodes' ends came and
  * the event went (timeout_ms at most for the ends, 2 s more for the

@@ -288,16 +288,37 @@ static pmix_status_t cb_abort(const pmix_proc_t *proc, void *srv, int status, co
 	return st;
 }
 
+typedef struct {
+	pmix_tool_connection_cbfunc_t fn;
+	void *cbdata;
+} tool_wait_t;
+
+static void tool_ready(void *arg)
+{
+	tool_wait_t *w = arg;
+
+	w->fn(PMIX_SUCCESS, NULL, w->cbdata);
+	free(w);
+}
+
 /* A tool of the job's user or root (the server checked the uid) on this
  * node's rendezvous files, or through srun (net/tool.c): served like a
  * client, under an identity of the server's. */
 static void cb_tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
 			      void *cbdata)
 {
+	tool_wait_t *w = malloc(sizeof(*w));
+
 	(void)info;
 	(void)ninfo;
 	plug_flag("a tool attached to step %s", step.nspace);
-	cbfunc(PMIX_SUCCESS, NULL, cbdata);
+	if (!w) {
+		cbfunc(PMIX_SUCCESS, NULL, cbdata);
+		return;
+	}
+	w->fn = cbfunc;
+	w->cbdata = cbdata;
+	plug_stepend_tool(tool_ready, w); /* its process table complete */
 }
 
 static pmix_server_module_t module = {

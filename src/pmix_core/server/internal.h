@@ -53,6 +53,8 @@ struct pxc_snspace {
 	pxc_sclient_t *clients; /* local procs registered by the host */
 	size_t nclients;
 	pxc_cleanup_t *cleanups; /* PMIx_Job_control cleanups to run */
+	pid_t *rpids;            /* other nodes' pids, from the host */
+	uint32_t nrpids;
 };
 
 /* A local process registered with PMIx_server_register_client. */

@@ -93,12 +93,28 @@ pid_t pxc_server_client_last_pid(const pmix_proc_t *proc)
 	return cl ? cl->pid : 0;
 }
 
-void pxc_server_client_host_pid(const pmix_proc_t *proc, pid_t pid)
+void pxc_server_proc_pid(const pmix_proc_t *proc, pid_t pid)
 {
 	pxc_sclient_t *cl = proc ? pxc_client_find(proc) : NULL;
+	pxc_snspace_t *ns = proc && !cl ? pxc_ns_find(proc->nspace) : NULL;
+	const pmix_value_t *js;
 
-	if (cl)
+	if (cl) {
 		cl->host_pid = pid;
+		return;
+	}
+	js = ns ? pxc_store_get(pxc_srv.store, ns->name, PXC_LVL_JOB, 0, PMIX_JOB_SIZE, NULL) :
+		  NULL;
+	if (!js || js->type != PMIX_UINT32 || js->data.uint32 > (1u << 22) ||
+	    proc->rank >= js->data.uint32)
+		return;
+	if (!ns->rpids) {
+		if (!(ns->rpids = calloc(js->data.uint32, sizeof(*ns->rpids))))
+			return;
+		ns->nrpids = js->data.uint32;
+	}
+	if (proc->rank < ns->nrpids)
+		ns->rpids[proc->rank] = pid;
 }
 
 size_t pxc_server_tool_queued(void)
@@ -155,6 +171,7 @@ static void client_remove(pxc_sclient_t *cl)
 
 static void ns_free(pxc_snspace_t *ns)
 {
+	free(ns->rpids);
 	while (ns->clients)
 		client_remove(ns->clients);
 	pxc_cleanup_run(ns);

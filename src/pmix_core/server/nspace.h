@@ -70,10 +70,11 @@ pid_t pxc_server_client_pid(const pmix_proc_t *proc);
  * connected or not any more (0: it never connected). Progress thread
  * only. */
 pid_t pxc_server_client_last_pid(const pmix_proc_t *proc);
-/* The host knows local client proc's pid also when it never connects (a
- * task that is no PMIx client): the process table shows it (query.c).
- * Progress thread only. */
-void pxc_server_client_host_pid(const pmix_proc_t *proc, pid_t pid);
+/* The host knows proc's pid: a local client that never connects (a task
+ * that is no PMIx client), or a process of a registered namespace on
+ * another node. The process table shows it (query.c). Progress thread
+ * only. */
+void pxc_server_proc_pid(const pmix_proc_t *proc, pid_t pid);
 /* How many tools are connected (HELLO done), and how many bytes wait on
  * their connections. Progress thread only. */
 unsigned pxc_server_tool_count(void);

@@ -134,21 +134,25 @@ static bool ans_job_size(results_t *r, const char *key, const pmix_query_t *q)
 	return i && PMIx_Value_xfer(&i->value, v) == PMIX_SUCCESS;
 }
 
-static void fill_pinfo(pmix_proc_info_t *pi, const char *ns, pmix_rank_t rank)
+static void fill_pinfo(pmix_proc_info_t *pi, const char *nsname, pmix_rank_t rank)
 {
 	pmix_proc_t proc;
 	pxc_sclient_t *cl;
+	pxc_snspace_t *ns;
 	const pmix_value_t *h;
 
-	PMIx_Load_procid(&proc, ns, rank);
+	PMIx_Load_procid(&proc, nsname, rank);
 	cl = pxc_client_find(&proc);
 	pi->proc = proc;
-	h = pxc_store_get(pxc_srv.store, ns, PXC_LVL_PROC, rank, PMIX_HOSTNAME, NULL);
+	h = pxc_store_get(pxc_srv.store, nsname, PXC_LVL_PROC, rank, PMIX_HOSTNAME, NULL);
 	if (h && h->type == PMIX_STRING && h->data.string)
 		pi->hostname = strdup(h->data.string);
 	else if (cl)
 		pi->hostname = strdup(pxc_srv.hostname);
-	pi->pid = !cl ? 0 : cl->pid ? cl->pid : cl->host_pid;
+	if (cl)
+		pi->pid = cl->pid ? cl->pid : cl->host_pid;
+	else if ((ns = pxc_ns_find(nsname)) && ns->rpids && rank < ns->nrpids)
+		pi->pid = ns->rpids[rank];
 	pi->state = !cl           ? PMIX_PROC_STATE_UNDEF :
 		    cl->lost      ? PMIX_PROC_STATE_COMM_FAILED :
 		    cl->finalized ? PMIX_PROC_STATE_TERMINATED :
