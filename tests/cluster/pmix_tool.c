@@ -8,10 +8,11 @@
  *
  * connects by srun's (or a step daemon's) pid, by namespace, by URI, to
  * the node's system server, or with no option, then prints
- *   "INIT ok ms=T" (or "INIT <status> ms=T" and exits 3),
+ *   "INIT ok ms=T us=U" (or "INIT <status> ms=T us=U" and exits 3),
  *   "NAMESPACES <list>" (PMIX_QUERY_NAMESPACES),
  *   "PROCTABLE <nspace> n=N" and one "PROC rank host pid" per process
  *   (PMIX_QUERY_PROC_TABLE of the first namespace),
+ *   "QUERY us=U" (the two queries' time, for bench/tool_bench.sh),
  * and exits 0.
  */
 #include <stdio.h>
@@ -20,12 +21,12 @@
 #include <time.h>
 #include <pmix_tool.h>
 
-static long now_ms(void)
+static long now_us(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+	return t.tv_sec * 1000000L + t.tv_nsec / 1000L;
 }
 
 static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **res, size_t *nres)
@@ -73,13 +74,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmix_tool: unknown mode %s\n", argv[1]);
 		return 2;
 	}
-	t0 = now_ms();
+	t0 = now_us();
 	rc = PMIx_tool_init(&me, init, ninit);
-	printf("INIT %s ms=%ld\n", rc == PMIX_SUCCESS ? "ok" : PMIx_Error_string(rc),
-	       now_ms() - t0);
+	t0 = now_us() - t0;
+	printf("INIT %s ms=%ld us=%ld\n", rc == PMIX_SUCCESS ? "ok" : PMIx_Error_string(rc),
+	       t0 / 1000, t0);
 	fflush(stdout);
 	if (rc != PMIX_SUCCESS)
 		return 3;
+	t0 = now_us();
 	rc = query(PMIX_QUERY_NAMESPACES, NULL, &res, &nres);
 	if (rc == PMIX_SUCCESS && nres && res[0].value.type == PMIX_STRING) {
 		printf("NAMESPACES %s\n", res[0].value.data.string);
@@ -108,6 +111,7 @@ int main(int argc, char **argv)
 	}
 	if (res)
 		PMIx_Info_free(res, nres);
+	printf("QUERY us=%ld\n", now_us() - t0);
 	PMIx_tool_finalize();
 	return 0;
 }
