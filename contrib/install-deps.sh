@@ -9,6 +9,8 @@ PKGS=(
 	libevent-dev libhwloc-dev check
 	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
+	# test-only: OpenPMIx's tools (pps, pquery, pevent, pattrs) as clients
+	libpmix-bin
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge
 	valgrind procps util-linux iproute2 bc
 	# test-only: xmllint, to check the IO forwarding's XML

@@ -6,15 +6,18 @@
 #
 # Every name in pmix_exports.txt must be a function defined and exported
 # by LIB (nm type T).  Every PMIx symbol left undefined by Debian's Open
-# MPI PMIx component and by the python3-pmix module must be defined by
-# LIB too (those files are skipped when not installed).  Prints the
+# MPI PMIx component, by the python3-pmix module and by OpenPMIx's tools
+# of libpmix-bin (pps, pquery, pevent, plookup, pattrs: they also take
+# internal pmix_* names, src/pmix_core/compat/ptools.c) must be defined
+# by LIB too (those files are skipped when not installed).  Prints the
 # missing names; exits non-zero if there are any.
 set -u
 
 lib=${1:?usage: exports_check.sh path/to/libpmix.so.2}
 here=$(cd "$(dirname "$0")" && pwd)
 CONSUMERS=${PMIX_CONSUMERS:-"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_pmix_ext3x.so
-/usr/lib/python3/dist-packages/pmix.cpython-311-x86_64-linux-gnu.so"}
+/usr/lib/python3/dist-packages/pmix.cpython-311-x86_64-linux-gnu.so
+/usr/bin/pps /usr/bin/pquery /usr/bin/pevent /usr/bin/plookup /usr/bin/pattrs"}
 
 if [ ! -f "$lib" ]; then
     echo "exports: $lib not found" >&2

@@ -297,6 +297,44 @@ status_cases() {
 	rm -f "$bin"/s.*
 }
 
+# OpenPMIx's own tools (Debian's libpmix-bin), unmodified, on our library
+# (src/pmix_core/compat/ptools.c): pps lists the step (it ignores its
+# --pid and takes the first server it finds), pquery --pid gives the
+# namespaces, the process table and the job size, pevent sends an event,
+# pattrs lists; --help prints their usage, a bad option fails (254).
+ptools_cases() {
+	local name="OpenPMIx's pps, pquery, pevent, pattrs on our library" t0 P ns r1 r2 r3 r4 r5 r6
+	want_case "$name" || return 0
+	command -v pps >/dev/null || skip "no pps (apt-get install libpmix-bin)"
+	t0=$(now)
+	(cd "$bin" && exec $S -N2 -n4 ./tick.sh 60 0.05 >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	export LD_LIBRARY_PATH=$build/.libs
+	r1=$(timeout 20 pps 2>&1)
+	ns=$(sed -n 's/^Active nspaces: //p' <<<"$r1")
+	r2=$(timeout 20 pquery --pid "$P" PMIX_QUERY_NAMESPACES \
+		"PMIX_QUERY_PROC_TABLE[PMIX_NSPACE=$ns]" 2>&1)
+	r3=$(timeout 20 pquery --pid "$P" "PMIX_JOB_SIZE[PMIX_NSPACE=$ns]" 2>&1)
+	r4=$(timeout 20 pevent --pid "$P" --event -25 --range 3 2>&1; echo "rc=$?")
+	r5=$(timeout 20 pattrs --client-fns 2>&1; echo "rc=$?")
+	r6=$(timeout 20 pps --help 2>&1 | head -3; timeout 20 pps --bogus >/dev/null 2>&1; echo "rc=$?")
+	unset LD_LIBRARY_PATH
+	wait "$P"
+	if [[ $ns == slurmix.* ]] && grep -q "^  PMIX_STRING: $ns" <<<"$r2" &&
+	   grep -q "ARRAY of 4 PMIX_PROC_INFO \[PROC: $ns:0 HOST: vn1" <<<"$r2" &&
+	   grep -q "PROC: $ns:3 HOST: vn2 EXE: NULL PID: [1-9]" <<<"$r2" &&
+	   grep -q "^  PMIX_UINT32: 4" <<<"$r3" && grep -q "^rc=0" <<<"$r4" &&
+	   grep -q "^CLIENT SUPPORTED FUNCTIONS" <<<"$r5" && grep -q "^Usage: pps" <<<"$r6" &&
+	   grep -q "^rc=254" <<<"$r6"; then
+		ok "$name ($(since "$t0") s)"
+	else
+		printf 'pps: %s\npquery: %s\n%s\npevent: %s\npattrs: %s\nhelp: %s\n' "$r1" "$r2" \
+			"$r3" "$r4" "$r5" "$r6" | cut -c1-200
+		bad "$name"
+	fi
+}
+
 build_programs() {
 	cc -std=gnu11 -O2 -Wall -Wextra -o "$gen" "$here/iof_gen.c" || return 1
 	cc -std=gnu11 -O2 -Wall -Wextra -I"$repo/src/pmix_core/include" -o "$bin/pmix_tool" \
@@ -339,6 +377,7 @@ pull_cases
 tool_cases
 attach_cases
 status_cases
+ptools_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }
