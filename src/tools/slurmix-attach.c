@@ -15,10 +15,13 @@
  * main thread waits until the server goes (the step ended), or
  * SIGINT/SIGTERM.
  *
- * Exit status: the step's as far as its events tell: the status a task
- * gave PMIx_Abort, the exit code of a task that ended without
- * finalizing (128 + the signal when it was killed), else 0. 2: bad
- * usage; 3: no step to attach to; 130/143: interrupted.
+ * Exit status: the step's, as srun returns it: node 0's
+ * PMIX_EVENT_JOB_END carries it (the highest exit code of the step's
+ * tasks, 128 + the signal of a killed one); without that event (attached
+ * on another node, or the status is not known), the first failure the
+ * step's events told (an abort's status, the code of a task that ended
+ * without finalizing), else 0. 2: bad usage; 3: no step to attach to;
+ * 130/143: interrupted; 141: our stdout was closed.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -43,12 +46,14 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static struct {
-	bool gone;  /* the server went: the step ended */
-	int status; /* exit status so far */
-	bool status_set;
+	bool gone;              /* the server went: the step ended */
+	int status;             /* exit status so far */
+	bool status_set, final; /* final: the step's end event gave it */
+	bool unknown;           /* the end event said it does not know */
 	bool quiet;
-	int sig;
+	char nspace[PMIX_MAX_NSLEN + 1]; /* the step's, once known */
 } st;
+static volatile sig_atomic_t got_sig;
 
 static void usage(FILE *f)
 {
@@ -79,15 +84,33 @@ static void note(const char *fmt, const char *a, const char *b)
 	}
 }
 
-/* The first failure decides, as srun's exit code would. */
-static void set_status(int s)
+/* The step's end event decides; before it, the first failure. */
+static void set_status(int s, bool final)
 {
 	pthread_mutex_lock(&lock);
-	if (!st.status_set && s != 0) {
+	if (final && !st.final) {
+		st.status = s;
+		st.status_set = st.final = true;
+	} else if (!st.status_set && s != 0) {
 		st.status = s;
 		st.status_set = true;
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+/* An event about another job (a tool gets its server's namespaces'). */
+static bool other_job(const pmix_proc_t *source, const pmix_info_t *info, size_t ninfo)
+{
+	const char *ns = source ? source->nspace : NULL;
+
+	for (size_t i = 0; i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PMIX_EVENT_AFFECTED_PROC) &&
+		    info[i].value.type == PMIX_PROC && info[i].value.data.proc)
+			ns = info[i].value.data.proc->nspace;
+	pthread_mutex_lock(&lock);
+	bool other = st.nspace[0] && ns && !PMIx_Check_nspace(ns, st.nspace);
+	pthread_mutex_unlock(&lock);
+	return other;
 }
 
 static void wake(void)
@@ -121,7 +144,6 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 	int code = 0;
 
 	(void)id;
-	(void)source;
 	(void)results;
 	(void)nresults;
 	if (status == PMIX_ERR_LOST_CONNECTION || status == PMIX_ERR_LOST_CONNECTION_TO_SERVER ||
@@ -130,15 +152,19 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
 		st.gone = true;
 		pthread_cond_broadcast(&cond);
 		pthread_mutex_unlock(&lock);
-	} else if (status == PMIX_EVENT_JOB_END && info_int(info, ninfo, PMIX_EXIT_CODE, &code)) {
-		set_status(code); /* the step's own end (or a spawn's): 0 is fine */
+	} else if (other_job(source, info, ninfo)) {
+		/* not ours */
+	} else if (status == PMIX_EVENT_JOB_END) {
+		if (info_int(info, ninfo, PMIX_EXIT_CODE, &code))
+			set_status(code, true); /* the step's end: as srun returns it */
+		else if (info_int(info, ninfo, PMIX_JOB_TERM_STATUS, &code) && code != PMIX_SUCCESS)
+			set_status(1, false);
+		else
+			st.unknown = true;
 	} else if (info_int(info, ninfo, PMIX_EXIT_CODE, &code)) {
-		set_status(code ? code : 1);
-	} else if (status == PMIX_EVENT_JOB_END &&
-		   info_int(info, ninfo, PMIX_JOB_TERM_STATUS, &code) && code != PMIX_SUCCESS) {
-		set_status(1);
-	} else if (status != PMIX_EVENT_JOB_END) {
-		set_status(1);
+		set_status(code, false);
+	} else {
+		set_status(1, false);
 	}
 	if (cbfunc)
 		cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
@@ -153,9 +179,11 @@ static void on_iof(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source,
 	(void)source;
 	(void)info;
 	(void)ninfo;
-	if (payload && payload->size) {
-		fwrite(payload->bytes, 1, payload->size, f);
-		fflush(f);
+	if (payload && payload->size &&
+	    (fwrite(payload->bytes, 1, payload->size, f) != payload->size || fflush(f) != 0) &&
+	    f == stdout) {
+		got_sig = SIGPIPE; /* nobody reads us any more: end, as `| head` wants */
+		wake();
 	}
 }
 
@@ -206,7 +234,7 @@ bad:
 
 static void on_signal(int sig)
 {
-	st.sig = sig; /* the main thread's timed wait sees it */
+	got_sig = sig; /* the main thread's timed wait sees it */
 }
 
 /* Job and step from "JOBID.STEP". */
@@ -248,7 +276,7 @@ int main(int argc, char **argv)
 				  PMIX_EVENT_JOB_END,           PMIX_ERR_PROC_TERM_WO_SYNC,
 				  PMIX_ERR_PROC_ABORTED_BY_SIG, PMIX_ERR_PROC_REQUESTED_ABORT,
 				  PMIX_ERR_PROC_ABORTED };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	struct timespec until;
 	int c, id, rc;
 
@@ -262,7 +290,14 @@ int main(int argc, char **argv)
 		case 't': tag = true; break;
 		case 'T': stamp = true; break;
 		case 'n': nohist = true; break;
-		case 'w': wait_s = strtol(optarg, NULL, 10); break;
+		case 'w': {
+			char *end;
+
+			wait_s = strtol(optarg, &end, 10);
+			if (end == optarg || *end)
+				wait_s = -1;
+			break;
+		}
 		case 'q': st.quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("slurmix-attach %s\n", PACKAGE_VERSION); return 0;
@@ -295,12 +330,20 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	if (rc != PMIX_SUCCESS) {
-		note("no step to attach to here (%s): %s", argv[optind < argc ? optind : 0],
+		note("no step to attach to here (%s): %s",
+		     pid ? pid :
+		     uri ? uri :
+			   argv[optind],
 		     PMIx_Error_string(rc));
 		return 3;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* before anything else: the server's end must reach us */
+	rc = PMIx_Register_event_handler(codes, sizeof(codes) / sizeof(codes[0]), NULL, 0, on_event,
+					 NULL, NULL);
+	if (rc < 0)
+		note("no events (%s%s): the exit status will be 0", PMIx_Error_string(rc), "");
 	/* the step we are attached to: its namespace is the server's */
 	if (!nspace[0]) {
 		pmix_query_t q;
@@ -326,10 +369,9 @@ int main(int argc, char **argv)
 		PMIx_tool_finalize();
 		return 3;
 	}
-	rc = PMIx_Register_event_handler(codes, sizeof(codes) / sizeof(codes[0]), NULL, 0, on_event,
-					 NULL, NULL);
-	if (rc < 0)
-		note("no events (%s%s): the exit status is 0", PMIx_Error_string(rc), "");
+	pthread_mutex_lock(&lock);
+	snprintf(st.nspace, sizeof(st.nspace), "%s", nspace);
+	pthread_mutex_unlock(&lock);
 	if (ranks) {
 		nprocs = parse_ranks(ranks, nspace, &procs);
 		if (nprocs < 0) {
@@ -357,7 +399,9 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	pthread_mutex_lock(&lock);
-	while (!st.gone && !st.sig) {
+	/* the server's end, or ours; the connection is looked at too, in case
+	 * its end could not be told (no event handler) */
+	while (!st.gone && !got_sig && PMIx_tool_is_connected()) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 200 * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
@@ -366,8 +410,13 @@ int main(int argc, char **argv)
 		}
 		pthread_cond_timedwait(&cond, &lock, &until);
 	}
-	rc = st.sig ? 128 + st.sig : st.status;
+	rc = got_sig ? 128 + got_sig : st.status;
+	if (!got_sig && st.unknown && !st.final)
+		note("the step's exit status is not known here%s%s", "", "");
 	pthread_mutex_unlock(&lock);
+	if (rc && !(rc & 0xff))
+		rc = 1; /* a status like 256 must not read as success */
+	rc &= 0xff;
 	wake();
 	if (!st.gone)
 		PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL);

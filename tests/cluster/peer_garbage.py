@@ -179,7 +179,7 @@ def broken_messages():
         (IOF_DATA, u32(999999) + item(T_UINT16, "H", 1) + item(T_BOOL, "B", 0) + u64(0) +
          struct.pack(">HIQ", T_BYTE_OBJECT, 1, 3) + b"abc", 0),
         # EXITS: empty, garbage, a rank out of range
-        (EXITS, b"", 0), (EXITS, JUNK, 0), (EXITS, u32(999999) + u32(3), 0),
+        (EXITS, b"", 0), (EXITS, JUNK, 0), (EXITS, u32(999999) + u32(3) + u32(0), 0),
         # PIDS: empty, garbage, a rank out of range; PIDS_REQ (answered
         # to the node it claims to be: harmless)
         (PIDS, b"", 0), (PIDS, JUNK, 0), (PIDS, u32(1) + u32(999999) + u32(5), 0),

@@ -297,6 +297,27 @@ status_cases() {
 	rm -f "$bin"/s.*
 }
 
+# slurmix-attach | head -1 ends when head does, not with the step (fails
+# when slurmix-attach ignores the closed pipe: it would last the step's
+# 5 s).
+pipe_case() {
+	local name="slurmix-attach | head -1 ends at once" t0 P a t
+	want_case "$name" || return 0
+	(cd "$bin" && exec $S -N1 -n2 ./tick.sh 100 0.05 >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	t0=$(now)
+	a=$(timeout 30 "$attach" -q --pid "$P" | head -1)
+	t=$(since "$t0")
+	if [[ $a == "rank "* ]] && kill -0 "$P" 2>/dev/null &&
+	   awk -v t="$t" 'BEGIN { exit !(t < 3) }'; then
+		ok "$name ($t s, the step still running)"
+	else
+		bad "$name" "(got '$a' after $t s)"
+	fi
+	wait "$P"
+}
+
 # OpenPMIx's own tools (Debian's libpmix-bin), unmodified, on our library
 # (src/pmix_core/compat/ptools.c): pps lists the step (it ignores its
 # --pid and takes the first server it finds), pquery --pid gives the
@@ -377,6 +398,7 @@ pull_cases
 tool_cases
 attach_cases
 status_cases
+pipe_case
 ptools_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"

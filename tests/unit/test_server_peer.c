@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,6 +267,51 @@ START_TEST(proxied_tool_only)
 }
 END_TEST
 
+/* A rendezvous file (rendezvous.c): made 0600; a killed server's (its
+ * socket does not answer) is replaced; a live one's is left (EEXIST). */
+START_TEST(rendezvous_stale)
+{
+	char dir[] = "/tmp/rdvtest.XXXXXX", path[128], sock[128], buf[256];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat sb;
+	FILE *f;
+	int l;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pmix.h.tool.1", dir);
+	snprintf(sock, sizeof(sock), "%s/s", dir);
+	ck_assert_int_eq(pxc_rdv_create(path, "unix:/nonexistent/s", getuid(), getgid()), 0);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 0777, 0600);
+	/* a dead server's: replaced */
+	ck_assert_int_eq(pxc_rdv_create(path, "unix:/x/y", getuid(), getgid()), 0);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "unix:/x/y\n");
+	/* a live one's: left */
+	strcpy(sa.sun_path, sock);
+	ck_assert_int_ge(l = socket(AF_UNIX, SOCK_STREAM, 0), 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(l, 4), 0);
+	unlink(path);
+	snprintf(buf, sizeof(buf), "unix:%s", sock);
+	ck_assert_int_eq(pxc_rdv_create(path, buf, getuid(), getgid()), 0);
+	ck_assert_int_eq(pxc_rdv_create(path, "unix:/x/y", getuid(), getgid()), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	close(l);
+	/* a link planted there is never followed */
+	unlink(path);
+	ck_assert_int_eq(symlink("/nonexistent", path), 0);
+	ck_assert_int_eq(pxc_rdv_create(path, "unix:/x/y", getuid(), getgid()), 0);
+	ck_assert_int_eq(lstat(path, &sb), 0);
+	ck_assert(S_ISREG(sb.st_mode));
+	unlink(path);
+	unlink(sock);
+	rmdir(dir);
+}
+END_TEST
+
 /* The real client library against the real server: children forked
  * before the server starts (so they hold no threads), handed their
  * environment through a pipe. */
@@ -375,7 +423,7 @@ int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
 		{ "robust", robust_broken_input }, { "reply_channel", reply_channel },
-		{ "tool", tool_gets_identity },    { "proxied_tool_only", proxied_tool_only },
+		{ "tool", tool_gets_identity },    { "proxied_tool_only", proxied_tool_only }, { "rendezvous_stale", rendezvous_stale },
 		{ "real_clients", real_clients },
 	};
 

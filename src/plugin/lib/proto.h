@@ -82,9 +82,10 @@ enum {
 				  * task wrote */
 	/* the step's end for its tools (net/stepend.c) */
 	PLUG_NET_EXITS = 25,    /* -> node 0, once every task of the node has
-			      * exited: u32 the first failed rank
-			      * (UINT32_MAX: none), u32 its exit code (or
-			      * 128 + signal) */
+				 * exited (or at the stepd's end): u32 the
+				 * rank of the highest exit code (UINT32_MAX:
+				 * none failed), u32 that code (or 128 +
+				 * signal), u32 tasks whose end is unknown */
 	PLUG_NET_PIDS_REQ = 26, /* empty: your tasks' pids, please (a tool
 				 * attached here) */
 	PLUG_NET_PIDS = 27,     /* u32 n, n x (u32 rank, u32 pid): the

@@ -3,16 +3,19 @@
  * net/stepend.c - how the step ended, for its tools (net/stepend.h).
  *
  * Each node counts its tasks' exits (stepd/reap.c: the pidfd of every
- * task, PMIx client or not) and keeps the first that failed (a non-zero
- * exit code, or a signal). Once every local task has exited, a node other
- * than 0 sends EXITS (lib/proto.h) to node 0. Node 0 counts the nodes
- * that told it, and a lost node as told; once all have, it raises
+ * task, PMIx client or not) and keeps the highest exit code (128 + the
+ * signal for a task killed by one), as srun returns it, and the count of
+ * tasks whose end could not be told (a kernel before 6.15 when Slurm
+ * reaped the task first; a task that never reported). Once every local
+ * task has exited, or at the latest at the step daemon's end, a node
+ * other than 0 sends EXITS (lib/proto.h) to node 0. Node 0 counts the
+ * nodes that told it, and a lost node as told; once all have, it raises
  * PMIX_EVENT_JOB_END, range LOCAL (its tools; its own tasks have ended):
  * PMIX_EVENT_AFFECTED_PROC {nspace, WILDCARD}, PMIX_JOB_TERM_STATUS
- * (PMIX_SUCCESS, or PMIX_ERR_JOB_NON_ZERO_TERM), PMIX_EXIT_CODE (the first
- * failure's exit code, 128 + its signal, or 0), PMIX_PROCID of that
- * rank, PMIX_EVENT_TIMESTAMP. A task whose end could not be told counts
- * as ended well.
+ * (PMIX_SUCCESS, or PMIX_ERR_JOB_NON_ZERO_TERM), PMIX_EXIT_CODE (that
+ * highest code, or 0) with PMIX_PROCID of its rank; without
+ * PMIX_EXIT_CODE when no task failed but some ends are unknown (the
+ * status is not known then); PMIX_EVENT_TIMESTAMP.
  *
  * The process table: each node keeps its tasks' pids (from their
  * reports); the first tool that attaches to a node makes it ask every
@@ -50,9 +53,11 @@ typedef struct waiter {
 static struct {
 	plug_net_t *net;
 	uint32_t me, nnodes, ntasks; /* ntasks: this node's */
-	uint32_t exited;
-	uint32_t first_rank; /* NO_RANK: none failed */
+	uint32_t exited, unknown;
+	uint32_t first_rank; /* the highest code's; NO_RANK: none failed */
 	int32_t first_code;
+	bool sent;     /* this node's EXITS went (node 0: counted) */
+	bool ready;    /* the network started: a tool may be served */
 	uint8_t *told; /* node 0: [nnodes] */
 	uint32_t ntold;
 	bool done, stopped;
@@ -76,12 +81,20 @@ static int32_t code_of(int wstatus)
 	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 1;
 }
 
+/* srun returns the highest exit code of the step's tasks */
 static void failure(uint32_t rank, int32_t code)
 {
-	if (se.first_rank == NO_RANK && code != 0) {
+	if (code != 0 && (se.first_rank == NO_RANK || code > se.first_code)) {
 		se.first_rank = rank;
 		se.first_code = code;
 	}
+}
+
+static void job_end_queued(pmix_status_t st, void *arg)
+{
+	(void)st;
+	(void)arg;
+	se.done = true; /* plug_stepend_wait may let the tools' connections go */
 }
 
 static void job_end(void)
@@ -91,24 +104,28 @@ static void job_end(void)
 	int code = se.first_rank == NO_RANK ? 0 : se.first_code;
 	time_t now = time(NULL);
 	pmix_proc_t all, first;
-	size_t n = 4;
+	size_t n = 3;
 
-	se.done = true;
-	if (!info)
+	if (!info) {
+		se.done = true;
 		return;
+	}
 	PMIx_Load_procid(&all, plug_net_ctx.nspace, PMIX_RANK_WILDCARD);
 	PMIx_Info_load(&info[0], PMIX_EVENT_AFFECTED_PROC, &all, PMIX_PROC);
 	PMIx_Info_load(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
-	PMIx_Info_load(&info[2], PMIX_EXIT_CODE, &code, PMIX_INT);
-	PMIx_Info_load(&info[3], PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+	PMIx_Info_load(&info[2], PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+	if (se.first_rank != NO_RANK || !se.unknown)
+		PMIx_Info_load(&info[n++], PMIX_EXIT_CODE, &code, PMIX_INT);
 	if (se.first_rank != NO_RANK) {
 		PMIx_Load_procid(&first, plug_net_ctx.nspace, se.first_rank);
 		PMIx_Info_load(&info[n++], PMIX_PROCID, &first, PMIX_PROC);
 	}
-	PMIx_Notify_event(PMIX_EVENT_JOB_END, &all, PMIX_RANGE_LOCAL, info, n, NULL, NULL);
+	if (PMIx_Notify_event(PMIX_EVENT_JOB_END, &all, PMIX_RANGE_LOCAL, info, n, job_end_queued,
+			      NULL) != PMIX_SUCCESS)
+		se.done = true;
 	PMIx_Info_free(info, 5);
-	plug_flag("step end: exit code %d (first failure: rank %d)", code,
-		  se.first_rank == NO_RANK ? -1 : (int)se.first_rank);
+	plug_flag("step end: exit code %d (rank %d; %u ends unknown)", code,
+		  se.first_rank == NO_RANK ? -1 : (int)se.first_rank, se.unknown);
 }
 
 /* Node 0: node told how its tasks ended (or was lost). */
@@ -125,6 +142,9 @@ static void local_done(void)
 {
 	pmix_data_buffer_t b;
 
+	if (se.sent)
+		return;
+	se.sent = true;
 	if (se.me == 0) {
 		node_told(0);
 		return;
@@ -132,6 +152,7 @@ static void local_done(void)
 	pxc_buf_init(&b);
 	if (pxc_pack_u32(&b, se.first_rank) != PMIX_SUCCESS ||
 	    pxc_pack_u32(&b, (uint32_t)se.first_code) != PMIX_SUCCESS ||
+	    pxc_pack_u32(&b, se.unknown) != PMIX_SUCCESS ||
 	    plug_net_send(se.net, 0, PLUG_NET_EXITS, 0, &b) < 0)
 		plug_debug("step end: cannot tell node 0 how the tasks ended");
 	pxc_buf_clear(&b);
@@ -190,7 +211,7 @@ void plug_stepend_tool(plug_stepend_ready_f fn, void *arg)
 	struct timeval tv = { PIDS_WAIT_MS / 1000, (PIDS_WAIT_MS % 1000) * 1000 };
 	waiter_t *w;
 
-	if (se.pids == 2 || se.nnodes < 2 || se.stopped || !se.answered ||
+	if (!se.ready || se.pids == 2 || se.nnodes < 2 || se.stopped || !se.answered ||
 	    !(w = calloc(1, sizeof(*w)))) {
 		fn(arg);
 		return;
@@ -259,13 +280,15 @@ void plug_stepend_exit(uint32_t rank, int known, int wstatus)
 		return;
 	if (known)
 		failure(rank, code_of(wstatus));
+	else
+		se.unknown++;
 	if (++se.exited == se.ntasks)
 		local_done();
 }
 
 static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	uint32_t rank, code;
+	uint32_t rank, code, unknown;
 
 	(void)arg;
 	if (h->cmd == PLUG_NET_PIDS_REQ) {
@@ -279,6 +302,7 @@ static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_
 	}
 	if (se.me != 0 || pxc_unpack_u32(in, &rank) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &code) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &unknown) != PMIX_SUCCESS || unknown > plug_net_ctx.map->ntasks ||
 	    (rank != NO_RANK && rank >= plug_net_ctx.map->ntasks) ||
 	    (rank != NO_RANK && plug_net_ctx.map->node_of[rank] != from) ||
 	    (se.told && from < se.nnodes && se.told[from])) {
@@ -287,6 +311,7 @@ static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_
 	}
 	if (rank != NO_RANK)
 		failure(rank, (int32_t)code);
+	se.unknown += unknown;
 	node_told(from);
 }
 
@@ -297,10 +322,17 @@ static void on_lost(void *arg, uint32_t peer)
 	pids_answered(peer);
 }
 
+static void on_start(void *arg)
+{
+	(void)arg;
+	se.ready = true;
+}
+
 static void on_stop(void *arg)
 {
 	(void)arg;
 	se.stopped = true;
+	se.ready = false;
 	if (se.pids == 1)
 		pids_done(); /* the tools' HELLOs are answered: the server goes */
 	if (se.timer)
@@ -315,9 +347,11 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
 			      .last = PLUG_NET_PIDS,
 			      .msg = on_msg,
 			      .peer_lost = on_lost,
+			      .start = on_start,
 			      .stop = on_stop };
 
-	memset(&se, 0, sizeof(se));
+	/* se is zero (static) and the progress thread reads nothing of it
+	 * before on_start: a tool served earlier gets no pids gathered */
 	se.net = n;
 	se.me = me;
 	se.nnodes = nnodes;
@@ -348,11 +382,23 @@ static void probe_fn(void *arg)
 	pxc_sync_signal(s, PMIX_SUCCESS);
 }
 
+/* Fini: every local task has ended; what was not told is unknown. */
+static void end_fn(void *arg)
+{
+	if (!se.sent && se.ready) {
+		se.unknown += se.ntasks - se.exited;
+		se.exited = se.ntasks;
+		local_done();
+	}
+	pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
 void plug_stepend_wait(int timeout_ms)
 {
 	long start = pxc_now_ms(), drain_until = 0;
 
-	if (se.me != 0 || !se.told)
+	if (!se.net || pxc_progress_call(pxc_progress_global(), end_fn, 2000) != PMIX_SUCCESS ||
+	    se.me != 0 || !se.told)
 		return;
 	for (;;) {
 		if (pxc_progress_call(pxc_progress_global(), probe_fn, 2000) != PMIX_SUCCESS)

@@ -25,8 +25,9 @@ void plug_stepend_exit(uint32_t rank, int known, int wstatus);
  * time; 2 s at most), or at once. */
 typedef void (*plug_stepend_ready_f)(void *arg);
 void plug_stepend_tool(plug_stepend_ready_f fn, void *arg);
-/* At the step's end, before the network stops (fini's thread): on node
- * 0, while tools are attached, waits until the other nodes' ends came and
+/* At the step's end, before the network stops (fini's thread): this
+ * node tells node 0 how its tasks ended, if it has not yet (the ends it
+ * did not learn count as unknown); on node 0, while tools are attached, waits until the other nodes' ends came and
  * the event went (timeout_ms at most for the ends, 2 s more for the
  * tools' connections to drain). Elsewhere returns at once. */
 void plug_stepend_wait(int timeout_ms);

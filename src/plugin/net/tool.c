@@ -2,8 +2,8 @@
 /*
  * net/tool.c - the step daemon's half of a tool attached through srun
  * (net/tool.h): a fresh connection whose first message is TOOL_ATTACH
- * (key checked by the transport) is answered with one byte and handed to
- * the PMIx server as a tool peer (pxc_server_tool_adopt), which then
+  * (key checked by the transport) is handed to the PMIx server as a tool
+ * peer (pxc_server_tool_adopt) and answered with one byte; the server then
  * speaks the PMIx wire over it as over its own Unix socket. The server
  * lets such a connection be a tool only, never a client. Only this
  * step's srun can send it (the key), and only for the job's user or root.
@@ -42,17 +42,15 @@ static void attach(void *arg, int fd, pmix_data_buffer_t *in)
 		close(fd);
 		return;
 	}
-	/* a fresh socket's send buffer is empty: this cannot block */
-	if (write(fd, &one, 1) != 1) {
-		plug_error("tool: cannot answer an attach: %m");
-		close(fd);
-		return;
-	}
 	if (pxc_server_tool_adopt(fd, (uid_t)uid, (gid_t)gid, (pid_t)pid) < 0) {
 		plug_error("tool: the server takes no tool now: attach of pid %d dropped",
 			   (int)pid);
-		return;
+		return; /* closed: srun tells the tool */
 	}
+	/* the server's now, and it sends nothing before the tool's HELLO; a
+	 * fresh socket's send buffer is empty: this cannot block */
+	if (write(fd, &one, 1) != 1)
+		plug_error("tool: cannot answer an attach: %m"); /* srun times out */
 	plug_flag("tool: pid %d uid %u attached through srun", (int)pid, (unsigned)uid);
 }
 

@@ -656,7 +656,7 @@ static bool handover(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		return false;
 	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, n->key);
 	free(key);
-	fd = ok ? fcntl(pxc_conn_fd(l->conn), F_DUPFD_CLOEXEC, 0) : -1;
+	fd = ok ? fcntl(pxc_conn_fd(l->conn), F_DUPFD_CLOEXEC, 3) : -1; /* never stdio */
 	link_drop(l);
 	if (!ok)
 		plug_error("%s: connection with a bad key: dropped", u->name);

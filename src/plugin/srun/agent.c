@@ -66,6 +66,8 @@ static struct {
 	int step_file;        /* written */
 	char root_addr[64];   /* node 0's stepd, from the table */
 	uint16_t root_port;
+	char new_addr[64]; /* a table's, until it is found good */
+	uint16_t new_port;
 } agent = { .lfd = -1 };
 
 struct plug_agent_req {
@@ -107,8 +109,8 @@ static int take_root(void *arg, uint32_t node, const char *addr, uint16_t port)
 {
 	(void)arg;
 	if (node == 0) {
-		snprintf(agent.root_addr, sizeof(agent.root_addr), "%s", addr);
-		agent.root_port = port;
+		snprintf(agent.new_addr, sizeof(agent.new_addr), "%s", addr);
+		agent.new_port = port;
 	}
 	return 0;
 }
@@ -127,10 +129,10 @@ static int take_table(pmix_data_buffer_t *in)
 	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
 	check = table;
 	ok = ok && plug_endpoints_unpack(&check, agent.nnodes, take_root, NULL) == 0;
-	if (!ok) {
-		agent.root_port = 0;
+	if (!ok)
 		return plug_error("bad endpoint table from a step daemon: dropped"), -1;
-	}
+	memcpy(agent.root_addr, agent.new_addr, sizeof(agent.root_addr));
+	agent.root_port = agent.new_port;
 	write_step_file(&table);
 	for (int i = 0; i < AGENT_NHOOKS; i++)
 		if (table_hooks[i])

@@ -20,8 +20,10 @@
  * side that has more than 1 MiB waiting stops the other from being read
  * until it drained to 256 KiB, so neither end can make srun grow. When
  * one end closes, what the other still has to get is written, then both
- * close. The attach must be answered within 10 s. At most 64 tools at a
- * time; more are refused with a log line. At the step's end srun waits
+  * close (what is left must go within 5 s). The attach must be answered
+ * within 10 s. At most 128 connections at a time (a tool opens two); more
+ * are refused with a log line. Out of descriptors, the listener pauses
+ * 100 ms. At the step's end srun waits
  * (3 s at most) for node 0's step daemon to close the tools' connections
  * itself, after its last words to them (the step's end event).
  *
@@ -53,7 +55,8 @@
 #include "srun/tools.h"
 #include "slurm_adapter.h"
 
-#define TOOLS_MAX 64
+#define TOOLS_MAX 128 /* connections: a tool opens two */
+#define TOOLS_CLOSE_SEC 5
 #define TOOLS_ATTACH_SEC 10
 #define TOOLS_HIGH (1u << 20)
 #define TOOLS_LOW (256u << 10)
@@ -71,7 +74,7 @@ typedef struct sess {
 
 static struct {
 	int lfd;
-	struct event *lev;
+	struct event *lev, *relisten; /* relisten: after EMFILE */
 	char *sock, *rdv[2];
 	sess_t *sessions;
 	atomic_uint nsess; /* written by the progress thread only */
@@ -134,10 +137,12 @@ static void pump_written(struct bufferevent *o, void *arg)
 static void pump_event(struct bufferevent *b, short what, void *arg)
 {
 	sess_t *s = arg;
+	struct timeval tv = { TOOLS_CLOSE_SEC, 0 };
 
-	(void)what;
 	if (!s->closing && (what & BEV_EVENT_EOF))
 		evbuffer_add_buffer(bufferevent_get_output(other(s, b)), bufferevent_get_input(b));
+	if (!s->closing)
+		evtimer_add(s->timer, &tv); /* what is left goes within 5 s, or not */
 	s->closing = true;
 	bufferevent_disable(s->tool, EV_READ);
 	bufferevent_disable(s->step, EV_READ);
@@ -193,9 +198,7 @@ static void attach_event(struct bufferevent *b, short what, void *arg)
 	int one = 1, ok;
 
 	if (!(what & BEV_EVENT_CONNECTED)) {
-		attach_fail(s, what & BEV_EVENT_EOF ?
-				       "closed" :
-				       evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		attach_fail(s, what & BEV_EVENT_EOF ? "closed" : "cannot connect");
 		return;
 	}
 	setsockopt(bufferevent_getfd(b), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -220,9 +223,14 @@ static void attach_event(struct bufferevent *b, short what, void *arg)
 
 static void attach_timeout(evutil_socket_t fd, short what, void *arg)
 {
+	sess_t *s = arg;
+
 	(void)fd;
 	(void)what;
-	attach_fail(arg, "no answer within 10 s");
+	if (s->closing)
+		sess_free(s); /* its reader took nothing for 5 s */
+	else
+		attach_fail(s, "no answer within 10 s");
 }
 
 static int start_attach(sess_t *s)
@@ -233,16 +241,19 @@ static int start_attach(sess_t *s)
 	uint16_t port = 0;
 	const char *addr = plug_agent_root(&port);
 	char svc[8];
-	int rc;
+	int rc, fd;
 
 	if (!addr)
 		return -1;
 	snprintf(svc, sizeof(svc), "%u", port);
 	if (getaddrinfo(addr, svc, &hints, &ai) != 0)
 		return -1;
-	s->step = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	s->step = fd >= 0 ? bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE) : NULL;
 	s->timer = evtimer_new(base, attach_timeout, s);
 	if (!s->step || !s->timer) {
+		if (fd >= 0 && !s->step)
+			close(fd);
 		freeaddrinfo(ai);
 		return -1;
 	}
@@ -251,31 +262,53 @@ static int start_attach(sess_t *s)
 	freeaddrinfo(ai);
 	if (rc < 0)
 		return -1;
-	evutil_make_socket_closeonexec(bufferevent_getfd(s->step));
 	return evtimer_add(s->timer, &tv);
+}
+
+static void relisten(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (tools.lev)
+		event_add(tools.lev, NULL);
 }
 
 static void on_accept(evutil_socket_t lfd, short what, void *arg)
 {
-	struct ucred cr;
+	struct ucred cr = { 0 };
+	struct timeval tv = { 0, 100000 };
 	socklen_t len = sizeof(cr);
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	sess_t *s;
 
 	(void)what;
 	(void)arg;
-	if (fd < 0)
+	if (fd < 0) {
+		if ((errno == EMFILE || errno == ENFILE) && tools.relisten) {
+			event_del(tools.lev); /* no descriptor: try again in 100 ms */
+			evtimer_add(tools.relisten, &tv);
+		}
 		return;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
-	    (cr.uid != getuid() && cr.uid != 0)) {
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		plug_error("a tool's connection without credentials: refused");
+		close(fd);
+		return;
+	}
+	if (cr.uid != getuid() && cr.uid != 0) {
 		plug_error("tool pid %d uid %u refused: not the job's user", (int)cr.pid,
 			   (unsigned)cr.uid);
 		close(fd);
 		return;
 	}
-	if (tools.nsess >= TOOLS_MAX || !(s = calloc(1, sizeof(*s)))) {
-		plug_error("tool pid %d refused: %u tools attached already", (int)cr.pid,
+	if (atomic_load(&tools.nsess) >= TOOLS_MAX) {
+		plug_error("tool pid %d refused: %u tool connections already", (int)cr.pid,
 			   atomic_load(&tools.nsess));
+		close(fd);
+		return;
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
 		close(fd);
 		return;
 	}
@@ -300,24 +333,25 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 static char *write_rdv(const char *suffix)
 {
 	const char *dir = getenv("TMPDIR");
-	char host[256] = "", *path = NULL;
-	int fd, ok;
+	char host[256] = "", *path = NULL, *uri = NULL;
+	int rc;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
 	if (gethostname(host, sizeof(host) - 1) < 0 || strchr(suffix, '/') ||
 	    asprintf(&path, "%s/pmix.%s.tool.%s", dir, host, suffix) < 0)
 		return NULL;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		plug_error("cannot create the tool rendezvous file %s: %m", path);
+	if (asprintf(&uri, "unix:%s", tools.sock) < 0) {
 		free(path);
 		return NULL;
 	}
-	ok = dprintf(fd, "unix:%s\n", tools.sock) > 0;
-	close(fd);
-	if (!ok) {
-		unlink(path);
+	rc = pxc_rdv_create(path, uri, getuid(), getgid());
+	free(uri);
+	if (rc < 0 && errno == EEXIST) /* the step daemon of this node serves the step */
+		plug_debug("tool rendezvous file %s is a live server's: left to it", path);
+	else if (rc < 0)
+		plug_error("cannot create the tool rendezvous file %s: %m", path);
+	if (rc < 0) {
 		free(path);
 		return NULL;
 	}
@@ -349,6 +383,7 @@ static void listen_tools(void)
 	    listen(tools.lfd, 16) < 0 ||
 	    !(tools.lev = event_new(plug_agent_base(), tools.lfd, EV_READ | EV_PERSIST, on_accept,
 				    NULL)) ||
+	    !(tools.relisten = evtimer_new(plug_agent_base(), relisten, NULL)) ||
 	    event_add(tools.lev, NULL) < 0) {
 		plug_error("tools cannot attach: cannot listen on %s: %m", tools.sock);
 		plug_tools_stop();
@@ -363,7 +398,8 @@ static void listen_tools(void)
 
 int plug_tools_srun_init(void)
 {
-	return plug_agent_on_table(listen_tools) < 0 || plug_agent_on_stop(plug_tools_stop) < 0 ?
+	/* the stop first: a socket made at the table is always taken away */
+	return plug_agent_on_stop(plug_tools_stop) < 0 || plug_agent_on_table(listen_tools) < 0 ?
 		       -1 :
 		       0;
 }
@@ -386,7 +422,9 @@ void plug_tools_stop(void)
 	}
 	if (tools.lev)
 		event_free(tools.lev);
-	tools.lev = NULL;
+	if (tools.relisten)
+		event_free(tools.relisten);
+	tools.lev = tools.relisten = NULL;
 	if (tools.lfd >= 0)
 		close(tools.lfd);
 	tools.lfd = -1;

@@ -17,7 +17,9 @@
  *     delivered to a client over it is not acknowledged (to the remote
  *     notifier's server, or to the local notifier) until that client has
  *     read enough, checked every EVQ_POLL_MS.
- * So a slow reader slows its notifiers, and a stepd's memory for events
+ * So a slow reader slows its notifiers (not a tool: its events wait on its
+ * connection, bounded by the server's output bound, and hold nobody), and
+ * a stepd's memory for events
  * stays within a few times the bound. A client that reads nothing for the
  * default timeout (SlurmixTimeout) no longer holds anyone: its events are
  * acknowledged anyway, with a log line.
@@ -31,6 +33,7 @@
 #include "internal.h"
 #include "evqueue.h"
 #include "peer.h"
+#include "proto.h"
 
 #define EVQ_POLL_MS 5
 
@@ -141,7 +144,8 @@ static bool drained(const drain_t *d)
 	for (size_t i = 0; i < d->n; i++) {
 		pxc_peer_t *p = d->ids[i] ? pxc_peer_find(d->ids[i]) : NULL;
 
-		if (p && pxc_conn_queued(p->conn) > evq.max)
+		/* a tool that reads slowly holds nobody: it watches */
+		if (p && p->kind != PXC_PEER_TOOL && pxc_conn_queued(p->conn) > evq.max)
 			return false;
 	}
 	return true;

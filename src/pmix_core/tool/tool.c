@@ -18,11 +18,15 @@
  *   nothing                    SLURMIX_PMIX_SERVER_URI from the
  *                              environment, else every pmix.<host>.tool.*
  *                              file in tmpdir, first one that answers.
+ * A file that is not a regular file of the tool's user or root (for root:
+ * of anyone), or that others may write, is ignored.
  * tmpdir is PMIX_SERVER_TMPDIR, else $TMPDIR, else /tmp; the system
  * tmpdir is PMIX_SYSTEM_TMPDIR, else /tmp. PMIX_TOOL_DO_NOT_CONNECT runs
  * the tool without a server.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +59,31 @@ static const char *tmpdir(const struct where *w)
 	return d && *d ? d : "/tmp";
 }
 
-/* Reads the URI line of a rendezvous file; malloc'ed, or NULL. */
+/* Reads the URI line of a rendezvous file; malloc'ed, or NULL. The file
+ * must be a regular file of ours or root's (root's tool: anyone's) that
+ * nobody else may write: another user could plant one in /tmp naming a
+ * server of theirs. */
 static char *read_rendezvous(const char *path)
 {
 	char line[4096];
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat sb;
+	FILE *f;
 	char *nl;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    (geteuid() != 0 && sb.st_uid != geteuid() && sb.st_uid != 0) ||
+	    (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		pxc_debug("tool: rendezvous file %s is not ours: ignored", path);
+		close(fd);
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
 	if (!fgets(line, sizeof(line), f)) {
 		fclose(f);
 		return NULL;
