@@ -422,8 +422,11 @@ END_TEST
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
-		{ "robust", robust_broken_input }, { "reply_channel", reply_channel },
-		{ "tool", tool_gets_identity },    { "proxied_tool_only", proxied_tool_only }, { "rendezvous_stale", rendezvous_stale },
+		{ "robust", robust_broken_input },
+		{ "reply_channel", reply_channel },
+		{ "tool", tool_gets_identity },
+		{ "proxied_tool_only", proxied_tool_only },
+		{ "rendezvous_stale", rendezvous_stale },
 		{ "real_clients", real_clients },
 	};
 
