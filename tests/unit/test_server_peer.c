@@ -312,6 +312,33 @@ START_TEST(rendezvous_stale)
 }
 END_TEST
 
+/* PXC_SERVER_RDV_DEFER: no rendezvous file until the host publishes
+ * them (the stepd does once its step is registered), then the pid's file
+ * is there, and it goes with the server. */
+START_TEST(rendezvous_deferred)
+{
+	char dir[] = "/tmp/rdvdefer.XXXXXX", path[512], host[256] = "";
+	pmix_info_t extra[2];
+	bool yes = true;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	gethostname(host, sizeof(host) - 1);
+	snprintf(path, sizeof(path), "%s/pmix.%s.tool.%d", dir, host, (int)getpid());
+	PMIx_Info_load(&extra[0], PXC_SERVER_RDV_DEFER, &yes, PMIX_BOOL);
+	PMIx_Info_load(&extra[1], PXC_SERVER_RDV_DIR, dir, PMIX_STRING);
+	ck_assert_int_eq(start_server_with(&full_module, true, extra, 2), PMIX_SUCCESS);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(pxc_server_rdv_publish(), 0);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ck_assert_int_eq(pxc_server_rdv_publish(), 0); /* once */
+	stop_server();
+	ck_assert_int_eq(access(path, F_OK), -1);
+	PMIx_Info_destruct(&extra[0]);
+	PMIx_Info_destruct(&extra[1]);
+	rmdir(dir);
+}
+END_TEST
+
 /* The real client library against the real server: children forked
  * before the server starts (so they hold no threads), handed their
  * environment through a pipe. */
@@ -427,6 +454,7 @@ int main(int argc, char **argv)
 		{ "tool", tool_gets_identity },
 		{ "proxied_tool_only", proxied_tool_only },
 		{ "rendezvous_stale", rendezvous_stale },
+		{ "rendezvous_deferred", rendezvous_deferred },
 		{ "real_clients", real_clients },
 	};
 

@@ -566,7 +566,7 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(16);
+	pmix_info_t *info = PMIx_Info_create(18);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
 	bool yes = true;
@@ -601,8 +601,10 @@ static int start_server(plug_step_t *st)
 	PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, plug_conf_tmpdir(), PMIX_STRING);
 	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_DIR, plug_conf_tmpdir(), PMIX_STRING);
 	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_NAME, st->nspace, PMIX_STRING);
+	/* the files appear once the step is registered and the network is up */
+	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_DEFER, &yes, PMIX_BOOL);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 16);
+	PMIx_Info_free(info, 18);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
@@ -836,6 +838,7 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (step.spawned && pxc_server_hold_nspace(step.parent.nspace) != PMIX_SUCCESS)
 		plug_flag("the parent step's job information is not prefetched");
 	plug_spawn_prefork_done();
+	pxc_server_rdv_publish(); /* tools find the step from here on */
 	plug_debug("step %s: server up in %s, %u local of %u ranks on %u nodes", step.nspace,
 		   step.dir, step.si.node_tasks, step.map->ntasks, step.map->nnodes);
 	return 0;

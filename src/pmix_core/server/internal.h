@@ -129,7 +129,8 @@ typedef struct {
 	uid_t uid; /* uid the clients run as */
 	gid_t gid;
 	bool tool_support, system_support;
-	char *rdv[3]; /* rendezvous files written */
+	bool rdv_defer; /* the host publishes the rendezvous files itself */
+	char *rdv[3];   /* rendezvous files written */
 	int lfd;
 	struct event *lev;
 	pxc_store_t *store;

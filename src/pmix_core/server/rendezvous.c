@@ -123,6 +123,18 @@ int pxc_rdv_write(void)
 	return rc ? -1 : 0;
 }
 
+int pxc_server_rdv_publish(void)
+{
+	if (!pxc_srv.uri || !pxc_srv.tool_support || !pxc_srv.rdv_defer)
+		return 0;
+	pxc_srv.rdv_defer = false; /* once */
+	if (pxc_rdv_write() < 0) {
+		pxc_error("server: could not write the tool rendezvous files");
+		return -1;
+	}
+	return 0;
+}
+
 void pxc_rdv_remove(void)
 {
 	for (int i = 0; i < 3; i++) {

@@ -14,6 +14,9 @@
  * one named after a namespace (default: the server's own nspace). */
 #define PXC_SERVER_RDV_DIR "slurmix.srv.rdv.dir"
 #define PXC_SERVER_RDV_NAME "slurmix.srv.rdv.name"
+/* Server init (bool): do not write the files at init; the host calls
+ * pxc_server_rdv_publish once it is ready to serve tools. */
+#define PXC_SERVER_RDV_DEFER "slurmix.srv.rdv.defer"
 
 /* Creates the rendezvous file path holding uri ("unix:<socket>"), mode
  * 0600, given to uid/gid: O_EXCL|O_NOFOLLOW; a file there whose server
@@ -25,6 +28,10 @@ int pxc_rdv_create(const char *path, const char *uri, uid_t uid, gid_t gid);
  * file is left alone). 0, or -1 when one could not be written (the others
  * still are). */
 int pxc_rdv_write(void);
+/* For a host that deferred them (PXC_SERVER_RDV_DEFER): writes the
+ * rendezvous files now, once. The host's thread, between init and
+ * finalize. 0, or -1 (logged). */
+int pxc_server_rdv_publish(void);
 /* Removes the files pxc_rdv_write wrote. */
 void pxc_rdv_remove(void);
 

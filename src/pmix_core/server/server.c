@@ -244,6 +244,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	}
 	pxc_srv.tool_support = pxc_info_flag(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
 	pxc_srv.system_support = pxc_info_flag(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
+	pxc_srv.rdv_defer = pxc_info_flag(info, ninfo, PXC_SERVER_RDV_DEFER);
 	if ((i = pxc_info_find(info, ninfo, PMIX_NODEID)) && i->value.type == PMIX_UINT32) {
 		pxc_srv.nodeid = i->value.data.uint32;
 		pxc_srv.has_nodeid = true;
@@ -449,7 +450,7 @@ static pmix_status_t init_locked(pmix_server_module_t *module, pmix_info_t info[
 	}
 	pxc_srv.store = pxc_store_create();
 	st = pxc_srv.store ? start_engine() : PMIX_ERR_NOMEM;
-	if (st == PMIX_SUCCESS && pxc_srv.tool_support && pxc_rdv_write() < 0)
+	if (st == PMIX_SUCCESS && pxc_srv.tool_support && !pxc_srv.rdv_defer && pxc_rdv_write() < 0)
 		pxc_error("server: could not write the tool rendezvous files");
 	if (st != PMIX_SUCCESS) {
 		stop_engine();
