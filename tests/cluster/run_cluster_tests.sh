@@ -1068,10 +1068,11 @@ get_timeout() {
 # synchronous EVENT_FWD, 2 malformed abort requests, 4 malformed EVENT_ACK,
 # 10 malformed HOLD (one with a job information blob that does not
 # unpack), 5 malformed EVREG (and 5 refused from another step), 6
-# malformed EVLOST, 3 broken IOF_SUB and 2 that ask for what the node does
-# not hold, 2 broken IOF_DATA and 1 for a rank the sender does not hold,
-# 9 IO forwarding messages refused from another step, 2 unknown commands
-# in the node logs.
+# malformed EVLOST, 6 broken IOF_SUB and 4 that ask for what the node does
+# not hold (another step may ask for this step's output: its requests
+# are checked the same way), 2 broken IOF_DATA and 1 for a rank the
+# sender does not hold, 4 IOF_READY/IOF_DATA refused from another step
+# that was not asked, 2 unknown commands in the node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
 	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg elost isub iask idat ihold iother exits
@@ -1125,8 +1126,8 @@ auth_garbage() {
 	   [ "$hold" -ge $((10 * n)) ] && [ "$kab" -ge $((2 * n)) ] &&
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
 	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ] &&
-	   [ "$isub" -ge $((3 * n)) ] && [ "$iask" -ge $((2 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
-	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((9 * n)) ] && [ "$exits" -ge $((6 * n)) ]; then
+	   [ "$isub" -ge $((6 * n)) ] && [ "$iask" -ge $((4 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
+	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((4 * n)) ] && [ "$exits" -ge $((6 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \

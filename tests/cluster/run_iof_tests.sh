@@ -356,6 +356,27 @@ ptools_cases() {
 	fi
 }
 
+# A parent pulls its spawned children's output (another step's streams):
+# every byte of each child's stdout (history: they wrote before the
+# pull), then each stream's end. Fails when the pull covers its own step
+# only (it gets nothing).
+child_case() {
+	local name="pull: a parent gets its spawned children's output, -N2" r
+	want_case "$name" || return 0
+	rm -f "$bin"/ch.*
+	iof_case "$name" \
+		'[ $rc = 0 ] && grep -q "CHILDIOF ok ranks=3 ends=3 stray=0" <<<"$out" && child_same' \
+		$S -N2 -n2 ./pmix_iofchild 3 300 ch
+	rm -f "$bin"/ch.*
+}
+
+child_same() {
+	local r
+	for r in 0 1 2; do
+		cmp -s "$bin/ch.$r" <("$gen" lines 300 "$r") || { echo "child $r differs"; return 1; }
+	done
+}
+
 build_programs() {
 	cc -std=gnu11 -O2 -Wall -Wextra -o "$gen" "$here/iof_gen.c" || return 1
 	cc -std=gnu11 -O2 -Wall -Wextra -I"$repo/src/pmix_core/include" -o "$bin/pmix_tool" \
@@ -374,7 +395,7 @@ build_programs() {
 	exit "${3:-0}"
 	EOF
 	chmod 755 "$bin/tick.sh"
-	for p in pmix_iofpull pmix_iofend; do
+	for p in pmix_iofpull pmix_iofend pmix_iofchild; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -395,6 +416,7 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 capture_cases
 pull_cases
+child_case
 tool_cases
 attach_cases
 status_cases

@@ -14,6 +14,12 @@
  * until every asked node said READY (or was lost, or the timeout
  * passed), so it gets the remote history with its own cache policy.
  * A stream is asked for once: later pulls on that node find it there.
+ * A pull may name another step of the job (a spawned child, a parent):
+ * that step's table (net/xstep.h) gives its map and its stepds' transport
+ * peers, and they are asked the same way; what they send is taken for
+ * that step's namespace. A stepd takes IOF_SUB from another step's stepd
+ * (the job key vouches for it) for its own ranks, with the same checks,
+ * at most NIO_MAX_FOREIGN_RELAYS relays to other steps in all.
  *
  * Bounds: a relay whose connection has more than NIO_MAX_QUEUED bytes
  * waiting takes nothing more until it drained (checked every
@@ -31,6 +37,8 @@
 #include "lib/proto.h"
 #include "net/ctx.h"
 #include "net/iof.h"
+#include "net/xstep.h"
+
 #include "pxc_host.h"
 #include "slurm_adapter.h"
 
@@ -39,18 +47,34 @@
 #define NIO_READY_S 10 /* the longest a pull waits for the asked nodes */
 #define NIO_CHANS (PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL)
 
+/* One answer a pull waits for: READY `tag` from transport peer `peer`. */
+typedef struct {
+	uint32_t peer, tag;
+} wait_t;
+
 /* A pull waiting for the READY of the nodes it asked. */
 typedef struct pending {
 	struct pending *next;
 	uint32_t tag;
-	uint32_t waiting; /* nodes that did not answer yet */
-	uint32_t *asked;  /* [nnodes] the request whose READY it waits for */
+	wait_t *w; /* [nw]; peer UINT32_MAX: answered */
+	uint32_t nw, waiting;
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
 } pending_t;
 
-/* A subscription of this node's server forwarding to node `to`. */
+/* A step whose streams this node asks for: its own (peer = node), or
+ * another step of the job (net/xstep.h: its map and transport peers). */
+typedef struct stepq {
+	struct stepq *next;
+	char nspace[PMIX_MAX_NSLEN + 1];
+	const plug_map_t *map;
+	const uint32_t *peer; /* [map->nnodes]; NULL: this step */
+	uint16_t *asked;      /* [map->ntasks] channels asked for */
+	uint32_t *last;       /* [map->nnodes] the last request not answered */
+} stepq_t;
+
+/* A subscription of this node's server forwarding to peer `to`. */
 typedef struct relay {
 	struct relay *next;
 	uint32_t id, to;
@@ -58,16 +82,79 @@ typedef struct relay {
 	struct event *retry;
 } relay_t;
 
+/* A pull that waits for other steps' tables (net/xstep.h). */
+typedef struct later {
+	pmix_proc_t *procs;
+	size_t nprocs;
+	uint16_t chans;
+	pmix_op_cbfunc_t cbfunc;
+	void *cbdata;
+} later_t;
+
 static struct {
 	plug_net_t *net;
-	uint16_t *asked;   /* [ntasks] channels of remote ranks asked for */
-	uint32_t *last;    /* [nnodes] the last request to it not answered */
-	uint32_t *nrelays; /* [nnodes] relays to it (bounded) */
+	stepq_t own;       /* this step */
+	stepq_t *others;   /* other steps asked */
+	uint32_t *nrelays; /* [nnodes] relays to this step's nodes (bounded) */
+	uint32_t nforeign; /* relays to other steps' nodes (bounded) */
 	pending_t *pending;
 	relay_t *relays;
 	uint32_t next_tag;
 	bool stopped;
 } nio;
+
+#define NIO_MAX_FOREIGN_RELAYS 1024
+
+static uint32_t peer_of(const stepq_t *q, uint32_t node)
+{
+	return q->peer ? q->peer[node] : node;
+}
+
+/* The step and node behind transport peer `peer`, or NULL. */
+static stepq_t *step_of_peer(uint32_t peer, uint32_t *node)
+{
+	if (peer < plug_net_ctx.map->nnodes) {
+		*node = peer;
+		return &nio.own;
+	}
+	for (stepq_t *q = nio.others; q; q = q->next)
+		for (uint32_t k = 0; k < q->map->nnodes; k++)
+			if (q->peer[k] == peer) {
+				*node = k;
+				return q;
+			}
+	return NULL;
+}
+
+static stepq_t *step_of_nspace(const char *nspace)
+{
+	plug_xstep_t *x;
+	stepq_t *q;
+
+	if (PMIx_Check_nspace(nspace, plug_net_ctx.nspace))
+		return &nio.own;
+	for (q = nio.others; q; q = q->next)
+		if (PMIx_Check_nspace(nspace, q->nspace))
+			return q;
+	x = plug_xstep_find(nspace);
+	if (!x || !x->ready || x->status != PMIX_SUCCESS || !x->map || !x->peer ||
+	    !(q = calloc(1, sizeof(*q))))
+		return NULL;
+	snprintf(q->nspace, sizeof(q->nspace), "%s", x->nspace);
+	q->map = x->map;
+	q->peer = x->peer;
+	q->asked = calloc(x->map->ntasks ? x->map->ntasks : 1, sizeof(*q->asked));
+	q->last = calloc(x->map->nnodes ? x->map->nnodes : 1, sizeof(*q->last));
+	if (!q->asked || !q->last) {
+		free(q->asked);
+		free(q->last);
+		free(q);
+		return NULL;
+	}
+	q->next = nio.others;
+	nio.others = q;
+	return q;
+}
 
 /* ---- the asking side ---------------------------------------------------- */
 
@@ -80,7 +167,7 @@ static void pending_done(pending_t *p, pmix_status_t st)
 		}
 	if (p->timer)
 		event_free(p->timer);
-	free(p->asked);
+	free(p->w);
 	p->cbfunc(st, p->cbdata);
 	free(p);
 }
@@ -96,35 +183,41 @@ static void pending_timeout(int fd, short what, void *arg)
 	pending_done(p, PMIX_SUCCESS);
 }
 
-/* Node `node` answered request `tag` (any: or will not answer any): the
+/* Peer `peer` answered request `tag` (any: or will not answer any): the
  * pulls waiting for it. Its answers come in order, so one answers the
  * requests before it too. */
-static void node_answered(uint32_t node, uint32_t tag, bool any)
+static void node_answered(uint32_t peer, uint32_t tag, bool any)
 {
-	if (any || nio.last[node] == tag)
-		nio.last[node] = 0;
+	uint32_t node;
+	stepq_t *q = step_of_peer(peer, &node);
+
+	if (q && (any || q->last[node] == tag))
+		q->last[node] = 0;
 	for (pending_t *p = nio.pending, *next; p; p = next) {
 		next = p->next;
-		if (!p->asked[node] || (!any && p->asked[node] > tag))
-			continue;
-		p->asked[node] = 0;
-		if (!--p->waiting)
-			pending_done(p, PMIX_SUCCESS);
+		for (uint32_t i = 0; i < p->nw; i++) {
+			if (p->w[i].peer != peer || (!any && p->w[i].tag > tag))
+				continue;
+			p->w[i].peer = UINT32_MAX;
+			if (!--p->waiting) {
+				pending_done(p, PMIX_SUCCESS);
+				break;
+			}
+		}
 	}
 }
 
-/* Which ranks of the step procs covers (a byte each), or NULL. */
-static unsigned char *covered(const pmix_proc_t procs[], size_t nprocs)
+/* Which ranks of step q procs covers (a byte each), or NULL. */
+static unsigned char *covered(const stepq_t *q, const pmix_proc_t procs[], size_t nprocs)
 {
-	const plug_map_t *map = plug_net_ctx.map;
-	unsigned char *c = calloc(map->ntasks ? map->ntasks : 1, 1);
+	unsigned char *c = calloc(q->map->ntasks ? q->map->ntasks : 1, 1);
 
 	for (size_t i = 0; c && i < nprocs; i++) {
-		if (!PMIx_Check_nspace(procs[i].nspace, plug_net_ctx.nspace))
-			continue; /* (another step's: not relayed yet) */
+		if (!PMIx_Check_nspace(procs[i].nspace, q->nspace))
+			continue;
 		if (procs[i].rank == PMIX_RANK_WILDCARD)
-			memset(c, 1, map->ntasks);
-		else if (procs[i].rank < map->ntasks)
+			memset(c, 1, q->map->ntasks);
+		else if (procs[i].rank < q->map->ntasks)
 			c[procs[i].rank] = 1;
 	}
 	return c;
@@ -132,15 +225,15 @@ static unsigned char *covered(const pmix_proc_t procs[], size_t nprocs)
 
 /* Packs node's ranks of cov whose chans are not asked yet; marks them.
  * The number packed (0: nothing to ask there). */
-static uint32_t pack_ask(uint32_t node, const unsigned char *cov, uint16_t chans,
+static uint32_t pack_ask(stepq_t *q, uint32_t node, const unsigned char *cov, uint16_t chans,
 			 pmix_data_buffer_t *b)
 {
-	const plug_map_t *map = plug_net_ctx.map;
+	const plug_map_t *map = q->map;
 	uint32_t n = 0;
 
 	for (uint32_t k = 0; k < map->count[node]; k++) {
 		uint32_t r = map->ranks[map->first[node] + k];
-		uint16_t want = chans & (uint16_t)~nio.asked[r];
+		uint16_t want = chans & (uint16_t)~q->asked[r];
 
 		if (!cov[r] || !want)
 			continue;
@@ -149,13 +242,13 @@ static uint32_t pack_ask(uint32_t node, const unsigned char *cov, uint16_t chans
 		if (pxc_pack(b, &r, 1, PMIX_UINT32) != PMIX_SUCCESS ||
 		    pxc_pack(b, &want, 1, PMIX_UINT16) != PMIX_SUCCESS)
 			return 0; /* (the caller clears b) */
-		nio.asked[r] |= want;
+		q->asked[r] |= want;
 	}
 	return n;
 }
 
-/* Sends node its IOF_SUB (n entries in body) for pull p. */
-static bool ask(pending_t *p, uint32_t node, uint32_t n, pmix_data_buffer_t *body)
+/* Sends peer its IOF_SUB (n entries in body) for pull p. */
+static bool ask(pending_t *p, uint32_t peer, uint32_t n, pmix_data_buffer_t *body)
 {
 	pmix_data_buffer_t b;
 	bool ok;
@@ -163,89 +256,104 @@ static bool ask(pending_t *p, uint32_t node, uint32_t n, pmix_data_buffer_t *bod
 	pxc_buf_init(&b);
 	ok = pxc_pack(&b, &n, 1, PMIX_UINT32) == PMIX_SUCCESS &&
 	     pxc_buf_append(&b, body->base_ptr, body->bytes_used) == 0 &&
-	     plug_net_send(nio.net, node, PLUG_NET_IOF_SUB, p->tag, &b) == 0;
+	     plug_net_send(nio.net, peer, PLUG_NET_IOF_SUB, p->tag, &b) == 0;
 	pxc_buf_clear(&b);
 	return ok;
 }
 
 /* Whether cov covers a rank of node. */
-static bool covers_node(const unsigned char *cov, uint32_t node)
+static bool covers_node(const stepq_t *q, const unsigned char *cov, uint32_t node)
 {
-	const plug_map_t *map = plug_net_ctx.map;
-
-	for (uint32_t k = 0; k < map->count[node]; k++)
-		if (cov[map->ranks[map->first[node] + k]])
+	for (uint32_t k = 0; k < q->map->count[node]; k++)
+		if (cov[q->map->ranks[q->map->first[node] + k]])
 			return true;
 	return false;
 }
 
-/* Node was lost: its streams that were asked for end here (nothing more
+/* A node was lost: its streams that were asked for end here (nothing more
  * comes), and a next pull asks again. */
-static void forget_node_streams(uint32_t node)
+static void forget_node_streams(stepq_t *q, uint32_t node)
 {
-	const plug_map_t *map = plug_net_ctx.map;
-
-	for (uint32_t k = 0; nio.asked && k < map->count[node]; k++) {
-		uint32_t r = map->ranks[map->first[node] + k];
+	for (uint32_t k = 0; q->asked && k < q->map->count[node]; k++) {
+		uint32_t r = q->map->ranks[q->map->first[node] + k];
 		pmix_proc_t src;
 
-		PMIX_LOAD_PROCID(&src, plug_net_ctx.nspace, r);
+		PMIX_LOAD_PROCID(&src, q->nspace, r);
 		for (uint16_t ch = 1; ch <= 2; ch <<= 1)
-			if (nio.asked[r] & ch)
+			if (q->asked[r] & ch)
 				(void)pxc_server_iof_input(&src, ch, NULL, 0, 0, true);
-		nio.asked[r] = 0;
+		q->asked[r] = 0;
 	}
 }
 
-pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
-			    const pmix_info_t directives[], size_t ndirs,
-			    pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+static bool add_wait(pending_t *p, uint32_t peer, uint32_t tag)
 {
-	const plug_map_t *map = plug_net_ctx.map;
-	uint16_t chans = channels & NIO_CHANS;
-	unsigned char *cov;
-	pending_t *p;
-	struct timeval tv = { NIO_READY_S, 0 };
+	wait_t *g = realloc(p->w, (p->nw + 1) * sizeof(*g));
 
-	(void)directives, (void)ndirs;
-	if (!nio.net || nio.stopped || !nio.asked || !chans || !cbfunc)
-		return PMIX_OPERATION_SUCCEEDED;
-	if (!(cov = covered(procs, nprocs)) || !(p = calloc(1, sizeof(*p))) ||
-	    !(p->asked = calloc(map->nnodes, sizeof(*p->asked)))) {
-		free(cov);
-		if (cov)
-			free(p);
-		return PMIX_ERR_NOMEM;
-	}
-	p->tag = ++nio.next_tag;
-	p->cbfunc = cbfunc;
-	p->cbdata = cbdata;
-	for (uint32_t node = 0; node < map->nnodes; node++) {
+	if (!g)
+		return false;
+	p->w = g;
+	p->w[p->nw++] = (wait_t){ peer, tag };
+	p->waiting++;
+	return true;
+}
+
+/* Asks every node of q that holds a covered stream not asked yet. */
+static void ask_step(pending_t *p, stepq_t *q, const pmix_proc_t procs[], size_t nprocs,
+		     uint16_t chans)
+{
+	unsigned char *cov = covered(q, procs, nprocs);
+
+	for (uint32_t node = 0; cov && node < q->map->nnodes; node++) {
 		pmix_data_buffer_t body;
-		uint32_t n;
+		uint32_t n, peer = peer_of(q, node);
 
-		if (node == plug_net_ctx.me)
+		if (q == &nio.own && node == plug_net_ctx.me)
 			continue;
-		n = pack_ask(node, cov, chans, &body);
-		if (n && ask(p, node, n, &body)) {
-			p->asked[node] = nio.last[node] = p->tag;
-			p->waiting++;
+		n = pack_ask(q, node, cov, chans, &body);
+		if (n && ask(p, peer, n, &body) && add_wait(p, peer, p->tag)) {
+			q->last[node] = p->tag;
 		} else if (n) {
-			plug_error("IOF: cannot ask node %u for its output (the network is "
-				   "down)",
-				   node);
-		} else if (nio.last[node] && covers_node(cov, node)) {
+			plug_error("IOF: cannot ask node %u of %s for its output", node, q->nspace);
+		} else if (q->last[node] && covers_node(q, cov, node)) {
 			/* asked by an earlier pull that still waits: the history
 			 * is not in yet, so this one waits too */
-			p->asked[node] = nio.last[node];
-			p->waiting++;
+			add_wait(p, peer, q->last[node]);
 		}
 		if (n)
 			pxc_buf_clear(&body);
 	}
 	free(cov);
+}
+
+/* The pull proper, once every step it names is known. */
+static pmix_status_t pull_now(const pmix_proc_t procs[], size_t nprocs, uint16_t chans,
+			      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	struct timeval tv = { NIO_READY_S, 0 };
+	pending_t *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return PMIX_ERR_NOMEM;
+	p->tag = ++nio.next_tag;
+	p->cbfunc = cbfunc;
+	p->cbdata = cbdata;
+	ask_step(p, &nio.own, procs, nprocs, chans);
+	for (size_t i = 0; i < nprocs; i++) {
+		stepq_t *q = step_of_nspace(procs[i].nspace);
+		bool seen = false;
+
+		for (size_t k = 0; q && q != &nio.own && k < i; k++)
+			seen = seen || PMIx_Check_nspace(procs[k].nspace, procs[i].nspace);
+		if (q && q != &nio.own && !seen)
+			ask_step(p, q, procs, nprocs, chans);
+		else if (!q)
+			plug_debug("IOF: the output of %s cannot be asked for (not a step of this "
+				   "job that is known)",
+				   procs[i].nspace);
+	}
 	if (!p->waiting || !(p->timer = evtimer_new(plug_net_base(nio.net), pending_timeout, p))) {
-		free(p->asked);
+		free(p->w);
 		free(p);
 		return PMIX_OPERATION_SUCCEEDED;
 	}
@@ -255,11 +363,59 @@ pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 	return PMIX_SUCCESS;
 }
 
-/* IOF_DATA from node `from`. */
+static void later_cb(pmix_status_t st, void *arg)
+{
+	later_t *l = arg;
+
+	(void)st; /* what could not be fetched stays unknown: not asked */
+	if (nio.stopped ||
+	    (st = pull_now(l->procs, l->nprocs, l->chans, l->cbfunc, l->cbdata)) != PMIX_SUCCESS)
+		l->cbfunc(st == PMIX_OPERATION_SUCCEEDED || nio.stopped ? PMIX_SUCCESS : st,
+			  l->cbdata);
+	free(l->procs);
+	free(l);
+}
+
+pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
+			    const pmix_info_t directives[], size_t ndirs,
+			    pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	uint16_t chans = channels & NIO_CHANS;
+	bool others = false;
+	later_t *l;
+	int rc;
+
+	(void)directives, (void)ndirs;
+	if (!nio.net || nio.stopped || !nio.own.asked || !chans || !cbfunc)
+		return PMIX_OPERATION_SUCCEEDED;
+	for (size_t i = 0; i < nprocs; i++)
+		others = others || !PMIx_Check_nspace(procs[i].nspace, plug_net_ctx.nspace);
+	if (!others)
+		return pull_now(procs, nprocs, chans, cbfunc, cbdata);
+	/* other steps of the job: their tables first (net/xstep.h) */
+	if (!(l = calloc(1, sizeof(*l))) || !(l->procs = malloc(nprocs * sizeof(*procs)))) {
+		free(l);
+		return PMIX_ERR_NOMEM;
+	}
+	memcpy(l->procs, procs, nprocs * sizeof(*procs));
+	l->nprocs = nprocs;
+	l->chans = chans;
+	l->cbfunc = cbfunc;
+	l->cbdata = cbdata;
+	rc = plug_xstep_need(procs, nprocs, later_cb, l);
+	if (rc == 0)
+		return PMIX_SUCCESS; /* later_cb answers */
+	free(l->procs);
+	free(l);
+	if (rc < 0)
+		plug_debug("IOF: another step's table cannot be had: %s", PMIx_Error_string(rc));
+	return pull_now(procs, nprocs, chans, cbfunc, cbdata);
+}
+
+/* IOF_DATA from peer `from`. */
 static void data_in(uint32_t from, pmix_data_buffer_t *in)
 {
-	const plug_map_t *map = plug_net_ctx.map;
-	uint32_t rank;
+	uint32_t rank, node = 0;
 	uint16_t ch;
 	bool complete;
 	uint64_t dropped;
@@ -267,6 +423,7 @@ static void data_in(uint32_t from, pmix_data_buffer_t *in)
 	int32_t one = 1;
 	pmix_proc_t src;
 	pmix_status_t st;
+	stepq_t *q = step_of_peer(from, &node);
 
 	if (pxc_unpack(in, &rank, &one, PMIX_UINT32) != PMIX_SUCCESS ||
 	    pxc_unpack(in, &ch, &(int32_t){ 1 }, PMIX_UINT16) != PMIX_SUCCESS ||
@@ -277,9 +434,9 @@ static void data_in(uint32_t from, pmix_data_buffer_t *in)
 		PMIx_Byte_object_destruct(&bo);
 		return;
 	}
-	if (rank >= map->ntasks || map->node_of[rank] != from ||
+	if (!q || rank >= q->map->ntasks || q->map->node_of[rank] != node ||
 	    (ch != PMIX_FWD_STDOUT_CHANNEL && ch != PMIX_FWD_STDERR_CHANNEL) ||
-	    !(nio.asked[rank] & ch)) {
+	    !(q->asked[rank] & ch)) {
 		plug_error("IOF: node %u sent output of rank %u channel %u, which it does not "
 			   "hold or nobody asked for: dropped",
 			   from, rank, (unsigned)ch);
@@ -288,10 +445,11 @@ static void data_in(uint32_t from, pmix_data_buffer_t *in)
 	}
 	/* dropped: the asked node's history had a gap, or its relay had to
 	 * drop; counted here as this stream's lost bytes */
-	PMIX_LOAD_PROCID(&src, plug_net_ctx.nspace, rank);
+	PMIX_LOAD_PROCID(&src, q->nspace, rank);
 	st = pxc_server_iof_input(&src, ch, bo.bytes, bo.size, dropped, complete);
 	if (st != PMIX_SUCCESS)
-		plug_debug("IOF: output of rank %u not taken: %s", rank, PMIx_Error_string(st));
+		plug_debug("IOF: output of %s:%u not taken: %s", q->nspace, rank,
+			   PMIx_Error_string(st));
 	PMIx_Byte_object_destruct(&bo);
 }
 
@@ -385,8 +543,10 @@ static void relay_start(uint32_t to, const uint32_t *ranks, const uint16_t *chan
 		nio.relays = r->next;
 		free(r);
 		plug_error("IOF: cannot relay output to node %u: %s", to, PMIx_Error_string(st));
-	} else {
+	} else if (to < plug_net_ctx.map->nnodes) {
 		nio.nrelays[to]++;
+	} else {
+		nio.nforeign++;
 	}
 	free(procs);
 }
@@ -424,10 +584,13 @@ static void sub_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	}
 	if (bad)
 		plug_error("IOF: a broken output request from node %u (%u entries)", from, n);
-	else if (nio.nrelays[from] >= 2 * map->count[plug_net_ctx.me] + 3)
+	else if (from < map->nnodes && nio.nrelays[from] >= 2 * map->count[plug_net_ctx.me] + 3)
 		plug_error("IOF: node %u asks for more than this node's streams (%u relays): "
 			   "refused",
 			   from, nio.nrelays[from]);
+	else if (from >= map->nnodes && nio.nforeign >= NIO_MAX_FOREIGN_RELAYS)
+		plug_error("IOF: other steps ask for more than %u relays: refused",
+			   NIO_MAX_FOREIGN_RELAYS);
 	else
 		for (uint16_t want = 1; want <= NIO_CHANS; want++)
 			relay_start(from, ranks, chans, ok, want);
@@ -441,8 +604,14 @@ static void sub_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 
 static void nio_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
+	uint32_t node;
+
 	(void)arg;
-	if (from >= plug_net_ctx.map->nnodes || from == plug_net_ctx.me || nio.stopped) {
+	/* from this step's other nodes; from another step's stepd (the job
+	 * key said so): a request for our streams, or what we asked it for */
+	if (from == plug_net_ctx.me || nio.stopped ||
+	    (from >= plug_net_ctx.map->nnodes && h->cmd != PLUG_NET_IOF_SUB &&
+	     !step_of_peer(from, &node))) {
 		plug_error("IOF: message %u from peer %u, which is no other node of this step: "
 			   "dropped",
 			   (unsigned)h->cmd, from);
@@ -458,11 +627,16 @@ static void nio_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data
 
 static void nio_peer_lost(void *arg, uint32_t peer)
 {
+	uint32_t node;
+	stepq_t *q;
+
 	(void)arg;
-	if (peer >= plug_net_ctx.map->nnodes || nio.stopped)
+	if (nio.stopped)
 		return;
-	node_answered(peer, 0, true);
-	forget_node_streams(peer);
+	if ((q = step_of_peer(peer, &node))) {
+		node_answered(peer, 0, true);
+		forget_node_streams(q, node);
+	}
 	for (relay_t **pp = &nio.relays; *pp;) {
 		relay_t *r = *pp;
 
@@ -472,8 +646,11 @@ static void nio_peer_lost(void *arg, uint32_t peer)
 		}
 		*pp = r->next;
 		relay_free(r);
+		if (peer >= plug_net_ctx.map->nnodes && nio.nforeign)
+			nio.nforeign--;
 	}
-	nio.nrelays[peer] = 0;
+	if (peer < plug_net_ctx.map->nnodes)
+		nio.nrelays[peer] = 0;
 }
 
 static void nio_stop(void *arg)
@@ -488,11 +665,19 @@ static void nio_stop(void *arg)
 		nio.relays = r->next;
 		relay_free(r);
 	}
-	free(nio.asked);
-	free(nio.last);
+	while (nio.others) {
+		stepq_t *q = nio.others;
+
+		nio.others = q->next;
+		free(q->asked);
+		free(q->last);
+		free(q);
+	}
+	free(nio.own.asked);
+	free(nio.own.last);
 	free(nio.nrelays);
-	nio.asked = NULL;
-	nio.last = nio.nrelays = NULL;
+	nio.own.asked = NULL;
+	nio.own.last = nio.nrelays = NULL;
 }
 
 int plug_iof_net_register(plug_net_t *n)
@@ -504,14 +689,16 @@ int plug_iof_net_register(plug_net_t *n)
 			      .peer_lost = nio_peer_lost,
 			      .stop = nio_stop };
 
-	free(nio.asked);
-	free(nio.last);
+	free(nio.own.asked);
+	free(nio.own.last);
 	free(nio.nrelays);
 	memset(&nio, 0, sizeof(nio));
 	nio.net = n;
-	if (!(nio.asked = calloc(plug_net_ctx.map->ntasks ? plug_net_ctx.map->ntasks : 1,
-				 sizeof(*nio.asked))) ||
-	    !(nio.last = calloc(plug_net_ctx.map->nnodes, sizeof(*nio.last))) ||
+	snprintf(nio.own.nspace, sizeof(nio.own.nspace), "%s", plug_net_ctx.nspace);
+	nio.own.map = plug_net_ctx.map;
+	if (!(nio.own.asked = calloc(plug_net_ctx.map->ntasks ? plug_net_ctx.map->ntasks : 1,
+				     sizeof(*nio.own.asked))) ||
+	    !(nio.own.last = calloc(plug_net_ctx.map->nnodes, sizeof(*nio.own.last))) ||
 	    !(nio.nrelays = calloc(plug_net_ctx.map->nnodes, sizeof(*nio.nrelays))))
 		return -1;
 	return plug_net_register(n, &u);
