@@ -9,7 +9,10 @@
  * "CHILDIOF ok ranks=N ends=N" (or "CHILDIOF bad ..."); the test
  * compares the files with iof_gen's output.
  *
- *   pmix_iofchild N L PREFIX
+ *   pmix_iofchild N L PREFIX [quiet]
+ *
+ * quiet: the spawn says PMIX_FWD_STDOUT false: srun prints none of the
+ * children's stdout, and the pull still gets all of it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -46,12 +49,14 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	pmix_app_t app;
-	pmix_info_t info;
+	pmix_info_t info[2];
+	bool no = false;
+	size_t ninfo = 1;
 	char cmd[256], path[512];
 	bool yes = true;
 	int n, id, done = 0;
 
-	if (argc != 4 || (n = atoi(argv[1])) < 1 || n > MAXR)
+	if ((argc != 4 && argc != 5) || (n = atoi(argv[1])) < 1 || n > MAXR)
 		return 2;
 	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 1;
@@ -67,8 +72,10 @@ int main(int argc, char **argv)
 	PMIx_Argv_append_nosize(&app.argv, cmd);
 	app.maxprocs = n;
 	app.cwd = getcwd(NULL, 0);
-	PMIx_Info_load(&info, "pmix.nonpmi", &yes, PMIX_BOOL);
-	if (PMIx_Spawn(&info, 1, &app, 1, child) != PMIX_SUCCESS) {
+	PMIx_Info_load(&info[0], "pmix.nonpmi", &yes, PMIX_BOOL);
+	if (argc == 5 && !strcmp(argv[4], "quiet"))
+		PMIx_Info_load(&info[ninfo++], PMIX_FWD_STDOUT, &no, PMIX_BOOL);
+	if (PMIx_Spawn(info, ninfo, &app, 1, child) != PMIX_SUCCESS) {
 		printf("CHILDIOF bad spawn\n");
 		PMIx_Finalize(NULL, 0);
 		return 1;

@@ -362,11 +362,19 @@ ptools_cases() {
 # only (it gets nothing).
 child_case() {
 	local name="pull: a parent gets its spawned children's output, -N2" r
-	want_case "$name" || return 0
+	want_case "$name|spawn: PMIX_FWD" || return 0
 	rm -f "$bin"/ch.*
 	iof_case "$name" \
-		'[ $rc = 0 ] && grep -q "CHILDIOF ok ranks=3 ends=3 stray=0" <<<"$out" && child_same' \
+		'[ $rc = 0 ] && grep -q "CHILDIOF ok ranks=3 ends=3 stray=0" <<<"$out" && child_same &&
+		 grep -q "rank 2 line 299" <<<"$out"' \
 		$S -N2 -n2 ./pmix_iofchild 3 300 ch
+	rm -f "$bin"/ch.*
+	# PMIX_FWD_STDOUT false: nothing of the children on srun's output
+	# (the first case shows they are there otherwise), the pull gets all
+	iof_case "spawn: PMIX_FWD_STDOUT false silences the children for srun, not for a pull" \
+		'[ $rc = 0 ] && grep -q "CHILDIOF ok ranks=3 ends=3 stray=0" <<<"$out" && child_same &&
+		 ! grep -q "rank [0-2] line" <<<"$out"' \
+		$S -N2 -n2 ./pmix_iofchild 3 300 ch quiet
 	rm -f "$bin"/ch.*
 }
 

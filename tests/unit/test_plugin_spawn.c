@@ -75,7 +75,37 @@ START_TEST(plain)
 	ck_assert(has(p.env, "SLURM_JOB_ID=7"));
 	ck_assert_ptr_null(p.multiprog);
 	ck_assert_uint_eq(p.ntasks, 4);
+	ck_assert(!has_prefix(p.argv, "--output"));
+	ck_assert(!has_prefix(p.argv, "--error"));
 	plug_spawn_plan_free(&p);
+}
+END_TEST
+
+/* PMIX_FWD_STDOUT / _STDERR false: srun prints none of that channel;
+ * true changes nothing; at app level too. */
+START_TEST(forwarding)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(2);
+	pmix_info_t *info = PMIx_Info_create(2), ai;
+	plug_spawn_plan_t p;
+	bool no = false, yes = true;
+
+	PMIx_Info_load(&info[0], PMIX_FWD_STDOUT, &no, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_FWD_STDERR, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/dev/null"));
+	ck_assert(!has_prefix(p.argv, "--error"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_load(&ai, PMIX_FWD_STDERR, &no, PMIX_BOOL);
+	a.info = &ai;
+	a.ninfo = 1;
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--error=/dev/null"));
+	ck_assert(!has_prefix(p.argv, "--output"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&ai);
+	PMIx_Info_free(info, 2);
 }
 END_TEST
 
@@ -253,6 +283,7 @@ static Suite *spawn_suite(void)
 
 	tcase_set_timeout(t, 10);
 	tcase_add_test(t, plain);
+	tcase_add_test(t, forwarding);
 	tcase_add_test(t, mapping);
 	tcase_add_test(t, hosts);
 	tcase_add_test(t, required);

@@ -52,6 +52,8 @@ enum kind {
 	K_NOTIFY,
 	K_NONPMI,
 	K_CHILDSEP,
+	K_FWDOUT,
+	K_FWDERR,
 	K_SET,
 	K_ADD,
 	K_UNSET,
@@ -95,8 +97,8 @@ static const struct {
 	{ PMIX_WDIR_USER_SPECIFIED, K_IGNORE },
 	{ PMIX_REQUESTOR_IS_CLIENT, K_IGNORE },
 	{ PMIX_REQUESTOR_IS_TOOL, K_IGNORE },
-	{ PMIX_FWD_STDOUT, K_IGNORE },
-	{ PMIX_FWD_STDERR, K_IGNORE },
+	{ PMIX_FWD_STDOUT, K_FWDOUT }, /* false: srun prints none of it */
+	{ PMIX_FWD_STDERR, K_FWDERR },
 	/* known, not done here: ignored unless required (Open MPI sends
 	 * several of them, never required) */
 	{ "pmix.mapper", K_UNSUPPORTED },
@@ -131,7 +133,8 @@ typedef struct {
 	char *dist, *bind, *wdir;
 	uint32_t ppn, cpus, sp_timeout;
 	bool overlap, nohead, cwd;
-	char **env; /* the srun's environment */
+	bool no_out, no_err; /* PMIX_FWD_STDOUT/STDERR false */
+	char **env;          /* the srun's environment */
 	app_t *apps;
 	size_t napps;
 } st_t;
@@ -457,6 +460,8 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_NOTIFY: s->plan->notify = v_bool(i); return PMIX_SUCCESS;
 	case K_NONPMI: s->plan->nonpmi = v_bool(i); return PMIX_SUCCESS;
 	case K_CHILDSEP: s->plan->child_sep = v_bool(i); return PMIX_SUCCESS;
+	case K_FWDOUT: s->no_out = !v_bool(i); return PMIX_SUCCESS;
+	case K_FWDERR: s->no_err = !v_bool(i); return PMIX_SUCCESS;
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}
@@ -688,6 +693,12 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 	rc |= add(argv, "--input=none");
 	if (s->overlap) /* share the CPUs, and more tasks than CPUs */
 		rc |= add(argv, "--overlap") | add(argv, "--overcommit");
+	/* not forwarded: to nobody (the tasks' output is still captured for
+	 * PMIx_IOF_pull, docs/iof.md) */
+	if (s->no_out)
+		rc |= add(argv, "--output=/dev/null");
+	if (s->no_err)
+		rc |= add(argv, "--error=/dev/null");
 	if (s->dist)
 		rc |= add(argv, "--distribution=%s", s->dist);
 	if (s->cpus)
