@@ -12,7 +12,8 @@
  *   pmix_iofchild N L PREFIX [quiet]
  *
  * quiet: the spawn says PMIX_FWD_STDOUT false: srun prints none of the
- * children's stdout, and the pull still gets all of it.
+ * children's stdout (their stderr, a line "childerr" each, still), and
+ * the pull still gets all of it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 	}
 	PMIx_App_construct(&app);
 	app.cmd = strdup("/bin/sh");
-	snprintf(cmd, sizeof(cmd), "./iof_gen lines %s && sleep 2", argv[2]);
+	snprintf(cmd, sizeof(cmd), "./iof_gen lines %s && echo childerr >&2 && sleep 2", argv[2]);
 	PMIx_Argv_append_nosize(&app.argv, "/bin/sh");
 	PMIx_Argv_append_nosize(&app.argv, "-c");
 	PMIx_Argv_append_nosize(&app.argv, cmd);

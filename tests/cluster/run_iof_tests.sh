@@ -369,11 +369,12 @@ child_case() {
 		 grep -q "rank 2 line 299" <<<"$out"' \
 		$S -N2 -n2 ./pmix_iofchild 3 300 ch
 	rm -f "$bin"/ch.*
-	# PMIX_FWD_STDOUT false: nothing of the children on srun's output
-	# (the first case shows they are there otherwise), the pull gets all
+	# PMIX_FWD_STDOUT false: nothing of the children's stdout on srun's
+	# output (the first case shows it is there otherwise), their stderr
+	# still, the pull gets all
 	iof_case "spawn: PMIX_FWD_STDOUT false silences the children for srun, not for a pull" \
 		'[ $rc = 0 ] && grep -q "CHILDIOF ok ranks=3 ends=3 stray=0" <<<"$out" && child_same &&
-		 ! grep -q "rank [0-2] line" <<<"$out"' \
+		 ! grep -q "rank [0-2] line" <<<"$out" && [ "$(grep -c "^childerr" <<<"$out")" = 3 ]' \
 		$S -N2 -n2 ./pmix_iofchild 3 300 ch quiet
 	rm -f "$bin"/ch.*
 }

@@ -95,13 +95,26 @@ START_TEST(forwarding)
 	PMIx_Info_load(&info[1], PMIX_FWD_STDERR, &yes, PMIX_BOOL);
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
 	ck_assert(has(p.argv, "--output=/dev/null"));
-	ck_assert(!has_prefix(p.argv, "--error"));
+	ck_assert(has(p.argv, "--error=all")); /* stderr stays srun's */
 	plug_spawn_plan_free(&p);
 	PMIx_Info_load(&ai, PMIX_FWD_STDERR, &no, PMIX_BOOL);
 	a.info = &ai;
 	a.ninfo = 1;
 	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_SUCCESS);
 	ck_assert(has(p.argv, "--error=/dev/null"));
+	ck_assert(!has_prefix(p.argv, "--output"));
+	plug_spawn_plan_free(&p);
+	/* a later true does not undo an app's false; not a bool: no effect */
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_load(&info[1], PMIX_FWD_STDERR, "no", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/dev/null"));
+	ck_assert(has(p.argv, "--error=/dev/null")); /* the app's false */
+	plug_spawn_plan_free(&p);
+	a.info = NULL;
+	a.ninfo = 0;
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(!has_prefix(p.argv, "--error")); /* "no" is no bool */
 	ck_assert(!has_prefix(p.argv, "--output"));
 	plug_spawn_plan_free(&p);
 	PMIx_Info_destruct(&ai);

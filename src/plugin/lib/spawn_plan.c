@@ -460,8 +460,16 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_NOTIFY: s->plan->notify = v_bool(i); return PMIX_SUCCESS;
 	case K_NONPMI: s->plan->nonpmi = v_bool(i); return PMIX_SUCCESS;
 	case K_CHILDSEP: s->plan->child_sep = v_bool(i); return PMIX_SUCCESS;
-	case K_FWDOUT: s->no_out = !v_bool(i); return PMIX_SUCCESS;
-	case K_FWDERR: s->no_err = !v_bool(i); return PMIX_SUCCESS;
+	/* one srun for every app: any app (or the job) that says false
+	 * silences the channel for all; only a real false counts */
+	case K_FWDOUT:
+		if (i->value.type == PMIX_BOOL && !i->value.data.flag)
+			s->no_out = true;
+		return PMIX_SUCCESS;
+	case K_FWDERR:
+		if (i->value.type == PMIX_BOOL && !i->value.data.flag)
+			s->no_err = true;
+		return PMIX_SUCCESS;
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}
@@ -699,6 +707,8 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 		rc |= add(argv, "--output=/dev/null");
 	if (s->no_err)
 		rc |= add(argv, "--error=/dev/null");
+	else if (s->no_out) /* srun's stderr would follow --output otherwise */
+		rc |= add(argv, "--error=all");
 	if (s->dist)
 		rc |= add(argv, "--distribution=%s", s->dist);
 	if (s->cpus)

@@ -72,6 +72,7 @@ typedef struct stepq {
 	const uint32_t *peer; /* [map->nnodes]; NULL: this step */
 	uint16_t *asked;      /* [map->ntasks] channels asked for */
 	uint32_t *last;       /* [map->nnodes] the last request not answered */
+	uint32_t pull;        /* the last pull that asked it (pull_now) */
 } stepq_t;
 
 /* A subscription of this node's server forwarding to peer `to`. */
@@ -339,18 +340,14 @@ static pmix_status_t pull_now(const pmix_proc_t procs[], size_t nprocs, uint16_t
 	p->cbfunc = cbfunc;
 	p->cbdata = cbdata;
 	ask_step(p, &nio.own, procs, nprocs, chans);
+	nio.own.pull = p->tag;
 	for (size_t i = 0; i < nprocs; i++) {
-		stepq_t *q = step_of_nspace(procs[i].nspace);
-		bool seen = false;
+		stepq_t *q = procs[i].nspace[0] ? step_of_nspace(procs[i].nspace) : NULL;
 
-		for (size_t k = 0; q && q != &nio.own && k < i; k++)
-			seen = seen || PMIx_Check_nspace(procs[k].nspace, procs[i].nspace);
-		if (q && q != &nio.own && !seen)
+		if (q && q->pull != p->tag) { /* each step once: O(procs x steps) */
+			q->pull = p->tag;
 			ask_step(p, q, procs, nprocs, chans);
-		else if (!q)
-			plug_debug("IOF: the output of %s cannot be asked for (not a step of this "
-				   "job that is known)",
-				   procs[i].nspace);
+		}
 	}
 	if (!p->waiting || !(p->timer = evtimer_new(plug_net_base(nio.net), pending_timeout, p))) {
 		free(p->w);
@@ -376,6 +373,17 @@ static void later_cb(pmix_status_t st, void *arg)
 	free(l);
 }
 
+/* A namespace of a step of this job: slurmix.<our job>.<step>. */
+static bool this_job(const char *nspace)
+{
+	unsigned job, step, own_job, own_step;
+	int end = 0;
+
+	return sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &own_job, &own_step) == 2 &&
+	       sscanf(nspace, "slurmix.%u.%u%n", &job, &step, &end) == 2 && !nspace[end] &&
+	       job == own_job;
+}
+
 pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 			    const pmix_info_t directives[], size_t ndirs,
 			    pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -397,12 +405,17 @@ pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 		free(l);
 		return PMIX_ERR_NOMEM;
 	}
-	memcpy(l->procs, procs, nprocs * sizeof(*procs));
-	l->nprocs = nprocs;
+	/* only this job's steps (slurmix.<job>.<step>): a name that is none
+	 * would end the fetch of the others (not asked, logged) */
+	for (size_t i = 0; i < nprocs; i++)
+		if (this_job(procs[i].nspace))
+			l->procs[l->nprocs++] = procs[i];
+		else
+			plug_debug("IOF: %s is no step of this job: not asked", procs[i].nspace);
 	l->chans = chans;
 	l->cbfunc = cbfunc;
 	l->cbdata = cbdata;
-	rc = plug_xstep_need(procs, nprocs, later_cb, l);
+	rc = plug_xstep_need(l->procs, l->nprocs, later_cb, l);
 	if (rc == 0)
 		return PMIX_SUCCESS; /* later_cb answers */
 	free(l->procs);
