@@ -48,6 +48,8 @@ PORT=${SLURMIX_TBENCH_PORT:-31917}
 vc=$repo/contrib/vcluster.sh
 OUTDIR=${OUTDIR:-$BUILD/bench/tool-$(date +%Y%m%d-%H%M%S)}
 source "$here/bench_lib.sh"
+# shellcheck source=tests/cluster/vnode.sh
+source "$repo/tests/cluster/vnode.sh"
 bench_prepare tool_bench
 OUTDIR=$(cd "$OUTDIR" && pwd)
 mkdir -p "$STATE/bin" "$STATE/jobdirs" || exit 2
@@ -74,13 +76,6 @@ eval "$("$vc" env --state-dir "$STATE")" || exit 1
 export SLURMIX_JOBDIR_BASE=$STATE/jobdirs
 host=$(hostname)
 
-on_node() {
-	local pid
-	pid=$(cat "$STATE/run/slurmd.vn$1.pid")
-	shift
-	nsenter --mount="/proc/$pid/ns/mnt" --uts="/proc/$pid/ns/uts" "$@"
-}
-
 # The slurmstepd of our step on node vnK (not the extern one).
 stepd_of() {
 	local uts p
@@ -92,12 +87,6 @@ stepd_of() {
 }
 
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
-
-wait_file() {
-	local i
-	for i in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
 
 # tool_sample IMPL OUT: one pmix_tool run's init_ms and query_ms
 tool_sample() {
@@ -127,11 +116,11 @@ for r in $(seq "$ROUNDS"); do
 	ns=$(cd "$bin" && ./pmix_tool pid "$P" 2>&1 | tee "$OUTDIR/first.$r.out" |
 		sed -n 's/^NAMESPACES \([^,]*\).*/\1/p')
 	sample attach srun first_us "$(sed -n 's/^INIT ok ms=[0-9]* us=//p' "$OUTDIR/first.$r.out")"
-	on_node 2 "$bin/pmix_tool" nspace "$ns" >/dev/null 2>&1 # node 1's first
+	vn_exec "$STATE" 2 "$bin/pmix_tool" nspace "$ns" >/dev/null 2>&1 # node 1's first
 	for i in 1 2 3 4 5; do
 		"$bin/pmix_tool" pid "$P" >"$OUTDIR/srun.$r.$i.out" 2>&1
 		tool_sample srun "$OUTDIR/srun.$r.$i.out"
-		on_node 2 "$bin/pmix_tool" nspace "$ns" >"$OUTDIR/node.$r.$i.out" 2>&1
+		vn_exec "$STATE" 2 "$bin/pmix_tool" nspace "$ns" >"$OUTDIR/node.$r.$i.out" 2>&1
 		tool_sample node "$OUTDIR/node.$r.$i.out"
 	done
 	scancel "${ns#slurmix.}" >/dev/null 2>&1 || kill "$P"

@@ -13,6 +13,8 @@ repo=$(cd "$here/../.." && pwd)
 build=$(cd "${SLURMIX_BUILDDIR:-.}" && pwd)
 only=${1:-}
 vc=$repo/contrib/vcluster.sh
+# shellcheck source=tests/cluster/vnode.sh
+. "$here/vnode.sh"
 bin=$state/bin
 pass=0
 failn=0

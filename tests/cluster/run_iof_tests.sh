@@ -147,22 +147,6 @@ pull_cases() {
 		$S -N1 -n2 ./pmix_iofend
 }
 
-# wait_file FILE: until FILE exists (10 s at most).
-wait_file() {
-	local i
-	for i in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
-
-# on_node K CMD...: CMD in node vnK's mount and UTS namespaces (its /tmp,
-# its hostname), as a program on that node sees them.
-on_node() {
-	local pid
-	pid=$(cat "$state/run/slurmd.vn$1.pid")
-	shift
-	nsenter --mount="/proc/$pid/ns/mnt" --uts="/proc/$pid/ns/uts" "$@"
-}
-
 # per_rank FILE N LINES: FILE holds, for each rank R < N, exactly the
 # lines "rank R line 0".."rank R line LINES-1" in order (after an
 # optional prefix), whatever the interleaving of the ranks.
@@ -194,13 +178,13 @@ tool_cases() {
 	r1=$("$bin/pmix_tool" pid "$P" 2>&1)
 	ns=$(sed -n 's/^NAMESPACES \([^,]*\).*/\1/p' <<<"$r1")
 	read -r key step <"$bin/t.key"
-	r2=$(on_node 2 "$bin/pmix_tool" nspace "$ns" 2>&1)
-	r3=$(on_node 2 "$bin/pmix_tool" any 2>&1)
-	r4=$(on_node 1 "$bin/pmix_tool" system 2>&1)
+	r2=$(vn_exec "$state" 2 "$bin/pmix_tool" nspace "$ns" 2>&1)
+	r3=$(vn_exec "$state" 2 "$bin/pmix_tool" any 2>&1)
+	r4=$(vn_exec "$state" 1 "$bin/pmix_tool" system 2>&1)
 	sock=$(sed 's/^unix://' "/tmp/pmix.$host.tool.$P")
 	r5=$(runuser -u slurmixtest -- "$bin/pmix_tool" pid "$P" 2>&1)
 	r6=$(runuser -u slurmixtest -- "$bin/pmix_tool" uri "unix:$sock" 2>&1)
-	r7=$(on_node 1 runuser -u slurmixtest -- "$bin/pmix_tool" nspace "$ns" 2>&1)
+	r7=$(vn_exec "$state" 1 runuser -u slurmixtest -- "$bin/pmix_tool" nspace "$ns" 2>&1)
 	ep0=$(stepd_endpoints | grep '^0:' | head -1)
 	garbage=$(python3 "$here/peer_garbage.py" tool-attach "$key" "$step" 0 "$ep0" 2>&1)
 	r8=$("$bin/pmix_tool" pid "$P" 2>&1) # still served
@@ -247,7 +231,7 @@ attach_cases() {
 	a=$!
 	timeout 30 "$attach" --pid "$P" --ranks 1 --tag -o >"$bin/a.r1" 2>/dev/null &
 	b=$!
-	on_node 2 timeout 30 "$attach" -q "${ns#slurmix.}" >"$bin/a.node" 2>/dev/null &
+	vn_exec "$state" 2 timeout 30 "$attach" -q "${ns#slurmix.}" >"$bin/a.node" 2>/dev/null &
 	c=$!
 	wait "$P"
 	wait "$a"; ra=$?
