@@ -284,6 +284,19 @@ START_TEST(test_parsers)
 	ck_assert_str_eq(plug_env_get(env, "SLURMIX_TIMEOUT"), "42");
 	ck_assert_ptr_null(plug_env_get(env, "A_B"));
 	ck_assert_ptr_null(plug_env_get(NULL, "A"));
+	{
+		uint32_t job = 0, step = 0;
+
+		ck_assert_int_eq(plug_nspace_parse("slurmix.4711.3", &job, &step), 0);
+		ck_assert_uint_eq(job, 4711);
+		ck_assert_uint_eq(step, 3);
+		ck_assert_int_eq(plug_nspace_parse("slurmix.4711.3", NULL, NULL), 0);
+		ck_assert_int_eq(plug_nspace_parse("slurmix.4711.3x", &job, &step), -1);
+		ck_assert_int_eq(plug_nspace_parse("slurmix.4711", &job, &step), -1);
+		ck_assert_int_eq(plug_nspace_parse("other.1.2", &job, &step), -1);
+		ck_assert_int_eq(plug_nspace_parse("", &job, &step), -1);
+		ck_assert_int_eq(plug_nspace_parse(NULL, &job, &step), -1);
+	}
 }
 END_TEST
 

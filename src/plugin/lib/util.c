@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,6 +48,20 @@ int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 		return -1;
 	}
 	*out = (uint32_t)v;
+	return 0;
+}
+
+int plug_nspace_parse(const char *ns, uint32_t *job, uint32_t *step)
+{
+	unsigned j, s;
+	int end = 0;
+
+	if (!ns || sscanf(ns, "slurmix.%u.%u%n", &j, &s, &end) != 2 || ns[end])
+		return -1;
+	if (job)
+		*job = j;
+	if (step)
+		*step = s;
 	return 0;
 }
 

@@ -18,6 +18,9 @@ int plug_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 /* raw with Slurm's %n (node) and %h (host) expanded, into out[size].
  * 0, or -1 (ENAMETOOLONG) when it does not fit. */
 int plug_path_expand(const char *raw, const char *node, const char *host, char *out, size_t size);
+/* A step's namespace, "slurmix.<job>.<step>" and nothing after: 0 with
+ * job and step set (either may be NULL), or -1. */
+int plug_nspace_parse(const char *ns, uint32_t *job, uint32_t *step);
 /* Value of name in a NULL-terminated "K=V" array (NULL env: none). */
 const char *plug_env_get(char *const *env, const char *name);
 /* Removes a tree without following symbolic links or leaving its file

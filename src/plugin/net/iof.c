@@ -35,6 +35,7 @@
 #include <pmix.h>
 
 #include "lib/proto.h"
+#include "lib/util.h"
 #include "net/ctx.h"
 #include "net/iof.h"
 #include "net/xstep.h"
@@ -376,12 +377,10 @@ static void later_cb(pmix_status_t st, void *arg)
 /* A namespace of a step of this job: slurmix.<our job>.<step>. */
 static bool this_job(const char *nspace)
 {
-	unsigned job, step, own_job, own_step;
-	int end = 0;
+	uint32_t job, own_job;
 
-	return sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &own_job, &own_step) == 2 &&
-	       sscanf(nspace, "slurmix.%u.%u%n", &job, &step, &end) == 2 && !nspace[end] &&
-	       job == own_job;
+	return plug_nspace_parse(plug_net_ctx.nspace, &own_job, NULL) == 0 &&
+	       plug_nspace_parse(nspace, &job, NULL) == 0 && job == own_job;
 }
 
 pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,

@@ -22,6 +22,7 @@
 #include "pxc_host.h"
 #include "common/agent_client.h"
 #include "lib/proto.h"
+#include "lib/util.h"
 #include "lib/endpoints.h"
 #include "lib/map.h"
 #include "net/ctx.h"
@@ -170,11 +171,10 @@ static pmix_status_t fetch(const char *ns)
 {
 	plug_xstep_t *x = calloc(1, sizeof(*x));
 	pmix_data_buffer_t b;
-	unsigned job, step;
-	int end = 0;
+	uint32_t step;
 	char *arg = strndup(ns, PMIX_MAX_NSLEN);
 
-	if (!x || !arg || sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end]) {
+	if (!x || !arg || plug_nspace_parse(ns, NULL, &step) < 0) {
 		free(x);
 		free(arg);
 		return x && arg ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_NOMEM;
@@ -241,7 +241,7 @@ static void got_list(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
 	uint32_t n = 0, id, job = 0, me = 0, k = 0;
 
 	if (st == PMIX_SUCCESS &&
-	    (sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &job, &me) != 2 ||
+	    (plug_nspace_parse(plug_net_ctx.nspace, &job, &me) < 0 ||
 	     pxc_unpack_u32(reply, &n) != PMIX_SUCCESS || n > pxc_buf_remaining(reply) ||
 	     !(procs = calloc(n ? n : 1, sizeof(*procs)))))
 		st = PMIX_ERR_BAD_PARAM;

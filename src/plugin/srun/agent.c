@@ -51,6 +51,7 @@
 #include "lib/jobdir.h"
 #include "lib/key.h"
 #include "lib/proto.h"
+#include "lib/util.h"
 #include "srun/agent.h"
 #include "slurm_adapter.h"
 
@@ -348,13 +349,12 @@ static void stepinfo_stop(void)
 static void stepinfo(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
 	char *ns = NULL;
-	unsigned job, step;
-	int end = 0;
+	uint32_t job, step;
 	sinfo_wait_t *w;
 	struct timeval tv = { 0, STEPINFO_POLL_MS * 1000 };
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
-	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] || job != agent.job) {
+	    plug_nspace_parse(ns, &job, &step) < 0 || job != agent.job) {
 		free(ns);
 		return plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
 	}

@@ -132,11 +132,10 @@ static void wait_done(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata)
 static void wait_child(op_t *o)
 {
 	pmix_data_buffer_t b;
-	unsigned job, step;
-	int end = 0;
+	uint32_t step;
 
 	pxc_buf_init(&b);
-	if (sscanf(o->nspace, "slurmix.%u.%u%n", &job, &step, &end) != 2 || o->nspace[end] ||
+	if (plug_nspace_parse(o->nspace, NULL, &step) < 0 ||
 	    pxc_pack_u32(&b, step) != PMIX_SUCCESS ||
 	    plug_agent_request(PLUG_NET_SPAWN_WAIT, &b, PLUG_SPAWN_WAIT_SEC, wait_done, o) < 0) {
 		plug_error("spawn: cannot wait for %s to end", o->nspace);
@@ -165,18 +164,17 @@ static void hold_pass(const char *ns, const char *data, size_t ndata, uint32_t f
 
 static void hold_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	unsigned job, step, own_job = 0, own_step;
+	uint32_t job, step, own_job = 0, own_step;
 	pmix_byte_object_t info = { NULL, 0 };
 	char *ns = NULL;
-	int end = 0;
 	int32_t one = 1;
 	pmix_status_t st;
 
 	(void)arg, (void)h;
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
-	    sscanf(ns, "slurmix.%u.%u%n", &job, &step, &end) != 2 || ns[end] ||
-	    sscanf(plug_net_ctx.nspace, "slurmix.%u.%u", &own_job, &own_step) != 2 ||
-	    job != own_job || step == own_step ||
+	    plug_nspace_parse(ns, &job, &step) < 0 ||
+	    plug_nspace_parse(plug_net_ctx.nspace, &own_job, &own_step) < 0 || job != own_job ||
+	    step == own_step ||
 	    (pxc_buf_remaining(in) &&
 	     pxc_unpack(in, &info, &one, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)) {
 		plug_error("malformed HOLD message from node %u", from);

@@ -217,11 +217,10 @@ static pmix_status_t cb_client_finalized(const pmix_proc_t *proc, void *srv,
 /* True for the nspace of another step of this job ("slurmix.<job>.<step>"). */
 static bool job_step_nspace(const char *ns)
 {
-	unsigned job, stp;
-	int end = 0;
+	uint32_t job;
 
-	return sscanf(ns, "slurmix.%u.%u%n", &job, &stp, &end) == 2 && !ns[end] &&
-	       job == step.si.step_id.job_id && !PMIx_Check_nspace(ns, step.nspace);
+	return plug_nspace_parse(ns, &job, NULL) == 0 && job == step.si.step_id.job_id &&
+	       !PMIx_Check_nspace(ns, step.nspace);
 }
 
 /* PMIx_Abort: the whole step without procs or with the step's wildcard
