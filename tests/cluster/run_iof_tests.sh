@@ -166,7 +166,7 @@ per_rank() {
 # an ended step answers UNREACH at once and leaves no file.
 tool_cases() {
 	local name="tool: attach by srun's pid and on a node; others refused; the end" t0 P ns
-	local host r1 r2 r3 r4 r5 r6 r7 r8 r9 garbage left key step ep0 sock
+	local host r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 garbage left key step ep0 sock
 	want_case "$name" || return 0
 	"$vc" adduser --state-dir "$state" >/dev/null || { bad "$name" "(adduser)"; return; }
 	host=$(hostname)
@@ -182,6 +182,14 @@ tool_cases() {
 	r3=$(vn_exec "$state" 2 "$bin/pmix_tool" any 2>&1)
 	r4=$(vn_exec "$state" 1 "$bin/pmix_tool" system 2>&1)
 	sock=$(sed 's/^unix://' "/tmp/pmix.$host.tool.$P")
+	# a rendezvous file others may write is not taken (a planted one),
+	# the same file 0600 is
+	printf 'unix:%s\n' "$sock" >"/tmp/pmix.$host.tool.999999"
+	chmod 0666 "/tmp/pmix.$host.tool.999999"
+	r10=$("$bin/pmix_tool" pid 999999 2>&1)
+	chmod 0600 "/tmp/pmix.$host.tool.999999"
+	r11=$("$bin/pmix_tool" pid 999999 2>&1)
+	rm -f "/tmp/pmix.$host.tool.999999"
 	r5=$(runuser -u slurmixtest -- "$bin/pmix_tool" pid "$P" 2>&1)
 	r6=$(runuser -u slurmixtest -- "$bin/pmix_tool" uri "unix:$sock" 2>&1)
 	r7=$(vn_exec "$state" 1 runuser -u slurmixtest -- "$bin/pmix_tool" nspace "$ns" 2>&1)
@@ -199,6 +207,7 @@ tool_cases() {
 	   grep -q "^INIT ok" <<<"$r3" && grep -q "^INIT ok" <<<"$r4" &&
 	   grep -q "^PROCTABLE $ns n=4" <<<"$r4" &&
 	   ! grep -q "^INIT ok" <<<"$r5$r6$r7" && grep -q "^INIT " <<<"$r5" &&
+	   ! grep -q "^INIT ok" <<<"$r10" && grep -q "^INIT ok" <<<"$r11" &&
 	   [ "$garbage" = "ATTACH refused=5 of 5" ] && grep -q "^INIT ok" <<<"$r8" &&
 	   [[ $r9 =~ INIT\ [A-Z_-]*UNREACH[A-Z_-]*\ ms=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] &&
 	   [ -z "$left" ] && per_rank "$bin/t.out" 4 80; then
@@ -207,6 +216,7 @@ tool_cases() {
 		printf 'pid: %s\nnode nspace: %s\nnode any: %s\nsystem: %s\n' "$r1" "$r2" "$r3" "$r4"
 		printf 'other user: %s | %s | %s\ngarbage: %s\nafter: %s | %s\nleft: %s\n' \
 			"$r5" "$r6" "$r7" "$garbage" "$r8" "$r9" "$left"
+		printf 'planted 0666: %s\n0600: %s\n' "$r10" "$r11"
 		bad "$name"
 	fi
 	rm -f "$bin"/t.*
@@ -217,7 +227,7 @@ tool_cases() {
 # the step, filtered and tagged on request, and ends with the step.
 attach_cases() {
 	local name="slurmix-attach: history and live, by --pid and by JOBID.STEP on a node" t0 P
-	local a b c ra rb rc_ ns
+	local a b c ra rb rc_ ns bad_usage
 	want_case "$name" || return 0
 	t0=$(now)
 	rm -f "$bin"/a.*
@@ -237,13 +247,19 @@ attach_cases() {
 	wait "$a"; ra=$?
 	wait "$b"; rb=$?
 	wait "$c"; rc_=$?
-	if [ "$ra$rb$rc_" = 000 ] && per_rank "$bin/a.att" 4 60 && per_rank "$bin/a.node" 4 60 &&
+	# bad usage: 2, whatever the step
+	"$attach" >/dev/null 2>&1; bad_usage=$?
+	"$attach" -w soon 1.0 >/dev/null 2>&1; bad_usage+=$?
+	"$attach" --pid 0 >/dev/null 2>&1; bad_usage+=$?
+	"$attach" 1.0.0 >/dev/null 2>&1; bad_usage+=$?
+	if [ "$ra$rb$rc_" = 000 ] && [ "$bad_usage" = 2222 ] && per_rank "$bin/a.att" 4 60 &&
+	   per_rank "$bin/a.node" 4 60 &&
 	   [ "$(grep -ac "rank [0-3] err" "$bin/a.atterr")" = 4 ] &&
 	   [ "$(grep -ac "^\[slurmix\.${ns#slurmix.},1\]<stdout>: rank 1 line" "$bin/a.r1")" = 60 ] &&
 	   [ "$(wc -l <"$bin/a.r1")" = 60 ]; then
 		ok "$name ($(since "$t0") s)"
 	else
-		echo "rc $ra $rb $rc_"
+		echo "rc $ra $rb $rc_, bad usage $bad_usage"
 		head -3 "$bin/a.att" "$bin/a.atterr" "$bin/a.r1" "$bin/a.node" 2>&1
 		bad "$name"
 	fi
