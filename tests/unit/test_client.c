@@ -176,14 +176,58 @@ static pmix_status_t h_unpublish(const pmix_proc_t *proc, char **keys, const pmi
 	return PMIX_SUCCESS;
 }
 
+/* push_stdin: what the pushes brought (in order), refusing rank 7
+ * (PMIX_ERR_NOT_SUPPORTED); the end of the stream with
+ * PMIX_IOF_PUSH_STDIN's bytes makes the file "pushed" in tmpdir. */
+#define PUSH_MAX (1u << 20)
+static struct {
+	char *bytes;
+	size_t n;
+	int calls, completes, nulls;
+	pmix_rank_t src_rank, target_rank;
+} pushed;
+static char tmpdir[256];
+
+static pmix_status_t h_push(const pmix_proc_t *source, const pmix_proc_t targets[], size_t ntargets,
+			    const pmix_info_t directives[], size_t ndirs,
+			    const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	bool complete = !bo;
+
+	for (size_t i = 0; i < ndirs; i++)
+		if (PMIx_Check_key(directives[i].key, PMIX_IOF_COMPLETE))
+			complete = complete || PMIx_Info_true(&directives[i]);
+	if (ntargets != 1 || targets[0].rank == 7)
+		return PMIX_ERR_NOT_SUPPORTED;
+	pushed.calls++;
+	pushed.src_rank = source->rank;
+	pushed.target_rank = targets[0].rank;
+	pushed.nulls += !bo;
+	if (!pushed.bytes)
+		pushed.bytes = malloc(PUSH_MAX);
+	if (bo && pushed.bytes && pushed.n + bo->size <= PUSH_MAX) {
+		memcpy(pushed.bytes + pushed.n, bo->bytes, bo->size);
+		pushed.n += bo->size;
+	}
+	if (complete && ++pushed.completes == 2) {
+		char path[300];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/pushed", tmpdir);
+		if ((f = fopen(path, "w")))
+			fclose(f);
+	}
+	cbfunc(PMIX_SUCCESS, cbdata);
+	return PMIX_SUCCESS;
+}
+
 static pmix_server_module_t module = {
 	.fence_nb = h_fence,
 	.publish = h_publish,
 	.lookup = h_lookup,
 	.unpublish = h_unpublish,
+	.push_stdin = h_push,
 };
-
-static char tmpdir[256];
 
 static void server_start(bool tools)
 {
@@ -1574,6 +1618,81 @@ static int c_iof(void)
 	return 0;
 }
 
+/* PMIx_IOF_push (client/push.c, server/iof.c): broken calls, a blocking
+ * push, one the host refuses, a non-blocking one, an end alone, then
+ * PMIX_IOF_PUSH_STDIN of a pipe on fd 0 fed by a thread (PUSH_STDIN_BYTES,
+ * pattern i % 253), which ends with its own PMIX_IOF_COMPLETE. */
+#define PUSH_STDIN_BYTES 300000
+static volatile int push_cb_done, push_cb_early, push_in_call;
+
+static void push_cb(pmix_status_t st, void *cbdata)
+{
+	(void)cbdata;
+	push_cb_early += push_in_call;
+	push_cb_done += st == PMIX_SUCCESS;
+}
+
+static void *push_writer(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	char buf[10000];
+
+	for (int off = 0; off < PUSH_STDIN_BYTES; off += (int)sizeof(buf)) {
+		for (int i = 0; i < (int)sizeof(buf); i++)
+			buf[i] = (char)((off + i) % 253);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			break;
+		usleep(2000);
+	}
+	close(fd);
+	return NULL;
+}
+
+static int c_push(void)
+{
+	pmix_proc_t one, seven;
+	pmix_byte_object_t bo = { .bytes = "hello", .size = 5 };
+	pmix_info_t info[2];
+	bool yes = true;
+	int fds[2];
+	pthread_t th;
+	char path[300];
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	PMIx_Load_procid(&one, me.nspace, 1);
+	PMIx_Load_procid(&seven, me.nspace, 7);
+	PMIx_Info_load(&info[0], PMIX_IOF_PUSH_STDIN, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	CKS(PMIx_IOF_push(NULL, 0, &bo, NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_IOF_push(&one, 1, NULL, NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_IOF_push(&one, 1, &bo, info, 1, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_IOF_push(&one, 1, &bo, NULL, 1, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_IOF_push(&one, 1, &bo, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+	CKS(PMIx_IOF_push(&seven, 1, &bo, NULL, 0, NULL, NULL), PMIX_ERR_NOT_SUPPORTED);
+	push_in_call = 1;
+	CKS(PMIx_IOF_push(&one, 1, &bo, NULL, 0, push_cb, NULL), PMIX_SUCCESS);
+	push_in_call = 0;
+	CK(wait_flag(&push_cb_done, 1, 5));
+	CKS(PMIx_IOF_push(&one, 1, NULL, &info[1], 1, NULL, NULL), PMIX_SUCCESS);
+	/* this process's stdin */
+	CK(pipe(fds) == 0);
+	CK(dup2(fds[0], 0) == 0);
+	close(fds[0]);
+	CK(pthread_create(&th, NULL, push_writer, (void *)(intptr_t)fds[1]) == 0);
+	CKS(PMIx_IOF_push(&one, 1, NULL, info, 1, NULL, NULL), PMIX_SUCCESS);
+	CKS(PMIx_IOF_push(&one, 1, NULL, info, 1, NULL, NULL), PMIX_ERR_RESOURCE_BUSY);
+	snprintf(path, sizeof(path), "%s/pushed", getenv("TEST_TMPDIR"));
+	for (int t = 0; t < 1000 && access(path, F_OK) != 0; t++)
+		usleep(10000);
+	CK(access(path, F_OK) == 0);
+	pthread_join(th, NULL);
+	CKS(PMIx_IOF_push(NULL, 0, NULL, &info[1], 1, NULL, NULL), PMIX_SUCCESS);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	return 0;
+}
+
 static int run_scenario(const char *name)
 {
 	static const struct {
@@ -1586,6 +1705,7 @@ static int run_scenario(const char *name)
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
 		{ "evlate", c_evlate },     { "evsync", c_evsync },   { "iof", c_iof },
+		{ "push", c_push },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -1771,6 +1891,32 @@ START_TEST(iof_pull)
 	ck_assert_int_eq(pthread_create(&th, NULL, iof_feeder, ns), 0);
 	ck_assert_int_eq(run_job(ns, 2, "iof", 30), 0);
 	pthread_join(th, NULL);
+	server_stop();
+}
+END_TEST
+
+/* PMIx_IOF_push through the server to the host's push_stdin: the bytes
+ * in order, the end, and this process's stdin pushed whole. */
+START_TEST(iof_push)
+{
+	server_start(false);
+	ck_assert_int_eq(run_job("nsU", 1, "push", 30), 0);
+	ck_assert_int_eq(pushed.src_rank, 0);
+	ck_assert_int_eq(pushed.target_rank, 1);
+	ck_assert_int_eq(pushed.completes, 2);
+	ck_assert_int_eq(pushed.nulls, 2); /* the two ends without bytes */
+	ck_assert_uint_eq(pushed.n, 10 + PUSH_STDIN_BYTES);
+	ck_assert_int_eq(memcmp(pushed.bytes, "hellohello", 10), 0);
+	for (size_t i = 0; i < PUSH_STDIN_BYTES; i++)
+		if (pushed.bytes[10 + i] != (char)(i % 253))
+			ck_abort_msg("stdin byte %zu differs", i);
+	free(pushed.bytes);
+	{
+		char path[300];
+
+		snprintf(path, sizeof(path), "%s/pushed", tmpdir);
+		unlink(path);
+	}
 	server_stop();
 }
 END_TEST
@@ -2621,6 +2767,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, event_late_registrant);
 	tcase_add_test(tc, iof_pull);
+	tcase_add_test(tc, iof_push);
 	tcase_add_test(tc, event_sync);
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);

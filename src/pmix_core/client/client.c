@@ -24,6 +24,7 @@
 
 #include "client.h"
 #include "conn.h"
+#include "push.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
@@ -159,6 +160,7 @@ pmix_status_t pxc_client_finalize_common(const pmix_info_t *info, size_t ninfo)
 		return PMIX_ERR_INIT;
 	}
 	if (--pxc_cl.refs == 0) {
+		pxc_push_stop(); /* no more of this process's stdin */
 		st = send_finalize(info, ninfo);
 		if (st != PMIX_SUCCESS)
 			pxc_debug("client: FINALIZE failed: %s", PMIx_Error_string(st));

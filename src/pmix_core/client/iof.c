@@ -17,8 +17,8 @@
  * id not pulled here is PMIX_ERR_BAD_PARAM. IOF frames do not count for
  * the event marks (direct.c): the replies that matter come after them on
  * the same connection.
- * A server process's own pulls, and PMIx_IOF_push, are not served yet
- * (PMIX_ERR_NOT_SUPPORTED).
+ * A server process's own pulls are not served yet (PMIX_ERR_NOT_SUPPORTED).
+ * PMIx_IOF_push is push.c.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -326,13 +326,4 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
 	if (d->blocking || st != PMIX_SUCCESS)
 		free(d);
 	return st;
-}
-
-pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo,
-			    const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
-			    void *cbdata)
-{
-	(void)targets, (void)ntargets, (void)bo, (void)directives, (void)ndirs;
-	(void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
 }

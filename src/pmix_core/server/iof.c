@@ -13,7 +13,10 @@
  *                            client's first connection;
  *   IOF_DEREG                flushes the subscription (its last frames go
  *                            before the reply) and forgets it; an id that
- *                            is not the client's own is PMIX_ERR_BAD_PARAM.
+ *                            is not the client's own is PMIX_ERR_BAD_PARAM;
+ *   IOF_PUSH                 bytes for other processes' stdin, handed to
+ *                            the host's push_stdin (NULL bytes: the end),
+ *                            answered when it called back.
  * A client whose connection holds more than IOF_CONN_BYTES unread (also
  * when the events have no bound) is sent nothing more until it
  * has written all it holds (pxc_conn_when_drained); meanwhile the engine keeps
@@ -319,6 +322,52 @@ int pxc_do_iof_dereg(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t 
 	sx_iof_unsubscribe(iof.engine, s->id, pxc_now_ms()); /* its last frames */
 	isub_remove(s->id);
 	pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- push */
+
+static void bo_free(void *ctx)
+{
+	pmix_byte_object_t *bo = ctx;
+
+	PMIx_Byte_object_destruct(bo);
+	free(bo);
+}
+
+int pxc_do_iof_push(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
+{
+	pxc_upcall_args_t a = { 0 };
+	pmix_byte_object_t *bo = calloc(1, sizeof(*bo));
+	pmix_status_t st = bo ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+	pxc_upcall_t *r;
+
+	if (pxc_unpack_array(in, (void **)&a.procs, &a.nprocs, PMIX_PROC) != PMIX_SUCCESS ||
+	    pxc_unpack(in, bo ? bo : &(pmix_byte_object_t){ 0 }, &(int32_t){ 1 },
+		       PMIX_BYTE_OBJECT) != PMIX_SUCCESS ||
+	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS) {
+		pxc_upcall_args_free(&a);
+		if (bo)
+			bo_free(bo);
+		return -1;
+	}
+	if (st == PMIX_SUCCESS &&
+	    (!a.nprocs || (!bo->size && !pxc_info_flag(a.info, a.ninfo, PMIX_IOF_COMPLETE)) ||
+	     pxc_info_flag(a.info, a.ninfo, PMIX_IOF_PUSH_STDIN)))
+		st = PMIX_ERR_BAD_PARAM; /* (a client's own stdin is its library's business) */
+	r = pxc_upcall_start(p, h, pxc_srv.module.push_stdin != NULL, st, pxc_upcall_done_status,
+			     &a);
+	if (!r) {
+		if (bo)
+			bo_free(bo);
+		return 0;
+	}
+	r->ctx = bo;
+	r->ctx_free = bo_free;
+	st = pxc_srv.module.push_stdin(&r->a.proc, r->a.procs, r->a.nprocs, r->a.info, r->a.ninfo,
+				       bo->size ? bo : NULL, pxc_upcall_cb_op,
+				       PXC_UPCALL_CBDATA(r));
+	pxc_upcall_after_call(r, st);
 	return 0;
 }
 

@@ -26,6 +26,9 @@ typedef struct pxc_peer pxc_peer_t;
  * malformed request (the connection is closed). Progress thread. */
 int pxc_do_iof_pull(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_iof_dereg(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+/* IOF_PUSH: to the host's push_stdin (PMIX_ERR_NOT_SUPPORTED without
+ * one), answered with its status. */
+int pxc_do_iof_push(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 /* Server init: history bytes per (process, channel) (PXC_SERVER_IOF_HISTORY)
  * and the queue bound (PXC_SERVER_IOF_QUEUE); finalize: everything
  * forgotten. */

@@ -576,6 +576,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_IOF_PULL] = pxc_do_iof_pull,
 	[PXC_CMD_EVENT_DONE] = pxc_do_event_done,
 	[PXC_CMD_IOF_DEREG] = pxc_do_iof_dereg,
+	[PXC_CMD_IOF_PUSH] = pxc_do_iof_push,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

@@ -159,6 +159,12 @@ enum pxc_cmd {
 	 *              to this subscription before these). On the first
 	 *              connection, not counted for the event marks. */
 	PXC_CMD_IOF = 23,
+	/* IOF_PUSH C->S PROC[] targets, BYTE_OBJECT data (may be empty),
+	 *              INFO[] directives (PMIX_IOF_COMPLETE: the targets'
+	 *              stdin ends after these bytes)
+	 *        reply STATUS, once the host's push_stdin called back (the
+	 *              bytes are in the targets' stdin, or refused) */
+	PXC_CMD_IOF_PUSH = 24,
 	PXC_CMD_MAX
 };
 
