@@ -64,8 +64,17 @@ static void out_cb(void *arg, uint32_t ltask, int fd, const void *data, size_t n
 
 static void setup(void)
 {
+	int nul = open("/dev/null", O_RDONLY);
+
 	memset(got, 0, sizeof(got));
 	signal(SIGPIPE, SIG_IGN);
+	/* the tasks' stdin is /dev/null unless a test gives a pipe (never
+	 * the runner's own stdin) */
+	if (nul >= 0 && nul != 0) {
+		dup2(nul, 0);
+		close(nul);
+	}
+	plug_capture_input(false, NULL, NULL);
 }
 
 static void teardown(void)
@@ -560,6 +569,255 @@ START_TEST(test_not_started)
 }
 END_TEST
 
+/* ---- stdin ---- */
+
+/* What done() got, in order. */
+static struct {
+	int n, st[64];
+	void *token[64];
+} dn;
+
+static void in_done(void *arg, uint32_t ltask, void *token, int status)
+{
+	(void)arg, (void)ltask;
+	pthread_mutex_lock(&m);
+	if (dn.n < 64) {
+		dn.token[dn.n] = token;
+		dn.st[dn.n] = status;
+	}
+	dn.n++;
+	pthread_mutex_unlock(&m);
+}
+
+static int dones(void)
+{
+	int n;
+
+	pthread_mutex_lock(&m);
+	n = dn.n;
+	pthread_mutex_unlock(&m);
+	return n;
+}
+
+static void wait_dones(int want)
+{
+	for (int k = 0; k < 500 && dones() < want; k++)
+		usleep(10000);
+	ck_assert_int_ge(dones(), want);
+}
+
+/* Forks task 0 with stdin in and stdout o (closing other, the test's
+ * end of its stdin, as exec would); after the hook it copies its stdin
+ * to stdout until the end (mode 'c'), or closes its stdin and sleeps 1 s
+ * (mode 'x'); exits 0. */
+static pid_t task_in(int in, int o, int other, char mode)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char b[65536];
+		ssize_t r;
+
+		dup2(in, 0);
+		dup2(o, 1);
+		if (other >= 0)
+			close(other);
+		close(in);
+		close(o);
+		plug_capture_task(0);
+		if (mode == 'x') {
+			close(0);
+			sleep(1);
+			_exit(0);
+		}
+		while ((r = read(0, b, sizeof(b))) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 || write_all(1, b, (size_t)r) < 0)
+				_exit(3);
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+typedef struct {
+	int fd;
+	const char *b;
+	size_t n;
+} feed_t;
+
+static void *feed(void *arg)
+{
+	feed_t *f = arg;
+
+	(void)write_all(f->fd, f->b, f->n);
+	close(f->fd);
+	return NULL;
+}
+
+/* srun's stdin (a pipe, as Slurm gives it) reaches the task byte for
+ * byte, and its end is the task's end of input. */
+START_TEST(test_stdin_passthrough)
+{
+	enum { N = (1 << 20) + 3 };
+	int pi[2], po[2];
+	char *want = malloc(N), *b;
+	size_t n;
+	pid_t pid;
+
+	plug_capture_input(false, in_done, NULL);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	pid = task_in(pi[0], po[1], pi[1], 'c');
+	close(pi[0]);
+	close(po[1]);
+	fill_bytes(want, N, 9);
+	{
+		feed_t f = { pi[1], want, N };
+		pthread_t th;
+
+		ck_assert_int_eq(pthread_create(&th, NULL, feed, &f), 0);
+		b = read_all(po[0], &n);
+		pthread_join(th, NULL);
+	}
+	ck_assert_uint_eq(n, N);
+	ck_assert(!memcmp(b, want, N));
+	ck_assert_int_eq(wait_task(pid), 0);
+	ck_assert_int_eq(plug_capture_stdin(0), -EPIPE);
+	free(b);
+	free(want);
+	close(po[0]);
+}
+END_TEST
+
+/* Pushes reach the task whole and in order while srun's side stays open
+ * and silent; the one marked complete ends the task's input (the task
+ * exits); a push after it is refused. Fails without the end (tried: the
+ * task never exits, read_all waits). */
+START_TEST(test_stdin_push)
+{
+	enum { N = 300000 };
+	int pi[2], po[2];
+	char *data = malloc(N), *b;
+	size_t n;
+	pid_t pid;
+
+	plug_capture_input(false, in_done, NULL);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	fill_bytes(data, N, 3);
+	/* before the task's hook ran: it waits for it */
+	ck_assert_int_eq(plug_capture_push(0, data, 1000, false, (void *)1), 0);
+	pid = task_in(pi[0], po[1], pi[1], 'c');
+	close(pi[0]);
+	close(po[1]);
+	ck_assert_int_eq(plug_capture_push(0, data + 1000, N - 2000, false, (void *)2), 0);
+	ck_assert_int_eq(plug_capture_push(0, data + N - 1000, 1000, true, (void *)3), 0);
+	b = read_all(po[0], &n);
+	ck_assert_uint_eq(n, N);
+	ck_assert(!memcmp(b, data, N));
+	ck_assert_int_eq(wait_task(pid), 0);
+	wait_dones(3);
+	for (int k = 0; k < 3; k++) {
+		ck_assert_ptr_eq(dn.token[k], (void *)(intptr_t)(k + 1));
+		ck_assert_int_eq(dn.st[k], 0);
+	}
+	ck_assert_int_eq(plug_capture_push(0, "x", 1, false, (void *)4), -EPIPE);
+	free(b);
+	free(data);
+	close(pi[1]);
+	close(po[0]);
+}
+END_TEST
+
+/* Held: srun's side ends at once (a batch script's /dev/null through
+ * srun), and the task's stdin stays open for a push, which ends it.
+ * Without hold the same push is refused: the task saw the end. */
+START_TEST(test_stdin_hold)
+{
+	for (int hold = 0; hold < 2; hold++) {
+		int pi[2], po[2];
+		char *b;
+		size_t n;
+		pid_t pid;
+
+		memset(&dn, 0, sizeof(dn));
+		plug_capture_input(hold, in_done, NULL);
+		ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+		ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+		ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+		close(pi[1]); /* srun's input: ended */
+		pid = task_in(pi[0], po[1], -1, 'c');
+		close(pi[0]);
+		close(po[1]);
+		for (int k = 0; k < 200 && plug_capture_stdin(0) == -EAGAIN; k++)
+			usleep(10000);
+		usleep(100000); /* (srun's end is seen) */
+		if (hold) {
+			ck_assert_int_eq(plug_capture_push(0, "late\n", 5, true, NULL), 0);
+		} else {
+			ck_assert_int_eq(plug_capture_push(0, "late\n", 5, true, NULL), -EPIPE);
+		}
+		b = read_all(po[0], &n);
+		ck_assert_uint_eq(n, hold ? 5 : 0);
+		ck_assert_int_eq(wait_task(pid), 0);
+		free(b);
+		close(po[0]);
+		plug_capture_stop(1000);
+	}
+}
+END_TEST
+
+/* /dev/null (srun --input=none) stays the task's: pushes are refused. A
+ * task that closes its stdin ends a push waiting for it with -EPIPE. A
+ * push to a task whose hook never ran ends -ECANCELED at the stop. */
+START_TEST(test_stdin_refused)
+{
+	int nul = open("/dev/null", O_RDONLY), pi[2], po[2];
+	static char big[1 << 20];
+	pid_t pid;
+
+	plug_capture_input(false, in_done, NULL);
+	ck_assert_int_eq(plug_capture_start(3, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	pid = task_in(nul, po[1], po[0], 'c');
+	ck_assert_int_eq(wait_task(pid), 0);
+	for (int k = 0; k < 200 && plug_capture_stdin(0) == -EAGAIN; k++)
+		usleep(10000);
+	ck_assert_int_eq(plug_capture_stdin(0), -ENOTSUP);
+	ck_assert_int_eq(plug_capture_push(0, "x", 1, false, NULL), -ENOTSUP);
+	ck_assert_int_eq(plug_capture_push(7, "x", 1, false, NULL), -ENOTSUP);
+	plug_capture_stop(1000);
+	/* the task closes its stdin */
+	memset(&dn, 0, sizeof(dn));
+	ck_assert_int_eq(plug_capture_start(3, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+	pid = task_in(pi[0], po[1], pi[1], 'x');
+	for (int k = 0; k < 200 && plug_capture_stdin(0) == -EAGAIN; k++)
+		usleep(10000);
+	usleep(200000);
+	ck_assert_int_eq(plug_capture_push(0, big, sizeof(big), false, (void *)5), 0);
+	ck_assert_int_eq(plug_capture_push(2, "y", 1, false, (void *)6), 0); /* never runs */
+	wait_dones(1);
+	ck_assert_ptr_eq(dn.token[0], (void *)5);
+	ck_assert_int_eq(dn.st[0], -EPIPE);
+	ck_assert_int_eq(wait_task(pid), 0);
+	plug_capture_stop(1000);
+	ck_assert_int_eq(dones(), 2);
+	ck_assert_ptr_eq(dn.token[1], (void *)6);
+	ck_assert_int_eq(dn.st[1], -ECANCELED);
+	close(pi[0]);
+	close(pi[1]);
+	close(po[0]);
+	close(po[1]);
+	close(nul);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
 	const struct unit_test tests[] = {
@@ -572,6 +830,10 @@ static Suite *capture_suite(void)
 		{ "stop_drains", test_stop_drains },
 		{ "same_file", test_same_file },
 		{ "regular_file_left_alone", test_regular_file_left_alone },
+		{ "stdin_passthrough", test_stdin_passthrough },
+		{ "stdin_push", test_stdin_push },
+		{ "stdin_hold", test_stdin_hold },
+		{ "stdin_refused", test_stdin_refused },
 	};
 	Suite *s = suite_create("plugin_capture");
 

@@ -28,6 +28,18 @@
  * does for the task under Slurm). A write error on Slurm's side (srun
  * went, EPIPE) closes that channel's pipe too: the task's next write gets
  * EPIPE or SIGPIPE, as it would have.
+ *
+ * stdin (docs/iof.md, "Pushing stdin"): a task whose fd 0 is a pipe or a
+ * socket (what Slurm gives for srun's stdin) gets a pipe there too, and
+ * hands over the pipe's write end with Slurm's descriptor. The thread
+ * copies what comes from srun into it, unchanged, and reads Slurm's side
+ * only once the previous piece is in the task's pipe (srun's stdin waits
+ * when the task reads slowly, as it does without slurmix). Pushes
+ * (plug_capture_push, any thread) queue per task and go into the same
+ * pipe between srun's pieces, each whole, in the order given. The task's
+ * stdin ends after a push marked complete, or at the end of srun's input
+ * when no push came before it and the input is not held. /dev/null, a
+ * file and a terminal stay the task's (pushes to them are refused).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -57,12 +69,44 @@
 /* Why a channel is not captured (the task tells, the thread logs).
  * WHY_SHARED: stderr is the same object as stdout: one pipe takes both,
  * so that their order stays. */
-enum { WHY_OK = 0, WHY_TTY = 1, WHY_NOFD = 2, WHY_PIPE = 3, WHY_SHARED = 4, WHY_FILE = 5 };
+enum {
+	WHY_OK = 0,
+	WHY_TTY = 1,
+	WHY_NOFD = 2,
+	WHY_PIPE = 3,
+	WHY_SHARED = 4,
+	WHY_FILE = 5,
+	WHY_NULL = 6, /* stdin: /dev/null or another device */
+};
 
 typedef struct {
 	uint32_t magic, ltask;
-	uint8_t why[2]; /* [0] stdout, [1] stderr */
+	uint8_t why[3]; /* [0] stdout, [1] stderr, [2] stdin */
 } cap_msg_t;
+
+/* A push waiting for a task's stdin. */
+typedef struct pitem {
+	struct pitem *next;
+	const char *data; /* the caller's, until done() */
+	size_t len, off;
+	bool complete;
+	void *token;
+} pitem_t;
+
+/* stdin's states (cap.lock). */
+enum { IN_WAIT = 0, IN_OPEN, IN_CLOSED, IN_NONE };
+
+typedef struct {
+	int sfd, tfd; /* Slurm's stdin (read), the task's pipe (write); -1 closed */
+	char *buf;
+	size_t len, off; /* a piece of srun's being written */
+	pitem_t *cur;    /* the push being written (thread) */
+	/* (cap.lock) */
+	pitem_t *head, *tail;
+	size_t queued;
+	uint8_t state, why;
+	bool pushed; /* a push came: srun's end does not end the task's stdin */
+} istream_t;
 
 typedef struct {
 	int rfd, ofd; /* the pipe's read end, Slurm's descriptor; -1 closed */
@@ -74,6 +118,7 @@ typedef struct {
 	int sp[2]; /* [0] the thread's end, [1] the task's; -1 closed */
 	unsigned chans;
 	cstream_t s[2];
+	istream_t in;
 } ctask_t;
 
 static struct {
@@ -87,9 +132,17 @@ static struct {
 	pthread_t thread;
 	bool running, abandoned;
 	struct pollfd *pfd;
-	uint64_t *what; /* [pfd index]: task << 2 | 0 its socket pair, 1 + c
-			 * its stream c */
-} cap = { .wake = { -1, -1 } };
+	uint64_t *what;       /* [pfd index]: task << 2 | 0 its socket pair, 1 + c
+			 * its stream c, 3 its stdin */
+	pthread_mutex_t lock; /* the stdin queues and states */
+} cap = { .wake = { -1, -1 }, .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* How stdin pushes end (plug_capture_input); kept across starts. */
+static struct {
+	bool hold;
+	plug_capture_in_f done;
+	void *arg;
+} incfg;
 
 static void close_fd(int *fd)
 {
@@ -147,10 +200,46 @@ static char await_ack(int sock)
 	}
 }
 
+/* Why Slurm's stdin is not taken: only a pipe or a socket (srun's) is. */
+static uint8_t why_not_in(void)
+{
+	struct termios t;
+	struct stat st;
+
+	if (fcntl(0, F_GETFD) < 0 || fstat(0, &st) < 0)
+		return WHY_NOFD;
+	if (S_ISREG(st.st_mode))
+		return WHY_FILE;
+	if (ioctl(0, TCGETS, &t) == 0)
+		return WHY_TTY;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? WHY_OK : WHY_NULL;
+}
+
+/* The task's channels to hand over: why[] filled, each taken channel's
+ * pipe in p[c] and its two descriptors in fds; their count. */
+static int prepare(cap_msg_t *m, int p[3][2], int fds[6])
+{
+	bool shared = same_file(1, 2);
+	int nfd = 0;
+
+	for (int c = 0; c < 3; c++) {
+		m->why[c] = c < 2 ? why_not(c + 1) : why_not_in();
+		if (c == 1 && m->why[1] == WHY_OK && shared && m->why[0] == WHY_OK)
+			m->why[1] = WHY_SHARED;
+		if (m->why[c] == WHY_OK && pipe2(p[c], O_CLOEXEC) < 0)
+			m->why[c] = WHY_PIPE;
+		if (m->why[c] != WHY_OK)
+			continue;
+		fds[nfd++] = c < 2 ? p[c][0] : p[c][1]; /* the thread's end */
+		fds[nfd++] = c < 2 ? c + 1 : 0;         /* Slurm's */
+	}
+	return nfd;
+}
+
 void plug_capture_task(uint32_t ltask)
 {
 	cap_msg_t m = { .magic = CAP_MAGIC, .ltask = ltask };
-	int p[2][2] = { { -1, -1 }, { -1, -1 } }, fds[4], nfd = 0, sock;
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, fds[6], nfd, sock;
 	union {
 		struct cmsghdr h;
 		char space[CMSG_SPACE(sizeof(fds))];
@@ -158,23 +247,10 @@ void plug_capture_task(uint32_t ltask)
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	char ack = 0;
-	bool shared;
 
 	if (!cap.t || ltask >= cap.n || (sock = cap.t[ltask].sp[1]) < 0)
 		return;
-	shared = same_file(1, 2);
-	for (int c = 0; c < 2; c++) {
-		m.why[c] = why_not(c + 1);
-		if (c == 1 && m.why[1] == WHY_OK && shared && m.why[0] == WHY_OK)
-			m.why[1] = WHY_SHARED;
-		if (m.why[c] == WHY_OK && pipe2(p[c], O_CLOEXEC) < 0)
-			m.why[c] = WHY_PIPE;
-		if (m.why[c] == WHY_OK) {
-			fds[nfd++] = p[c][0];
-			fds[nfd++] = c + 1;
-		}
-	}
-	if (nfd) {
+	if ((nfd = prepare(&m, p, fds))) {
 		memset(&u, 0, sizeof(u));
 		mh.msg_control = u.space;
 		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
@@ -190,7 +266,9 @@ void plug_capture_task(uint32_t ltask)
 			dup2(p[c][1], c + 1); /* (dup2 clears close-on-exec) */
 	if (m.why[1] == WHY_SHARED && (ack & 1))
 		dup2(p[0][1], 2); /* stderr into stdout's pipe: their order kept */
-	for (int c = 0; c < 2; c++) {
+	if (p[2][0] >= 0 && (ack & 4))
+		dup2(p[2][0], 0);
+	for (int c = 0; c < 3; c++) {
 		close_fd(&p[c][0]);
 		close_fd(&p[c][1]);
 	}
@@ -218,10 +296,263 @@ static const char *why_text(uint8_t why)
 	case WHY_PIPE: return "no pipe could be made";
 	case WHY_SHARED: return "it is the same file as stdout: it goes with stdout";
 	case WHY_FILE:
-		return "it is a file (--output/--error), which Slurm does not wait for: "
+		return "it is a file (--output/--error/--input), which Slurm does not wait for: "
 		       "srun could end before a relayed file is complete";
+	case WHY_NULL: return "it is /dev/null (srun --input=none, or another task's)";
 	default: return "the task said so";
 	}
+}
+
+/* ---- stdin ---- */
+
+/* Ends the pushes of list with st (done() outside the lock). */
+static void in_fail(pitem_t *list, uint32_t ltask, int st)
+{
+	while (list) {
+		pitem_t *it = list;
+
+		list = it->next;
+		incfg.done(incfg.arg, ltask, it->token, st);
+		free(it);
+	}
+}
+
+/* Task i's stdin is over (state IN_CLOSED or IN_NONE): its descriptors
+ * closed, what waits ended with st. */
+static void in_close(uint32_t i, uint8_t state, int st)
+{
+	istream_t *s = &cap.t[i].in;
+	pitem_t *list;
+
+	close_fd(&s->sfd);
+	close_fd(&s->tfd);
+	free(s->buf);
+	s->buf = NULL;
+	s->len = s->off = 0;
+	pthread_mutex_lock(&cap.lock);
+	s->state = state;
+	list = s->head;
+	s->head = s->tail = NULL;
+	s->queued = 0;
+	pthread_mutex_unlock(&cap.lock);
+	if (s->cur) {
+		incfg.done(incfg.arg, i, s->cur->token, st);
+		free(s->cur);
+		s->cur = NULL;
+	}
+	in_fail(list, i, st);
+}
+
+/* The hand-over's stdin descriptors (or none, why): the stream opens. */
+static void in_take(uint32_t i, const int *fds, uint8_t why)
+{
+	istream_t *s = &cap.t[i].in;
+
+	if (why == WHY_OK && (s->buf = malloc(CAP_BUF))) {
+		s->tfd = fds[0];
+		s->sfd = fds[1];
+		fcntl(s->tfd, F_SETFL, fcntl(s->tfd, F_GETFL) | O_NONBLOCK);
+		fcntl(s->sfd, F_SETFL, fcntl(s->sfd, F_GETFL) | O_NONBLOCK);
+		pthread_mutex_lock(&cap.lock);
+		s->state = IN_OPEN;
+		pthread_mutex_unlock(&cap.lock);
+		return;
+	}
+	if (why == WHY_OK) {
+		close(fds[0]);
+		close(fds[1]);
+		plug_error("task %u: no memory: its stdin takes no pushes", i);
+	}
+	in_close(i, IN_NONE, -ENOTSUP);
+}
+
+/* The next push to write, or NULL. */
+static pitem_t *in_next(istream_t *s)
+{
+	pthread_mutex_lock(&cap.lock);
+	if (!s->cur && s->head) {
+		s->cur = s->head;
+		if (!(s->head = s->head->next))
+			s->tail = NULL;
+		s->queued -= s->cur->len;
+	}
+	pthread_mutex_unlock(&cap.lock);
+	return s->cur;
+}
+
+/* Whether there is something to write into the task's pipe. */
+static bool in_pending(istream_t *s)
+{
+	bool any;
+
+	pthread_mutex_lock(&cap.lock);
+	any = s->cur || s->head || s->off < s->len;
+	pthread_mutex_unlock(&cap.lock);
+	return any;
+}
+
+/* Writes b[*off..len) into the task's pipe: 1 all of it, 0 the pipe is
+ * full, -1 the task closed its stdin. */
+static int in_write(istream_t *s, const char *b, size_t *off, size_t len)
+{
+	while (*off < len) {
+		ssize_t w = write(s->tfd, b + *off, len - *off);
+
+		if (w > 0)
+			*off += (size_t)w;
+		else if (w < 0 && errno == EAGAIN)
+			return 0;
+		else if (!(w < 0 && errno == EINTR))
+			return -1;
+	}
+	return 1;
+}
+
+/* The task's pipe takes more: srun's piece first, then the pushes. */
+static void in_flush(uint32_t i)
+{
+	istream_t *s = &cap.t[i].in;
+	pitem_t *it;
+	int r = s->off < s->len ? in_write(s, s->buf, &s->off, s->len) : 1;
+
+	if (r > 0)
+		s->len = s->off = 0;
+	while (r > 0 && (it = in_next(s))) {
+		if ((r = in_write(s, it->data, &it->off, it->len)) <= 0)
+			break;
+		s->cur = NULL;
+		incfg.done(incfg.arg, i, it->token, 0);
+		if (it->complete) { /* the task sees the end of its stdin */
+			free(it);
+			in_close(i, IN_CLOSED, -EPIPE);
+			return;
+		}
+		free(it);
+	}
+	if (r < 0) {
+		plug_debug("task %u closed its stdin: no more of it is passed on", i);
+		in_close(i, IN_CLOSED, -EPIPE);
+	}
+}
+
+/* srun's side is readable: a piece, or its end. */
+static void in_fill(uint32_t i)
+{
+	istream_t *s = &cap.t[i].in;
+	ssize_t r = read(s->sfd, s->buf, CAP_BUF);
+	bool pushed;
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (r > 0) {
+		s->len = (size_t)r;
+		s->off = 0;
+		in_flush(i);
+		return;
+	}
+	close_fd(&s->sfd); /* srun's input ended */
+	pthread_mutex_lock(&cap.lock);
+	pushed = s->pushed;
+	pthread_mutex_unlock(&cap.lock);
+	if (!pushed && !incfg.hold)
+		in_close(i, IN_CLOSED, -EPIPE);
+}
+
+int plug_capture_push(uint32_t ltask, const void *data, size_t n, bool complete, void *token)
+{
+	istream_t *s;
+	pitem_t *it;
+	int st = 0;
+
+	if (!cap.t || ltask >= cap.n || !incfg.done)
+		return -ENOTSUP;
+	if (!(it = calloc(1, sizeof(*it))))
+		return -ENOMEM;
+	*it = (pitem_t){ .data = data, .len = n, .complete = complete, .token = token };
+	s = &cap.t[ltask].in;
+	pthread_mutex_lock(&cap.lock);
+	if (s->state == IN_NONE)
+		st = -ENOTSUP;
+	else if (s->state == IN_CLOSED)
+		st = -EPIPE;
+	else if (s->queued + n > PLUG_CAPTURE_PUSH_MAX)
+		st = -ENOBUFS;
+	if (!st) {
+		s->pushed = true;
+		s->queued += n;
+		if (s->tail)
+			s->tail->next = it;
+		else
+			s->head = it;
+		s->tail = it;
+	}
+	pthread_mutex_unlock(&cap.lock);
+	if (st) {
+		free(it);
+		return st;
+	}
+	if (write(cap.wake[1], "p", 1) < 0 && errno != EAGAIN)
+		plug_debug("capture: cannot wake the thread (%s)", strerror(errno));
+	return 0;
+}
+
+int plug_capture_stdin(uint32_t ltask)
+{
+	int st;
+
+	if (!cap.t || ltask >= cap.n)
+		return -ENOTSUP;
+	pthread_mutex_lock(&cap.lock);
+	st = cap.t[ltask].in.state;
+	pthread_mutex_unlock(&cap.lock);
+	return st == IN_OPEN ? 0 : st == IN_WAIT ? -EAGAIN : st == IN_CLOSED ? -EPIPE : -ENOTSUP;
+}
+
+void plug_capture_input(bool hold, plug_capture_in_f done, void *arg)
+{
+	incfg.hold = hold;
+	incfg.done = done;
+	incfg.arg = arg;
+}
+
+/* ---- the hand-over ---- */
+
+/* The hand-over's descriptors (at most 6) into fds; their count. */
+static int recv_fds(struct msghdr *mh, ssize_t r, int fds[6])
+{
+	int nfd = 0;
+
+	for (struct cmsghdr *h = r > 0 ? CMSG_FIRSTHDR(mh) : NULL; h; h = CMSG_NXTHDR(mh, h))
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS)
+			for (size_t k = 0; k < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(h) + k * sizeof(int), sizeof(int));
+				if (nfd < 6)
+					fds[nfd++] = fd;
+				else
+					close(fd);
+			}
+	return nfd;
+}
+
+/* An output channel of the hand-over: its two descriptors; its bit. */
+static unsigned out_take(uint32_t i, int c, const int *fds)
+{
+	cstream_t *s = &cap.t[i].s[c];
+
+	s->rfd = fds[0];
+	s->ofd = fds[1];
+	if (!(s->buf = malloc(CAP_BUF))) {
+		close_fd(&s->rfd);
+		close_fd(&s->ofd);
+		plug_error("task %u: no memory: its %s is not captured", i,
+			   c ? "stderr" : "stdout");
+		return 0;
+	}
+	fcntl(s->rfd, F_SETFL, fcntl(s->rfd, F_GETFL) | O_NONBLOCK);
+	fcntl(s->ofd, F_SETFL, fcntl(s->ofd, F_GETFL) | O_NONBLOCK);
+	return c ? PLUG_CAPTURE_STDERR : PLUG_CAPTURE_STDOUT;
 }
 
 /* Takes task i's hand-over: checks it, keeps its descriptors, answers. */
@@ -229,7 +560,7 @@ static void take(uint32_t i)
 {
 	ctask_t *t = &cap.t[i];
 	cap_msg_t m;
-	int fds[4], nfd = 0, want = 0;
+	int fds[6], nfd, want = 0;
 	union {
 		struct cmsghdr h;
 		char space[CMSG_SPACE(sizeof(fds))];
@@ -241,22 +572,12 @@ static void take(uint32_t i)
 			     .msg_controllen = sizeof(u.space) };
 	ssize_t r = recvmsg(t->sp[0], &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 	unsigned chans = 0;
-	char ack;
+	char ack = 0;
 
 	if (r < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
-	for (struct cmsghdr *h = r > 0 ? CMSG_FIRSTHDR(&mh) : NULL; h; h = CMSG_NXTHDR(&mh, h))
-		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS)
-			for (size_t k = 0; k < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
-				int fd;
-
-				memcpy(&fd, CMSG_DATA(h) + k * sizeof(int), sizeof(int));
-				if (nfd < 4)
-					fds[nfd++] = fd;
-				else
-					close(fd);
-			}
-	for (int c = 0; r == (ssize_t)sizeof(m) && c < 2; c++)
+	nfd = recv_fds(&mh, r, fds);
+	for (int c = 0; r == (ssize_t)sizeof(m) && c < 3; c++)
 		want += m.why[c] == WHY_OK ? 2 : 0;
 	if (r != (ssize_t)sizeof(m) || m.magic != CAP_MAGIC || m.ltask != i || nfd != want ||
 	    (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
@@ -266,34 +587,28 @@ static void take(uint32_t i)
 				   i, r, nfd);
 		for (int k = 0; k < nfd; k++)
 			close(fds[k]);
+		in_close(i, IN_NONE, -ENOTSUP);
 	} else {
-		for (int c = 0, k = 0; c < 2; c++) {
-			cstream_t *s = &t->s[c];
+		int k = 0;
 
+		for (int c = 0; c < 2; c++) {
 			if (m.why[c] != WHY_OK) {
 				plug_debug("task %u: its %s is not captured: %s", i,
 					   c ? "stderr" : "stdout", why_text(m.why[c]));
 				continue;
 			}
-			s->rfd = fds[k++];
-			s->ofd = fds[k++];
-			if (!(s->buf = malloc(CAP_BUF))) {
-				close_fd(&s->rfd);
-				close_fd(&s->ofd);
-				plug_error("task %u: no memory: its %s is not captured", i,
-					   c ? "stderr" : "stdout");
-				continue;
-			}
-			fcntl(s->rfd, F_SETFL, fcntl(s->rfd, F_GETFL) | O_NONBLOCK);
-			fcntl(s->ofd, F_SETFL, fcntl(s->ofd, F_GETFL) | O_NONBLOCK);
-			chans |= c ? PLUG_CAPTURE_STDERR : PLUG_CAPTURE_STDOUT;
+			chans |= out_take(i, c, fds + k);
+			k += 2;
 		}
+		if (m.why[2] != WHY_OK)
+			plug_debug("task %u: its stdin takes no pushes: %s", i, why_text(m.why[2]));
+		in_take(i, fds + k, m.why[2]);
 		__atomic_store_n(&t->chans, chans, __ATOMIC_RELEASE);
 		if (m.why[1] == WHY_SHARED && (chans & PLUG_CAPTURE_STDOUT))
 			cap.out(cap.arg, i, 2, NULL, 0, true); /* (its bytes come as stdout) */
+		ack = (char)(chans | (t->in.tfd >= 0 ? 4 : 0));
 	}
-	ack = (char)chans;
-	if (r > 0 && write(t->sp[0], &ack, 1) != 1 && chans)
+	if (r > 0 && write(t->sp[0], &ack, 1) != 1 && ack)
 		plug_debug("task %u: the answer to its output hand-over was lost", i);
 	close_fd(&t->sp[0]);
 	close_fd(&t->sp[1]);
@@ -360,8 +675,24 @@ static void fill(uint32_t i, int c)
 		stream_end(i, c);
 }
 
+/* Task i's stdin entry of the poll set, if it has one. */
+static bool in_poll(uint32_t i, struct pollfd *pf)
+{
+	istream_t *s = &cap.t[i].in;
+
+	if (s->tfd < 0)
+		return false;
+	if (in_pending(s))
+		*pf = (struct pollfd){ .fd = s->tfd, .events = POLLOUT };
+	else if (s->sfd >= 0)
+		*pf = (struct pollfd){ .fd = s->sfd, .events = POLLIN };
+	else
+		return false; /* waits for a push (the wake pipe) */
+	return true;
+}
+
 /* Rebuilds the poll set; the number of entries (the wake pipe first).
- * Stopping: no more hand-overs. */
+ * Stopping: no more hand-overs, and no stdin (the tasks are gone). */
 static nfds_t poll_set(bool stopping)
 {
 	nfds_t n = 0;
@@ -386,8 +717,27 @@ static nfds_t poll_set(bool stopping)
 				continue;
 			cap.what[n++] = (uint64_t)i << 2 | (uint64_t)(c + 1);
 		}
+		if (!stopping && in_poll(i, &cap.pfd[n]))
+			cap.what[n++] = (uint64_t)i << 2 | 3;
 	}
 	return n;
+}
+
+static void on_ready(uint32_t i, int c, short revents)
+{
+	if (c < 0) {
+		take(i);
+	} else if (c == 2) {
+		if ((revents & (POLLOUT | POLLERR)) && cap.t[i].in.tfd >= 0 &&
+		    in_pending(&cap.t[i].in))
+			in_flush(i);
+		else if (cap.t[i].in.sfd >= 0)
+			in_fill(i);
+	} else if (cap.t[i].s[c].len) {
+		flush(i, c);
+	} else {
+		fill(i, c);
+	}
 }
 
 /* Every signal is blocked here (from the start): a write on a closed pipe
@@ -409,25 +759,16 @@ static void *run(void *arg)
 		if (poll(cap.pfd, n, (int)wait) <= 0)
 			continue;
 		if (cap.pfd[0].revents) {
-			char x[16];
+			char x[64];
 
 			if (read(cap.wake[0], x, sizeof(x)) < 0 && errno != EAGAIN &&
 			    errno != EINTR)
 				break;
 		}
-		for (nfds_t k = 1; k < n; k++) {
-			uint32_t i = (uint32_t)(cap.what[k] >> 2);
-			int c = (int)(cap.what[k] & 3) - 1;
-
-			if (!cap.pfd[k].revents)
-				continue;
-			if (c < 0)
-				take(i);
-			else if (cap.t[i].s[c].len)
-				flush(i, c);
-			else
-				fill(i, c);
-		}
+		for (nfds_t k = 1; k < n; k++)
+			if (cap.pfd[k].revents)
+				on_ready((uint32_t)(cap.what[k] >> 2), (int)(cap.what[k] & 3) - 1,
+					 cap.pfd[k].revents);
 	}
 	return NULL;
 }
@@ -445,6 +786,7 @@ static void free_all(void)
 			close_fd(&t->s[c].rfd);
 			stream_end(i, c);
 		}
+		in_close(i, IN_CLOSED, -ECANCELED);
 	}
 	close_fd(&cap.wake[0]);
 	close_fd(&cap.wake[1]);
@@ -453,11 +795,12 @@ static void free_all(void)
 	free(cap.what);
 	memset(&cap, 0, sizeof(cap));
 	cap.wake[0] = cap.wake[1] = -1;
+	cap.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 }
 
 int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void *arg)
 {
-	size_t slots = 1 + 3 * (size_t)ntasks;
+	size_t slots = 1 + 4 * (size_t)ntasks;
 	int e;
 
 	if (cap.t || cap.abandoned || !ntasks || !out)
@@ -476,6 +819,7 @@ int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void
 		t->sp[0] = t->sp[1] = -1;
 		for (int c = 0; c < 2; c++)
 			t->s[c].rfd = t->s[c].ofd = -1;
+		t->in.sfd = t->in.tfd = -1;
 	}
 	cap.ack_ms = ack_ms;
 	cap.out = out;

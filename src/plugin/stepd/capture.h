@@ -21,6 +21,14 @@
  *
  * A task whose capture cannot be set up keeps Slurm's descriptors: the
  * task runs as it would have, and the step daemon logs why.
+ *
+ * stdin: a task whose fd 0 is a pipe or socket (srun's stdin) gets a pipe
+ * there as well; the thread copies srun's bytes into it unchanged (srun's
+ * side is read only once the previous piece is in the task's pipe) and
+ * writes the pushes (plug_capture_push) between them, each whole, in
+ * order. The task's stdin ends after a push marked complete, or at the
+ * end of srun's input when no push came and the input is not held
+ * (plug_capture_input). /dev/null, files and terminals stay the task's.
  */
 #ifndef PLUG_CAPTURE_H
 #define PLUG_CAPTURE_H
@@ -42,6 +50,32 @@
 typedef void (*plug_capture_out_f)(void *arg, uint32_t ltask, int fd, const void *data, size_t n,
 				   bool eof);
 
+/* Bytes that may wait for one task's stdin: past them a push is refused
+ * (-ENOBUFS). */
+#define PLUG_CAPTURE_PUSH_MAX (16u << 20)
+
+/* A push's end: 0 written into the task's stdin, -EPIPE the stdin ended
+ * first (the task closed it, a complete push, srun's end), -ENOTSUP the
+ * task's stdin is not a pipe the thread holds, -ECANCELED the capture
+ * stopped. Called once per accepted push, in the capture thread (or in
+ * plug_capture_stop's caller), in the order of the task's pushes. */
+typedef void (*plug_capture_in_f)(void *arg, uint32_t ltask, void *token, int status);
+
+/* Before plug_capture_start: hold (the end of srun's input does not end
+ * the tasks' stdin: a push marked complete does, or the step's end) and
+ * the pushes' end callback (NULL: pushes are refused). Kept across
+ * starts. */
+void plug_capture_input(bool hold, plug_capture_in_f done, void *arg);
+/* Queues n bytes at data (the caller's until done() ran for token) for
+ * task ltask's stdin, its end after them when complete. Any thread. 0
+ * (done() will run), -ENOTSUP (not a pipe the thread holds, or pushes
+ * off), -EPIPE (its stdin ended), -ENOBUFS (PLUG_CAPTURE_PUSH_MAX
+ * waiting), -ENOMEM. A push before the task's hook ran waits for it. */
+int plug_capture_push(uint32_t ltask, const void *data, size_t n, bool complete, void *token);
+/* Whether ltask's stdin takes pushes: 0 yes, -EAGAIN its hook has not
+ * run yet, -EPIPE ended, -ENOTSUP no. Any thread. */
+int plug_capture_stdin(uint32_t ltask);
+
 /* Prefork (job manager thread): the socket pairs for ntasks tasks and the
  * capture thread. ack_ms bounds a task's wait for the thread's answer.
  * 0, or -1 with errno (nothing is left; tasks then run uncaptured). */
@@ -50,15 +84,16 @@ int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void
  * pipes. Async-signal-safe (no allocation, no lock, no log); never fails
  * the task. */
 void plug_capture_task(uint32_t ltask);
-/* The channels of ltask that are captured (any thread); 0 before its
- * task hook ran, or when nothing is. */
+/* The output channels of ltask that are captured (any thread); 0 before
+ * its task hook ran, or when nothing is. */
 unsigned plug_capture_channels(uint32_t ltask);
 /* The task's end of ltask's socket pair, or -1 (the unit tests send
  * broken hand-overs on it). */
 int plug_capture_socket(uint32_t ltask);
-/* Stops (plugin fini): takes no more hand-overs, writes out what the
- * tasks' pipes still hold until each ended or drain_ms passed, then stops the thread and
- * closes every descriptor. A thread stuck in a write for CAP_JOIN_S
+/* Stops (plugin fini): takes no more hand-overs and no more stdin,
+ * writes out what the tasks' pipes still hold until each ended or
+ * drain_ms passed, then stops the thread, ends the pushes still waiting
+ * (-ECANCELED) and closes every descriptor. A thread stuck in a write for CAP_JOIN_S
  * more seconds is left running (logged) with what it uses. */
 void plug_capture_stop(int drain_ms);
 
