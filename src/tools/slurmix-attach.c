@@ -21,7 +21,12 @@
  * on another node, or the status is not known), the first failure the
  * step's events told (an abort's status, the code of a task that ended
  * without finalizing), else 0. 2: bad usage; 3: no step to attach to;
+ * 4: --stdin was refused (the tasks' stdin takes no pushes, or ended);
  * 130/143: interrupted; 141: our stdout was closed.
+ *
+ * --stdin: a thread reads our stdin and pushes each piece to the ranks
+ * named (PMIx_IOF_push, blocking: the next piece is read once the last
+ * is in the tasks' stdin), then PMIX_IOF_COMPLETE at its end.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -52,6 +57,7 @@ static struct {
 	bool unknown;           /* the end event said it does not know */
 	bool quiet;
 	char nspace[PMIX_MAX_NSLEN + 1]; /* the step's, once known */
+	pmix_status_t push_failed;       /* --stdin refused */
 } st;
 static volatile sig_atomic_t got_sig;
 
@@ -69,6 +75,8 @@ static void usage(FILE *f)
 		   "  -t, --tag          prefix every line with [nspace,rank]<channel>:\n"
 		   "  -T, --timestamp    prefix every line with the time it arrived\n"
 		   "  -n, --no-history   only what the tasks write from now on\n"
+		   "  -i, --stdin LIST   push our stdin into these ranks' stdin (all: every\n"
+		   "                     rank), its end after it\n"
 		   "  -w, --wait SEC     wait up to SEC seconds for the step to appear\n"
 		   "  -q, --quiet        no messages of our own\n"
 		   "  -h, --help         this text\n"
@@ -232,6 +240,63 @@ bad:
 	return -1;
 }
 
+/* --stdin: the targets and the thread that pushes. */
+static struct {
+	pmix_proc_t *procs;
+	size_t n;
+} in;
+
+static void *push_stdin(void *arg)
+{
+	static char buf[65536];
+	pmix_info_t done;
+	bool yes = true;
+	pmix_status_t rc = PMIX_SUCCESS;
+
+	(void)arg;
+	for (;;) {
+		ssize_t n = read(0, buf, sizeof(buf));
+		pmix_byte_object_t bo = { .bytes = buf, .size = n > 0 ? (size_t)n : 0 };
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if ((rc = PMIx_IOF_push(in.procs, in.n, &bo, NULL, 0, NULL, NULL)) != PMIX_SUCCESS)
+			break;
+	}
+	if (rc == PMIX_SUCCESS) {
+		PMIx_Info_load(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+		rc = PMIx_IOF_push(in.procs, in.n, NULL, &done, 1, NULL, NULL);
+		PMIx_Info_destruct(&done);
+	}
+	if (rc != PMIX_SUCCESS) {
+		pthread_mutex_lock(&lock);
+		st.push_failed = rc;
+		pthread_cond_broadcast(&cond);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+/* The --stdin targets of nspace from list ("all", or ranks). 0/-1. */
+static int stdin_targets(const char *list, const char *nspace)
+{
+	long n;
+
+	if (!strcmp(list, "all")) {
+		if (!(in.procs = malloc(sizeof(*in.procs))))
+			return -1;
+		PMIx_Load_procid(in.procs, nspace, PMIX_RANK_WILDCARD);
+		in.n = 1;
+		return 0;
+	}
+	if ((n = parse_ranks(list, nspace, &in.procs)) < 0)
+		return -1;
+	in.n = (size_t)n;
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	got_sig = sig; /* the main thread's timed wait sees it */
@@ -259,12 +324,15 @@ int main(int argc, char **argv)
 					      { "tag", no_argument, NULL, 't' },
 					      { "timestamp", no_argument, NULL, 'T' },
 					      { "no-history", no_argument, NULL, 'n' },
+					      { "stdin", required_argument, NULL, 'i' },
 					      { "wait", required_argument, NULL, 'w' },
 					      { "quiet", no_argument, NULL, 'q' },
 					      { "help", no_argument, NULL, 'h' },
 					      { "version", no_argument, NULL, 'V' },
 					      { NULL, 0, NULL, 0 } };
-	const char *pid = NULL, *uri = NULL, *ranks = NULL;
+	const char *pid = NULL, *uri = NULL, *ranks = NULL, *stdin_list = NULL;
+	pthread_t pusher;
+	bool pushing = false;
 	char nspace[PMIX_MAX_NSLEN + 1] = "";
 	pmix_iof_channel_t ch = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL;
 	bool tag = false, stamp = false, nohist = false, t = true;
@@ -280,7 +348,7 @@ int main(int argc, char **argv)
 	struct timespec until;
 	int c, id, rc;
 
-	while ((c = getopt_long(argc, argv, "p:u:r:oetTnw:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:u:r:oetTni:w:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': pid = optarg; break;
 		case 'u': uri = optarg; break;
@@ -290,6 +358,7 @@ int main(int argc, char **argv)
 		case 't': tag = true; break;
 		case 'T': stamp = true; break;
 		case 'n': nohist = true; break;
+		case 'i': stdin_list = optarg; break;
 		case 'w': {
 			char *end;
 
@@ -398,10 +467,21 @@ int main(int argc, char **argv)
 		PMIx_tool_finalize();
 		return 3;
 	}
+	if (stdin_list) {
+		if (stdin_targets(stdin_list, nspace) < 0) {
+			note("bad --stdin %s%s", stdin_list, "");
+			PMIx_tool_finalize();
+			free(procs);
+			return 2;
+		}
+		pushing = pthread_create(&pusher, NULL, push_stdin, NULL) == 0;
+		if (!pushing)
+			note("cannot push our stdin%s%s", "", "");
+	}
 	pthread_mutex_lock(&lock);
 	/* the server's end, or ours; the connection is looked at too, in case
 	 * its end could not be told (no event handler) */
-	while (!st.gone && !got_sig && PMIx_tool_is_connected()) {
+	while (!st.gone && !got_sig && !st.push_failed && PMIx_tool_is_connected()) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 200 * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
@@ -410,7 +490,14 @@ int main(int argc, char **argv)
 		}
 		pthread_cond_timedwait(&cond, &lock, &until);
 	}
-	rc = got_sig ? 128 + got_sig : st.status;
+	rc = got_sig ? 128 + got_sig : st.push_failed ? 4 : st.status;
+	if (st.push_failed && !got_sig)
+		note("--stdin refused: %s%s", PMIx_Error_string(st.push_failed),
+		     st.push_failed == PMIX_ERR_NOT_SUPPORTED ?
+			     " (that stdin is no pipe of srun's: /dev/null, a file or a terminal)" :
+		     st.push_failed == PMIX_ERR_IOF_COMPLETE ?
+			     " (that stdin has ended; SLURMIX_STDIN=push keeps it open)" :
+			     "");
 	if (!got_sig && st.unknown && !st.final)
 		note("the step's exit status is not known here%s%s", "", "");
 	pthread_mutex_unlock(&lock);
@@ -420,6 +507,10 @@ int main(int argc, char **argv)
 	wake();
 	if (!st.gone)
 		PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL);
+	if (pushing && st.push_failed) /* (it ended) */
+		pthread_join(pusher, NULL);
+	else if (pushing)
+		pthread_detach(pusher); /* in a read of our stdin: exit ends it */
 	PMIx_tool_finalize();
 	fflush(stdout);
 	free(procs);

@@ -122,6 +122,41 @@ START_TEST(forwarding)
 }
 END_TEST
 
+/* PMIX_FWD_STDIN true: every task's stdin is srun's (--input=all) and
+ * held open for pushes (SLURMIX_STDIN=push); PMIX_STDIN_TGT: that rank's
+ * only; neither: --input=none as before; a rank past the step's size is
+ * refused. Fails with the attributes ignored (tried). */
+START_TEST(stdin_forwarding)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(4);
+	pmix_info_t info[2];
+	plug_spawn_plan_t p;
+	bool yes = true;
+	uint32_t tgt = 2, far = 4;
+
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--input=none"));
+	ck_assert(!has_prefix(p.env, "SLURMIX_STDIN="));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_load(&info[0], PMIX_FWD_STDIN, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--input=all"));
+	ck_assert(has(p.env, "SLURMIX_STDIN=push"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_load(&info[1], PMIX_STDIN_TGT, &tgt, PMIX_UINT32);
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--input=2"));
+	ck_assert(has(p.env, "SLURMIX_STDIN=push"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_load(&info[1], PMIX_STDIN_TGT, &far, PMIX_UINT32);
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+}
+END_TEST
+
 START_TEST(mapping)
 {
 	plug_spawn_ctx_t c = ctx();
@@ -297,6 +332,7 @@ static Suite *spawn_suite(void)
 	tcase_set_timeout(t, 10);
 	tcase_add_test(t, plain);
 	tcase_add_test(t, forwarding);
+	tcase_add_test(t, stdin_forwarding);
 	tcase_add_test(t, mapping);
 	tcase_add_test(t, hosts);
 	tcase_add_test(t, required);

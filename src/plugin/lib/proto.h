@@ -16,6 +16,9 @@
 
 #define PLUG_SRUN_PORT_ENV "SLURMIX_SRUN_PORT" /* srun's agent, launch env */
 #define PLUG_STEP_ENV "SLURMIX_STEP"           /* "<jobid>.<stepid>", set by srun */
+/* The user's, per step: "push" keeps the tasks' stdin open for
+ * PMIx_IOF_push past the end of srun's input (docs/iof.md). */
+#define PLUG_STDIN_ENV "SLURMIX_STDIN"
 
 /* PMIx_Spawn (srun/spawn.h, docs/dynamic.md section 3). */
 /* Environment of a child srun (set by the parent srun). */
@@ -90,6 +93,13 @@ enum {
 				 * attached here) */
 	PLUG_NET_PIDS = 27,     /* u32 n, n x (u32 rank, u32 pid): the
 				 * answer */
+	/* stdin pushes (net/push.c) */
+	PLUG_NET_STDIN = 28,     /* tag = push id: STRING nspace, u32 n
+				  * (UINT32_MAX: every rank of the node), n
+				  * x u32 rank, BOOL complete, BYTE_OBJECT
+				  * bytes: into these tasks' stdin */
+	PLUG_NET_STDIN_ACK = 29, /* tag = push id: STATUS, once the tasks'
+				  * stdin took the bytes (or refused them) */
 	/* lost tasks (net/lost.c) */
 	PLUG_NET_LOST = 30, /* a task left without finalizing, or was
 				 * aborted: rank, status[, INT32 exit code:

@@ -54,6 +54,8 @@ enum kind {
 	K_CHILDSEP,
 	K_FWDOUT,
 	K_FWDERR,
+	K_FWDIN,
+	K_STDINTGT,
 	K_SET,
 	K_ADD,
 	K_UNSET,
@@ -99,12 +101,14 @@ static const struct {
 	{ PMIX_REQUESTOR_IS_TOOL, K_IGNORE },
 	{ PMIX_FWD_STDOUT, K_FWDOUT }, /* false: srun prints none of it */
 	{ PMIX_FWD_STDERR, K_FWDERR },
+	/* stdin for pushes (docs/iof.md, "Pushing stdin"): true, or the
+	 * rank that gets it */
+	{ PMIX_FWD_STDIN, K_FWDIN },
+	{ PMIX_STDIN_TGT, K_STDINTGT },
 	/* known, not done here: ignored unless required (Open MPI sends
 	 * several of them, never required) */
 	{ "pmix.mapper", K_UNSUPPORTED },
 	{ PMIX_DISPLAY_MAP, K_UNSUPPORTED },
-	{ PMIX_STDIN_TGT, K_UNSUPPORTED },
-	{ PMIX_FWD_STDIN, K_UNSUPPORTED },
 	{ PMIX_FWD_STDDIAG, K_UNSUPPORTED },
 	{ "pmix.tagout", K_UNSUPPORTED },
 	{ "pmix.tsout", K_UNSUPPORTED },
@@ -134,6 +138,8 @@ typedef struct {
 	uint32_t ppn, cpus, sp_timeout;
 	bool overlap, nohead, cwd;
 	bool no_out, no_err; /* PMIX_FWD_STDOUT/STDERR false */
+	bool fwd_in;         /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
+	int64_t stdin_tgt;   /* PMIX_STDIN_TGT's rank, -1: every rank */
 	char **env;          /* the srun's environment */
 	app_t *apps;
 	size_t napps;
@@ -194,6 +200,27 @@ static long v_num(const pmix_info_t *i)
 	case PMIX_STRING: return v->data.string ? strtol(v->data.string, NULL, 10) : -1;
 	default: return -1;
 	}
+}
+
+/* PMIX_STDIN_TGT: a rank of the new step (checked against its size in
+ * srun_opts), or WILDCARD for all. */
+static pmix_status_t stdin_target(st_t *s, const pmix_info_t *i)
+{
+	const pmix_value_t *v = &i->value;
+	long n;
+
+	s->fwd_in = true;
+	if ((v->type == PMIX_PROC_RANK && v->data.rank == PMIX_RANK_WILDCARD) ||
+	    (v->type == PMIX_UINT32 && v->data.uint32 == PMIX_RANK_WILDCARD)) {
+		s->stdin_tgt = -1;
+		return PMIX_SUCCESS;
+	}
+	n = v->type == PMIX_PROC_RANK ? (v->data.rank > 0x7fffffff ? -1 : (long)v->data.rank) :
+					v_num(i);
+	if (n < 0)
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: not a rank", i->key);
+	s->stdin_tgt = n;
+	return PMIX_SUCCESS;
 }
 
 /* ---- environment lists (malloc()ed "K=V" arrays) ------------------------ */
@@ -470,6 +497,8 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 		if (i->value.type == PMIX_BOOL && !i->value.data.flag)
 			s->no_err = true;
 		return PMIX_SUCCESS;
+	case K_FWDIN: s->fwd_in = s->fwd_in || v_bool(i); return PMIX_SUCCESS;
+	case K_STDINTGT: return stdin_target(s, i);
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}
@@ -698,7 +727,14 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 	rc |= add(argv, "--jobid=%u", s->ctx->job);
 	rc |= add(argv, "--ntasks=%u", p->ntasks);
 	rc |= add(argv, "--kill-on-bad-exit=1");
-	rc |= add(argv, "--input=none");
+	if (s->fwd_in && s->stdin_tgt >= (int64_t)p->ntasks)
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s %lld: the new step has %u ranks",
+			    PMIX_STDIN_TGT, (long long)s->stdin_tgt, p->ntasks);
+	/* pushes only (the stepds hold the stdin open for them) */
+	if (s->fwd_in && s->stdin_tgt >= 0)
+		rc |= add(argv, "--input=%lld", (long long)s->stdin_tgt);
+	else
+		rc |= add(argv, "--input=%s", s->fwd_in ? "all" : "none");
 	if (s->overlap) /* share the CPUs, and more tasks than CPUs */
 		rc |= add(argv, "--overlap") | add(argv, "--overcommit");
 	/* not forwarded: to nobody (the tasks' output is still captured for
@@ -903,7 +939,9 @@ static void st_free(st_t *s)
 pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *info, size_t ninfo,
 			      const pmix_app_t *apps, size_t napps, plug_spawn_plan_t *plan)
 {
-	st_t s = { .ctx = ctx, .plan = plan, .overlap = ctx->overlap, .napps = napps };
+	st_t s = {
+		.ctx = ctx, .plan = plan, .overlap = ctx->overlap, .napps = napps, .stdin_tgt = -1
+	};
 	char **argv = NULL, **env = NULL;
 	pmix_status_t st;
 
@@ -921,6 +959,8 @@ pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *in
 	if (st == PMIX_SUCCESS && s.sp_timeout)
 		plan->timeout = s.sp_timeout;
 	if (st == PMIX_SUCCESS && s.cwd && env_set(&env, PLUG_SPAWN_CWD_ENV, "1") < 0)
+		st = fail(&s, PMIX_ERR_NOMEM, "out of memory");
+	if (st == PMIX_SUCCESS && s.fwd_in && env_set(&env, PLUG_STDIN_ENV, "push") < 0)
 		st = fail(&s, PMIX_ERR_NOMEM, "out of memory");
 	st_free(&s);
 	if (st != PMIX_SUCCESS) {

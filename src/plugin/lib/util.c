@@ -65,6 +65,14 @@ int plug_nspace_parse(const char *ns, uint32_t *job, uint32_t *step)
 	return 0;
 }
 
+bool plug_nspace_same_job(const char *a, const char *b)
+{
+	uint32_t ja, jb;
+
+	return plug_nspace_parse(a, &ja, NULL) == 0 && plug_nspace_parse(b, &jb, NULL) == 0 &&
+	       ja == jb;
+}
+
 const char *plug_env_get(char *const *env, const char *name)
 {
 	size_t n = strlen(name);

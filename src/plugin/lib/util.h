@@ -21,6 +21,8 @@ int plug_path_expand(const char *raw, const char *node, const char *host, char *
 /* A step's namespace, "slurmix.<job>.<step>" and nothing after: 0 with
  * job and step set (either may be NULL), or -1. */
 int plug_nspace_parse(const char *ns, uint32_t *job, uint32_t *step);
+/* Whether a and b are both steps' namespaces of one job. */
+bool plug_nspace_same_job(const char *a, const char *b);
 /* Value of name in a NULL-terminated "K=V" array (NULL env: none). */
 const char *plug_env_get(char *const *env, const char *name);
 /* Removes a tree without following symbolic links or leaving its file

@@ -374,15 +374,6 @@ static void later_cb(pmix_status_t st, void *arg)
 	free(l);
 }
 
-/* A namespace of a step of this job: slurmix.<our job>.<step>. */
-static bool this_job(const char *nspace)
-{
-	uint32_t job, own_job;
-
-	return plug_nspace_parse(plug_net_ctx.nspace, &own_job, NULL) == 0 &&
-	       plug_nspace_parse(nspace, &job, NULL) == 0 && job == own_job;
-}
-
 pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 			    const pmix_info_t directives[], size_t ndirs,
 			    pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -407,7 +398,7 @@ pmix_status_t plug_iof_pull(const pmix_proc_t procs[], size_t nprocs,
 	/* only this job's steps (slurmix.<job>.<step>): a name that is none
 	 * would end the fetch of the others (not asked, logged) */
 	for (size_t i = 0; i < nprocs; i++)
-		if (this_job(procs[i].nspace))
+		if (plug_nspace_same_job(procs[i].nspace, plug_net_ctx.nspace))
 			l->procs[l->nprocs++] = procs[i];
 		else
 			plug_debug("IOF: %s is no step of this job: not asked", procs[i].nspace);

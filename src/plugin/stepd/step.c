@@ -56,11 +56,13 @@
 #include "net/evindex.h"
 #include "net/iof.h"
 #include "net/lost.h"
+#include "net/push.h"
 #include "net/stepend.h"
 #include "net/tool.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
 #include "stepd/family.h"
+#include "stepd/input.h"
 #include "stepd/nspace.h"
 #include "stepd/output.h"
 #include "stepd/publish.h"
@@ -332,6 +334,7 @@ static pmix_server_module_t module = {
 	.register_events = plug_evindex_register_events,
 	.notify_event = plug_event_notify_client,
 	.iof_pull = plug_iof_pull,
+	.push_stdin = plug_push_stdin,
 	.publish = plug_pub_publish,
 	.lookup = plug_pub_lookup,
 	.unpublish = plug_pub_unpublish,
@@ -760,7 +763,7 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
 		    0 ||
 	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0 ||
-	    plug_tool_net_register(n, st->si.uid) < 0 ||
+	    plug_push_net_register(n) < 0 || plug_tool_net_register(n, st->si.uid) < 0 ||
 	    plug_stepend_register(n, st->si.nodeid, st->si.nnodes, st->si.node_tasks) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
@@ -798,6 +801,21 @@ static void stop_net(plug_step_t *st)
 	st->boot_started = false;
 }
 
+/* SLURMIX_STDIN in the step's environment: "push" holds the tasks' stdin
+ * open for PMIx_IOF_push past the end of srun's input (docs/iof.md,
+ * "Pushing stdin"); "srun" (the default) does not. */
+static bool stdin_held(char **env)
+{
+	const char *v = plug_env_get(env, PLUG_STDIN_ENV);
+
+	if (!v || !*v || !strcmp(v, "srun"))
+		return false;
+	if (!strcmp(v, "push"))
+		return true;
+	plug_error("%s=%s: not srun or push: taken as srun", PLUG_STDIN_ENV, v);
+	return false;
+}
+
 /* ---- hooks -------------------------------------------------------------- */
 
 int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
@@ -830,9 +848,11 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		goto fail;
 	plug_reap_hooks(plug_stepend_task, plug_stepend_exit);
 	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
-	if (plug_conf.iof)
+	if (plug_conf.iof) {
+		plug_input_start(step.map, step.si.nodeid, stdin_held(*env));
 		plug_output_start(step.nspace, step.map, step.si.nodeid, step.si.node_tasks,
 				  PLUG_CAPTURE_ACK_MS);
+	}
 	/* a spawned step's processes hold their parent's job information */
 	if (step.spawned && pxc_server_hold_nspace(step.parent.nspace) != PMIX_SUCCESS)
 		plug_flag("the parent step's job information is not prefetched");
@@ -889,6 +909,7 @@ static void free_list(char **list)
 void plug_step_fini(void)
 {
 	plug_output_stop();
+	plug_input_stop();
 	if (step.server_up)
 		plug_stepend_wait((int)plug_conf.timeout * 1000);
 	stop_net(&step);
