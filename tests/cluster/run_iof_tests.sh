@@ -379,6 +379,104 @@ child_case() {
 	rm -f "$bin"/ch.*
 }
 
+# stdin: srun's own passes through the step daemons unchanged; pushes
+# (PMIx_IOF_push) reach the tasks byte-exact and end their input.
+stdin_cases() {
+	local sum0
+	head -c 5000000 /dev/urandom >"$bin/in.dat"
+	sum0=$(sha256sum <"$bin/in.dat")
+	iof_case "stdin: srun's stdin reaches every task byte-exact with its end, -N2 -n3" \
+		'[ $rc = 0 ] && [ "$(grep -c "^$sum0\$" <<<"$out")" = 3 ]' \
+		bash -c "$S -N2 -n3 sha256sum <in.dat && $S -n2 cat </dev/null"
+	rm -f "$bin/in.dat"
+	push_case
+	refused_case
+	rm -f "$bin"/cp.*
+	iof_case "stdin: a parent pushes into its spawned children (PMIX_FWD_STDIN, WILDCARD)" \
+		'[ $rc = 0 ] && grep -q "CHILDPUSH ok files=3" <<<"$out" && children_got 3 "$(sha256sum <"$bin/cp.want")"' \
+		$S -N2 -n2 ./pmix_iofpush 3 5000000 cp all
+	rm -f "$bin"/cp.*
+	iof_case "stdin: PMIX_STDIN_TGT 1: rank 1 gets the pushes, rank 0 refuses them" \
+		'[ $rc = 0 ] && grep -q "CHILDPUSH ok" <<<"$out" &&
+		 [ "$(cat "$bin/cp.1")" = "$(sha256sum <"$bin/cp.want")" ] &&
+		 [ "$(cat "$bin/cp.0")" = "$(sha256sum </dev/null)" ]' \
+		$S -N2 -n2 ./pmix_iofpush 3 1000000 cp tgt
+	rm -f "$bin"/cp.*
+}
+
+# children_got N SUM: every child's file holds SUM.
+children_got() {
+	local r
+	for r in $(seq 0 $(($1 - 1))); do
+		[ "$(cat "$bin/cp.$r" 2>/dev/null)" = "$2" ] || { echo "child $r: $(cat "$bin/cp.$r" 2>&1)"; return 1; }
+	done
+}
+
+# slurmix-attach --stdin: 256 MiB into ranks 0 and 1 (node 1 through
+# srun, node 2 over the network) of a held step, then 3 MiB into every
+# rank of another; each task's sha256 of its stdin is the data's.
+push_case() {
+	local name="stdin: 256 MiB pushed into ranks 0,1 and 3 MiB to WILDCARD, byte-exact" t0 P a b want want2
+	want_case "$name" || return 0
+	t0=$(now)
+	rm -f "$bin"/sp.*
+	head -c 268435456 /dev/urandom >"$bin/sp.dat"
+	want=$(sha256sum <"$bin/sp.dat")
+	(cd "$bin" && SLURMIX_STDIN=push exec $S -N2 -n2 bash -c 'sha256sum >sp.$SLURM_PROCID' \
+		</dev/null >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	timeout 100 "$attach" -q --pid "$P" --stdin 0,1 <"$bin/sp.dat" >/dev/null
+	a=$?
+	wait "$P"
+	head -c 3000000 "$bin/sp.dat" >"$bin/sp.small"
+	want2=$(sha256sum <"$bin/sp.small")
+	(cd "$bin" && SLURMIX_STDIN=push exec $S -N2 -n3 bash -c 'sha256sum >sp.w.$SLURM_PROCID' \
+		</dev/null >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	timeout 60 "$attach" -q --pid "$P" --stdin all <"$bin/sp.small" >/dev/null
+	b=$?
+	wait "$P"
+	if [ "$a$b" = 00 ] && [ "$(cat "$bin/sp.0")" = "$want" ] && [ "$(cat "$bin/sp.1")" = "$want" ] &&
+	   [ "$(cat "$bin"/sp.w.[012] | sort -u)" = "$want2" ]; then
+		ok "$name ($(since "$t0") s)"
+	else
+		echo "attach rc $a $b; want $want / $want2"
+		cat "$bin"/sp.[01] "$bin"/sp.w.* 2>&1
+		bad "$name"
+	fi
+	rm -f "$bin"/sp.*
+}
+
+# A push that cannot be: at once, with a status that says why (exit 4):
+# a rank whose stdin is /dev/null (srun --input=0's other tasks), a stdin
+# that srun's end ended (no SLURMIX_STDIN=push).
+refused_case() {
+	local name="stdin: refused at once: /dev/null (NOT-SUPPORTED), ended (IOF COMPLETE)" t0 P r1 r2 e1 e2
+	want_case "$name" || return 0
+	t0=$(now)
+	(cd "$bin" && exec $S -N2 -n2 --input=0 sleep 5 </dev/null >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	e1=$(echo hi | timeout 20 "$attach" --pid "$P" --stdin 1 2>&1 >/dev/null)
+	r1=$?
+	wait "$P"
+	(cd "$bin" && exec $S -N2 -n2 sleep 5 </dev/null >/dev/null 2>&1) &
+	P=$!
+	wait_file "/tmp/pmix.$(hostname).tool.$P"
+	sleep 0.5
+	e2=$(echo hi | timeout 20 "$attach" --pid "$P" --stdin 0 2>&1 >/dev/null)
+	r2=$?
+	wait "$P"
+	if [ "$r1$r2" = 44 ] && grep -q NOT-SUPPORTED <<<"$e1" && grep -q "IOF COMPLETE" <<<"$e2" &&
+	   awk -v t="$(since "$t0")" 'BEGIN { exit !(t < 14) }'; then
+		ok "$name ($(since "$t0") s)"
+	else
+		bad "$name" "(rc $r1 $r2: $e1 / $e2)"
+	fi
+}
+
 child_same() {
 	local r
 	for r in 0 1 2; do
@@ -404,7 +502,7 @@ build_programs() {
 	exit "${3:-0}"
 	EOF
 	chmod 755 "$bin/tick.sh"
-	for p in pmix_iofpull pmix_iofend pmix_iofchild; do
+	for p in pmix_iofpull pmix_iofend pmix_iofchild pmix_iofpush; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -426,6 +524,7 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 capture_cases
 pull_cases
 child_case
+stdin_cases
 tool_cases
 attach_cases
 status_cases
