@@ -33,6 +33,7 @@
 #endif
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -244,32 +245,51 @@ bad:
 static struct {
 	pmix_proc_t *procs;
 	size_t n;
+	volatile sig_atomic_t stop; /* we are ending: push the end, stop */
 } in;
 
+/* The end of the targets' stdin, unless they refused it. */
+static pmix_status_t push_end(pmix_status_t why)
+{
+	pmix_info_t done;
+	bool yes = true;
+	pmix_status_t rc;
+
+	if (why == PMIX_ERR_IOF_COMPLETE || why == PMIX_ERR_NOT_SUPPORTED ||
+	    !PMIx_tool_is_connected())
+		return why;
+	PMIx_Info_load(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+	rc = PMIx_IOF_push(in.procs, in.n, NULL, &done, 1, NULL, NULL);
+	PMIx_Info_destruct(&done);
+	return why != PMIX_SUCCESS ? why : rc;
+}
+
+/* Our stdin, piece by piece (each once the last is in the tasks'
+ * stdin), then its end; also when we end early (in.stop, looked at
+ * every 200 ms) or a push failed (a slow reader past the timeout): a
+ * reader is never left waiting for more. */
 static void *push_stdin(void *arg)
 {
 	static char buf[65536];
-	pmix_info_t done;
-	bool yes = true;
+	struct pollfd pf = { .fd = 0, .events = POLLIN };
 	pmix_status_t rc = PMIX_SUCCESS;
 
 	(void)arg;
-	for (;;) {
-		ssize_t n = read(0, buf, sizeof(buf));
-		pmix_byte_object_t bo = { .bytes = buf, .size = n > 0 ? (size_t)n : 0 };
+	while (!in.stop) {
+		ssize_t n;
+		pmix_byte_object_t bo = { .bytes = buf };
 
-		if (n < 0 && errno == EINTR)
+		if (poll(&pf, 1, 200) <= 0)
+			continue;
+		if ((n = read(0, buf, sizeof(buf))) < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			break;
+		bo.size = (size_t)n;
 		if ((rc = PMIx_IOF_push(in.procs, in.n, &bo, NULL, 0, NULL, NULL)) != PMIX_SUCCESS)
 			break;
 	}
-	if (rc == PMIX_SUCCESS) {
-		PMIx_Info_load(&done, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
-		rc = PMIx_IOF_push(in.procs, in.n, NULL, &done, 1, NULL, NULL);
-		PMIx_Info_destruct(&done);
-	}
+	rc = push_end(rc);
 	if (rc != PMIX_SUCCESS) {
 		pthread_mutex_lock(&lock);
 		st.push_failed = rc;
@@ -507,10 +527,15 @@ int main(int argc, char **argv)
 	wake();
 	if (!st.gone)
 		PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL);
-	if (pushing && st.push_failed) /* (it ended) */
-		pthread_join(pusher, NULL);
-	else if (pushing)
-		pthread_detach(pusher); /* in a read of our stdin: exit ends it */
+	if (pushing) { /* it ends within 200 ms, or with its push */
+		struct timespec j;
+
+		in.stop = 1;
+		clock_gettime(CLOCK_REALTIME, &j);
+		j.tv_sec += 5;
+		if (pthread_timedjoin_np(pusher, NULL, &j) != 0)
+			note("our stdin's pusher did not end: left%s%s", "", "");
+	}
 	PMIx_tool_finalize();
 	fflush(stdout);
 	free(procs);

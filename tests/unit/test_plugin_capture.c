@@ -608,8 +608,8 @@ static void wait_dones(int want)
 
 /* Forks task 0 with stdin in and stdout o (closing other, the test's
  * end of its stdin, as exec would); after the hook it copies its stdin
- * to stdout until the end (mode 'c'), or closes its stdin and sleeps 1 s
- * (mode 'x'); exits 0. */
+ * to stdout until the end (mode 'c'; 's': after 500 ms), or closes its
+ * stdin and sleeps 1 s (mode 'x'); exits 0. */
 static pid_t task_in(int in, int o, int other, char mode)
 {
 	pid_t pid = fork();
@@ -631,6 +631,8 @@ static pid_t task_in(int in, int o, int other, char mode)
 			sleep(1);
 			_exit(0);
 		}
+		if (mode == 's')
+			usleep(500000);
 		while ((r = read(0, b, sizeof(b))) != 0) {
 			if (r < 0 && errno == EINTR)
 				continue;
@@ -818,6 +820,78 @@ START_TEST(test_stdin_refused)
 }
 END_TEST
 
+/* A task that gave up waiting for the thread's answer keeps srun's pipe
+ * as its stdin, and the thread, which got it too, reads none of it: every
+ * byte reaches the task. Fails without the task's word (tried: the
+ * thread took some). */
+START_TEST(test_stdin_gave_up)
+{
+	enum { N = 1 << 20 };
+	int pi[2], po[2];
+	char *want = malloc(N), *b;
+	size_t n;
+	pid_t pid;
+	feed_t f;
+	pthread_t th;
+
+	plug_capture_input(false, in_done, NULL);
+	ck_assert_int_eq(plug_capture_start(1, 0, out_cb, NULL), 0); /* no wait at all */
+	ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	pid = task_in(pi[0], po[1], pi[1], 's');
+	close(pi[0]);
+	close(po[1]);
+	fill_bytes(want, N, 5);
+	f = (feed_t){ pi[1], want, N };
+	ck_assert_int_eq(pthread_create(&th, NULL, feed, &f), 0);
+	b = read_all(po[0], &n);
+	pthread_join(th, NULL);
+	ck_assert_uint_eq(n, N);
+	ck_assert(!memcmp(b, want, N));
+	ck_assert_int_eq(wait_task(pid), 0);
+	free(b);
+	free(want);
+	close(po[0]);
+}
+END_TEST
+
+/* Too much waiting for a task that reads late: the push past the bound
+ * is refused and the task's input ends after what was taken (no gap in
+ * the middle), later pushes are refused too. */
+START_TEST(test_stdin_overflow)
+{
+	enum { M = 10 << 20 };
+	int pi[2], po[2];
+	char *data = malloc(3 * (size_t)M), *b;
+	size_t n;
+	pid_t pid;
+
+	plug_capture_input(true, in_done, NULL);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	ck_assert_int_eq(pipe2(pi, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	fill_bytes(data, 3 * (size_t)M, 8);
+	pid = task_in(pi[0], po[1], pi[1], 's');
+	close(pi[0]);
+	close(po[1]);
+	for (int k = 0; k < 200 && plug_capture_stdin(0) != 0; k++)
+		usleep(10000);
+	ck_assert_int_eq(plug_capture_push(0, data, M, false, (void *)1), 0);
+	usleep(50000); /* (the first is being written) */
+	ck_assert_int_eq(plug_capture_push(0, data + M, M, false, (void *)2), 0);
+	ck_assert_int_eq(plug_capture_push(0, data + 2 * M, M, false, (void *)3), -ENOBUFS);
+	ck_assert_int_eq(plug_capture_push(0, "x", 1, true, (void *)4), -EPIPE);
+	b = read_all(po[0], &n);
+	ck_assert_uint_eq(n, 2 * (size_t)M);
+	ck_assert(!memcmp(b, data, 2 * (size_t)M));
+	ck_assert_int_eq(wait_task(pid), 0);
+	free(b);
+	free(data);
+	close(pi[1]);
+	close(po[0]);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
 	const struct unit_test tests[] = {
@@ -834,6 +908,8 @@ static Suite *capture_suite(void)
 		{ "stdin_push", test_stdin_push },
 		{ "stdin_hold", test_stdin_hold },
 		{ "stdin_refused", test_stdin_refused },
+		{ "stdin_gave_up", test_stdin_gave_up },
+		{ "stdin_overflow", test_stdin_overflow },
 	};
 	Suite *s = suite_create("plugin_capture");
 

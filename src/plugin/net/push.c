@@ -10,7 +10,11 @@
  * stdin took them (or refused them). Another step's nodes come from its
  * table (net/xstep.h). The push answers when every part did. One
  * connection per peer keeps a client's pushes in order up to the tasks'
- * queues, which keep them in order too.
+ * queues, which keep them in order too. A part ends when its bytes are in
+ * the tasks' stdin (a task that reads slowly holds its push: the pusher
+ * waits, as a writer into a pipe does), when they are refused, when the
+ * task's stdin ends or the capture stops, or when its node is lost: no
+ * timer of its own (the caller's request has one).
  * Trust: STDIN is taken from this step's nodes and from other steps'
  * stepds (the job key vouches for them: a parent feeds its children),
  * for this node's own ranks only; STDIN_ACK only from a peer asked.
@@ -35,14 +39,22 @@
 #define PUSH_ANSWERED UINT32_MAX
 #define PUSH_ALL UINT32_MAX /* STDIN: every rank of the node */
 
-/* One part of a push: a peer (or PUSH_LOCAL) that answers. */
+/* One part of a push: a peer (or PUSH_LOCAL) that answers; wild: 0 for
+ * named ranks, else 1 + the step's WILDCARD group (done when one part of
+ * the group is). */
 typedef struct {
-	uint32_t peer;
-	bool all; /* WILDCARD: success when one part of them is */
+	uint32_t peer, wild;
 } part_t;
 
+/* A step's WILDCARD: how its parts went. */
+typedef struct {
+	uint32_t n, ok;
+	pmix_status_t err;
+} wild_t;
+
 typedef struct op {
-	struct op *next;
+	struct op *next;  /* dispatched, waiting for answers */
+	struct op *qnext; /* waiting for its turn (np.qhead) */
 	uint32_t id;
 	pmix_proc_t *targets;
 	size_t ntargets;
@@ -51,17 +63,21 @@ typedef struct op {
 	bool complete;
 	part_t *parts;
 	uint32_t nparts, waiting;
-	pmix_status_t err;     /* the first error of a named rank's part */
-	pmix_status_t err_all; /* the first error of a WILDCARD part */
-	uint32_t ok_all, n_all;
+	pmix_status_t err; /* the first error of a named rank's part */
+	wild_t *wild;      /* [ntargets]: per step named with WILDCARD */
+	uint32_t nwild;
+	bool ready; /* its steps are known: it may go (queue order) */
 	pmix_op_cbfunc_t cbfunc;
 	void *cbdata;
-	struct event *timer;
 } op_t;
 
 static struct {
 	plug_net_t *net;
 	op_t *ops;
+	/* pushes not dispatched yet, in call order: one that waits for
+	 * another step's table holds those after it, so that pushes to a
+	 * task keep their order */
+	op_t *qhead, *qtail;
 	uint32_t next_id;
 	bool stopped;
 } np;
@@ -76,11 +92,10 @@ static op_t *op_find(uint32_t id)
 
 static void op_free(op_t *o)
 {
-	if (o->timer)
-		event_free(o->timer);
 	free(o->targets);
 	free(o->data);
 	free(o->parts);
+	free(o->wild);
 	free(o);
 }
 
@@ -88,8 +103,9 @@ static pmix_status_t op_status(const op_t *o)
 {
 	if (o->err != PMIX_SUCCESS)
 		return o->err;
-	if (o->n_all && !o->ok_all)
-		return o->err_all;
+	for (uint32_t g = 0; g < o->nwild; g++)
+		if (o->wild[g].n && !o->wild[g].ok)
+			return o->wild[g].err;
 	return PMIX_SUCCESS;
 }
 
@@ -105,6 +121,19 @@ static void op_done(op_t *o, pmix_status_t st)
 	op_free(o);
 }
 
+/* A part of group wild (see part_t) ended with st. */
+static void count(op_t *o, uint32_t wild, pmix_status_t st)
+{
+	wild_t *w = wild ? &o->wild[wild - 1] : NULL;
+
+	if (w && st == PMIX_SUCCESS)
+		w->ok++;
+	else if (w && w->err == PMIX_SUCCESS)
+		w->err = st;
+	else if (!w && st != PMIX_SUCCESS && o->err == PMIX_SUCCESS)
+		o->err = st;
+}
+
 /* Part k of o ended with st. */
 static void part_answered(op_t *o, uint32_t k, pmix_status_t st)
 {
@@ -113,50 +142,28 @@ static void part_answered(op_t *o, uint32_t k, pmix_status_t st)
 	if (p->peer == PUSH_ANSWERED)
 		return;
 	p->peer = PUSH_ANSWERED;
-	if (p->all && st == PMIX_SUCCESS)
-		o->ok_all++;
-	else if (p->all && o->err_all == PMIX_SUCCESS)
-		o->err_all = st;
-	else if (!p->all && st != PMIX_SUCCESS && o->err == PMIX_SUCCESS)
-		o->err = st;
+	count(o, p->wild, st);
 	if (!--o->waiting)
 		op_done(o, op_status(o));
 }
 
-static void op_timeout(int fd, short what, void *arg)
-{
-	op_t *o = arg;
-
-	(void)fd, (void)what;
-	plug_error("stdin push to %s: %u node%s did not answer within %u s", o->targets[0].nspace,
-		   o->waiting, o->waiting == 1 ? "" : "s", plug_net_ctx.timeout);
-	op_done(o, PMIX_ERR_TIMEOUT);
-}
-
-static bool add_part(op_t *o, uint32_t peer, bool all)
+static bool add_part(op_t *o, uint32_t peer, uint32_t wild)
 {
 	part_t *g = realloc(o->parts, (o->nparts + 1) * sizeof(*g));
 
 	if (!g)
 		return false;
 	o->parts = g;
-	o->parts[o->nparts++] = (part_t){ peer, all };
+	o->parts[o->nparts++] = (part_t){ peer, wild };
 	o->waiting++;
-	o->n_all += all;
 	return true;
 }
 
 /* An immediate error of a part (not sent): counted like an answer, but
  * o is not answered here even when it was the last. */
-static void part_failed(op_t *o, bool all, pmix_status_t st)
+static void part_failed(op_t *o, uint32_t wild, pmix_status_t st)
 {
-	if (all) {
-		o->n_all++;
-		if (o->err_all == PMIX_SUCCESS)
-			o->err_all = st;
-	} else if (o->err == PMIX_SUCCESS) {
-		o->err = st;
-	}
+	count(o, wild, st);
 }
 
 /* ---- sending ------------------------------------------------------------ */
@@ -216,8 +223,9 @@ static bool send_part(op_t *o, const step_t *s, uint32_t peer, const pmix_rank_t
 
 /* The part of step s's node `node` (ranks, or all of them). */
 static void node_part(op_t *o, const step_t *s, uint32_t node, const pmix_rank_t *ranks, uint32_t n,
-		      bool all)
+		      uint32_t wild)
 {
+	bool all = wild != 0;
 	bool here = !s->peer && node == plug_net_ctx.me;
 	uint32_t peer = here ? PUSH_LOCAL : s->peer ? s->peer[node] : node;
 	pmix_status_t st;
@@ -225,17 +233,17 @@ static void node_part(op_t *o, const step_t *s, uint32_t node, const pmix_rank_t
 	if (here) {
 		st = plug_input_push(all ? NULL : ranks, n, o->data, o->len, o->complete,
 				     local_done, (void *)(uintptr_t)o->id);
-		if (st == PMIX_SUCCESS && !add_part(o, peer, all))
+		if (st == PMIX_SUCCESS && !add_part(o, peer, wild))
 			st = PMIX_ERR_NOMEM; /* (its answer then finds no part: dropped) */
 	} else {
-		st = add_part(o, peer, all) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+		st = add_part(o, peer, wild) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
 		if (st == PMIX_SUCCESS && !send_part(o, s, peer, ranks, all ? PUSH_ALL : n)) {
-			o->nparts--, o->waiting--, o->n_all -= all;
+			o->nparts--, o->waiting--;
 			st = PMIX_ERR_UNREACH;
 		}
 	}
 	if (st != PMIX_SUCCESS)
-		part_failed(o, all, st);
+		part_failed(o, wild, st);
 }
 
 /* The targets of o in step s: every node holding one gets its part. */
@@ -245,6 +253,7 @@ static void step_parts(op_t *o, const step_t *s)
 	unsigned char *want = calloc(map->ntasks ? map->ntasks : 1, 1);
 	pmix_rank_t *ranks = calloc(map->ntasks ? map->ntasks : 1, sizeof(*ranks));
 	bool all = false;
+	uint32_t wild = 0;
 
 	for (size_t i = 0; want && i < o->ntargets; i++) {
 		if (!PMIx_Check_nspace(o->targets[i].nspace, s->nspace))
@@ -254,7 +263,11 @@ static void step_parts(op_t *o, const step_t *s)
 		else if (o->targets[i].rank < map->ntasks)
 			want[o->targets[i].rank] = 1;
 		else
-			part_failed(o, false, PMIX_ERR_BAD_PARAM);
+			part_failed(o, 0, PMIX_ERR_BAD_PARAM);
+	}
+	if (all) {
+		wild = ++o->nwild; /* (o->wild has a place for each target) */
+		o->wild[wild - 1].n = 1;
 	}
 	for (uint32_t node = 0; want && ranks && node < map->nnodes; node++) {
 		uint32_t n = 0;
@@ -266,10 +279,10 @@ static void step_parts(op_t *o, const step_t *s)
 				ranks[n++] = r;
 		}
 		if (n)
-			node_part(o, s, node, ranks, n, all);
+			node_part(o, s, node, ranks, n, wild);
 	}
 	if (!want || !ranks)
-		part_failed(o, all, PMIX_ERR_NOMEM);
+		part_failed(o, wild, PMIX_ERR_NOMEM);
 	free(want);
 	free(ranks);
 }
@@ -278,8 +291,6 @@ static void step_parts(op_t *o, const step_t *s)
  * when no part is on its way (o freed). */
 static pmix_status_t dispatch(op_t *o)
 {
-	struct timeval tv = { plug_net_ctx.timeout ? plug_net_ctx.timeout : 60, 0 };
-
 	for (size_t i = 0; i < o->ntargets; i++) {
 		step_t s;
 		bool seen = false;
@@ -291,7 +302,7 @@ static pmix_status_t dispatch(op_t *o)
 		if (!step_of(o->targets[i].nspace, &s)) {
 			plug_debug("stdin push: %s is no known step of this job",
 				   o->targets[i].nspace);
-			part_failed(o, false, PMIX_ERR_NOT_FOUND);
+			part_failed(o, 0, PMIX_ERR_NOT_FOUND);
 			continue;
 		}
 		step_parts(o, &s);
@@ -302,28 +313,44 @@ static pmix_status_t dispatch(op_t *o)
 		op_free(o);
 		return st == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : st;
 	}
-	if ((o->timer = evtimer_new(plug_net_base(np.net), op_timeout, o)))
-		evtimer_add(o->timer, &tv);
 	o->next = np.ops;
 	np.ops = o;
 	return PMIX_SUCCESS;
 }
 
+/* Dispatches the queue's ready head pushes, answering those that end at
+ * once (never inside plug_push_stdin). */
+static void drain(void)
+{
+	while (np.qhead && np.qhead->ready) {
+		op_t *o = np.qhead;
+		pmix_op_cbfunc_t cb = o->cbfunc;
+		void *cbdata = o->cbdata;
+		pmix_status_t st;
+
+		if (!(np.qhead = o->qnext))
+			np.qtail = NULL;
+		st = dispatch(o);
+		if (st != PMIX_SUCCESS)
+			cb(st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st, cbdata);
+	}
+}
+
 static void steps_known(pmix_status_t st, void *arg)
 {
 	op_t *o = arg;
-	pmix_op_cbfunc_t cb = o->cbfunc;
-	void *cbdata = o->cbdata;
 
-	(void)st; /* a step that could not be had: NOT_FOUND below */
-	if (np.stopped) {
+	(void)st;         /* a step that could not be had: NOT_FOUND below */
+	if (np.stopped) { /* (no more in the queue) */
+		pmix_op_cbfunc_t cb = o->cbfunc;
+		void *cbdata = o->cbdata;
+
 		op_free(o);
 		cb(PMIX_ERR_UNREACH, cbdata);
 		return;
 	}
-	st = dispatch(o);
-	if (st != PMIX_SUCCESS)
-		cb(st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st, cbdata);
+	o->ready = true;
+	drain();
 }
 
 pmix_status_t plug_push_stdin(const pmix_proc_t *source, const pmix_proc_t targets[],
@@ -345,10 +372,10 @@ pmix_status_t plug_push_stdin(const pmix_proc_t *source, const pmix_proc_t targe
 			return PMIX_ERR_NOT_FOUND;
 		}
 	if (!(o = calloc(1, sizeof(*o))) || !(o->targets = malloc(ntargets * sizeof(*targets))) ||
+	    !(o->wild = calloc(ntargets, sizeof(*o->wild))) ||
 	    (bo && bo->size && !(o->data = malloc(bo->size)))) {
 		if (o)
-			free(o->targets);
-		free(o);
+			op_free(o);
 		return PMIX_ERR_NOMEM;
 	}
 	memcpy(o->targets, targets, ntargets * sizeof(*targets));
@@ -362,12 +389,20 @@ pmix_status_t plug_push_stdin(const pmix_proc_t *source, const pmix_proc_t targe
 	o->cbfunc = cbfunc;
 	o->cbdata = cbdata;
 	rc = plug_xstep_need(o->targets, o->ntargets, steps_known, o);
-	if (rc == 0)
-		return PMIX_SUCCESS; /* steps_known goes on */
 	if (rc < 0)
 		plug_debug("stdin push: another step's table cannot be had: %s",
 			   PMIx_Error_string(rc));
-	return dispatch(o);
+	if (rc != 0 && !np.qhead)
+		return dispatch(o);
+	/* behind a push that waits (the head is never ready here: drain
+	 * dispatches ready ones at once); steps_known and drain go on */
+	o->ready = rc != 0;
+	if (np.qtail)
+		np.qtail->qnext = o;
+	else
+		np.qhead = o;
+	np.qtail = o;
+	return PMIX_SUCCESS;
 }
 
 /* ---- the receiving side ------------------------------------------------- */
@@ -396,6 +431,15 @@ static void acked(pmix_status_t st, void *arg)
 	free(a);
 }
 
+/* One item of type into dst, exactly n of them (a message that holds
+ * fewer is broken). */
+static bool unpack_n(pmix_data_buffer_t *in, void *dst, int32_t n, pmix_data_type_t type)
+{
+	int32_t got = n;
+
+	return pxc_unpack(in, dst, &got, type) == PMIX_SUCCESS && got == n;
+}
+
 /* STDIN from peer `from`: into this node's tasks, then the answer. */
 static void stdin_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 {
@@ -408,13 +452,11 @@ static void stdin_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	pmix_status_t st = PMIX_ERR_BAD_PARAM;
 	ack_t *a = NULL;
 
-	if (pxc_unpack(in, &ns, &(int32_t){ 1 }, PMIX_STRING) != PMIX_SUCCESS ||
-	    pxc_unpack(in, &n, &(int32_t){ 1 }, PMIX_UINT32) != PMIX_SUCCESS ||
+	if (!unpack_n(in, &ns, 1, PMIX_STRING) || !unpack_n(in, &n, 1, PMIX_UINT32) ||
 	    (n != PUSH_ALL &&
 	     (n == 0 || n > map->count[plug_net_ctx.me] || !(ranks = calloc(n, sizeof(*ranks))) ||
-	      pxc_unpack(in, ranks, &(int32_t){ (int32_t)n }, PMIX_UINT32) != PMIX_SUCCESS)) ||
-	    pxc_unpack(in, &complete, &(int32_t){ 1 }, PMIX_BOOL) != PMIX_SUCCESS ||
-	    pxc_unpack(in, &bo, &(int32_t){ 1 }, PMIX_BYTE_OBJECT) != PMIX_SUCCESS)
+	      !unpack_n(in, ranks, (int32_t)n, PMIX_UINT32))) ||
+	    !unpack_n(in, &complete, 1, PMIX_BOOL) || !unpack_n(in, &bo, 1, PMIX_BYTE_OBJECT))
 		plug_error("stdin push: a broken message from peer %u: refused", from);
 	else if (!ns || !PMIx_Check_nspace(ns, plug_net_ctx.nspace))
 		plug_error("stdin push: peer %u pushes to %s, not this step: refused", from,
@@ -426,8 +468,9 @@ static void stdin_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 		st = plug_input_push(n == PUSH_ALL ? NULL : ranks, n == PUSH_ALL ? 0 : n, bo.bytes,
 				     bo.size, complete || !bo.size, acked, a);
 		if (st == PMIX_ERR_BAD_PARAM)
-			plug_error("stdin push: peer %u names ranks not on this node: refused",
-				   from);
+			plug_error(
+				"stdin push: peer %u names ranks not on this node (or twice): refused",
+				from);
 	}
 	if (st != PMIX_SUCCESS) {
 		free(a);
@@ -444,7 +487,7 @@ static void ack_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	pmix_status_t st;
 	op_t *o = op_find(tag);
 
-	if (pxc_unpack(in, &st, &(int32_t){ 1 }, PMIX_STATUS) != PMIX_SUCCESS) {
+	if (!unpack_n(in, &st, 1, PMIX_STATUS)) {
 		plug_error("stdin push: a broken answer from peer %u: taken as a failure", from);
 		st = PMIX_ERR_UNPACK_FAILURE;
 	}
@@ -489,6 +532,17 @@ static void np_stop(void *arg)
 	np.stopped = true;
 	while (np.ops)
 		op_done(np.ops, PMIX_ERR_UNREACH);
+	while (np.qhead) { /* not dispatched: the ready ones end here, the
+			    * others when their steps_known comes */
+		op_t *o = np.qhead;
+
+		np.qhead = o->qnext;
+		if (o->ready) {
+			o->cbfunc(PMIX_ERR_UNREACH, o->cbdata);
+			op_free(o);
+		}
+	}
+	np.qtail = NULL;
 }
 
 int plug_push_net_register(plug_net_t *n)

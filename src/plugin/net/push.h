@@ -19,8 +19,8 @@ int plug_push_net_register(plug_net_t *n);
  * PMIX_IOF_COMPLETE in directives, ends the targets' stdin after the
  * bytes. cbfunc once every node answered (PMIX_SUCCESS: in every target's
  * stdin; a WILDCARD rank counts as done when one of that step's tasks
- * took it), with the first error otherwise, PMIX_ERR_TIMEOUT after
- * SlurmixTimeout. */
+ * took it), with the first error otherwise (PMIX_ERR_UNREACH: a node was
+ * lost). A task that reads slowly holds its push until it read enough. */
 pmix_status_t plug_push_stdin(const pmix_proc_t *source, const pmix_proc_t targets[],
 			      size_t ntargets, const pmix_info_t directives[], size_t ndirs,
 			      const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc, void *cbdata);

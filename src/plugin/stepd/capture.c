@@ -19,8 +19,10 @@
  * (SCM_RIGHTS) on its own socket pair (made in prefork, inherited, close
  * on exec); the thread answers one byte (the channels it took, as bits of
  * plug_capture_channels) and only then does the task put those pipes on
- * fd 1/2. Without an answer within ack_ms the task
- * keeps Slurm's descriptors.
+ * fd 0/1/2, and then says so ('c'). Without an answer within ack_ms the
+ * task keeps Slurm's descriptors and says nothing; the thread touches
+ * none of them (not even their flags: they are the task's too) before
+ * the word, and drops them when the socket pair closes without it.
  *
  * The thread: one poll() over the socket pairs not yet used, the pipes
  * whose previous piece is written out, and Slurm's descriptors with a
@@ -106,6 +108,7 @@ typedef struct {
 	size_t queued;
 	uint8_t state, why;
 	bool pushed; /* a push came: srun's end does not end the task's stdin */
+	bool broken; /* a push was refused (too much waits): it ends after the queue */
 } istream_t;
 
 typedef struct {
@@ -117,6 +120,8 @@ typedef struct {
 typedef struct {
 	int sp[2]; /* [0] the thread's end, [1] the task's; -1 closed */
 	unsigned chans;
+	unsigned held;   /* taken, waiting for the task's word (confirm) */
+	bool shared_err; /* its stderr goes with stdout */
 	cstream_t s[2];
 	istream_t in;
 } ctask_t;
@@ -268,6 +273,11 @@ void plug_capture_task(uint32_t ltask)
 		dup2(p[0][1], 2); /* stderr into stdout's pipe: their order kept */
 	if (p[2][0] >= 0 && (ack & 4))
 		dup2(p[2][0], 0);
+	/* the word: the pipes are in place. Until it, the thread touches
+	 * none of Slurm's descriptors, which a task that gave up waiting
+	 * still uses itself */
+	if (ack)
+		(void)send(sock, "c", 1, MSG_NOSIGNAL);
 	for (int c = 0; c < 3; c++) {
 		close_fd(&p[c][0]);
 		close_fd(&p[c][1]);
@@ -351,12 +361,7 @@ static void in_take(uint32_t i, const int *fds, uint8_t why)
 	if (why == WHY_OK && (s->buf = malloc(CAP_BUF))) {
 		s->tfd = fds[0];
 		s->sfd = fds[1];
-		fcntl(s->tfd, F_SETFL, fcntl(s->tfd, F_GETFL) | O_NONBLOCK);
-		fcntl(s->sfd, F_SETFL, fcntl(s->sfd, F_GETFL) | O_NONBLOCK);
-		pthread_mutex_lock(&cap.lock);
-		s->state = IN_OPEN;
-		pthread_mutex_unlock(&cap.lock);
-		return;
+		return; /* opens with the task's word (confirmed) */
 	}
 	if (why == WHY_OK) {
 		close(fds[0]);
@@ -473,10 +478,16 @@ int plug_capture_push(uint32_t ltask, const void *data, size_t n, bool complete,
 	pthread_mutex_lock(&cap.lock);
 	if (s->state == IN_NONE)
 		st = -ENOTSUP;
-	else if (s->state == IN_CLOSED)
+	else if (s->state == IN_CLOSED || s->broken)
 		st = -EPIPE;
-	else if (s->queued + n > PLUG_CAPTURE_PUSH_MAX)
+	else if (s->queued && s->queued + n > PLUG_CAPTURE_PUSH_MAX)
 		st = -ENOBUFS;
+	if (st == -ENOBUFS) {
+		/* no gap in the middle of the task's input: it ends after what
+		 * was taken (a push of its own may be bigger than the bound) */
+		s->broken = true;
+		s->tail->complete = true;
+	}
 	if (!st) {
 		s->pushed = true;
 		s->queued += n;
@@ -550,9 +561,55 @@ static unsigned out_take(uint32_t i, int c, const int *fds)
 			   c ? "stderr" : "stdout");
 		return 0;
 	}
-	fcntl(s->rfd, F_SETFL, fcntl(s->rfd, F_GETFL) | O_NONBLOCK);
-	fcntl(s->ofd, F_SETFL, fcntl(s->ofd, F_GETFL) | O_NONBLOCK);
 	return c ? PLUG_CAPTURE_STDERR : PLUG_CAPTURE_STDOUT;
+}
+
+static void stream_end(uint32_t i, int c);
+
+static void nonblock(int fd)
+{
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* The task's word after the answer: its pipes are in place ('c'), and
+ * the streams it handed over go; or it gave up waiting (its end of the
+ * socket pair closes at exec, or at its end): they are dropped with
+ * Slurm's descriptors untouched, which the task still uses. */
+static void confirmed(uint32_t i)
+{
+	ctask_t *t = &cap.t[i];
+	char c = 0;
+	ssize_t r = recv(t->sp[0], &c, 1, MSG_DONTWAIT);
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	close_fd(&t->sp[0]);
+	if (r != 1 || c != 'c') {
+		plug_debug("task %u: did not take its pipes: it keeps Slurm's descriptors", i);
+		for (int k = 0; k < 2; k++) {
+			close_fd(&t->s[k].rfd);
+			stream_end(i, k);
+		}
+		t->held = 0;
+		in_close(i, IN_NONE, -ENOTSUP);
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		nonblock(t->s[k].rfd);
+		nonblock(t->s[k].ofd);
+	}
+	nonblock(t->in.sfd);
+	nonblock(t->in.tfd);
+	__atomic_store_n(&t->chans, t->held & 3u, __ATOMIC_RELEASE);
+	t->held = 0;
+	if (t->shared_err && (t->chans & PLUG_CAPTURE_STDOUT))
+		cap.out(cap.arg, i, 2, NULL, 0, true); /* (its bytes come as stdout) */
+	if (t->in.tfd >= 0) {
+		pthread_mutex_lock(&cap.lock);
+		t->in.state = IN_OPEN;
+		pthread_mutex_unlock(&cap.lock);
+	}
 }
 
 /* Takes task i's hand-over: checks it, keeps its descriptors, answers. */
@@ -603,15 +660,17 @@ static void take(uint32_t i)
 		if (m.why[2] != WHY_OK)
 			plug_debug("task %u: its stdin takes no pushes: %s", i, why_text(m.why[2]));
 		in_take(i, fds + k, m.why[2]);
-		__atomic_store_n(&t->chans, chans, __ATOMIC_RELEASE);
-		if (m.why[1] == WHY_SHARED && (chans & PLUG_CAPTURE_STDOUT))
-			cap.out(cap.arg, i, 2, NULL, 0, true); /* (its bytes come as stdout) */
+		t->shared_err = m.why[1] == WHY_SHARED;
 		ack = (char)(chans | (t->in.tfd >= 0 ? 4 : 0));
 	}
 	if (r > 0 && write(t->sp[0], &ack, 1) != 1 && ack)
 		plug_debug("task %u: the answer to its output hand-over was lost", i);
-	close_fd(&t->sp[0]);
 	close_fd(&t->sp[1]);
+	if (ack) {
+		t->held = chans | 4u; /* (4: held even with no output channel) */
+		return;               /* its word comes on sp[0] (confirmed) */
+	}
+	close_fd(&t->sp[0]);
 }
 
 static void stream_end(uint32_t i, int c)
@@ -680,7 +739,7 @@ static bool in_poll(uint32_t i, struct pollfd *pf)
 {
 	istream_t *s = &cap.t[i].in;
 
-	if (s->tfd < 0)
+	if (s->tfd < 0 || cap.t[i].held)
 		return false;
 	if (in_pending(s))
 		*pf = (struct pollfd){ .fd = s->tfd, .events = POLLOUT };
@@ -706,7 +765,7 @@ static nfds_t poll_set(bool stopping)
 			cap.pfd[n] = (struct pollfd){ .fd = t->sp[0], .events = POLLIN };
 			cap.what[n++] = (uint64_t)i << 2;
 		}
-		for (int c = 0; c < 2; c++) {
+		for (int c = 0; c < 2 && !t->held; c++) {
 			cstream_t *s = &t->s[c];
 
 			if (s->len && s->ofd >= 0)
@@ -725,7 +784,9 @@ static nfds_t poll_set(bool stopping)
 
 static void on_ready(uint32_t i, int c, short revents)
 {
-	if (c < 0) {
+	if (c < 0 && cap.t[i].held) {
+		confirmed(i);
+	} else if (c < 0) {
 		take(i);
 	} else if (c == 2) {
 		if ((revents & (POLLOUT | POLLERR)) && cap.t[i].in.tfd >= 0 &&

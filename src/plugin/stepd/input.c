@@ -102,10 +102,26 @@ void plug_input_start(const plug_map_t *map, uint32_t nodeid, bool hold)
 	plug_capture_input(hold, in_done, NULL);
 }
 
+/* In the progress thread, where every push comes from: none after it.
+ * arg: the call's sync (NULL when called here). */
+static void input_off(void *arg)
+{
+	memset(&in, 0, sizeof(in));
+	if (arg)
+		pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
 void plug_input_stop(void)
 {
-	plug_capture_input(false, NULL, NULL);
-	memset(&in, 0, sizeof(in));
+	pmix_status_t st = pxc_progress_call(pxc_progress_global(), input_off, 10000);
+
+	if (st == PMIX_ERR_UNREACH) /* (no progress thread: no push either) */
+		input_off(NULL);
+	else if (st != PMIX_SUCCESS)
+		plug_error("stdin pushes: the progress thread did not stop them (%s)",
+			   PMIx_Error_string(st));
+	/* the capture's end callback stays: a push it still holds ends
+	 * through it when the capture stops (or never, if abandoned) */
 }
 
 /* The local tasks of ranks (NULL: all) into lt; their count, or -1 for a

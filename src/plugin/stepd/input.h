@@ -31,7 +31,9 @@ void plug_input_start(const plug_map_t *map, uint32_t nodeid, bool hold);
  * much waits for it), PMIX_ERR_NOMEM. */
 pmix_status_t plug_input_push(const pmix_rank_t *ranks, uint32_t nranks, const void *data, size_t n,
 			      bool complete, plug_input_done_f done, void *arg);
-/* Plugin fini, after the capture stopped: forgets the map. */
+/* Plugin fini, before the capture stops (any thread but the progress
+ * thread): no push reaches the capture after it (the progress thread
+ * forgets the map); those it holds end when it stops. */
 void plug_input_stop(void);
 
 #endif

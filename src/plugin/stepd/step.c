@@ -816,6 +816,19 @@ static bool stdin_held(char **env)
 	return false;
 }
 
+/* Removes name from env in the forked task (no allocation, nothing
+ * freed: the task execs next). */
+static void drop_env(char **env, const char *name)
+{
+	size_t n = strlen(name), k = 0;
+
+	for (size_t i = 0; env && env[i]; i++)
+		if (strncmp(env[i], name, n) || env[i][n] != '=')
+			env[k++] = env[i];
+	if (env)
+		env[k] = NULL;
+}
+
 /* ---- hooks -------------------------------------------------------------- */
 
 int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
@@ -895,6 +908,7 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 	}
 	if (plug_spawn_task_env(env, step.cltdir) < 0)
 		return -1;
+	drop_env(*env, PLUG_STDIN_ENV);  /* for this step only, not the tasks' own sruns */
 	plug_output_task(task->ltaskid); /* last: nothing fails after it */
 	return 0;
 }
@@ -908,8 +922,8 @@ static void free_list(char **list)
 
 void plug_step_fini(void)
 {
-	plug_output_stop();
-	plug_input_stop();
+	plug_input_stop();  /* no more pushes into the capture, */
+	plug_output_stop(); /* which stops then */
 	if (step.server_up)
 		plug_stepend_wait((int)plug_conf.timeout * 1000);
 	stop_net(&step);

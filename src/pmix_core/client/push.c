@@ -22,6 +22,8 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,8 @@ static struct {
 	pthread_cond_t c;
 	pthread_t thr;
 	bool running, stop, done; /* done: the thread ended by itself */
+	bool joining;             /* a stop waits for the thread */
+	bool ended;               /* the targets got their end */
 	unsigned gen;             /* which forwarder a late callback belongs to */
 	unsigned inflight;
 	pmix_status_t failed;
@@ -150,22 +154,50 @@ static pmix_status_t fw_send(const char *buf, size_t n, bool eof)
 }
 
 /* One read of fd 0 once it is readable: > 0 bytes, 0 at its end (or an
- * error, which ends the input too), -1 nothing yet. */
+ * error, which ends the input too), -1 nothing yet. A pipe or socket is
+ * read only for what it holds, so that a read never blocks (another
+ * thread of the process may read it too), and the stop is seen. */
 static ssize_t fw_read(char *buf)
 {
 	struct pollfd pf = { .fd = 0, .events = POLLIN };
-	int r = poll(&pf, 1, PUSH_POLL_MS);
+	int r = poll(&pf, 1, PUSH_POLL_MS), avail = 0;
+	size_t want = PUSH_CHUNK;
+	struct stat st;
 	ssize_t n;
 
 	if (r == 0 || (r < 0 && errno == EINTR))
 		return -1;
-	n = read(0, buf, PUSH_CHUNK);
+	if (r > 0 && fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	    ioctl(0, FIONREAD, &avail) == 0) {
+		if (avail <= 0 && !(pf.revents & (POLLHUP | POLLERR)))
+			return -1; /* (taken by someone else meanwhile) */
+		if (avail > 0 && (size_t)avail < want)
+			want = (size_t)avail;
+	}
+	n = read(0, buf, want);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return -1;
 	if (n < 0)
 		pxc_error("client: reading stdin to push it: %s: its end is pushed",
 			  strerror(errno));
 	return n > 0 ? n : 0;
+}
+
+/* The forwarding ends early (failed with st, or stopped): the targets'
+ * stdin ends after what they got, so that a reader is not left waiting,
+ * unless they refused it or the server is gone. Fire and forget. */
+static void fw_end(pmix_status_t st)
+{
+	pmix_data_buffer_t b;
+
+	if (fw.ended || st == PMIX_ERR_IOF_COMPLETE || st == PMIX_ERR_NOT_SUPPORTED ||
+	    pxc_client_ready() != PMIX_SUCCESS)
+		return;
+	fw.ended = true;
+	if (pack_push(&b, fw.targets, fw.ntargets, NULL, 0, fw.dirs, fw.ndirs, true) ==
+	    PMIX_SUCCESS)
+		(void)pxc_request_op_nb(PXC_CMD_IOF_PUSH, &b, wait_ms(fw.dirs, fw.ndirs), false,
+					NULL, NULL);
 }
 
 static void *fw_run(void *arg)
@@ -185,6 +217,7 @@ static void *fw_run(void *arg)
 			continue;
 		st = fw_send(buf, (size_t)n, n == 0);
 		fw.bytes += (uint64_t)n;
+		fw.ended = fw.ended || (st == PMIX_SUCCESS && n == 0);
 		go = n > 0;
 	}
 	pthread_mutex_lock(&fw.m);
@@ -197,6 +230,8 @@ static void *fw_run(void *arg)
 		pxc_error("client: pushing stdin to %s: %s after %llu bytes: no more is read",
 			  fw.targets[0].nspace, PMIx_Error_string(st),
 			  (unsigned long long)fw.bytes);
+	if (st != PMIX_SUCCESS)
+		fw_end(st);
 	free(buf);
 	return NULL;
 }
@@ -213,15 +248,17 @@ static void fw_clear(void)
 void pxc_push_stop(void)
 {
 	pthread_mutex_lock(&fw.m);
-	if (!fw.running) {
+	if (!fw.running || fw.joining) { /* (another stop joins it) */
 		pthread_mutex_unlock(&fw.m);
 		return;
 	}
-	fw.stop = true;
+	fw.stop = fw.joining = true;
 	pthread_cond_broadcast(&fw.c);
 	pthread_mutex_unlock(&fw.m);
 	pthread_join(fw.thr, NULL); /* (it checks the stop every PUSH_POLL_MS) */
+	fw_end(PMIX_SUCCESS);
 	pthread_mutex_lock(&fw.m);
+	fw.joining = false;
 	fw.running = false;
 	fw.gen++; /* answers still on their way are ignored */
 	fw_clear();
@@ -235,7 +272,7 @@ static pmix_status_t fw_start(const pmix_proc_t *targets, size_t n, const pmix_i
 	pmix_status_t st = PMIX_SUCCESS;
 
 	pthread_mutex_lock(&fw.m);
-	if (fw.running && fw.done) { /* ended by itself: can go again */
+	if (fw.running && fw.done && !fw.joining) { /* ended by itself: can go again */
 		pthread_mutex_unlock(&fw.m);
 		pxc_push_stop();
 		pthread_mutex_lock(&fw.m);
@@ -245,7 +282,7 @@ static pmix_status_t fw_start(const pmix_proc_t *targets, size_t n, const pmix_i
 		return PMIX_ERR_RESOURCE_BUSY;
 	}
 	fw.gen++;
-	fw.stop = fw.done = false;
+	fw.stop = fw.done = fw.ended = false;
 	fw.inflight = 0;
 	fw.failed = PMIX_SUCCESS;
 	fw.bytes = 0;

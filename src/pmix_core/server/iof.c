@@ -339,27 +339,25 @@ int pxc_do_iof_push(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 {
 	pxc_upcall_args_t a = { 0 };
 	pmix_byte_object_t *bo = calloc(1, sizeof(*bo));
-	pmix_status_t st = bo ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+	pmix_status_t st = PMIX_SUCCESS;
 	pxc_upcall_t *r;
 
+	if (!bo)
+		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	if (pxc_unpack_array(in, (void **)&a.procs, &a.nprocs, PMIX_PROC) != PMIX_SUCCESS ||
-	    pxc_unpack(in, bo ? bo : &(pmix_byte_object_t){ 0 }, &(int32_t){ 1 },
-		       PMIX_BYTE_OBJECT) != PMIX_SUCCESS ||
+	    pxc_unpack(in, bo, &(int32_t){ 1 }, PMIX_BYTE_OBJECT) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS) {
 		pxc_upcall_args_free(&a);
-		if (bo)
-			bo_free(bo);
+		bo_free(bo);
 		return -1;
 	}
-	if (st == PMIX_SUCCESS &&
-	    (!a.nprocs || (!bo->size && !pxc_info_flag(a.info, a.ninfo, PMIX_IOF_COMPLETE)) ||
-	     pxc_info_flag(a.info, a.ninfo, PMIX_IOF_PUSH_STDIN)))
+	if (!a.nprocs || (!bo->size && !pxc_info_flag(a.info, a.ninfo, PMIX_IOF_COMPLETE)) ||
+	    pxc_info_flag(a.info, a.ninfo, PMIX_IOF_PUSH_STDIN))
 		st = PMIX_ERR_BAD_PARAM; /* (a client's own stdin is its library's business) */
 	r = pxc_upcall_start(p, h, pxc_srv.module.push_stdin != NULL, st, pxc_upcall_done_status,
 			     &a);
 	if (!r) {
-		if (bo)
-			bo_free(bo);
+		bo_free(bo);
 		return 0;
 	}
 	r->ctx = bo;
