@@ -17,6 +17,13 @@
 #                     on each node) and checks every byte; the whole
 #                     srun, wall time (capture on only: with it off there
 #                     is nothing to pull)
+#   stdin_ms          srun -N2 -n2 sha256sum <M/4 MiB file: srun's stdin
+#                     into both tasks through the step daemons (on) or
+#                     straight (off); the whole srun, wall time
+#   push_ms           the same bytes pushed by slurmix-attach --pid
+#                     --stdin all into a SLURMIX_STDIN=push step of the
+#                     same shape (its stdin /dev/null); from srun's start
+#                     to its end, wall time (on only)
 # Runs alternate (on, off, on, ...). Prints a Markdown table of medians
 # and ratios on/off (bench_table.py); every run's output stays in OUTDIR
 # (default BUILDDIR/bench/iof-<date>). Cluster state dir
@@ -60,6 +67,8 @@ printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$BUILD/.libs" >"$OUTDIR/mp
 	--mpi-conf "$OUTDIR/mpi.conf" >"$OUTDIR/vcluster.out" 2>&1 ||
 	{ cat "$OUTDIR/vcluster.out" >&2; echo "cannot start the cluster" >&2; exit 1; }
 cc -std=gnu11 -O2 -o "$STATE/bin/iof_gen" "$repo/tests/cluster/iof_gen.c" || exit 1
+head -c $((MIB / 4 * 1048576)) /dev/urandom >"$STATE/bin/in.dat" || exit 1
+want_sum=$(sha256sum <"$STATE/bin/in.dat")
 cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$STATE/bin/pmix_iofpull" \
 	"$repo/tests/cluster/pmix_iofpull.c" -L"$BUILD/.libs" -lpmix -lpthread || exit 1
 srun_env=$("$vc" env --state-dir "$STATE") || exit 1
@@ -100,6 +109,14 @@ for r in $(seq "$ROUNDS"); do
 	done
 	run_one on "pull" "$r" '[ $rc = 0 ] && grep -qa "LIVE ok" "$STATE/bin/f.0"' \
 		sh -c "srun --mpi=slurmix -N2 -n3 ./pmix_iofpull live $pbytes 1024 >f.0 2>/dev/null"
+	for impl in on off; do
+		run_one "$impl" "stdin (srun)" "$r" '[ $rc = 0 ] && [ "$(grep -c "^$want_sum\$" "$out")" = 2 ]' \
+			sh -c "srun --mpi=slurmix -N2 -n2 sha256sum <in.dat"
+	done
+	run_one on "push" "$r" '[ $rc = 0 ] && [ "$(cat "$STATE"/bin/f.[01] | grep -c "^$want_sum\$")" = 2 ]' \
+		sh -c "SLURMIX_STDIN=push srun --mpi=slurmix -N2 -n2 sh -c 'sha256sum >f.\$SLURM_PROCID' </dev/null &
+			P=\$!; for i in \$(seq 200); do [ -e /tmp/pmix.\$(hostname).tool.\$P ] && break; sleep 0.05; done
+			$BUILD/slurmix-attach -q --pid \$P --stdin all <in.dat >/dev/null; a=\$?; wait \$P && [ \$a = 0 ]"
 done
-rm -f "$STATE"/bin/f.*
+rm -f "$STATE"/bin/f.* "$STATE/bin/in.dat"
 python3 "$here/bench_table.py" "$OUTDIR/results.tsv" on off | tee "$OUTDIR/table.md"

@@ -467,21 +467,27 @@ node_down() {
 	local name="step daemon killed during a fence: NODE_DOWN at the other nodes" pid cnt t0 t
 	if want_case "$name"; then
 		t0=$(now)
+		# each task's lines in a file of its own, which it writes itself:
+		# through srun, lines of several tasks may come in pieces
+		rm -f "$state"/nodedown.*
 		(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N4 -n8 \
-			--ntasks-per-node=2 ./pmix_killed stepd >"$state/nodedown.out" 2>&1) &
+			--ntasks-per-node=2 --output="$state/nodedown.%t" ./pmix_killed stepd \
+			>"$state/nodedown.out" 2>&1) &
 		pid=$!
 		sleep 2
 		kill_stepds_of vn4
 		for _ in $(seq 40); do
-			[ "$(grep -c "^NODE_DOWN" "$state/nodedown.out")" -ge 6 ] && break
+			[ "$(cat "$state"/nodedown.[0-9]* 2>/dev/null | grep -c "^NODE_DOWN")" -ge 6 ] &&
+				break
 			sleep 0.25
 		done
 		t=$(since "$t0")
-		cnt=$(grep -c "^NODE_DOWN host vn4 node 3 procs 6,7$" "$state/nodedown.out")
-		if [ "$cnt" = 6 ] && [ "$(grep -c "^FENCE_ERROR" "$state/nodedown.out")" = 6 ]; then
+		cnt=$(cat "$state"/nodedown.[0-9]* | grep -c "^NODE_DOWN host vn4 node 3 procs 6,7$")
+		if [ "$cnt" = 6 ] &&
+		   [ "$(cat "$state"/nodedown.[0-9]* | grep -c "^FENCE_ERROR")" = 6 ]; then
 			ok "$name: 6 ranks told, their fences failed ($t s after the start)"
 		else
-			cat "$state/nodedown.out"
+			cat "$state"/nodedown.*
 			bad "$name" "($cnt of 6 ranks told)"
 		fi
 		after_killed_stepd vn4 "$pid"
