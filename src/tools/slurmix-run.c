@@ -30,6 +30,7 @@
 #include "sxr.h"
 #include "slurmix-run.h"
 #include "sxr_dir.h"
+#include "sxr_in.h"
 #include "sxr_iof.h"
 #include "sxr_host.h"
 #include "sxr_job.h"
@@ -82,7 +83,10 @@ static void usage(FILE *f)
 		"                      accept the launch (its ess pmi path)\n"
 		"  -v, --verbose       report what the launcher does on stderr\n"
 		"  -h, --help          show this help\n"
-		"  -V, --version       show the version\n",
+		"  -V, --version       show the version\n"
+		"Environment: SLURMIX_STDIN=push gives every task a stdin that only\n"
+		"PMIx_IOF_push feeds (open until a push marked complete); otherwise rank 0\n"
+		"reads our stdin and the others /dev/null.\n",
 		SXR_NAME, SXR_NAME);
 }
 
@@ -449,7 +453,7 @@ static void main_loop(struct sxr *s)
 	int cap = 0;
 
 	while (sxr_tasks_running(s) > 0) {
-		int ms = run_timers(s), n, want = 2 + 2 * sxr_tasks_running(s);
+		int ms = run_timers(s), n, want = 2 + 3 * sxr_tasks_running(s);
 		struct pollfd *grown;
 
 		if (want > cap && (grown = realloc(pfd, (size_t)want * sizeof(*pfd)))) {
@@ -464,11 +468,13 @@ static void main_loop(struct sxr *s)
 		pfd[0] = (struct pollfd){ .fd = s->qfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
 		n = 2 + sxr_iof_pollfds(s, pfd + 2, cap - 2);
+		n += sxr_in_pollfds(s, pfd + n, cap - n);
 		if (poll(pfd, (nfds_t)n, ms) < 0 && errno != EINTR) {
 			sxr_msg("poll: %s", strerror(errno));
 			sxr_terminate(s, SIGKILL);
 		}
 		sxr_iof_run(s); /* the tasks' output */
+		sxr_in_run(s);  /* pushes into their stdin */
 		/* work first: a finalize notice must land before that task's exit */
 		sxr_host_drain(s);
 		read_signals(s);
@@ -526,7 +532,7 @@ static int setup(struct sxr *s)
 	sxr_verbose(s, "library directory: %s", s->libdir ? s->libdir : "(none)");
 	if (build_base_env(s) < 0 || setup_signals(s) < 0 || !(s->dir = sxr_dir_create()))
 		return sxr_msg("out of resources: %s", strerror(errno)), 1;
-	if (make_tmpdir(s) < 0 || load_topology(s) < 0 || sxr_host_init(s) < 0)
+	if (sxr_in_init() < 0 || make_tmpdir(s) < 0 || load_topology(s) < 0 || sxr_host_init(s) < 0)
 		return 1;
 	make_locality(s);
 	return 0;

@@ -78,6 +78,8 @@ struct sxr_task {
 	int wstatus;   /* from waitpid */
 	char *exe;     /* resolved path of the executable */
 	int iof_fd[2]; /* its stdout, stderr: our read ends (-1: none; sxr_iof.c) */
+	int in_fd;     /* its stdin: our write end (-1: none; sxr_in.c) */
+	struct sxr_pitem *in_head, *in_tail; /* pushes waiting for it */
 };
 
 /* One application of a job: what to run and how. */

@@ -22,6 +22,7 @@
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
 #include "sxr_host.h"
+#include "sxr_in.h"
 #include "sxr_req.h"
 #include "sxr_spawn.h"
 #include "sxr_util.h"
@@ -374,6 +375,7 @@ static pmix_server_module_t host_module = {
 	.query = sxr_host_query,
 	.log = sxr_host_log,
 	.job_control = sxr_host_job_control,
+	.push_stdin = sxr_host_push_stdin,
 };
 
 int sxr_host_init(struct sxr *s)

@@ -24,6 +24,7 @@
 #include "slurmix-run.h"
 #include "sxr_ctl.h"
 #include "sxr_dir.h"
+#include "sxr_in.h"
 #include "sxr_iof.h"
 #include "sxr_job.h"
 #include "sxr_req.h"
@@ -293,7 +294,8 @@ static void deregister_job(struct sxr_job *j)
 /* ---------------------------------------------------------------- fork */
 
 /* The child: only async-signal-safe calls from here on. */
-static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull, const int out[2])
+static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull, const int out[2],
+		       int in)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
@@ -302,7 +304,9 @@ static void child_exec(struct sxr_app *a, char **env, int errfd, int devnull, co
 	sigemptyset(&none);
 	sigaction(SIGPIPE, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (devnull >= 0)
+	if (in >= 0)
+		dup2(in, STDIN_FILENO); /* (for pushes: SLURMIX_STDIN=push) */
+	else if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
 	sxr_iof_child(out);
 	if (chdir(a->cwd) == 0)
@@ -317,7 +321,7 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 {
 	struct sxr_app *a = &j->apps[t->appnum];
 	char **env = sxr_argv_dup(a->env);
-	int fds[2], devnull = -1, out[2];
+	int fds[2], devnull = -1, out[2], in;
 	pmix_proc_t p;
 	pid_t pid;
 
@@ -327,12 +331,14 @@ static int fork_task(struct sxr_job *j, struct sxr_task *t, int *errfd)
 		return -1;
 	}
 	sxr_iof_prepare(t, out);
+	sxr_in_prepare(t, &in);
 	if (j->spawned || t->rank != 0)
 		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pid = fork();
 	if (pid == 0)
-		child_exec(a, env, fds[1], devnull, out);
+		child_exec(a, env, fds[1], devnull, out, in);
 	sxr_iof_forked(t, out, pid < 0);
+	sxr_in_forked(t, in, pid < 0);
 	close(fds[1]);
 	if (devnull >= 0)
 		close(devnull);
@@ -371,6 +377,7 @@ static void launch_undo(struct sxr_job *j)
 		kill(t->pid, SIGKILL);
 		waitpid(t->pid, &t->wstatus, 0);
 		sxr_iof_close(t);
+		sxr_in_close(t);
 		t->state = SXR_T_EXITED;
 	}
 }
@@ -426,7 +433,8 @@ static struct sxr_job *job_new(struct sxr *s, struct sxr_app *apps, size_t napps
 							 .rank = r,
 							 .appnum = (uint32_t)a,
 							 .exe = apps[a].exe,
-							 .iof_fd = { -1, -1 } };
+							 .iof_fd = { -1, -1 },
+							 .in_fd = -1 };
 		}
 	j->apps = apps;
 	j->napps = napps;
@@ -443,8 +451,10 @@ static void job_free(struct sxr_job *j)
 	if (!j)
 		return;
 	sxr_apps_free(j->apps, j->napps);
-	for (uint32_t r = 0; j->tasks && r < j->size; r++)
+	for (uint32_t r = 0; j->tasks && r < j->size; r++) {
 		sxr_iof_close(&j->tasks[r]);
+		sxr_in_close(&j->tasks[r]);
+	}
 	free(j->tasks);
 	free(j->nsdir);
 	free(j);
@@ -576,6 +586,7 @@ static void task_ended(struct sxr *s, struct sxr_task *t, int wstatus)
 	pmix_status_t code = 0;
 
 	sxr_iof_task_ended(s, t); /* its last output before its end */
+	sxr_in_close(t);
 	t->state = SXR_T_EXITED;
 	t->wstatus = wstatus;
 	PMIX_LOAD_PROCID(&p, t->job->nspace, t->rank);

@@ -27,7 +27,7 @@ TMP=$OUT/tmp
 LIMIT=${CLIENT_TIMEOUT:-60}
 CC=${CC:-cc}
 PY=/usr/bin/python3
-CLIENTS=${CLIENTS:-basic fence pubsub spawn events abort misc iof}
+CLIENTS=${CLIENTS:-basic fence pubsub spawn events abort misc iof push}
 pass=0
 fail=0
 
@@ -201,6 +201,16 @@ pmix_case() { # client flavour
 				expect "$name" 0 "iof ok: 3690 bytes" "rank 1 to err"
 			fi
 		fi ;;
+	push) # rank 0 pushes 3 MiB into ranks 1 and 2; without the mode, refused
+		if SLURMIX_STDIN=push run "$name" -n 3 "$bin"; then
+			if [ "$rc" = 0 ] && [ "$(count "$name" '^push ok rank [12] bytes 3145735$')" != 2 ]; then
+				ko "$name" "ranks 1 and 2 did not both get every byte"
+			else
+				expect "$name" 0 "push ok rank 2"
+			fi
+		fi
+		run "$name.refused" -n 3 "$bin" refused </dev/null &&
+			expect "$name.refused" 0 "push refused ok" ;;
 	abort) run "$name" -n 3 "$bin" &&
 		expect "$name" 5 "" "rank 1 of slurmix-run\.[0-9]* called abort: pmix_abort test" ;;
 	esac
