@@ -21,7 +21,9 @@
  * reports); the first tool that attaches to a node makes it ask every
  * other node for theirs (PIDS_REQ, answered PIDS), and the tool's HELLO
  * is answered once they came (2 s at most; a lost node counts), so its
- * table shows every task's pid. Nothing is sent while no tool attaches.
+ * table shows every task's pid. A node that told fewer pids than it has
+ * tasks (asked before they all started) is asked again by the next
+ * tool. Nothing is sent while no tool attaches.
  * Progress thread, except plug_stepend_wait.
  */
 #include <signal.h>
@@ -66,8 +68,9 @@ static struct {
 	uint32_t nl;
 	/* the other nodes' pids, asked when the first tool comes */
 	uint8_t *answered; /* [nnodes] */
+	uint32_t *got;     /* [nnodes] pids a node told (at most its tasks) */
 	uint32_t nanswered;
-	int pids; /* 0 not asked, 1 asking, 2 done */
+	int pids; /* 0 not asked (or some missing), 1 asking, 2 every one known */
 	waiter_t *waiters;
 	struct event *timer;
 } se;
@@ -172,11 +175,21 @@ void plug_stepend_task(uint32_t rank, pid_t pid)
 
 /* ---- the other nodes' pids, for the tools' process table ---------------- */
 
+/* Whether every other node told the pids of all its tasks (a node asked
+ * before its tasks started told fewer: a later tool asks it again). */
+static bool pids_complete(void)
+{
+	for (uint32_t n = 0; n < se.nnodes; n++)
+		if (n != se.me && se.got[n] < plug_net_ctx.map->count[n])
+			return false;
+	return true;
+}
+
 static void pids_done(void)
 {
 	waiter_t *w;
 
-	se.pids = 2;
+	se.pids = pids_complete() ? 2 : 0;
 	if (se.timer)
 		event_del(se.timer);
 	while ((w = se.waiters)) {
@@ -223,8 +236,11 @@ void plug_stepend_tool(plug_stepend_ready_f fn, void *arg)
 	if (se.pids == 1)
 		return;
 	se.pids = 1;
-	se.answered[se.me] = 1;
-	se.nanswered = 1;
+	se.nanswered = 0;
+	for (uint32_t n = 0; n < se.nnodes; n++) { /* only those that told fewer */
+		se.answered[n] = n == se.me || se.got[n] >= plug_net_ctx.map->count[n];
+		se.nanswered += se.answered[n];
+	}
 	if (!se.timer)
 		se.timer = evtimer_new(plug_net_base(se.net), pids_timeout, NULL);
 	if (!se.timer || evtimer_add(se.timer, &tv) < 0) {
@@ -232,7 +248,7 @@ void plug_stepend_tool(plug_stepend_ready_f fn, void *arg)
 		return;
 	}
 	for (uint32_t n = 0; n < se.nnodes; n++)
-		if (n != se.me && plug_net_send(se.net, n, PLUG_NET_PIDS_REQ, 0, NULL) < 0)
+		if (!se.answered[n] && plug_net_send(se.net, n, PLUG_NET_PIDS_REQ, 0, NULL) < 0)
 			pids_answered(n);
 }
 
@@ -270,6 +286,8 @@ static void pids_in(uint32_t from, pmix_data_buffer_t *in)
 		}
 		PMIx_Load_procid(&p, plug_net_ctx.nspace, rank);
 		pxc_server_proc_pid(&p, (pid_t)pid);
+		if (i + 1 > se.got[from])
+			se.got[from] = i + 1;
 	}
 	pids_answered(from);
 }
@@ -358,6 +376,7 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
 	se.ntasks = local_tasks;
 	se.first_rank = NO_RANK;
 	if ((me == 0 && !(se.told = calloc(nnodes, 1))) || !(se.answered = calloc(nnodes, 1)) ||
+	    !(se.got = calloc(nnodes, sizeof(*se.got))) ||
 	    !(se.lrank = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lrank))) ||
 	    !(se.lpid = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lpid))))
 		return -1;
@@ -429,6 +448,7 @@ void plug_stepend_free(void)
 	if (se.timer)
 		event_free(se.timer);
 	free(se.answered);
+	free(se.got);
 	free(se.lrank);
 	free(se.lpid);
 	free(se.told);
