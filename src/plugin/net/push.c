@@ -22,7 +22,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <event2/event.h>
 #include <pmix.h>
 
 #include "lib/proto.h"
