@@ -32,6 +32,7 @@ iof_case() {
 	local name=$1 check=$2 t0
 	shift 2
 	want_case "$name" || return 0
+	log_mark_now
 	t0=$(now)
 	out=$(cd "$bin" && timeout 120 "$@" 2>&1)
 	rc=$?
@@ -40,8 +41,35 @@ iof_case() {
 		ok "$name ($t s)"
 	else
 		echo "$out" | tail -c 2000 | tail -20
-		bad "$name" "(rc $rc, $t s)"
+		bad "$name" "(rc $rc, $t s)$(why_failed)"
 	fi
+}
+
+# why_failed: after a failed case, the lines that tell why, on the FAIL
+# line itself (CI shows only those lines of a suite's log): srun's own
+# errors from $out and the step daemons' errors logged since the case
+# began ($log_mark: the slurmd logs' sizes then).
+why_failed() {
+	local e f n=0
+	e=$(grep -a -E '^srun: (error|Job step)|slurmstepd: error' <<<"$out" | tail -3)
+	for f in "$state"/log/slurmd.*.log; do
+		[ -f "$f" ] || continue
+		e+=$'\n'$(tail -c +"$((${log_mark[$n]:-0} + 1))" "$f" | grep -a -E 'error|Killed|signal' |
+			tail -2 | sed "s|^|${f##*/}: |")
+		n=$((n + 1))
+	done
+	e=$(sed '/^$/d' <<<"$e" | head -8 | tr '\n' ';' | tr -s ' ' | cut -c1-600)
+	[ -n "$e" ] && printf ' [%s]' "$e"
+}
+
+# log_mark_now: remembers the slurmd logs' sizes (why_failed reads what
+# came after).
+log_mark_now() {
+	local f
+	log_mark=()
+	for f in "$state"/log/slurmd.*.log; do
+		[ -f "$f" ] && log_mark+=("$(stat -c %s "$f")")
+	done
 }
 
 # same FILE RANK CH OUT ERR: FILE holds exactly what iof_gen OUT ERR wrote
