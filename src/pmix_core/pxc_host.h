@@ -46,6 +46,9 @@
 #include "server/evsync.h"
 /* PXC_SERVER_IOF_HISTORY, the IO forwarding's init info (iof.h). */
 #include "server/iof.h"
+/* The line formats of IO forwarding (sx_iof_format: tag, timestamp,
+ * XML), for output the host writes itself (iof/format.h). */
+#include "iof/format.h"
 /* Tools: PXC_SERVER_RDV_DIR / PXC_SERVER_RDV_NAME, where the rendezvous
  * files go (rendezvous.h), and pxc_server_tool_adopt, a tool connection
  * the host accepted itself (peer.h). */

@@ -9,11 +9,15 @@
  * "CHILDIOF ok ranks=N ends=N" (or "CHILDIOF bad ..."); the test
  * compares the files with iof_gen's output.
  *
- *   pmix_iofchild N L PREFIX [quiet]
+ *   pmix_iofchild N L PREFIX [quiet|stamp|file]
  *
  * quiet: the spawn says PMIX_FWD_STDOUT false: srun prints none of the
  * children's stdout (their stderr, a line "childerr" each, still), and
- * the pull still gets all of it.
+ * the pull still gets all of it. stamp: PMIX_TIMESTAMP_OUTPUT and
+ * PMIX_MERGE_STDERR_STDOUT (srun's stdout gets both, each line stamped;
+ * the pull's stdout has the "childerr" lines too). file:
+ * PMIX_OUTPUT_TO_FILE PREFIX-f (files PREFIX-f.<nspace>.<rank>.stdout
+ * and .stderr).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -50,7 +54,8 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	pmix_app_t app;
-	pmix_info_t info[2];
+	pmix_info_t info[3];
+	char file[4096];
 	bool no = false;
 	size_t ninfo = 1;
 	char cmd[256], path[512];
@@ -76,6 +81,14 @@ int main(int argc, char **argv)
 	PMIx_Info_load(&info[0], "pmix.nonpmi", &yes, PMIX_BOOL);
 	if (argc == 5 && !strcmp(argv[4], "quiet"))
 		PMIx_Info_load(&info[ninfo++], PMIX_FWD_STDOUT, &no, PMIX_BOOL);
+	if (argc == 5 && !strcmp(argv[4], "stamp")) {
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_TIMESTAMP_OUTPUT, &yes, PMIX_BOOL);
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_MERGE_STDERR_STDOUT, &yes, PMIX_BOOL);
+	}
+	if (argc == 5 && !strcmp(argv[4], "file")) {
+		snprintf(file, sizeof(file), "%s/%s-f", app.cwd, argv[3]);
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_OUTPUT_TO_FILE, file, PMIX_STRING);
+	}
 	if (PMIx_Spawn(info, ninfo, &app, 1, child) != PMIX_SUCCESS) {
 		printf("CHILDIOF bad spawn\n");
 		PMIx_Finalize(NULL, 0);

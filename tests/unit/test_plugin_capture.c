@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -75,6 +76,7 @@ static void setup(void)
 		close(nul);
 	}
 	plug_capture_input(false, NULL, NULL);
+	plug_capture_format(0, NULL, NULL);
 }
 
 static void teardown(void)
@@ -553,6 +555,78 @@ START_TEST(test_regular_file_left_alone)
 }
 END_TEST
 
+/* A formatter for the test: each byte in upper case, "<END fd>" at the
+ * end (so the result does not depend on how the bytes were cut). */
+static char fbuf[2][1 << 17];
+
+static int upper(void *arg, uint32_t ltask, int fd, const char *raw, size_t n, bool eof,
+		 const char **out, size_t *outn)
+{
+	char *b = fbuf[fd == 2];
+
+	(void)arg;
+	if (ltask != 0 || n > sizeof(fbuf[0]) - 16)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		b[i] = raw[i] >= 'a' && raw[i] <= 'z' ? (char)(raw[i] - 32) : raw[i];
+	*outn = n + (eof ? (size_t)sprintf(b + n, "<END %d>", fd) : 0);
+	*out = b;
+	return 0;
+}
+
+/* PLUG_CAPTURE_FILES with a formatter: a regular file as stdout is
+ * taken, and gets the formatted bytes (what a spawned step's --output
+ * gets with its lines tagged), out() the raw ones; PLUG_CAPTURE_MERGE:
+ * stderr goes into stdout's pipe, in order, and Slurm's stderr gets
+ * nothing but its end. Fails without either (tried: the file holds the
+ * raw bytes; stderr's lines reach Slurm's stderr). */
+START_TEST(test_format_merge)
+{
+	char path[] = "/tmp/capture.XXXXXX", b[64];
+	const char want[] = "OUT1\nERR1\nOUT2\n<END 1>";
+	int f = mkstemp(path), pe[2];
+	size_t n;
+	char *e;
+	pid_t pid;
+
+	ck_assert_int_ge(f, 0);
+	unlink(path);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	plug_capture_format(PLUG_CAPTURE_FILES | PLUG_CAPTURE_MERGE, upper, NULL);
+	ck_assert_int_eq(plug_capture_start(1, 5000, out_cb, NULL), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(f, 1);
+		dup2(pe[1], 2);
+		plug_capture_task(0);
+		_exit(write(1, "out1\n", 5) == 5 && write(2, "err1\n", 5) == 5 &&
+				      write(1, "out2\n", 5) == 5 ?
+			      0 :
+			      1);
+	}
+	close(pe[1]);
+	ck_assert_int_eq(wait_task(pid), 0);
+	e = read_all(pe[0], &n);
+	ck_assert_uint_eq(n, 0);
+	wait_ends(0, 1);
+	for (int k = 0; k < 500 && pread(f, b, sizeof(b), 0) < (ssize_t)strlen(want); k++)
+		usleep(10000);
+	ck_assert_int_eq(pread(f, b, sizeof(b), 0), (ssize_t)strlen(want));
+	ck_assert(!memcmp(b, want, strlen(want)));
+	ck_assert_uint_eq(plug_capture_channels(0), PLUG_CAPTURE_STDOUT);
+	pthread_mutex_lock(&m);
+	ck_assert_uint_eq(got[0][0].n, 15);
+	ck_assert(!memcmp(got[0][0].data, "out1\nerr1\nout2\n", 15));
+	ck_assert_uint_eq(got[0][1].n, 0);
+	ck_assert_int_eq(got[0][1].eofs, 1);
+	pthread_mutex_unlock(&m);
+	free(e);
+	close(f);
+	close(pe[0]);
+}
+END_TEST
+
 /* Without a start, and with a task index out of range, the hook does
  * nothing; a second start is refused. */
 START_TEST(test_not_started)
@@ -904,6 +978,7 @@ static Suite *capture_suite(void)
 		{ "stop_drains", test_stop_drains },
 		{ "same_file", test_same_file },
 		{ "regular_file_left_alone", test_regular_file_left_alone },
+		{ "format_merge", test_format_merge },
 		{ "stdin_passthrough", test_stdin_passthrough },
 		{ "stdin_push", test_stdin_push },
 		{ "stdin_hold", test_stdin_hold },

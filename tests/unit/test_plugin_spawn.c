@@ -13,6 +13,7 @@
 #include <pmix_common.h>
 
 #include "lib/spawn_plan.h"
+#include "lib/srun_io.h"
 #include "runner.h"
 
 static char *alloc_nodes[] = { "vn1", "vn2", "vn3", "vn4", NULL };
@@ -152,6 +153,125 @@ START_TEST(stdin_forwarding)
 	PMIx_Info_destruct(&info[1]);
 	PMIx_Info_load(&info[1], PMIX_STDIN_TGT, &far, PMIX_UINT32);
 	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+}
+END_TEST
+
+/* The parent srun's --output/--error/--label from its command line and
+ * environment: long, short, attached and abbreviated forms; the value of
+ * another option (-J -o, --chdir=-l) is not taken for one of them;
+ * parsing stops at the program (its own -o is not srun's). Fails when
+ * the parser ignores the options that take a value (tried). */
+START_TEST(srun_io)
+{
+	char *a1[] = { "srun", "--mpi=slurmix", "-J",     "-o", "-N", "2",  "--output",
+		       "o.%j", "--err=e.%t",    "./prog", "-o", "x",  "-l", NULL };
+	char *a2[] = { "srun", "-lN2", "-oout.%t", "--chdir=-l", "--", "-e", "x", NULL };
+	char *a3[] = { "srun", "--partition", "-l", "--outp=a", "-e", "b", "--lab", "prog", NULL };
+	char *a4[] = { "srun", "--label=x", "--o=z", "-K1", "prog", NULL };
+	char *env[] = { "SLURM_STDOUTMODE=env.out", "SLURM_LABELIO=1", NULL };
+	const char cmdline[] = "srun\0-l\0--output=c.%j\0./p\0-e\0no";
+	plug_srun_io_t io;
+
+	ck_assert_int_eq(plug_srun_io_parse(a1, NULL, &io), 0);
+	ck_assert_str_eq(io.out, "o.%j");
+	ck_assert_str_eq(io.err, "e.%t");
+	ck_assert(!io.label); /* the program's -l */
+	plug_srun_io_free(&io);
+	ck_assert_int_eq(plug_srun_io_parse(a2, NULL, &io), 0);
+	ck_assert_str_eq(io.out, "out.%t");
+	ck_assert_ptr_null(io.err);
+	ck_assert(io.label);
+	plug_srun_io_free(&io);
+	ck_assert_int_eq(plug_srun_io_parse(a3, NULL, &io), 0);
+	ck_assert_str_eq(io.out, "a");
+	ck_assert_str_eq(io.err, "b");
+	ck_assert(io.label); /* --lab, not the partition "-l" */
+	plug_srun_io_free(&io);
+	/* "--o" names several options: none of them */
+	ck_assert_int_eq(plug_srun_io_parse(a4, env, &io), 0);
+	ck_assert_str_eq(io.out, "env.out");
+	ck_assert(io.label);
+	plug_srun_io_free(&io);
+	ck_assert_int_eq(plug_srun_io_cmdline(cmdline, sizeof(cmdline), NULL, &io), 0);
+	ck_assert_str_eq(io.out, "c.%j");
+	ck_assert_ptr_null(io.err);
+	ck_assert(io.label);
+	plug_srun_io_free(&io);
+	ck_assert_int_eq(plug_srun_io_parse(NULL, NULL, &io), 0);
+	ck_assert(!io.out && !io.err && !io.label);
+}
+END_TEST
+
+/* Spawned output where the parent srun puts its own (docs/iof.md,
+ * "Spawned steps' output"): its --output/--error patterns, appended to;
+ * never Slurm's labels (SLURM_LABELIO dropped), tags instead under the
+ * parent's --label; PMIX_TAG_OUTPUT, _TIMESTAMP_OUTPUT and
+ * _MERGE_STDERR_STDOUT to the child's step daemons; PMIX_OUTPUT_TO_FILE
+ * to files of the child's nspace and rank; a bad file name refused.
+ * Fails with the attributes ignored (tried). */
+START_TEST(output_where_parent)
+{
+	char *env[] = { "PATH=/usr/bin", "SLURM_LABELIO=1", NULL };
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(2);
+	pmix_info_t info[4];
+	plug_spawn_plan_t p;
+	bool yes = true, no = false;
+
+	c.env = env;
+	c.out = "o.%j.%t";
+	c.err = "e.%j";
+	c.label = true;
+	ck_assert_int_eq(plug_spawn_plan(&c, NULL, 0, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--open-mode=append"));
+	ck_assert(has(p.argv, "--output=o.%j.%t"));
+	ck_assert(has(p.argv, "--error=e.%j"));
+	ck_assert(has(p.env, "SLURMIX_IOF_FORMAT=tag"));
+	ck_assert(!has_prefix(p.env, "SLURM_LABELIO="));
+	plug_spawn_plan_free(&p);
+	/* stdout silenced: stderr still where the parent's goes */
+	c.err = NULL;
+	c.label = false;
+	PMIx_Info_load(&info[0], PMIX_FWD_STDOUT, &no, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/dev/null"));
+	ck_assert(has(p.argv, "--error=o.%j.%t"));
+	ck_assert(!has_prefix(p.env, "SLURMIX_IOF_FORMAT="));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[0]);
+	/* the attributes, older and newer names */
+	c.out = NULL;
+	PMIx_Info_load(&info[0], "pmix.tagout", &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_IOF_TIMESTAMP_OUTPUT, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[2], "pmix.mergeerrout", &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.env, "SLURMIX_IOF_FORMAT=tag,timestamp,merge"));
+	ck_assert(!has_prefix(p.argv, "--output") && !has_prefix(p.argv, "--error"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_load(&info[3], PMIX_IOF_OUTPUT_TO_FILE, "/r/out", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 3, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/r/out.slurmix.%j.%s.%t.stdout"));
+	ck_assert(has(p.argv, "--error=/r/out.slurmix.%j.%s.%t.stderr"));
+	plug_spawn_plan_free(&p);
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 2, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/r/out.slurmix.%j.%s.%t.stdout"));
+	ck_assert(!has_prefix(p.argv, "--error")); /* merged: with the output */
+	plug_spawn_plan_free(&p);
+	for (int i = 0; i < 4; i++)
+		PMIx_Info_destruct(&info[i]);
+	/* broken: a pattern, not a string, two different files */
+	PMIx_Info_load(&info[0], "pmix.outfile", "/r/o.%t", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	ck_assert_ptr_null(p.argv);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], "pmix.outfile", &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], "pmix.outfile", "/r/a", PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_IOF_OUTPUT_TO_FILE, "/r/b", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
 	PMIx_Info_destruct(&info[0]);
 	PMIx_Info_destruct(&info[1]);
 }
@@ -333,6 +453,8 @@ static Suite *spawn_suite(void)
 	tcase_add_test(t, plain);
 	tcase_add_test(t, forwarding);
 	tcase_add_test(t, stdin_forwarding);
+	tcase_add_test(t, srun_io);
+	tcase_add_test(t, output_where_parent);
 	tcase_add_test(t, mapping);
 	tcase_add_test(t, hosts);
 	tcase_add_test(t, required);

@@ -19,6 +19,11 @@
 /* The user's, per step: "push" keeps the tasks' stdin open for
  * PMIx_IOF_push past the end of srun's input (docs/iof.md). */
 #define PLUG_STDIN_ENV "SLURMIX_STDIN"
+/* Per step, set by a parent srun for a spawned step: how its step
+ * daemons write the tasks' output to srun, a comma list of "tag"
+ * ([nspace,rank]<stdout>: before each line), "timestamp" and "merge"
+ * (stderr into stdout) (docs/iof.md, "Spawned steps' output"). */
+#define PLUG_IOF_FORMAT_ENV "SLURMIX_IOF_FORMAT"
 
 /* PMIx_Spawn (srun/spawn.h, docs/dynamic.md section 3). */
 /* Environment of a child srun (set by the parent srun). */

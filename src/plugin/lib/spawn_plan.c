@@ -56,6 +56,10 @@ enum kind {
 	K_FWDERR,
 	K_FWDIN,
 	K_STDINTGT,
+	K_TAG,
+	K_TIMESTAMP,
+	K_MERGE,
+	K_OUTFILE,
 	K_SET,
 	K_ADD,
 	K_UNSET,
@@ -105,14 +109,21 @@ static const struct {
 	 * rank that gets it */
 	{ PMIX_FWD_STDIN, K_FWDIN },
 	{ PMIX_STDIN_TGT, K_STDINTGT },
+	/* how srun prints the output (docs/iof.md, "Spawned steps' output"),
+	 * in their older names and their PMIX_IOF_ ones */
+	{ "pmix.tagout", K_TAG },
+	{ PMIX_IOF_TAG_OUTPUT, K_TAG },
+	{ "pmix.tsout", K_TIMESTAMP },
+	{ PMIX_IOF_TIMESTAMP_OUTPUT, K_TIMESTAMP },
+	{ "pmix.mergeerrout", K_MERGE },
+	{ PMIX_IOF_MERGE_STDERR_STDOUT, K_MERGE },
+	{ "pmix.outfile", K_OUTFILE },
+	{ PMIX_IOF_OUTPUT_TO_FILE, K_OUTFILE },
 	/* known, not done here: ignored unless required (Open MPI sends
 	 * several of them, never required) */
 	{ "pmix.mapper", K_UNSUPPORTED },
 	{ PMIX_DISPLAY_MAP, K_UNSUPPORTED },
 	{ PMIX_FWD_STDDIAG, K_UNSUPPORTED },
-	{ "pmix.tagout", K_UNSUPPORTED },
-	{ "pmix.tsout", K_UNSUPPORTED },
-	{ "pmix.mergeerrout", K_UNSUPPORTED },
 	{ PMIX_INDEX_ARGV, K_UNSUPPORTED },
 	{ PMIX_PRELOAD_BIN, K_UNSUPPORTED },
 	{ PMIX_PRELOAD_FILES, K_UNSUPPORTED },
@@ -120,7 +131,6 @@ static const struct {
 	{ PMIX_COSPAWN_APP, K_UNSUPPORTED },
 	{ PMIX_JOB_CONTINUOUS, K_UNSUPPORTED },
 	{ PMIX_MAX_RESTARTS, K_UNSUPPORTED },
-	{ "pmix.outfile", K_UNSUPPORTED },
 };
 
 /* Per app: what differs from the srun's environment. */
@@ -137,10 +147,12 @@ typedef struct {
 	char *dist, *bind, *wdir;
 	uint32_t ppn, cpus, sp_timeout;
 	bool overlap, nohead, cwd;
-	bool no_out, no_err; /* PMIX_FWD_STDOUT/STDERR false */
-	bool fwd_in;         /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
-	int64_t stdin_tgt;   /* PMIX_STDIN_TGT's rank, -1: every rank */
-	char **env;          /* the srun's environment */
+	bool no_out, no_err;    /* PMIX_FWD_STDOUT/STDERR false */
+	bool tag, stamp, merge; /* PMIX_TAG_OUTPUT, _TIMESTAMP_OUTPUT, _MERGE_STDERR_STDOUT */
+	char *outfile;          /* PMIX_OUTPUT_TO_FILE */
+	bool fwd_in;            /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
+	int64_t stdin_tgt;      /* PMIX_STDIN_TGT's rank, -1: every rank */
+	char **env;             /* the srun's environment */
 	app_t *apps;
 	size_t napps;
 } st_t;
@@ -220,6 +232,22 @@ static pmix_status_t stdin_target(st_t *s, const pmix_info_t *i)
 	if (n < 0)
 		return fail(s, PMIX_ERR_BAD_PARAM, "%s: not a rank", i->key);
 	s->stdin_tgt = n;
+	return PMIX_SUCCESS;
+}
+
+/* PMIX_OUTPUT_TO_FILE: the files' name before ".<nspace>.<rank>.stdout"
+ * (and ".stderr"); one for the whole spawn. */
+static pmix_status_t out_file(st_t *s, const pmix_info_t *i)
+{
+	const char *v = v_str(i);
+
+	if (!v || !*v || strchr(v, '%'))
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: not a file name (a string without %%)",
+			    i->key);
+	if (s->outfile && strcmp(s->outfile, v))
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: two different files", i->key);
+	if (!s->outfile && !(s->outfile = strdup(v)))
+		return fail(s, PMIX_ERR_NOMEM, "out of memory");
 	return PMIX_SUCCESS;
 }
 
@@ -499,6 +527,10 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 		return PMIX_SUCCESS;
 	case K_FWDIN: s->fwd_in = s->fwd_in || v_bool(i); return PMIX_SUCCESS;
 	case K_STDINTGT: return stdin_target(s, i);
+	case K_TAG: s->tag = s->tag || v_bool(i); return PMIX_SUCCESS;
+	case K_TIMESTAMP: s->stamp = s->stamp || v_bool(i); return PMIX_SUCCESS;
+	case K_MERGE: s->merge = s->merge || v_bool(i); return PMIX_SUCCESS;
+	case K_OUTFILE: return out_file(s, i);
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}
@@ -717,6 +749,39 @@ static pmix_status_t node_opts(st_t *s, char ***argv)
 	return rc ? fail(s, PMIX_ERR_NOMEM, "out of memory") : PMIX_SUCCESS;
 }
 
+/* Where the output goes (docs/iof.md, "Spawned steps' output"): where
+ * the parent srun puts its own (its --output/--error patterns, which the
+ * child resolves for its own step), always appended to, so that a file
+ * the parent's tasks write is never cut; PMIX_OUTPUT_TO_FILE's files
+ * instead; silenced channels to nobody (the tasks' output is still
+ * captured for PMIx_IOF_pull). Merged, stderr goes with stdout: to its
+ * file (Slurm puts both into --output without --error), or into the
+ * same pipe in the task (stepd/capture.c). */
+static int output_opts(st_t *s, char ***argv)
+{
+	const char *ns = "slurmix.%j.%s.%t"; /* the child's nspace.rank */
+	bool err_out = s->merge ? s->no_out : s->no_err;
+	int rc = add(argv, "--open-mode=append");
+
+	if (s->no_out)
+		rc |= add(argv, "--output=/dev/null");
+	else if (s->outfile)
+		rc |= add(argv, "--output=%s.%s.stdout", s->outfile, ns);
+	else if (s->ctx->out)
+		rc |= add(argv, "--output=%s", s->ctx->out);
+	if (err_out)
+		rc |= add(argv, "--error=/dev/null");
+	else if (s->merge)
+		return rc; /* with the output */
+	else if (s->outfile)
+		rc |= add(argv, "--error=%s.%s.stderr", s->outfile, ns);
+	else if (s->ctx->err)
+		rc |= add(argv, "--error=%s", s->ctx->err);
+	else if (s->no_out) /* stderr would follow --output otherwise */
+		rc |= add(argv, "--error=%s", s->ctx->out ? s->ctx->out : "all");
+	return rc;
+}
+
 static pmix_status_t srun_opts(st_t *s, char ***argv)
 {
 	plug_spawn_plan_t *p = s->plan;
@@ -739,12 +804,7 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 		rc |= add(argv, "--overlap") | add(argv, "--overcommit");
 	/* not forwarded: to nobody (the tasks' output is still captured for
 	 * PMIx_IOF_pull, docs/iof.md) */
-	if (s->no_out)
-		rc |= add(argv, "--output=/dev/null");
-	if (s->no_err)
-		rc |= add(argv, "--error=/dev/null");
-	else if (s->no_out) /* srun's stderr would follow --output otherwise */
-		rc |= add(argv, "--error=all");
+	rc |= output_opts(s, argv);
 	if (s->dist)
 		rc |= add(argv, "--distribution=%s", s->dist);
 	if (s->cpus)
@@ -920,6 +980,23 @@ static pmix_status_t walk(st_t *s, const pmix_info_t *info, size_t ninfo, const 
 	return st;
 }
 
+/* The child srun never labels (Slurm's "0: " would read as the parent's
+ * rank 0): under the parent's --label its lines are tagged with their
+ * own nspace and rank by its step daemons instead. */
+static int format_env(st_t *s, char ***env)
+{
+	char v[32] = "";
+	bool tag = s->tag || s->ctx->label;
+
+	env_unset(*env, "SLURM_LABELIO");
+	snprintf(v, sizeof(v), "%s%s%s", tag ? "tag," : "", s->stamp ? "timestamp," : "",
+		 s->merge ? "merge," : "");
+	if (!*v)
+		return 0;
+	v[strlen(v) - 1] = '\0';
+	return env_set(env, PLUG_IOF_FORMAT_ENV, v);
+}
+
 static void st_free(st_t *s)
 {
 	for (size_t i = 0; s->apps && i < s->napps; i++) {
@@ -933,6 +1010,7 @@ static void st_free(st_t *s)
 	PMIx_Argv_free(s->env);
 	free(s->dist);
 	free(s->bind);
+	free(s->outfile);
 	free(s->wdir);
 }
 
@@ -961,6 +1039,8 @@ pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *in
 	if (st == PMIX_SUCCESS && s.cwd && env_set(&env, PLUG_SPAWN_CWD_ENV, "1") < 0)
 		st = fail(&s, PMIX_ERR_NOMEM, "out of memory");
 	if (st == PMIX_SUCCESS && s.fwd_in && env_set(&env, PLUG_STDIN_ENV, "push") < 0)
+		st = fail(&s, PMIX_ERR_NOMEM, "out of memory");
+	if (st == PMIX_SUCCESS && format_env(&s, &env) < 0)
 		st = fail(&s, PMIX_ERR_NOMEM, "out of memory");
 	st_free(&s);
 	if (st != PMIX_SUCCESS) {

@@ -19,6 +19,11 @@ typedef struct {
 	bool overlap;       /* SlurmixSpawnOverlap */
 	const char *mpfile; /* path for a --multi-prog file (napps > 1) */
 	char **env;         /* base environment (the parent srun's) */
+	/* where the parent srun puts its step's output (lib/srun_io.h):
+	 * its --output and --error patterns (NULL: its own stdout/stderr)
+	 * and --label */
+	const char *out, *err;
+	bool label;
 } plug_spawn_ctx_t;
 
 typedef struct {

@@ -59,6 +59,7 @@
 #include "lib/proto.h"
 #include "lib/jobdir.h"
 #include "lib/spawn_plan.h"
+#include "lib/srun_io.h"
 #include "lib/util.h"
 #include "srun/agent.h"
 #include "srun/spawn.h"
@@ -457,6 +458,39 @@ static pmix_status_t fork_child(spawn_t *s, plug_spawn_plan_t *plan)
 	return PMIX_SUCCESS;
 }
 
+/* Where this srun puts its step's output (lib/srun_io.h), read once
+ * from its command line and environment: a spawned step's output goes
+ * there too. Unreadable: the child's output goes to this srun's own
+ * stdout and stderr. */
+static plug_srun_io_t io;
+static bool io_read;
+
+static const plug_srun_io_t *parent_io(void)
+{
+	extern char **environ;
+	char buf[65536];
+	ssize_t n = -1;
+	int fd;
+
+	if (io_read)
+		return &io;
+	io_read = true;
+	if ((fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	if (n <= 0 || n == (ssize_t)sizeof(buf) ||
+	    plug_srun_io_cmdline(buf, (size_t)n, environ, &io) < 0) {
+		plug_error("spawn: cannot read srun's own options: spawned steps' output goes "
+			   "to srun's stdout and stderr");
+		io = (plug_srun_io_t){ 0 };
+	} else {
+		plug_debug("spawn: srun's output %s, error %s%s", io.out ? io.out : "(its own)",
+			   io.err ? io.err : "(with the output)", io.label ? ", labelled" : "");
+	}
+	return &io;
+}
+
 /* Plans, writes the multi-prog file, forks. PMIX_SUCCESS or an error
  * (nothing started, nothing left). */
 static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_t *info,
@@ -468,9 +502,13 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 	plug_spawn_ctx_t ctx = {
 		.srun = exe, .job = spawner.job, .overlap = s->overlap, .env = environ
 	};
+	const plug_srun_io_t *io = parent_io();
 	plug_spawn_plan_t plan;
 	pmix_status_t st;
 
+	ctx.out = io->out;
+	ctx.err = io->err;
+	ctx.label = io->label;
 	if (n <= 0 || !(ctx.alloc = allocation()))
 		return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 	exe[n] = '\0';
@@ -835,4 +873,6 @@ void plug_spawn_srun_stop(void)
 	free(spawner.ready);
 	free(spawner.info.bytes);
 	memset(&spawner, 0, sizeof(spawner));
+	plug_srun_io_free(&io);
+	io_read = false;
 }

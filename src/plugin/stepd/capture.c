@@ -114,7 +114,8 @@ typedef struct {
 typedef struct {
 	int rfd, ofd; /* the pipe's read end, Slurm's descriptor; -1 closed */
 	char *buf;
-	size_t len, off; /* the piece being written out */
+	const char *wp;  /* the piece being written out: buf, or the formatter's */
+	size_t len, off; /* its length, and how much of it is written */
 } cstream_t;
 
 typedef struct {
@@ -142,6 +143,13 @@ static struct {
 	pthread_mutex_t lock; /* the stdin queues and states */
 } cap = { .wake = { -1, -1 }, .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* How the output goes (plug_capture_format); kept across starts. */
+static struct {
+	unsigned how;
+	plug_capture_fmt_f fmt;
+	void *arg;
+} fmtcfg;
+
 /* How stdin pushes end (plug_capture_input); kept across starts. */
 static struct {
 	bool hold;
@@ -166,7 +174,7 @@ static uint8_t why_not(int fd)
 	if (fcntl(fd, F_GETFD) < 0)
 		return WHY_NOFD;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		return WHY_FILE;
+		return fmtcfg.how & PLUG_CAPTURE_FILES ? WHY_OK : WHY_FILE;
 	return ioctl(fd, TCGETS, &t) == 0 ? WHY_TTY : WHY_OK; /* (isatty, signal-safe) */
 }
 
@@ -224,12 +232,12 @@ static uint8_t why_not_in(void)
  * pipe in p[c] and its two descriptors in fds; their count. */
 static int prepare(cap_msg_t *m, int p[3][2], int fds[6])
 {
-	bool shared = same_file(1, 2);
+	bool merge = fmtcfg.how & PLUG_CAPTURE_MERGE, shared = same_file(1, 2);
 	int nfd = 0;
 
 	for (int c = 0; c < 3; c++) {
 		m->why[c] = c < 2 ? why_not(c + 1) : why_not_in();
-		if (c == 1 && m->why[1] == WHY_OK && shared && m->why[0] == WHY_OK)
+		if (c == 1 && m->why[1] == WHY_OK && (merge || (shared && m->why[0] == WHY_OK)))
 			m->why[1] = WHY_SHARED;
 		if (m->why[c] == WHY_OK && pipe2(p[c], O_CLOEXEC) < 0)
 			m->why[c] = WHY_PIPE;
@@ -271,6 +279,8 @@ void plug_capture_task(uint32_t ltask)
 			dup2(p[c][1], c + 1); /* (dup2 clears close-on-exec) */
 	if (m.why[1] == WHY_SHARED && (ack & 1))
 		dup2(p[0][1], 2); /* stderr into stdout's pipe: their order kept */
+	else if (fmtcfg.how & PLUG_CAPTURE_MERGE)
+		dup2(1, 2); /* merged, stdout not taken: stderr goes where it goes */
 	if (p[2][0] >= 0 && (ack & 4))
 		dup2(p[2][0], 0);
 	/* the word: the pipes are in place. Until it, the thread touches
@@ -304,7 +314,7 @@ static const char *why_text(uint8_t why)
 	case WHY_TTY: return "it is a terminal";
 	case WHY_NOFD: return "the task has no such descriptor";
 	case WHY_PIPE: return "no pipe could be made";
-	case WHY_SHARED: return "it is the same file as stdout: it goes with stdout";
+	case WHY_SHARED: return "it goes with stdout (the same file, or merged)";
 	case WHY_FILE:
 		return "it is a file (--output/--error/--input), which Slurm does not wait for: "
 		       "srun could end before a relayed file is complete";
@@ -519,6 +529,13 @@ int plug_capture_stdin(uint32_t ltask)
 	return st == IN_OPEN ? 0 : st == IN_WAIT ? -EAGAIN : st == IN_CLOSED ? -EPIPE : -ENOTSUP;
 }
 
+void plug_capture_format(unsigned how, plug_capture_fmt_f fmt, void *arg)
+{
+	fmtcfg.how = how;
+	fmtcfg.fmt = fmt;
+	fmtcfg.arg = arg;
+}
+
 void plug_capture_input(bool hold, plug_capture_in_f done, void *arg)
 {
 	incfg.hold = hold;
@@ -689,7 +706,7 @@ static bool flush(uint32_t i, int c)
 	cstream_t *s = &cap.t[i].s[c];
 
 	while (s->off < s->len) {
-		ssize_t w = write(s->ofd, s->buf + s->off, s->len - s->off);
+		ssize_t w = write(s->ofd, s->wp + s->off, s->len - s->off);
 
 		if (w > 0) {
 			s->off += (size_t)w;
@@ -714,6 +731,23 @@ static bool flush(uint32_t i, int c)
 	return true;
 }
 
+/* The piece to write for raw[0..n) (n 0 with eof: what the formatter
+ * still holds): formatted when there is a formatter. */
+static void piece(uint32_t i, int c, size_t n, bool eof)
+{
+	cstream_t *s = &cap.t[i].s[c];
+	const char *p = s->buf;
+	size_t len = n;
+
+	if (fmtcfg.fmt && fmtcfg.fmt(fmtcfg.arg, i, c + 1, s->buf, n, eof, &p, &len) < 0) {
+		p = s->buf; /* unformatted, rather than lost */
+		len = n;
+	}
+	s->wp = p;
+	s->len = len;
+	s->off = 0;
+}
+
 static void fill(uint32_t i, int c)
 {
 	cstream_t *s = &cap.t[i].s[c];
@@ -723,14 +757,16 @@ static void fill(uint32_t i, int c)
 		return;
 	if (r > 0) {
 		cap.out(cap.arg, i, c + 1, s->buf, (size_t)r, false);
-		s->len = (size_t)r;
-		s->off = 0;
+		piece(i, c, (size_t)r, false);
 		flush(i, c);
 		return;
 	}
 	close_fd(&s->rfd); /* the end, or an error: the same for the task */
 	cap.out(cap.arg, i, c + 1, NULL, 0, true);
-	if (!s->len)
+	piece(i, c, 0, true);
+	if (s->len)
+		flush(i, c);
+	else
 		stream_end(i, c);
 }
 
@@ -911,10 +947,10 @@ fail:
 	return -1;
 }
 
-void plug_capture_stop(int drain_ms)
+int plug_capture_stop(int drain_ms)
 {
 	if (cap.abandoned)
-		return;
+		return -1;
 	if (cap.running) {
 		struct timespec until;
 		int e;
@@ -931,7 +967,7 @@ void plug_capture_stop(int drain_ms)
 			cap.abandoned = true;
 			plug_error("the output capture thread did not stop (%s): left running",
 				   strerror(e));
-			return;
+			return -1;
 		}
 		for (uint32_t i = 0; i < cap.n; i++)
 			for (int c = 0; c < 2; c++)
@@ -941,4 +977,5 @@ void plug_capture_stop(int drain_ms)
 						  i, c ? "stderr" : "stdout", drain_ms);
 	}
 	free_all();
+	return 0;
 }

@@ -76,6 +76,26 @@ int plug_capture_push(uint32_t ltask, const void *data, size_t n, bool complete,
  * run yet, -EPIPE ended, -ENOTSUP no. Any thread. */
 int plug_capture_stdin(uint32_t ltask);
 
+/* How the output goes to Slurm (plug_capture_format), bits:
+ * PLUG_CAPTURE_FILES  a regular file is taken too (Slurm's --output
+ *                     without --label), so that fmt sees its bytes;
+ * PLUG_CAPTURE_MERGE  the task's stderr goes into its stdout (one pipe
+ *                     for both when stdout is taken, else fd 2 becomes
+ *                     fd 1): stderr is captured as stdout. */
+#define PLUG_CAPTURE_FILES 1u
+#define PLUG_CAPTURE_MERGE 2u
+
+/* What goes to Slurm instead of raw[0..n) that task ltask wrote on fd
+ * (eof: its end, n 0, for what the formatter still holds): *out and
+ * *outn, valid until the next call for the same stream. In the capture
+ * thread, after out() got the raw bytes. 0, or -1 (the raw bytes go). */
+typedef int (*plug_capture_fmt_f)(void *arg, uint32_t ltask, int fd, const char *raw, size_t n,
+				  bool eof, const char **out, size_t *outn);
+
+/* Before plug_capture_start: how (PLUG_CAPTURE_* bits) and the
+ * formatter (NULL: the bytes go unchanged). Kept across starts. */
+void plug_capture_format(unsigned how, plug_capture_fmt_f fmt, void *arg);
+
 /* Prefork (job manager thread): the socket pairs for ntasks tasks and the
  * capture thread. ack_ms bounds a task's wait for the thread's answer.
  * 0, or -1 with errno (nothing is left; tasks then run uncaptured). */
@@ -94,7 +114,9 @@ int plug_capture_socket(uint32_t ltask);
  * writes out what the tasks' pipes still hold until each ended or
  * drain_ms passed, then stops the thread, ends the pushes still waiting
  * (-ECANCELED) and closes every descriptor. A thread stuck in a write for CAP_JOIN_S
- * more seconds is left running (logged) with what it uses. */
-void plug_capture_stop(int drain_ms);
+ * more seconds is left running (logged) with what it uses. 0, or -1 when
+ * the thread was left running (it may still call out() and the
+ * formatter: what they use must stay). */
+int plug_capture_stop(int drain_ms);
 
 #endif

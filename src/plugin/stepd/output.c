@@ -78,6 +78,8 @@ static struct {
 	unsigned *ended;   /* [n] channels whose end was delivered (progress) */
 	waiter_t *waiters; /* (progress thread) */
 	pxc_progress_t *pg;
+	sx_iof_fmt_t fmt; /* the lines to srun (plug_output_fmt_t) */
+	sx_iof_buf_t *fb; /* [4 n]: per channel its held tail, its output (capture thread) */
 } out;
 
 static pmix_rank_t rank_of(uint32_t ltask)
@@ -224,8 +226,53 @@ static void on_output(void *arg, uint32_t ltask, int fd, const void *data, size_
 	deliver(ltask, fd, data, n, eof, 0);
 }
 
+/* Capture thread: a piece of task ltask's fd formatted for srun. */
+static int format_piece(void *arg, uint32_t ltask, int fd, const char *raw, size_t n, bool eof,
+			const char **o, size_t *on)
+{
+	sx_iof_buf_t *resid = &out.fb[4 * ltask + 2 * (fd == 2)], *done = resid + 1;
+	pmix_proc_t src;
+	struct timespec ts;
+
+	(void)arg;
+	PMIx_Load_procid(&src, out.nspace, rank_of(ltask));
+	sx_iof_buf_eat(done, sx_iof_buf_size(done));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (sx_iof_format(&out.fmt, resid, &src,
+			  fd == 2 ? PMIX_FWD_STDERR_CHANNEL : PMIX_FWD_STDOUT_CHANNEL, raw, n, eof,
+			  (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000, done) < 0)
+		return -1;
+	*o = sx_iof_buf_data(done);
+	*on = sx_iof_buf_size(done);
+	return 0;
+}
+
+/* The formatter for fmt, if it changes anything. */
+static void format_start(uint32_t ntasks, const plug_output_fmt_t *fmt)
+{
+	unsigned how = fmt && fmt->merge ? PLUG_CAPTURE_MERGE : 0;
+
+	out.fmt = (sx_iof_fmt_t){ .tag = fmt && fmt->tag, .timestamp = fmt && fmt->timestamp };
+	if (sx_iof_fmt_any(&out.fmt) && !(out.fb = calloc(4 * (size_t)ntasks, sizeof(*out.fb)))) {
+		plug_error("no memory for the output's tags: it goes to srun untagged");
+		out.fmt = (sx_iof_fmt_t){ 0 };
+	}
+	if (out.fb || (fmt && fmt->files)) /* a file too: its lines are tagged the same */
+		how |= PLUG_CAPTURE_FILES;
+	plug_capture_format(how, out.fb ? format_piece : NULL, NULL);
+}
+
+static void format_stop(void)
+{
+	for (uint32_t i = 0; out.fb && i < 4 * out.n; i++)
+		sx_iof_buf_free(&out.fb[i]);
+	free(out.fb);
+	out.fb = NULL;
+	plug_capture_format(0, NULL, NULL);
+}
+
 int plug_output_start(const char *nspace, const plug_map_t *map, uint32_t nodeid, uint32_t ntasks,
-		      int ack_ms)
+		      int ack_ms, const plug_output_fmt_t *fmt)
 {
 	if (!ntasks)
 		return 0;
@@ -246,6 +293,7 @@ int plug_output_start(const char *nspace, const plug_map_t *map, uint32_t nodeid
 	out.inflight = 0;
 	out.gen++;
 	pthread_mutex_unlock(&lock);
+	format_start(ntasks, fmt);
 	if (plug_capture_start(ntasks, ack_ms, on_output, NULL) < 0) {
 		plug_error("cannot capture the tasks' output (%s): they run uncaptured",
 			   strerror(errno));
@@ -337,7 +385,9 @@ void plug_output_stop(void)
 	else if (st != PMIX_SUCCESS)
 		plug_error("output capture: the progress thread did not stop it (%s)",
 			   PMIx_Error_string(st));
-	plug_capture_stop(OUT_DRAIN_MS); /* what the pipes still hold goes out */
+	if (plug_capture_stop(OUT_DRAIN_MS) < 0) /* what the pipes still hold goes out */
+		return;                          /* its thread still runs, with what it uses */
+	format_stop();
 	free(out.lost);
 	out.lost = NULL;
 	if (out.skipped)

@@ -816,6 +816,31 @@ static bool stdin_held(char **env)
 	return false;
 }
 
+/* PLUG_IOF_FORMAT_ENV in the step's environment (a spawned step's, from
+ * its parent srun): how the output goes to srun. An unknown word is
+ * logged and left out. */
+static plug_output_fmt_t iof_format(char **env)
+{
+	const char *v = plug_env_get(env, PLUG_IOF_FORMAT_ENV);
+	plug_output_fmt_t f = { 0 };
+
+	for (const char *w = v; w && *w;) {
+		size_t n = strcspn(w, ",");
+
+		if (n == 3 && !strncmp(w, "tag", n))
+			f.tag = true;
+		else if (n == 9 && !strncmp(w, "timestamp", n))
+			f.timestamp = true;
+		else if (n == 5 && !strncmp(w, "merge", n))
+			f.merge = true;
+		else if (n)
+			plug_error("%s=%s: \"%.*s\" is not tag, timestamp or merge: left out",
+				   PLUG_IOF_FORMAT_ENV, v, (int)n, w);
+		w += n + (w[n] == ',');
+	}
+	return f;
+}
+
 /* Removes name from env in the forked task (no allocation, nothing
  * freed: the task execs next). */
 static void drop_env(char **env, const char *name)
@@ -862,9 +887,15 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	plug_reap_hooks(plug_stepend_task, plug_stepend_exit);
 	plug_reap_start(step.si.node_tasks, plug_conf.fast_step_end);
 	if (plug_conf.iof) {
+		plug_output_fmt_t fmt = iof_format(*env);
+
+		/* a spawned step's --output files (its parent's, or
+		 * PMIX_OUTPUT_TO_FILE's) reach its parent's pulls too */
+		fmt.files = step.spawned;
+
 		plug_input_start(step.map, step.si.nodeid, stdin_held(*env));
 		plug_output_start(step.nspace, step.map, step.si.nodeid, step.si.node_tasks,
-				  PLUG_CAPTURE_ACK_MS);
+				  PLUG_CAPTURE_ACK_MS, &fmt);
 	}
 	/* a spawned step's processes hold their parent's job information */
 	if (step.spawned && pxc_server_hold_nspace(step.parent.nspace) != PMIX_SUCCESS)
@@ -908,7 +939,8 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 	}
 	if (plug_spawn_task_env(env, step.cltdir) < 0)
 		return -1;
-	drop_env(*env, PLUG_STDIN_ENV);  /* for this step only, not the tasks' own sruns */
+	drop_env(*env, PLUG_STDIN_ENV); /* for this step only, not the tasks' own sruns */
+	drop_env(*env, PLUG_IOF_FORMAT_ENV);
 	plug_output_task(task->ltaskid); /* last: nothing fails after it */
 	return 0;
 }
