@@ -17,8 +17,9 @@
 # whatever it says), EVLOST (truncated, a count of 0), IOF_SUB (truncated,
 # too many entries, a rank or channel the node does not have), IOF_READY
 # for no pull, IOF_DATA (truncated, a rank the sender does not hold), EXITS
-# and PIDS (truncated, a rank out of range), PIDS_REQ, an
-# unknown command, and last a frame header
+# and PIDS (truncated, a rank out of range), PIDS_REQ, STDIN (truncated,
+# counts out of range, another step's, a rank out of range) and
+# STDIN_ACK (truncated, for no push), an unknown command, and last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start. With JOB (the job id)
@@ -56,6 +57,7 @@ EVLOST = 39
 IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
 TOOL_ATTACH = 61
 EXITS, PIDS_REQ, PIDS = 25, 26, 27
+STDIN, STDIN_ACK = 28, 29
 T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
@@ -199,13 +201,37 @@ def held_blob_messages():
                                                                len(blob)) + blob, 0)]
 
 
+def ranks(*r):
+    return struct.pack(">HI", T_UINT32, len(r)) + b"".join(struct.pack(">I", x) for x in r)
+
+
+def stdin_messages(step):
+    """STDIN: empty, garbage, 0 ranks, more ranks than the node has, fewer
+    ranks than it says, no end flag; well formed for another step, and
+    (JOB known) for this step but a rank out of range. STDIN_ACK: empty,
+    garbage, for no push. None of them puts a byte into a task."""
+    job = os.environ.get("SLURMIX_GARBAGE_JOB", "999999998")
+    ns = "slurmix.%s.%d" % (job, step)
+    bo = item(T_BOOL, "B", 0) + struct.pack(">HIQ", T_BYTE_OBJECT, 1, 1) + b"x"
+    msgs = [
+        (STDIN, b"", 1), (STDIN, JUNK, 2), (STDIN, pstr(ns) + u32(0), 3),
+        (STDIN, pstr(ns) + u32(1 << 20), 4), (STDIN, pstr(ns) + u32(2) + ranks(0), 5),
+        (STDIN, pstr(ns) + u32(1) + ranks(0), 6),
+        (STDIN, pstr("slurmix.999999999.3") + u32(1) + ranks(0) + bo, 7),
+        (STDIN_ACK, b"", 9), (STDIN_ACK, JUNK, 10), (STDIN_ACK, status(0), 12347),
+    ]
+    if "SLURMIX_GARBAGE_JOB" in os.environ:
+        msgs.append((STDIN, pstr(ns) + u32(1) + ranks(999999) + bo, 8))
+    return msgs
+
+
 def hello(key, node, step):
     return frame(HELLO, pstr(key) + u32(node) + u32(step))
 
 
-def poke(port, hello_bytes):
+def poke(port, hello_bytes, step):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    msgs = broken_messages() + held_blob_messages()
+    msgs = broken_messages() + held_blob_messages() + stdin_messages(step)
     data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in msgs)
     s.sendall(data)
     time.sleep(0.2)
@@ -265,7 +291,7 @@ def main():
         node, port = (int(x) for x in arg.split(":"))
         other = (node + 1) % nnodes
         for h in (hello(key, other, step), hello(key, 0, step + 4242)):
-            s, n = poke(port, h)
+            s, n = poke(port, h, step)
             conns.append(s)
             sent += n
     time.sleep(1)

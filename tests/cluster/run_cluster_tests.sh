@@ -1078,10 +1078,13 @@ get_timeout() {
 # not hold (another step may ask for this step's output: its requests
 # are checked the same way), 2 broken IOF_DATA and 1 for a rank the
 # sender does not hold, 4 IOF_READY/IOF_DATA refused from another step
-# that was not asked, 2 unknown commands in the node logs.
+# that was not asked, 12 broken STDIN, 2 STDIN for another step and 2
+# for a rank out of range, 4 broken STDIN_ACK, 2 unknown commands in the
+# node logs.
 auth_garbage() {
 	local name="authenticated peer sends broken messages" pid rc eps sent t0 n
 	local lost coll fout dmdx ev unk tbl fwd ack nd sfwd hold kab reg oreg elost isub iask idat ihold iother exits
+	local sin sother sranks sack
 	want_case "$name" || return 0
 	rm -f "$bin/robust.key" "$bin/robust.go"
 	log_mark
@@ -1124,6 +1127,10 @@ auth_garbage() {
 	ihold=$(log_new | grep -c "which it does not hold or nobody asked for")
 	iother=$(log_new | grep -c "IOF: message 2[234] from peer [0-9]*, which is no other node")
 	exits=$(log_new | grep -c "malformed \(EXITS\|PIDS\) message from node")
+	sin=$(log_new | grep -c "stdin push: a broken message from peer")
+	sother=$(log_new | grep -c "stdin push: peer [0-9]* pushes to slurmix.999999999.3, not this step")
+	sranks=$(log_new | grep -c "stdin push: peer [0-9]* names ranks not on this node")
+	sack=$(log_new | grep -c "stdin push: a broken answer from peer")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((18 * n)) ] &&
@@ -1133,12 +1140,14 @@ auth_garbage() {
 	   [ "$unk" -ge $((2 * n)) ] && [ "$tbl" -ge $((4 * n)) ] && [ "$nd" -ge $((6 * n)) ] &&
 	   [ "$reg" -ge $((5 * n)) ] && [ "$oreg" -ge $((5 * n)) ] && [ "$elost" -ge $((6 * n)) ] &&
 	   [ "$isub" -ge $((6 * n)) ] && [ "$iask" -ge $((4 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
-	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((4 * n)) ] && [ "$exits" -ge $((6 * n)) ]; then
+	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((4 * n)) ] && [ "$exits" -ge $((6 * n)) ] &&
+	   [ "$sin" -ge $((12 * n)) ] && [ "$sother" -ge $((2 * n)) ] && [ "$sranks" -ge $((2 * n)) ] &&
+	   [ "$sack" -ge $((4 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \
 			"$isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF from another step," \
-			"$exits EXITS/PIDS, $unk unknown;" \
+			"$exits EXITS/PIDS, $sin+$sother+$sranks STDIN, $sack STDIN_ACK, $unk unknown;" \
 			"job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"
@@ -1146,7 +1155,7 @@ auth_garbage() {
 		bad "$name" "(rc $rc; $lost LOST, $coll fence, $fout FANOUT, $dmdx dmdx, $ev EVENT," \
 			"$fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE, $nd NODE_DOWN, $hold HOLD," \
 			"$reg+$oreg EVREG, $isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF other," \
-			"$exits EXITS, $unk unknown)"
+			"$exits EXITS, $sin+$sother+$sranks STDIN, $sack STDIN_ACK, $unk unknown)"
 	fi
 	rm -f "$bin/robust.key" "$bin/robust.go" "$bin/robust.job"
 }

@@ -451,8 +451,27 @@ tagged_same() {
 
 # stdin: srun's own passes through the step daemons unchanged; pushes
 # (PMIx_IOF_push) reach the tasks byte-exact and end their input.
+# since_mark: what the slurmd logs got since the case began (log_mark_now).
+since_mark() {
+	local f n=0
+	for f in "$state"/log/slurmd.*.log; do
+		[ -f "$f" ] || continue
+		tail -c +"$((${log_mark[$n]:-0} + 1))" "$f"
+		n=$((n + 1))
+	done
+}
+
 stdin_cases() {
 	local sum0
+	# the step's own variables with words they do not know: each logged
+	# and left out, the rest still done (the tag), neither reaches the
+	# tasks (their own sruns do not inherit them)
+	iof_case "broken SLURMIX_STDIN and SLURMIX_IOF_FORMAT: logged, the rest done, not inherited" \
+		'[ $rc = 0 ] && grep -qx "\[slurmix\.[0-9]*\.0,0\]<stdout>: hi 0" <<<"$out" &&
+		 since_mark | grep -q "SLURMIX_STDIN=bogus: not srun or push" &&
+		 since_mark | grep -q "SLURMIX_IOF_FORMAT=tag,,bogus: \"bogus\" is not"' \
+		env SLURMIX_STDIN=bogus SLURMIX_IOF_FORMAT=tag,,bogus $S -n1 \
+		sh -c 'echo hi $(env | grep -c "^SLURMIX_\(STDIN\|IOF_FORMAT\)=")'
 	head -c 5000000 /dev/urandom >"$bin/in.dat"
 	sum0=$(sha256sum <"$bin/in.dat")
 	iof_case "stdin: srun's stdin reaches every task byte-exact with its end, -N2 -n3" \

@@ -275,6 +275,91 @@ START_TEST(iof_broken_requests)
 }
 END_TEST
 
+/* The host's push_stdin for iof_push_broken: counts, answers at once. */
+static int pushes;
+static size_t pushed;
+
+static pmix_status_t t_push(const pmix_proc_t *source, const pmix_proc_t targets[], size_t ntargets,
+			    const pmix_info_t directives[], size_t ndirs,
+			    const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)source, (void)targets, (void)ntargets, (void)directives, (void)ndirs;
+	(void)cbfunc, (void)cbdata;
+	pushes++;
+	pushed = bo ? bo->size : 0;
+	return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* An IOF_PUSH request: procs (nprocs of rank 1), bytes, one info or
+ * none; the server's answer. */
+static pmix_status_t push(int fd, uint32_t tag, size_t nprocs, const char *bytes,
+			  const pmix_info_t *info)
+{
+	pmix_data_buffer_t b;
+	pmix_proc_t p;
+	pmix_byte_object_t bo = { .bytes = (char *)bytes, .size = bytes ? strlen(bytes) : 0 };
+	pmix_status_t st;
+
+	PMIx_Load_procid(&p, NS, 1);
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, nprocs ? &p : NULL, nprocs, PMIX_PROC);
+	pxc_pack(&b, &bo, 1, PMIX_BYTE_OBJECT);
+	pxc_pack_array(&b, info, info ? 1 : 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_IOF_PUSH, tag, &b);
+	st = rc_reply(fd, tag, &b);
+	pxc_buf_clear(&b);
+	return st;
+}
+
+/* IOF_PUSH: a good one reaches the host; no targets, no bytes without
+ * PMIX_IOF_COMPLETE, and PMIX_IOF_PUSH_STDIN (a client's own stdin is its
+ * library's) are BAD_PARAM without reaching it; a truncated request and
+ * garbage close the connection. Fails when the checks are left out
+ * (tried: the host is called). */
+START_TEST(iof_push_broken)
+{
+	pmix_server_module_t m = full_module;
+	pmix_data_buffer_t b;
+	pmix_info_t info;
+	pmix_proc_t p;
+	int fd;
+
+	m.push_stdin = t_push;
+	pushes = 0;
+	ck_assert_int_eq(start_server(&m, false), PMIX_SUCCESS);
+	register_job(2);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	ck_assert_int_eq(push(fd, 1, 1, "abc", NULL), PMIX_SUCCESS);
+	ck_assert_int_eq(pushes, 1);
+	ck_assert_uint_eq(pushed, 3);
+	ck_assert_int_eq(push(fd, 2, 0, "abc", NULL), PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(push(fd, 3, 1, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_load(&info, PMIX_IOF_PUSH_STDIN, NULL, PMIX_BOOL);
+	ck_assert_int_eq(push(fd, 4, 1, "abc", &info), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info);
+	ck_assert_int_eq(pushes, 1);
+	PMIx_Info_load(&info, PMIX_IOF_COMPLETE, NULL, PMIX_BOOL);
+	ck_assert_int_eq(push(fd, 5, 1, NULL, &info), PMIX_SUCCESS); /* the end alone */
+	PMIx_Info_destruct(&info);
+	ck_assert_int_eq(pushes, 2);
+	ck_assert_uint_eq(pushed, 0);
+	pxc_buf_init(&b); /* procs, then nothing */
+	PMIx_Load_procid(&p, NS, 1);
+	pxc_pack_array(&b, &p, 1, PMIX_PROC);
+	rc_send(fd, PXC_CMD_IOF_PUSH, 6, &b);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	pxc_buf_init(&b);
+	pxc_buf_append(&b, "\xff\xfe garbage", 10);
+	rc_send(fd, PXC_CMD_IOF_PUSH, 7, &b);
+	ck_assert(rc_closed(fd));
+	close(fd);
+	ck_assert_int_eq(pushes, 2);
+	stop_server();
+}
+END_TEST
+
 /* A subscriber that goes: what comes later is kept, nobody is sent it,
  * and a new subscriber gets it as history. */
 START_TEST(iof_subscriber_gone)
@@ -307,6 +392,7 @@ int main(int argc, char **argv)
 		{ "iof_pull_history_live_end", iof_pull_history_live_end },
 		{ "iof_dereg_flushes", iof_dereg_flushes },
 		{ "iof_broken_requests", iof_broken_requests },
+		{ "iof_push_broken", iof_push_broken },
 		{ "iof_subscriber_gone", iof_subscriber_gone },
 	};
 
