@@ -30,6 +30,12 @@
  *                            every other parent rank, told the child's
  *                            nspace, "PINFO rank R ended size N <status>
  *                            <seconds>"
+ *   pmix_spawn infogone      the other parent ranks finalize and exit
+ *                            at once (their step daemons end); a second
+ *                            later rank 0 spawns 2 children, one on each
+ *                            node, which print "CINFO parent size N
+ *                            optional <status>" as for info: the child
+ *                            where the parent's stepd is gone has it too
  *   pmix_spawn ended NS      no spawn: rank 0 asks for the job size of NS,
  *                            a step that ended, which nobody kept:
  *                            "ENDED <status> <seconds>"
@@ -322,6 +328,20 @@ static int parent(const char *mode, const char *arg)
 		PMIx_Commit();
 		return !job_ended;
 	}
+	if (!strcmp(mode, "infogone")) {
+		pmix_status_t code = PMIX_EVENT_JOB_END;
+
+		PMIx_Register_event_handler(&code, 1, NULL, 0, on_end, NULL, NULL);
+		sleep(1); /* the other ranks and their nodes' step daemons are gone */
+		set_app(&apps[0], self, 2, "childinfo", NULL);
+		info = PMIx_Info_create(1);
+		PMIx_Info_load(&info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+		if (spawn(info, 1, apps, 1, ns) != PMIX_SUCCESS)
+			return 1;
+		for (int i = 0; i < 3000 && !job_ended; i++)
+			usleep(10000);
+		return !job_ended;
+	}
 	if (!strcmp(mode, "ended") && arg) {
 		pmix_status_t st;
 		double secs;
@@ -362,6 +382,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "childspawn") ||
 	    !strcmp(argv[1], "childinfo")) {
 		bad = child(argv[1], argc > 2 ? argv[2] : NULL);
+		PMIx_Finalize(NULL, 0);
+		return bad;
+	}
+	if (!strcmp(argv[1], "infogone")) { /* no final fence: the others go at once */
+		bad = me.rank == 0 ? parent(argv[1], NULL) : 0;
+		if (me.rank == 0 && !bad)
+			printf("OK\n");
 		PMIx_Finalize(NULL, 0);
 		return bad;
 	}

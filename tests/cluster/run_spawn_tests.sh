@@ -107,6 +107,14 @@ pmix_cases() {
 		 [ "$(count "^PINFO rank 1 ended size 2 SUCCESS ")" = 1 ] &&
 		 echo "after the end: $(awk "/^PINFO.*ended/ { print \$NF }" <<<"$out" | tr "\n" " ")s"' \
 		$S -N2 -n2 ./pmix_spawn info
+	# the parent's step daemon on a child's node has ended (its ranks
+	# there finished): the child's prefetch of the parent's job
+	# information goes to the parent's other node. Fails when the request
+	# fails with the first node it asked (tried: NOT-FOUND on that node)
+	spawn_case "a child gets its parent's job information where the parent's stepd ended" \
+		'[ $rc = 0 ] && [ "$(count "^CINFO parent size 2 optional SUCCESS$")" = 2 ] &&
+		 [ "$(count "^SPAWN SUCCESS")" = 1 ] && grep -qx OK <<<"$out"' \
+		$S -N2 -n2 ./pmix_spawn infogone
 	# (its srun leaves ended.<step> in the job directory: without it the
 	# step file is waited for 20 s, as for a step still starting)
 	spawn_case "the job information of an ended step nobody kept: NOT_FOUND at once" \

@@ -14,6 +14,14 @@
  * the requester's timer runs one second longer, so that answer comes
  * first.
  *
+ * Another step's job information (a WILDCARD rank: a spawned step asks
+ * for its parent's) goes to that step's stepd on this host, else to its
+ * first node; any of its nodes has it. When that stepd is gone (its
+ * tasks there ended: a spawned step often outlives part of its parent)
+ * the request goes to the step's next node, each at most once, before
+ * it fails. The resend runs from the request's own timer, made due at
+ * once, never from inside the transport's peer-lost callback.
+ *
  * Progress thread only. The owner side's answer comes back from the
  * server through a callback that may, in principle, run in any thread: it
  * copies the blob and posts the reply to the progress thread, where it is
@@ -22,6 +30,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event2/event.h>
@@ -43,6 +52,11 @@ typedef struct req {
 	pmix_modex_cbfunc_t cbfunc;
 	void *cbdata;
 	struct event *timer;
+	/* another step's WILDCARD: its nspace, the nodes of it tried, and
+	 * whether the timer is due for a resend to the next one */
+	char nspace[PMIX_MAX_NSLEN + 1];
+	uint32_t tried;
+	bool resend;
 } req_t;
 
 typedef struct {
@@ -68,11 +82,25 @@ static void req_done(req_t *r, pmix_status_t st, const char *data, size_t n)
 	free(r);
 }
 
+static bool resend(req_t *r);
+
 static void on_timeout(int fd, short what, void *arg)
 {
 	req_t *r = arg;
 
 	(void)fd, (void)what;
+	if (r->resend) {
+		struct timeval tv = { r->tmo ? r->tmo + 1 : plug_net_ctx.timeout, 0 };
+
+		r->resend = false;
+		if (resend(r)) { /* the next node gets the whole time */
+			evtimer_add(r->timer, &tv);
+			return;
+		}
+		plug_error("direct modex for step %s: none of its nodes answers", r->nspace);
+		req_done(r, PMIX_ERR_UNREACH, NULL, 0);
+		return;
+	}
 	if (r->tmo) /* the caller's choice: not an error of ours */
 		plug_debug("direct modex for rank %u (node %u): no answer in %u s", r->rank,
 			   r->node, r->tmo);
@@ -118,6 +146,40 @@ static uint32_t info_timeout(const pmix_info_t *info, size_t ninfo)
 	return t > 0 && t < 7 * 24 * 3600 ? (uint32_t)t : 0;
 }
 
+/* The request (rank, timeout) to r->node. */
+static int send_to(req_t *r)
+{
+	pmix_data_buffer_t b;
+	int rc;
+
+	pxc_buf_init(&b);
+	rc = pxc_pack_u32(&b, r->rank) == PMIX_SUCCESS && pxc_pack_u32(&b, r->tmo) == PMIX_SUCCESS ?
+		     plug_net_send(plug_net_ctx.net, r->node, PLUG_NET_DMODEX_REQ, r->id, &b) :
+		     -1;
+	pxc_buf_clear(&b);
+	return rc;
+}
+
+/* Another step's WILDCARD request to the step's next node not tried yet;
+ * false when there is none. */
+static bool resend(req_t *r)
+{
+	plug_xstep_t *x = r->nspace[0] ? plug_xstep_find(r->nspace) : NULL;
+
+	while (x && x->ready && x->map && x->peer && r->tried < x->map->nnodes) {
+		uint32_t to = x->peer[r->tried++];
+
+		if (to == r->node || to == plug_net_ctx.me)
+			continue;
+		plug_debug("direct modex for step %s: node %u lost, asking node %u", r->nspace,
+			   r->node, to);
+		r->node = to;
+		if (send_to(r) == 0)
+			return true;
+	}
+	return false;
+}
+
 static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo, pmix_modex_cbfunc_t cbfunc,
 			      void *cbdata)
 {
@@ -136,6 +198,9 @@ static pmix_status_t send_req(const pmix_proc_t *proc, uint32_t tmo, pmix_modex_
 	r->tmo = tmo;
 	r->cbfunc = cbfunc;
 	r->cbdata = cbdata;
+	if (proc->rank == PMIX_RANK_WILDCARD &&
+	    !PMIx_Check_nspace(proc->nspace, plug_net_ctx.nspace))
+		snprintf(r->nspace, sizeof(r->nspace), "%s", proc->nspace);
 	r->timer = evtimer_new(plug_net_base(plug_net_ctx.net), on_timeout, r);
 	pxc_buf_init(&b);
 	if (!r->timer || evtimer_add(r->timer, &tv) < 0 ||
@@ -289,6 +354,13 @@ static void dmodex_peer_lost(void *arg, uint32_t node)
 	for (r = reqs; r; r = next) {
 		next = r->next;
 		if (r->node == node) {
+			if (r->nspace[0]) { /* another node of that step may answer */
+				struct timeval now = { 0, 0 };
+
+				r->resend = true;
+				evtimer_add(r->timer, &now);
+				continue;
+			}
 			plug_error("direct modex for rank %u: node %u lost", r->rank, node);
 			req_done(r, PMIX_ERR_UNREACH, NULL, 0);
 		}
