@@ -79,6 +79,7 @@ struct sxr_task {
 	char *exe;     /* resolved path of the executable */
 	int iof_fd[2]; /* its stdout, stderr: our read ends (-1: none; sxr_iof.c) */
 	int in_fd;     /* its stdin: our write end (-1: none; sxr_in.c) */
+	bool in_ended; /* it had one, which ended: pushes are IOF_COMPLETE */
 	struct sxr_pitem *in_head, *in_tail; /* pushes waiting for it */
 };
 

@@ -120,8 +120,10 @@ static void finish(struct sxr_push *p)
 /* t's stdin is over: its pipe closed, what waits ends with st. */
 static void in_end(struct sxr_task *t, pmix_status_t st)
 {
-	if (t->in_fd >= 0)
+	if (t->in_fd >= 0) {
 		close(t->in_fd);
+		t->in_ended = true;
+	}
 	t->in_fd = -1;
 	while (t->in_head) {
 		struct sxr_pitem *it = t->in_head;
@@ -182,7 +184,10 @@ static void enqueue(struct sxr_push *p, struct sxr_task *t, bool all)
 
 	p->left++;
 	if (t->in_fd < 0 || !(it = calloc(1, sizeof(*it)))) {
-		part_done(p, all, t->in_fd < 0 ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_NOMEM);
+		part_done(p, all,
+			  t->in_fd >= 0 ? PMIX_ERR_NOMEM :
+			  t->in_ended   ? PMIX_ERR_IOF_COMPLETE :
+					  PMIX_ERR_NOT_SUPPORTED);
 		return;
 	}
 	it->p = p;

@@ -5,7 +5,8 @@
  * pattern into the stdin of ranks 1 and 2 (64 KiB at a time, blocking,
  * the last piece non-blocking), then PMIX_IOF_COMPLETE; ranks 1 and 2
  * read their stdin to its end and print "push ok rank R bytes N" when it
- * is exactly the pattern. Without SLURMIX_STDIN=push (argument
+ * is exactly the pattern; a push to rank 1 after that end is
+ * PMIX_ERR_IOF_COMPLETE. Without SLURMIX_STDIN=push (argument
  * "refused"): rank 0's push to rank 1 must be PMIX_ERR_NOT_SUPPORTED, and
  * it prints "push refused ok".
  */
@@ -66,6 +67,9 @@ static void pusher(bool refused)
 	PMIX_INFO_LOAD(&end, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
 	PT_RC(PMIx_IOF_push(t, 2, NULL, &end, 1, NULL, NULL));
 	PMIX_INFO_DESTRUCT(&end);
+	bo.size = 1; /* after the end: that stdin is over */
+	if (PMIx_IOF_push(t, 1, &bo, NULL, 0, NULL, NULL) != PMIX_ERR_IOF_COMPLETE)
+		PT_FAIL("a push after the end was not PMIX_ERR_IOF_COMPLETE");
 }
 
 static void reader(void)
