@@ -9,7 +9,7 @@
  * "CHILDIOF ok ranks=N ends=N" (or "CHILDIOF bad ..."); the test
  * compares the files with iof_gen's output.
  *
- *   pmix_iofchild N L PREFIX [quiet|stamp|file]
+ *   pmix_iofchild N L PREFIX [quiet|stamp|file|pattern|dir|xml]
  *
  * quiet: the spawn says PMIX_FWD_STDOUT false: srun prints none of the
  * children's stdout (their stderr, a line "childerr" each, still), and
@@ -17,7 +17,11 @@
  * PMIX_MERGE_STDERR_STDOUT (srun's stdout gets both, each line stamped;
  * the pull's stdout has the "childerr" lines too). file:
  * PMIX_OUTPUT_TO_FILE PREFIX-f (files PREFIX-f.<nspace>.<rank>.stdout
- * and .stderr).
+ * and .stderr). pattern: PMIX_OUTPUT_TO_FILE PREFIX-p.%n.%r with
+ * PMIX_IOF_FILE_PATTERN (one file per rank, both channels). dir:
+ * PMIX_OUTPUT_TO_DIRECTORY PREFIX-d, relative (files
+ * PREFIX-d/<nspace>/rank.<R>/stdout and stderr). xml: PMIX_IOF_XML_OUTPUT
+ * (srun's output gets one element per line).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -54,7 +58,7 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	pmix_app_t app;
-	pmix_info_t info[3];
+	pmix_info_t info[4];
 	char file[4096];
 	bool no = false;
 	size_t ninfo = 1;
@@ -89,6 +93,17 @@ int main(int argc, char **argv)
 		snprintf(file, sizeof(file), "%s/%s-f", app.cwd, argv[3]);
 		PMIx_Info_load(&info[ninfo++], PMIX_IOF_OUTPUT_TO_FILE, file, PMIX_STRING);
 	}
+	if (argc == 5 && !strcmp(argv[4], "pattern")) {
+		snprintf(file, sizeof(file), "%s/%s-p.%%n.%%r", app.cwd, argv[3]);
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_OUTPUT_TO_FILE, file, PMIX_STRING);
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_FILE_PATTERN, &yes, PMIX_BOOL);
+	}
+	if (argc == 5 && !strcmp(argv[4], "dir")) {
+		snprintf(file, sizeof(file), "%s-d", argv[3]);
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_OUTPUT_TO_DIRECTORY, file, PMIX_STRING);
+	}
+	if (argc == 5 && !strcmp(argv[4], "xml"))
+		PMIx_Info_load(&info[ninfo++], PMIX_IOF_XML_OUTPUT, &yes, PMIX_BOOL);
 	if (PMIx_Spawn(info, ninfo, &app, 1, child) != PMIX_SUCCESS) {
 		printf("CHILDIOF bad spawn\n");
 		PMIx_Finalize(NULL, 0);

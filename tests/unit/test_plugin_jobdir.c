@@ -4,7 +4,9 @@
  * host (src/plugin/lib/jobdir.c): creation with mode 0700, one key per
  * job shared by every opener, atomic step files, removal of other jobs'
  * stale directories and of a reused job id's old directory, refusal of an
- * unsafe existing directory, of a malformed key and of names with "..".
+ * unsafe existing directory, of a malformed key and of names with "..";
+ * and plug_mkdirs_as (lib/util.c): the directories of
+ * PMIX_OUTPUT_TO_DIRECTORY, made with a user's rights.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -233,6 +235,58 @@ START_TEST(bad_key_refused)
 }
 END_TEST
 
+START_TEST(mkdirs_as_user)
+{
+	char a[256], b[256], f[256], *paths[3] = { a, b, NULL };
+	uid_t uid = getuid() ? getuid() : 65534;
+	gid_t gid = getuid() ? getgid() : 65534;
+	size_t bad = 9;
+	struct stat sb;
+	int fd;
+
+	/* a directory the user may write: made, with its parents, theirs */
+	snprintf(a, sizeof(a), "%s/open/d/slurmix.4.1/rank.0", base);
+	snprintf(b, sizeof(b), "%s/open/d/slurmix.4.1/rank.1/", base);
+	snprintf(f, sizeof(f), "%s/open", base);
+	ck_assert_int_eq(mkdir(f, 0777), 0);
+	ck_assert_int_eq(chmod(f, 0777), 0);
+	chmod(base, 0755);
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), 0);
+	ck_assert_int_eq(stat(a, &sb), 0);
+	ck_assert(S_ISDIR(sb.st_mode));
+	ck_assert_uint_eq(sb.st_uid, uid);
+	ck_assert_int_eq(stat(b, &sb), 0);
+	ck_assert_uint_eq(sb.st_uid, uid);
+	/* again: they exist, fine */
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), 0);
+	/* broken: a file on the way, a relative path */
+	snprintf(f, sizeof(f), "%s/open/file", base);
+	ck_assert_int_ge(fd = open(f, O_CREAT | O_WRONLY, 0644), 0);
+	close(fd);
+	snprintf(b, sizeof(b), "%s/open/file/rank.0", base);
+	errno = 0;
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+	ck_assert_int_eq(errno, ENOTDIR);
+	ck_assert_uint_eq(bad, 1);
+	snprintf(b, sizeof(b), "rel/rank.0");
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(bad, 1);
+	/* as another user than root: root's own directory is not theirs */
+	if (!getuid()) {
+		snprintf(a, sizeof(a), "%s/mine", base);
+		paths[1] = NULL;
+		ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+		ck_assert_int_eq(errno, EACCES);
+		ck_assert_int_eq(stat(a, &sb), -1);
+	}
+	ck_assert_int_eq(plug_rank_width(1), 1);
+	ck_assert_int_eq(plug_rank_width(9), 1);
+	ck_assert_int_eq(plug_rank_width(10), 2);
+	ck_assert_int_eq(plug_rank_width(1000), 4);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("plugin_jobdir");
@@ -246,6 +300,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, concurrent_openers_share_one_key);
 	tcase_add_test(tc, unsafe_dirs_refused);
 	tcase_add_test(tc, bad_key_refused);
+	tcase_add_test(tc, mkdirs_as_user);
 	suite_add_tcase(s, tc);
 	return s;
 }

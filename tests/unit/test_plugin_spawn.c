@@ -277,6 +277,97 @@ START_TEST(output_where_parent)
 }
 END_TEST
 
+/* PMIX_IOF_FILE_PATTERN, PMIX_OUTPUT_TO_DIRECTORY, PMIX_IOF_XML_OUTPUT,
+ * PMIX_IOF_FILE_ONLY */
+START_TEST(output_files_dirs)
+{
+	char *env[] = { "PATH=/usr/bin", NULL }, cwd[4096], want[4200];
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(12);
+	pmix_info_t info[3];
+	plug_spawn_plan_t p;
+	bool yes = true, no = false;
+
+	c.env = env;
+	/* the pattern is the one file of both channels, %n %r %% only */
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_FILE, "/r/o.%n.%r.%%", PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_IOF_FILE_PATTERN, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/r/o.slurmix.%j.%s.%t.%%"));
+	ck_assert(has(p.argv, "--error=/r/o.slurmix.%j.%s.%t.%%"));
+	plug_spawn_plan_free(&p);
+	/* without the pattern flag a % is refused; a bad pattern too */
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_FILE, "/r/o.%j", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	ck_assert_ptr_nonnull(strstr(p.err, "%j"));
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_FILE, "/r/o%", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+	/* a directory: <dir>/<nspace>/rank.<N>/, N of 2 digits for 12 ranks,
+	 * made by the step daemons (absolute) */
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_DIRECTORY, "/r/d", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/r/d/slurmix.%j.%s/rank.%2t/stdout"));
+	ck_assert(has(p.argv, "--error=/r/d/slurmix.%j.%s/rank.%2t/stderr"));
+	ck_assert(has(p.env, "SLURMIX_IOF_DIR=/r/d"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[0]);
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	PMIx_Info_load(&info[0], "pmix.outdir", "rel", PMIX_STRING);
+	PMIx_Info_load(&info[1], PMIX_IOF_MERGE_STDERR_STDOUT, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[2], PMIX_IOF_XML_OUTPUT, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_SUCCESS);
+	snprintf(want, sizeof(want), "--output=%s/rel/slurmix.%%j.%%s/rank.%%2t/stdout", cwd);
+	ck_assert(has(p.argv, want));
+	ck_assert(!has_prefix(p.argv, "--error")); /* merged */
+	snprintf(want, sizeof(want), "SLURMIX_IOF_DIR=%s/rel", cwd);
+	ck_assert(has(p.env, want));
+	ck_assert(has(p.env, "SLURMIX_IOF_FORMAT=merge,xml"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_destruct(&info[2]);
+	/* against PMIX_WDIR */
+	PMIx_Info_load(&info[1], PMIX_WDIR, "/w", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--output=/w/rel/slurmix.%j.%s/rank.%2t/stdout"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	/* both silenced: no directories */
+	PMIx_Info_load(&info[1], PMIX_FWD_STDOUT, &no, PMIX_BOOL);
+	PMIx_Info_load(&info[2], PMIX_FWD_STDERR, &no, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 3, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(!has_prefix(p.env, "SLURMIX_IOF_DIR="));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_destruct(&info[2]);
+	/* file output is never copied: FILE_ONLY true or not required is
+	 * fine, a required false is not supported */
+	PMIx_Info_load(&info[1], PMIX_IOF_FILE_ONLY, &no, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	plug_spawn_plan_free(&p);
+	info[1].flags |= PMIX_INFO_REQD;
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(plug_spawn_plan(&c, info + 1, 1, &a, 1, &p), PMIX_SUCCESS);
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	/* broken: a file and a directory, a directory with %, not a string */
+	PMIx_Info_load(&info[1], PMIX_IOF_OUTPUT_TO_FILE, "/r/o", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_DIRECTORY, "/r/%j", PMIX_STRING);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_DIRECTORY, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
+	PMIx_Info_destruct(&info[0]);
+}
+END_TEST
+
 START_TEST(mapping)
 {
 	plug_spawn_ctx_t c = ctx();
@@ -455,6 +546,7 @@ static Suite *spawn_suite(void)
 	tcase_add_test(t, stdin_forwarding);
 	tcase_add_test(t, srun_io);
 	tcase_add_test(t, output_where_parent);
+	tcase_add_test(t, output_files_dirs);
 	tcase_add_test(t, mapping);
 	tcase_add_test(t, hosts);
 	tcase_add_test(t, required);

@@ -21,9 +21,15 @@
 #define PLUG_STDIN_ENV "SLURMIX_STDIN"
 /* Per step, set by a parent srun for a spawned step: how its step
  * daemons write the tasks' output to srun, a comma list of "tag"
- * ([nspace,rank]<stdout>: before each line), "timestamp" and "merge"
- * (stderr into stdout) (docs/iof.md, "Spawned steps' output"). */
+ * ([nspace,rank]<stdout>: before each line), "timestamp", "merge"
+ * (stderr into stdout) and "xml" (docs/iof.md, "Spawned steps'
+ * output"). */
 #define PLUG_IOF_FORMAT_ENV "SLURMIX_IOF_FORMAT"
+/* Per spawned step (PMIX_OUTPUT_TO_DIRECTORY): the absolute directory
+ * in which its step daemons make "<nspace>/rank.<N>/" for their ranks
+ * (N zero-padded to plug_rank_width digits) before Slurm opens the
+ * files there. */
+#define PLUG_IOF_DIR_ENV "SLURMIX_IOF_DIR"
 
 /* PMIx_Spawn (srun/spawn.h, docs/dynamic.md section 3). */
 /* Environment of a child srun (set by the parent srun). */

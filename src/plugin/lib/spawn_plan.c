@@ -23,14 +23,17 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmix_slurmix.h"
 #include "lib/proto.h"
 #include "lib/spawn_plan.h"
+#include "lib/util.h"
 
 enum kind {
 	K_IGNORE,
@@ -60,6 +63,10 @@ enum kind {
 	K_TIMESTAMP,
 	K_MERGE,
 	K_OUTFILE,
+	K_OUTDIR,
+	K_PATTERN,
+	K_FILEONLY,
+	K_XML,
 	K_SET,
 	K_ADD,
 	K_UNSET,
@@ -119,6 +126,12 @@ static const struct {
 	{ PMIX_IOF_MERGE_STDERR_STDOUT, K_MERGE },
 	{ "pmix.outfile", K_OUTFILE },
 	{ PMIX_IOF_OUTPUT_TO_FILE, K_OUTFILE },
+	{ "pmix.outdir", K_OUTDIR },
+	{ PMIX_IOF_OUTPUT_TO_DIRECTORY, K_OUTDIR },
+	{ PMIX_IOF_FILE_PATTERN, K_PATTERN },
+	{ "pmix.nocopy", K_FILEONLY },
+	{ PMIX_IOF_FILE_ONLY, K_FILEONLY },
+	{ PMIX_IOF_XML_OUTPUT, K_XML },
 	/* known, not done here: ignored unless required (Open MPI sends
 	 * several of them, never required) */
 	{ "pmix.mapper", K_UNSUPPORTED },
@@ -149,7 +162,11 @@ typedef struct {
 	bool overlap, nohead, cwd;
 	bool no_out, no_err;    /* PMIX_FWD_STDOUT/STDERR false */
 	bool tag, stamp, merge; /* PMIX_TAG_OUTPUT, _TIMESTAMP_OUTPUT, _MERGE_STDERR_STDOUT */
+	bool xml;               /* PMIX_IOF_XML_OUTPUT */
 	char *outfile;          /* PMIX_OUTPUT_TO_FILE */
+	char *outdir;           /* PMIX_OUTPUT_TO_DIRECTORY, made absolute */
+	bool pattern;           /* PMIX_IOF_FILE_PATTERN: outfile is the name */
+	bool copy, copy_reqd;   /* PMIX_IOF_FILE_ONLY false (required) */
 	bool fwd_in;            /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
 	int64_t stdin_tgt;      /* PMIX_STDIN_TGT's rank, -1: every rank */
 	char **env;             /* the srun's environment */
@@ -236,18 +253,94 @@ static pmix_status_t stdin_target(st_t *s, const pmix_info_t *i)
 }
 
 /* PMIX_OUTPUT_TO_FILE: the files' name before ".<nspace>.<rank>.stdout"
- * (and ".stderr"); one for the whole spawn. */
-static pmix_status_t out_file(st_t *s, const pmix_info_t *i)
+ * (and ".stderr"), or with PMIX_IOF_FILE_PATTERN the one file's name
+ * (checked in out_pattern: the pattern may come after it);
+ * PMIX_OUTPUT_TO_DIRECTORY: the directory of "<nspace>/rank.<N>/". One
+ * of them, one name, for the whole spawn. */
+static pmix_status_t out_name(st_t *s, const pmix_info_t *i, char **where)
 {
 	const char *v = v_str(i);
 
-	if (!v || !*v || strchr(v, '%'))
-		return fail(s, PMIX_ERR_BAD_PARAM, "%s: not a file name (a string without %%)",
-			    i->key);
-	if (s->outfile && strcmp(s->outfile, v))
-		return fail(s, PMIX_ERR_BAD_PARAM, "%s: two different files", i->key);
-	if (!s->outfile && !(s->outfile = strdup(v)))
+	if (!v || !*v)
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: not a file name", i->key);
+	if (*where && strcmp(*where, v))
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: two different names", i->key);
+	if ((where == &s->outfile ? s->outdir : s->outfile) != NULL)
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: both a file and a directory", i->key);
+	if (where == &s->outdir && strchr(v, '%'))
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s: a directory name with %%", i->key);
+	if (!*where && !(*where = strdup(v)))
 		return fail(s, PMIX_ERR_NOMEM, "out of memory");
+	return PMIX_SUCCESS;
+}
+
+/* The file name as Slurm's --output pattern: without
+ * PMIX_IOF_FILE_PATTERN no % at all; with it %n (the child's nspace),
+ * %r (its rank) and %% only. */
+static pmix_status_t out_pattern(st_t *s)
+{
+	char *p, *o;
+
+	if (!s->outfile)
+		return PMIX_SUCCESS;
+	if (!s->pattern) {
+		if (strchr(s->outfile, '%'))
+			return fail(s, PMIX_ERR_BAD_PARAM,
+				    "%s %s: a name with %% (a pattern needs %s)",
+				    PMIX_IOF_OUTPUT_TO_FILE, s->outfile, PMIX_IOF_FILE_PATTERN);
+		return PMIX_SUCCESS;
+	}
+	if (!(p = malloc(strlen(s->outfile) * 8 + 1)))
+		return fail(s, PMIX_ERR_NOMEM, "out of memory");
+	o = p;
+	for (const char *c = s->outfile; *c; c++) {
+		if (*c != '%') {
+			*o++ = *c;
+			continue;
+		}
+		c++;
+		if (*c == 'n')
+			o = stpcpy(o, "slurmix.%j.%s");
+		else if (*c == 'r')
+			o = stpcpy(o, "%t");
+		else if (*c == '%')
+			o = stpcpy(o, "%%");
+		else {
+			free(p);
+			return fail(s, PMIX_ERR_BAD_PARAM, "%s %s: %%%c is not %%n, %%r or %%%%",
+				    PMIX_IOF_OUTPUT_TO_FILE, s->outfile, *c ? *c : ' ');
+		}
+	}
+	*o = '\0';
+	free(s->outfile);
+	s->outfile = p;
+	return PMIX_SUCCESS;
+}
+
+/* The directory made absolute, as the child's step daemons must make it
+ * (their working directory is not the tasks'): against the new step's
+ * working directory, which is the srun's unless PMIX_WDIR says. */
+static pmix_status_t out_dir_abs(st_t *s)
+{
+	char cwd[PATH_MAX], *abs;
+	const char *wd = s->napps == 1 && s->apps[0].wdir ? s->apps[0].wdir : s->wdir;
+	int rc;
+
+	if (!s->outdir || s->outdir[0] == '/')
+		return PMIX_SUCCESS;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s %s: no working directory: %s",
+			    PMIX_IOF_OUTPUT_TO_DIRECTORY, s->outdir, strerror(errno));
+	if (wd && wd[0] == '/')
+		rc = asprintf(&abs, "%s/%s", wd, s->outdir);
+	else if (wd)
+		rc = asprintf(&abs, "%s/%s/%s", cwd, wd, s->outdir);
+	else
+		rc = asprintf(&abs, "%s/%s", cwd, s->outdir);
+	if (rc < 0)
+		return fail(s, PMIX_ERR_NOMEM, "out of memory");
+	free(s->outdir);
+	s->outdir = abs;
 	return PMIX_SUCCESS;
 }
 
@@ -530,7 +623,17 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_TAG: s->tag = s->tag || v_bool(i); return PMIX_SUCCESS;
 	case K_TIMESTAMP: s->stamp = s->stamp || v_bool(i); return PMIX_SUCCESS;
 	case K_MERGE: s->merge = s->merge || v_bool(i); return PMIX_SUCCESS;
-	case K_OUTFILE: return out_file(s, i);
+	case K_XML: s->xml = s->xml || v_bool(i); return PMIX_SUCCESS;
+	case K_OUTFILE: return out_name(s, i, &s->outfile);
+	case K_OUTDIR: return out_name(s, i, &s->outdir);
+	case K_PATTERN: s->pattern = s->pattern || v_bool(i); return PMIX_SUCCESS;
+	case K_FILEONLY:
+		/* file output is never copied to the parent's (docs/iof.md) */
+		if (i->value.type == PMIX_BOOL && !i->value.data.flag) {
+			s->copy = true;
+			s->copy_reqd = s->copy_reqd || (i->flags & PMIX_INFO_REQD);
+		}
+		return PMIX_SUCCESS;
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
 	}
@@ -752,19 +855,25 @@ static pmix_status_t node_opts(st_t *s, char ***argv)
 /* Where the output goes (docs/iof.md, "Spawned steps' output"): where
  * the parent srun puts its own (its --output/--error patterns, which the
  * child resolves for its own step), always appended to, so that a file
- * the parent's tasks write is never cut; PMIX_OUTPUT_TO_FILE's files
- * instead; silenced channels to nobody (the tasks' output is still
- * captured for PMIx_IOF_pull). Merged, stderr goes with stdout: to its
- * file (Slurm puts both into --output without --error), or into the
+ * the parent's tasks write is never cut; PMIX_OUTPUT_TO_FILE's or
+ * PMIX_OUTPUT_TO_DIRECTORY's files instead (a pattern's one file gets
+ * both channels); silenced channels to nobody (the tasks' output is
+ * still captured for PMIx_IOF_pull). Merged, stderr goes with stdout: to
+ * its file (Slurm puts both into --output without --error), or into the
  * same pipe in the task (stepd/capture.c). */
 static int output_opts(st_t *s, char ***argv)
 {
 	const char *ns = "slurmix.%j.%s.%t"; /* the child's nspace.rank */
+	int w = plug_rank_width(s->plan->ntasks);
 	bool err_out = s->merge ? s->no_out : s->no_err;
 	int rc = add(argv, "--open-mode=append");
 
 	if (s->no_out)
 		rc |= add(argv, "--output=/dev/null");
+	else if (s->outdir)
+		rc |= add(argv, "--output=%s/slurmix.%%j.%%s/rank.%%%dt/stdout", s->outdir, w);
+	else if (s->outfile && s->pattern)
+		rc |= add(argv, "--output=%s", s->outfile);
 	else if (s->outfile)
 		rc |= add(argv, "--output=%s.%s.stdout", s->outfile, ns);
 	else if (s->ctx->out)
@@ -773,6 +882,10 @@ static int output_opts(st_t *s, char ***argv)
 		rc |= add(argv, "--error=/dev/null");
 	else if (s->merge)
 		return rc; /* with the output */
+	else if (s->outdir)
+		rc |= add(argv, "--error=%s/slurmix.%%j.%%s/rank.%%%dt/stderr", s->outdir, w);
+	else if (s->outfile && s->pattern)
+		rc |= add(argv, "--error=%s", s->outfile);
 	else if (s->outfile)
 		rc |= add(argv, "--error=%s.%s.stderr", s->outfile, ns);
 	else if (s->ctx->err)
@@ -782,9 +895,24 @@ static int output_opts(st_t *s, char ***argv)
 	return rc;
 }
 
+/* The output attributes that need every other one first. */
+static pmix_status_t output_check(st_t *s)
+{
+	pmix_status_t st;
+
+	if (s->copy && s->copy_reqd && (s->outfile || s->outdir))
+		return fail(s, PMIX_ERR_NOT_SUPPORTED,
+			    "%s false: file output is not copied to the parent's output",
+			    PMIX_IOF_FILE_ONLY);
+	if ((st = out_pattern(s)) != PMIX_SUCCESS)
+		return st;
+	return out_dir_abs(s);
+}
+
 static pmix_status_t srun_opts(st_t *s, char ***argv)
 {
 	plug_spawn_plan_t *p = s->plan;
+	pmix_status_t st;
 	int rc = 0;
 
 	rc |= add(argv, "%s", s->ctx->srun);
@@ -804,6 +932,8 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 		rc |= add(argv, "--overlap") | add(argv, "--overcommit");
 	/* not forwarded: to nobody (the tasks' output is still captured for
 	 * PMIx_IOF_pull, docs/iof.md) */
+	if ((st = output_check(s)) != PMIX_SUCCESS)
+		return st;
 	rc |= output_opts(s, argv);
 	if (s->dist)
 		rc |= add(argv, "--distribution=%s", s->dist);
@@ -985,12 +1115,16 @@ static pmix_status_t walk(st_t *s, const pmix_info_t *info, size_t ninfo, const 
  * own nspace and rank by its step daemons instead. */
 static int format_env(st_t *s, char ***env)
 {
-	char v[32] = "";
+	char v[40] = "";
 	bool tag = s->tag || s->ctx->label;
+	bool files = !s->no_out || !(s->merge ? s->no_out : s->no_err);
 
 	env_unset(*env, "SLURM_LABELIO");
-	snprintf(v, sizeof(v), "%s%s%s", tag ? "tag," : "", s->stamp ? "timestamp," : "",
-		 s->merge ? "merge," : "");
+	/* the step daemons make the ranks' directories */
+	if (s->outdir && files && env_set(env, PLUG_IOF_DIR_ENV, s->outdir) < 0)
+		return -1;
+	snprintf(v, sizeof(v), "%s%s%s%s", tag ? "tag," : "", s->stamp ? "timestamp," : "",
+		 s->merge ? "merge," : "", s->xml ? "xml," : "");
 	if (!*v)
 		return 0;
 	v[strlen(v) - 1] = '\0';
@@ -1011,6 +1145,7 @@ static void st_free(st_t *s)
 	free(s->dist);
 	free(s->bind);
 	free(s->outfile);
+	free(s->outdir);
 	free(s->wdir);
 }
 

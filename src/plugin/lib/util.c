@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -124,4 +130,96 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 void plug_rm_tree(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+int plug_rank_width(uint32_t ntasks)
+{
+	int w = 1;
+
+	for (; ntasks >= 10; ntasks /= 10)
+		w++;
+	return w;
+}
+
+/* mkdir -p of one absolute path, in the forked child: no allocation. */
+static int mkdir_p(const char *path)
+{
+	char b[PATH_MAX];
+	size_t n = strlen(path);
+	struct stat sb;
+
+	if (n >= sizeof(b))
+		return ENAMETOOLONG;
+	memcpy(b, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (b[i] != '/' && b[i])
+			continue;
+		b[i] = '\0';
+		if (mkdir(b, 0755) < 0 &&
+		    (errno != EEXIST || stat(b, &sb) < 0 || !S_ISDIR(sb.st_mode)))
+			return errno == EEXIST ? ENOTDIR : errno;
+		b[i] = path[i];
+	}
+	return 0;
+}
+
+int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, size_t *bad)
+{
+	int pfd[2], status = 0;
+	size_t failed = 0;
+	pid_t pid;
+
+	for (size_t i = 0; paths && paths[i]; i++)
+		if (paths[i][0] != '/') {
+			if (bad)
+				*bad = i;
+			errno = EINVAL;
+			return -1;
+		}
+	if (pipe(pfd) < 0)
+		return -1;
+	if ((pid = fork()) < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (!pid) { /* only system calls from here */
+		int e = 0;
+		size_t i = 0;
+
+		close(pfd[0]);
+		if (!getuid() && (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+			e = errno;
+		for (; !e && paths && paths[i]; i++)
+			if ((e = mkdir_p(paths[i])))
+				break;
+		if (e && write(pfd[1], &i, sizeof(i)) < 0)
+			e = EIO;
+		_exit(e & 0xff);
+	}
+	close(pfd[1]);
+	for (int waited = 0;; waited++) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (waited >= timeout_ms) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			close(pfd[0]);
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	if (read(pfd[0], &failed, sizeof(failed)) != (ssize_t)sizeof(failed))
+		failed = 0;
+	close(pfd[0]);
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (bad)
+		*bad = failed;
+	errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECHILD;
+	return -1;
 }

@@ -2,7 +2,8 @@
 /*
  * lib/util.h - small Slurm-free helpers of the plugin (strict number and
  * boolean parsing for config values, lookup in "K=V" environment arrays).
- * Pure functions, any thread, also safe in a forked child (no allocation).
+ * Pure functions, any thread, also safe in a forked child (no allocation),
+ * except plug_mkdirs_as, which forks a child of its own (and waits for it).
  */
 #ifndef PLUG_UTIL_H
 #define PLUG_UTIL_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* yes/no, true/false, on/off, 1/0 (any case). 0, or -1 with EINVAL. */
 int plug_parse_bool(const char *s, bool *out);
@@ -28,5 +30,15 @@ const char *plug_env_get(char *const *env, const char *name);
 /* Removes a tree without following symbolic links or leaving its file
  * system; best effort (what cannot be removed stays). Any thread. */
 void plug_rm_tree(const char *path);
+/* The digits of ntasks (at least 1): the width of the rank in the
+ * directories of PMIX_OUTPUT_TO_DIRECTORY. */
+int plug_rank_width(uint32_t ntasks);
+/* Creates each of the NULL-terminated absolute paths with its missing
+ * parents (mode 0755 under the umask), in a child process with uid and
+ * gid (and gid as its only group) when running as root, so that it gets
+ * exactly the user's rights; waits for it at most timeout_ms (then kills
+ * it). 0, or -1 with errno (that of the first path that failed, whose
+ * index goes to *bad; ETIMEDOUT, EINVAL for a relative path). */
+int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, size_t *bad);
 
 #endif

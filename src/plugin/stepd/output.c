@@ -252,7 +252,9 @@ static void format_start(uint32_t ntasks, const plug_output_fmt_t *fmt)
 {
 	unsigned how = fmt && fmt->merge ? PLUG_CAPTURE_MERGE : 0;
 
-	out.fmt = (sx_iof_fmt_t){ .tag = fmt && fmt->tag, .timestamp = fmt && fmt->timestamp };
+	out.fmt = (sx_iof_fmt_t){ .tag = fmt && fmt->tag,
+				  .timestamp = fmt && fmt->timestamp,
+				  .xml = fmt && fmt->xml };
 	if (sx_iof_fmt_any(&out.fmt) && !(out.fb = calloc(4 * (size_t)ntasks, sizeof(*out.fb)))) {
 		plug_error("no memory for the output's tags: it goes to srun untagged");
 		out.fmt = (sx_iof_fmt_t){ 0 };

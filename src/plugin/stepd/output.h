@@ -14,12 +14,12 @@
 
 /* How the tasks' output goes to srun (a spawned step's, set by its
  * parent srun in PLUG_IOF_FORMAT_ENV; docs/iof.md, "Spawned steps'
- * output"): each line tagged "[nspace,rank]<stdout>: ", timestamped
- * (iof/format.h), stderr merged into stdout; files: a regular file
+ * output"): each line tagged "[nspace,rank]<stdout>: ", timestamped,
+ * or as XML (iof/format.h), stderr merged into stdout; files: a regular file
  * (--output without --label) is captured too, so that PMIx_IOF_pull
  * gets it (a spawned step's: its parent's pulls). */
 typedef struct {
-	bool tag, timestamp, merge, files;
+	bool tag, timestamp, xml, merge, files;
 } plug_output_fmt_t;
 
 /* Prefork, after the server started (job manager thread): the capture of

@@ -430,6 +430,39 @@ static int make_dirs(plug_step_t *st)
 	return 0;
 }
 
+/* PMIX_OUTPUT_TO_DIRECTORY (a spawned step's PLUG_IOF_DIR_ENV): the
+ * directories of this node's ranks, "<dir>/<nspace>/rank.<N>", made
+ * with the user's rights before Slurm opens the files in them. When they
+ * cannot be made, this says why, and Slurm's open fails the launch with
+ * its own message (the spawn fails). */
+static void out_dirs(const plug_step_t *st, char **env)
+{
+	const char *d = plug_env_get(env, PLUG_IOF_DIR_ENV);
+	uint32_t nid = st->si.nodeid, n = nid < st->map->nnodes ? st->map->count[nid] : 0;
+	int w = plug_rank_width(st->map->ntasks);
+	char **paths;
+	size_t bad = 0;
+
+	if (!d || !n)
+		return;
+	if (!(paths = calloc(n + 1, sizeof(*paths))))
+		return plug_error("%s: out of memory", PLUG_IOF_DIR_ENV);
+	for (uint32_t i = 0; i < n; i++)
+		if (asprintf(&paths[i], "%s/%s/rank.%0*u", d, st->nspace, w,
+			     (unsigned)st->map->ranks[st->map->first[nid] + i]) < 0) {
+			paths[i] = NULL;
+			plug_error("%s: out of memory", PLUG_IOF_DIR_ENV);
+			goto out;
+		}
+	if (plug_mkdirs_as(st->si.uid, st->si.gid, paths, 10000, &bad) < 0)
+		plug_error("%s=%s: cannot make %s as uid %u: %m", PLUG_IOF_DIR_ENV, d,
+			   paths[bad < n ? bad : 0], (unsigned)st->si.uid);
+out:
+	for (uint32_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
 /* A spawned step: how many tasks its parent step has on this node
  * (SLURMIX_PARENT_NODES / _MAP from the parent srun); 1 when unknown. */
 static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
@@ -833,8 +866,10 @@ static plug_output_fmt_t iof_format(char **env)
 			f.timestamp = true;
 		else if (n == 5 && !strncmp(w, "merge", n))
 			f.merge = true;
+		else if (n == 3 && !strncmp(w, "xml", n))
+			f.xml = true;
 		else if (n)
-			plug_error("%s=%s: \"%.*s\" is not tag, timestamp or merge: left out",
+			plug_error("%s=%s: \"%.*s\" is not tag, timestamp, merge or xml: left out",
 				   PLUG_IOF_FORMAT_ENV, v, (int)n, w);
 		w += n + (w[n] == ',');
 	}
@@ -870,6 +905,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);
+	if (step.spawned)
+		out_dirs(&step, *env);
 	{
 		const char *sep = plug_env_get(*env, PLUG_SPAWN_SEP_ENV);
 
@@ -941,6 +978,7 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 		return -1;
 	drop_env(*env, PLUG_STDIN_ENV); /* for this step only, not the tasks' own sruns */
 	drop_env(*env, PLUG_IOF_FORMAT_ENV);
+	drop_env(*env, PLUG_IOF_DIR_ENV);
 	plug_output_task(task->ltaskid); /* last: nothing fails after it */
 	return 0;
 }
