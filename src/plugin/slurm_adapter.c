@@ -197,6 +197,8 @@ int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)
 	out->node_tasks = job->node_tasks;
 	out->uid = job->uid;
 	out->gid = job->gid;
+	out->ngids = job->ngids > 0 && job->gids ? job->ngids : 0;
+	out->gids = out->ngids ? job->gids : NULL;
 	out->batch = job->batch;
 	out->het_job_id = job->het_job_id;
 	out->cpu_bind_type = (uint32_t)job->cpu_bind_type;

@@ -149,6 +149,8 @@ typedef struct {
 	uint32_t node_tasks; /* tasks on this node */
 	uid_t uid;
 	gid_t gid;
+	int ngids;         /* the job's groups, as Slurm opens its files with */
+	const gid_t *gids; /* them; borrowed */
 	bool batch;
 	uint32_t het_job_id;    /* NO_VAL unless a het job step */
 	uint32_t cpu_bind_type; /* cpu_bind_type_t: --cpu-bind as the task plugin set it */

@@ -251,32 +251,32 @@ START_TEST(mkdirs_as_user)
 	ck_assert_int_eq(mkdir(f, 0777), 0);
 	ck_assert_int_eq(chmod(f, 0777), 0);
 	chmod(base, 0755);
-	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), 0);
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, 0, NULL, paths, 10000, &bad), 0);
 	ck_assert_int_eq(stat(a, &sb), 0);
 	ck_assert(S_ISDIR(sb.st_mode));
 	ck_assert_uint_eq(sb.st_uid, uid);
 	ck_assert_int_eq(stat(b, &sb), 0);
 	ck_assert_uint_eq(sb.st_uid, uid);
 	/* again: they exist, fine */
-	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), 0);
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, 0, NULL, paths, 10000, &bad), 0);
 	/* broken: a file on the way, a relative path */
 	snprintf(f, sizeof(f), "%s/open/file", base);
 	ck_assert_int_ge(fd = open(f, O_CREAT | O_WRONLY, 0644), 0);
 	close(fd);
 	snprintf(b, sizeof(b), "%s/open/file/rank.0", base);
 	errno = 0;
-	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, 0, NULL, paths, 10000, &bad), -1);
 	ck_assert_int_eq(errno, ENOTDIR);
 	ck_assert_uint_eq(bad, 1);
 	snprintf(b, sizeof(b), "rel/rank.0");
-	ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+	ck_assert_int_eq(plug_mkdirs_as(uid, gid, 0, NULL, paths, 10000, &bad), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_uint_eq(bad, 1);
 	/* as another user than root: root's own directory is not theirs */
 	if (!getuid()) {
 		snprintf(a, sizeof(a), "%s/mine", base);
 		paths[1] = NULL;
-		ck_assert_int_eq(plug_mkdirs_as(uid, gid, paths, 10000, &bad), -1);
+		ck_assert_int_eq(plug_mkdirs_as(uid, gid, 0, NULL, paths, 10000, &bad), -1);
 		ck_assert_int_eq(errno, EACCES);
 		ck_assert_int_eq(stat(a, &sb), -1);
 	}

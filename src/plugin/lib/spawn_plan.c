@@ -341,6 +341,9 @@ static pmix_status_t out_dir_abs(st_t *s)
 		return fail(s, PMIX_ERR_NOMEM, "out of memory");
 	free(s->outdir);
 	s->outdir = abs;
+	if (strchr(abs, '%')) /* Slurm would read it as a pattern */
+		return fail(s, PMIX_ERR_BAD_PARAM, "%s %s: a directory name with %%",
+			    PMIX_IOF_OUTPUT_TO_DIRECTORY, abs);
 	return PMIX_SUCCESS;
 }
 

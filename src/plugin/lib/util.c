@@ -4,6 +4,7 @@
  * unit tests can link it alone.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,9 +164,36 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, size_t *bad)
+static int64_t now_ms(void)
 {
-	int pfd[2], status = 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The child's end within ms: 1 reaped (*status), 0 not yet, -1 error. */
+static int reap_within(pid_t pid, int *status, int64_t ms)
+{
+	int64_t until = now_ms() + ms;
+
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			return 1;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (now_ms() >= until)
+			return 0;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+}
+
+int plug_mkdirs_as(uid_t uid, gid_t gid, int ngids, const gid_t *gids, char *const *paths,
+		   int timeout_ms, size_t *bad)
+{
+	int pfd[2], status = 0, r;
 	size_t failed = 0;
 	pid_t pid;
 
@@ -176,7 +204,7 @@ int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, siz
 			errno = EINVAL;
 			return -1;
 		}
-	if (pipe(pfd) < 0)
+	if (pipe2(pfd, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -1;
 	if ((pid = fork()) < 0) {
 		close(pfd[0]);
@@ -188,38 +216,41 @@ int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, siz
 		size_t i = 0;
 
 		close(pfd[0]);
-		if (!getuid() && (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+		if (!getuid() && ((ngids > 0 && gids ? setgroups((size_t)ngids, gids) :
+						       setgroups(1, &gid)) < 0 ||
+				  setgid(gid) < 0 || setuid(uid) < 0))
 			e = errno;
 		for (; !e && paths && paths[i]; i++)
 			if ((e = mkdir_p(paths[i])))
 				break;
-		if (e && write(pfd[1], &i, sizeof(i)) < 0)
-			e = EIO;
+		if (e)
+			(void)!write(pfd[1], &i, sizeof(i));
 		_exit(e & 0xff);
 	}
 	close(pfd[1]);
-	for (int waited = 0;; waited++) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+	if ((r = reap_within(pid, &status, timeout_ms)) == 0) {
+		kill(pid, SIGKILL);
+		r = reap_within(pid, &status, 100);
+		close(pfd[0]);
+		errno = r < 0 ? errno : ETIMEDOUT;
+		return -1;
+	}
+	if (r < 0) {
+		int e = errno;
 
-		if (w == pid || (w < 0 && errno != EINTR))
-			break;
-		if (waited >= timeout_ms) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			close(pfd[0]);
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		close(pfd[0]);
+		errno = e;
+		return -1;
+	}
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		close(pfd[0]);
+		return 0;
 	}
 	if (read(pfd[0], &failed, sizeof(failed)) != (ssize_t)sizeof(failed))
 		failed = 0;
 	close(pfd[0]);
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
 	if (bad)
 		*bad = failed;
-	errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECHILD;
+	errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECANCELED; /* killed */
 	return -1;
 }

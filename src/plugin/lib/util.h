@@ -34,11 +34,14 @@ void plug_rm_tree(const char *path);
  * directories of PMIX_OUTPUT_TO_DIRECTORY. */
 int plug_rank_width(uint32_t ntasks);
 /* Creates each of the NULL-terminated absolute paths with its missing
- * parents (mode 0755 under the umask), in a child process with uid and
- * gid (and gid as its only group) when running as root, so that it gets
- * exactly the user's rights; waits for it at most timeout_ms (then kills
- * it). 0, or -1 with errno (that of the first path that failed, whose
- * index goes to *bad; ETIMEDOUT, EINVAL for a relative path). */
-int plug_mkdirs_as(uid_t uid, gid_t gid, char *const *paths, int timeout_ms, size_t *bad);
+ * parents (mode 0755 under the umask), in a child process with uid, gid
+ * and the groups gids[ngids] (none given: gid alone) when running as
+ * root, so that it gets exactly the user's rights; waits for it at most
+ * timeout_ms (then kills it, and leaves it after a further 100 ms when
+ * it cannot die, on a hung file system). 0, or -1 with errno (that of
+ * the first path that failed, whose index goes to *bad; ETIMEDOUT;
+ * EINVAL for a relative path). */
+int plug_mkdirs_as(uid_t uid, gid_t gid, int ngids, const gid_t *gids, char *const *paths,
+		   int timeout_ms, size_t *bad);
 
 #endif

@@ -454,7 +454,8 @@ static void out_dirs(const plug_step_t *st, char **env)
 			plug_error("%s: out of memory", PLUG_IOF_DIR_ENV);
 			goto out;
 		}
-	if (plug_mkdirs_as(st->si.uid, st->si.gid, paths, 10000, &bad) < 0)
+	if (plug_mkdirs_as(st->si.uid, st->si.gid, st->si.ngids, st->si.gids, paths, 10000, &bad) <
+	    0)
 		plug_error("%s=%s: cannot make %s as uid %u: %m", PLUG_IOF_DIR_ENV, d,
 			   paths[bad < n ? bad : 0], (unsigned)st->si.uid);
 out:
