@@ -53,6 +53,23 @@ static bool has_prefix(char **v, const char *s)
 	return false;
 }
 
+/* The plan's status for one job-level attribute (a refused one leaves
+ * no argv). */
+static pmix_status_t plan_one(const plug_spawn_ctx_t *c, const pmix_app_t *a, const char *key,
+			      const void *v, pmix_data_type_t t)
+{
+	pmix_info_t i;
+	plug_spawn_plan_t p;
+	pmix_status_t st;
+
+	PMIx_Info_load(&i, key, v, t);
+	st = plug_spawn_plan(c, &i, 1, a, 1, &p);
+	ck_assert(st == PMIX_SUCCESS || !p.argv);
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&i);
+	return st;
+}
+
 START_TEST(plain)
 {
 	plug_spawn_ctx_t c = ctx();
@@ -262,13 +279,9 @@ START_TEST(output_where_parent)
 	for (int i = 0; i < 4; i++)
 		PMIx_Info_destruct(&info[i]);
 	/* broken: a pattern, not a string, two different files */
-	PMIx_Info_load(&info[0], "pmix.outfile", "/r/o.%t", PMIX_STRING);
-	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
-	ck_assert_ptr_null(p.argv);
-	PMIx_Info_destruct(&info[0]);
-	PMIx_Info_load(&info[0], "pmix.outfile", &yes, PMIX_BOOL);
-	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
-	PMIx_Info_destruct(&info[0]);
+	ck_assert_int_eq(plan_one(&c, &a, "pmix.outfile", "/r/o.%t", PMIX_STRING),
+			 PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(plan_one(&c, &a, "pmix.outfile", &yes, PMIX_BOOL), PMIX_ERR_BAD_PARAM);
 	PMIx_Info_load(&info[0], "pmix.outfile", "/r/a", PMIX_STRING);
 	PMIx_Info_load(&info[1], PMIX_IOF_OUTPUT_TO_FILE, "/r/b", PMIX_STRING);
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
@@ -359,12 +372,10 @@ START_TEST(output_files_dirs)
 	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_ERR_BAD_PARAM);
 	PMIx_Info_destruct(&info[1]);
 	PMIx_Info_destruct(&info[0]);
-	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_DIRECTORY, "/r/%j", PMIX_STRING);
-	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
-	PMIx_Info_destruct(&info[0]);
-	PMIx_Info_load(&info[0], PMIX_IOF_OUTPUT_TO_DIRECTORY, &yes, PMIX_BOOL);
-	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_BAD_PARAM);
-	PMIx_Info_destruct(&info[0]);
+	ck_assert_int_eq(plan_one(&c, &a, PMIX_IOF_OUTPUT_TO_DIRECTORY, "/r/%j", PMIX_STRING),
+			 PMIX_ERR_BAD_PARAM);
+	ck_assert_int_eq(plan_one(&c, &a, PMIX_IOF_OUTPUT_TO_DIRECTORY, &yes, PMIX_BOOL),
+			 PMIX_ERR_BAD_PARAM);
 }
 END_TEST
 

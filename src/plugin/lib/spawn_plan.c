@@ -166,7 +166,7 @@ typedef struct {
 	char *outfile;          /* PMIX_OUTPUT_TO_FILE */
 	char *outdir;           /* PMIX_OUTPUT_TO_DIRECTORY, made absolute */
 	bool pattern;           /* PMIX_IOF_FILE_PATTERN: outfile is the name */
-	bool copy, copy_reqd;   /* PMIX_IOF_FILE_ONLY false (required) */
+	bool copy_reqd;         /* PMIX_IOF_FILE_ONLY false, required */
 	bool fwd_in;            /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
 	int64_t stdin_tgt;      /* PMIX_STDIN_TGT's rank, -1: every rank */
 	char **env;             /* the srun's environment */
@@ -632,10 +632,8 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_PATTERN: s->pattern = s->pattern || v_bool(i); return PMIX_SUCCESS;
 	case K_FILEONLY:
 		/* file output is never copied to the parent's (docs/iof.md) */
-		if (i->value.type == PMIX_BOOL && !i->value.data.flag) {
-			s->copy = true;
-			s->copy_reqd = s->copy_reqd || (i->flags & PMIX_INFO_REQD);
-		}
+		if (i->value.type == PMIX_BOOL && !i->value.data.flag && reqd)
+			s->copy_reqd = true;
 		return PMIX_SUCCESS;
 	case K_CWD: s->cwd = v_bool(i); return PMIX_SUCCESS;
 	default: break;
@@ -864,11 +862,16 @@ static pmix_status_t node_opts(st_t *s, char ***argv)
  * still captured for PMIx_IOF_pull). Merged, stderr goes with stdout: to
  * its file (Slurm puts both into --output without --error), or into the
  * same pipe in the task (stepd/capture.c). */
+static bool err_silenced(const st_t *s)
+{
+	return s->merge ? s->no_out : s->no_err; /* merged: with stdout */
+}
+
 static int output_opts(st_t *s, char ***argv)
 {
 	const char *ns = "slurmix.%j.%s.%t"; /* the child's nspace.rank */
 	int w = plug_rank_width(s->plan->ntasks);
-	bool err_out = s->merge ? s->no_out : s->no_err;
+	bool err_out = err_silenced(s);
 	int rc = add(argv, "--open-mode=append");
 
 	if (s->no_out)
@@ -903,7 +906,7 @@ static pmix_status_t output_check(st_t *s)
 {
 	pmix_status_t st;
 
-	if (s->copy && s->copy_reqd && (s->outfile || s->outdir))
+	if (s->copy_reqd && (s->outfile || s->outdir))
 		return fail(s, PMIX_ERR_NOT_SUPPORTED,
 			    "%s false: file output is not copied to the parent's output",
 			    PMIX_IOF_FILE_ONLY);
@@ -1120,7 +1123,7 @@ static int format_env(st_t *s, char ***env)
 {
 	char v[40] = "";
 	bool tag = s->tag || s->ctx->label;
-	bool files = !s->no_out || !(s->merge ? s->no_out : s->no_err);
+	bool files = !s->no_out || !err_silenced(s);
 
 	env_unset(*env, "SLURM_LABELIO");
 	/* the step daemons make the ranks' directories */

@@ -6,13 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <grp.h>
-#include <limits.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -164,7 +164,7 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-static int64_t now_ms(void)
+int64_t plug_mono_ms(void)
 {
 	struct timespec ts;
 
@@ -175,7 +175,7 @@ static int64_t now_ms(void)
 /* The child's end within ms: 1 reaped (*status), 0 not yet, -1 error. */
 static int reap_within(pid_t pid, int *status, int64_t ms)
 {
-	int64_t until = now_ms() + ms;
+	int64_t until = plug_mono_ms() + ms;
 
 	for (;;) {
 		pid_t w = waitpid(pid, status, WNOHANG);
@@ -184,7 +184,7 @@ static int reap_within(pid_t pid, int *status, int64_t ms)
 			return 1;
 		if (w < 0 && errno != EINTR)
 			return -1;
-		if (now_ms() >= until)
+		if (plug_mono_ms() >= until)
 			return 0;
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	}

@@ -30,6 +30,9 @@ const char *plug_env_get(char *const *env, const char *name);
 /* Removes a tree without following symbolic links or leaving its file
  * system; best effort (what cannot be removed stays). Any thread. */
 void plug_rm_tree(const char *path);
+/* The monotonic clock in milliseconds (signal-safe: also in a forked
+ * task). */
+int64_t plug_mono_ms(void);
 /* The digits of ntasks (at least 1): the width of the rank in the
  * directories of PMIX_OUTPUT_TO_DIRECTORY. */
 int plug_rank_width(uint32_t ntasks);

@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "stepd/capture.h"
 #include "slurm_adapter.h"
 
@@ -186,24 +187,16 @@ static bool same_file(int a, int b)
 	       sa.st_ino == sb.st_ino;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The thread's answer within ack_ms (EINTR retried): the channels taken,
  * 0 for none or no answer. */
 static char await_ack(int sock)
 {
-	int64_t until = mono_ms() + cap.ack_ms;
+	int64_t until = plug_mono_ms() + cap.ack_ms;
 	struct pollfd pf = { .fd = sock, .events = POLLIN };
 	char ack = 0;
 
 	for (;;) {
-		int64_t left = until - mono_ms();
+		int64_t left = until - plug_mono_ms();
 		int r = poll(&pf, 1, left > 0 ? (int)left : 0);
 
 		if (r == 1)
@@ -848,10 +841,10 @@ static void *run(void *arg)
 		nfds_t n = poll_set(until != 0);
 
 		if (until) { /* stopping: until every stream drained, or the deadline */
-			if (n == 1 || mono_ms() >= until)
+			if (n == 1 || plug_mono_ms() >= until)
 				break;
-			if (until - mono_ms() < wait)
-				wait = (int)(until - mono_ms());
+			if (until - plug_mono_ms() < wait)
+				wait = (int)(until - plug_mono_ms());
 		}
 		if (poll(cap.pfd, n, (int)wait) <= 0)
 			continue;
@@ -955,7 +948,7 @@ int plug_capture_stop(int drain_ms)
 		struct timespec until;
 		int e;
 
-		__atomic_store_n(&cap.drain_until, mono_ms() + (drain_ms > 0 ? drain_ms : 1),
+		__atomic_store_n(&cap.drain_until, plug_mono_ms() + (drain_ms > 0 ? drain_ms : 1),
 				 __ATOMIC_RELEASE);
 		if (write(cap.wake[1], "x", 1) < 0)
 			plug_debug("capture: cannot wake the thread (%s)", strerror(errno));
