@@ -31,11 +31,12 @@ START_TEST(query_answers)
 	register_job(2);
 	ck_assert_int_eq(PMIx_server_define_process_set(&m, 1, "ps1"), PMIX_SUCCESS);
 	fd = rc_hello(0, PMIX_SUCCESS, NULL);
+	/* a host with a query of its own is asked for the namespaces first */
 	send_query(fd, 2, PMIX_QUERY_NAMESPACES, NULL);
 	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
 	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_str_eq(res[0].value.data.string, NS);
+	ck_assert_str_eq(res[0].value.data.string, "from-host");
 	pxc_array_free(res, n, PMIX_INFO);
 	pxc_buf_clear(&b);
 	send_query(fd, 3, PMIX_QUERY_LOCAL_PROC_TABLE, NS);
@@ -71,6 +72,30 @@ START_TEST(query_answers)
 	host.fail_query = 1;
 	send_query(fd, 6, "test.unknown", NULL);
 	ck_assert_int_eq(rc_reply(fd, 6, &b), PMIX_ERR_NOT_SUPPORTED);
+	pxc_buf_clear(&b);
+	/* ... and when it does not answer them, the server does */
+	send_query(fd, 7, PMIX_QUERY_NAMESPACES, NULL);
+	ck_assert_int_eq(rc_reply(fd, 7, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(res[0].value.data.string, NS);
+	pxc_array_free(res, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+	send_query(fd, 8, PMIX_QUERY_NAMESPACE_INFO, NULL);
+	ck_assert_int_eq(rc_reply(fd, 8, &b), PMIX_SUCCESS);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	{
+		/* one element per namespace, each an array that names it */
+		pmix_data_array_t *da = res[0].value.data.darray, *one;
+
+		ck_assert_int_eq(res[0].value.type, PMIX_DATA_ARRAY);
+		ck_assert_uint_eq(da->size, 1);
+		one = ((pmix_info_t *)da->array)[0].value.data.darray;
+		ck_assert_str_eq(((pmix_info_t *)one->array)[0].key, PMIX_NSPACE);
+		ck_assert_str_eq(((pmix_info_t *)one->array)[0].value.data.string, NS);
+	}
+	pxc_array_free(res, n, PMIX_INFO);
 	pxc_buf_clear(&b);
 	/* in-process query */
 	{

@@ -142,6 +142,13 @@ static const struct conf_row rows[] = {
 	  .min = 65536,
 	  .max = 268435456,
 	  .out_of_range = 4194304 },
+	/* No override: it protects slurmctld, the admin's call. */
+	{ .key = "SlurmixQueryCache",
+	  .u32 = &plug_conf.query_cache,
+	  .dflt = 5,
+	  .min = 0,
+	  .max = 3600,
+	  .out_of_range = 5 },
 };
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))

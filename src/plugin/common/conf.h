@@ -61,6 +61,9 @@ typedef struct {
 	uint32_t iof_queue;         /* SlurmixIOFQueueBytes (4 MiB): bytes that
 					 * may wait per subscriber and stream
 					 * without PMIX_IOF_CACHE_SIZE */
+	uint32_t query_cache;       /* SlurmixQueryCache, seconds (5), 0..3600:
+					 * how long an answer of slurmctld serves
+					 * PMIx_Query_info (srun/query.c) */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -292,6 +292,33 @@ void plug_jobdir_unlink(const char *name)
 	free(path);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int plug_jobdir_steps(uint32_t *ids, size_t max, size_t *n)
+{
+	DIR *d = jobdir ? opendir(jobdir) : NULL;
+	struct dirent *e;
+	unsigned id;
+	int end;
+
+	*n = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && *n < max) {
+		end = 0;
+		if (sscanf(e->d_name, "step.%u%n", &id, &end) == 1 && end && !e->d_name[end])
+			ids[(*n)++] = id;
+	}
+	closedir(d);
+	qsort(ids, *n, sizeof(*ids), cmp_u32);
+	return 0;
+}
+
 void plug_jobdir_close(void)
 {
 	free(jobdir);

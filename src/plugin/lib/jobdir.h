@@ -58,6 +58,9 @@ int plug_jobdir_write(const char *name, const void *data, size_t len);
 int plug_jobdir_read(const char *name, size_t max, char **data, size_t *len);
 /* Removes name (a file). */
 void plug_jobdir_unlink(const char *name);
+/* The ids of the steps whose step file is there ("step.<id>"), at most
+ * max, ascending, into ids[]; *n how many. 0, or -1 (no directory). */
+int plug_jobdir_steps(uint32_t *ids, size_t max, size_t *n);
 /* Forgets the path (the directory stays for the other steps). */
 void plug_jobdir_close(void);
 

@@ -171,6 +171,9 @@ enum {
 					 * -> */
 	PLUG_NET_STEPLIST = 49,    /* -> u32 n, n x u32: the steps of the job
 				 * with a step file (srun/agent.c) */
+	PLUG_NET_SLURMQ = 50,      /* u32 flags (1: PMIX_QUERY_REFRESH_CACHE), PROC
+				    * requester, QUERY[] -> INFO[] the answers
+				    * srun has (srun/query.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 	/* tools attached through srun (srun/tools.c, net/tool.c) */

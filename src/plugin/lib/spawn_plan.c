@@ -195,6 +195,25 @@ static enum kind lookup(const char *key)
 	return K_UNSUPPORTED;
 }
 
+char *plug_spawn_supported(void)
+{
+	size_t len = 1;
+	char *list;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		len += strlen(table[i].key) + 1;
+	if (!(list = calloc(1, len)))
+		return NULL;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (table[i].kind == K_UNSUPPORTED)
+			continue;
+		if (*list)
+			strcat(list, ",");
+		strcat(list, table[i].key);
+	}
+	return list;
+}
+
 /* ---- values ------------------------------------------------------------- */
 
 static const char *v_str(const pmix_info_t *i)

@@ -47,5 +47,8 @@ pmix_status_t plug_spawn_plan(const plug_spawn_ctx_t *ctx, const pmix_info_t *in
 			      const pmix_app_t *apps, size_t napps, plug_spawn_plan_t *plan);
 /* Frees what a successful plan holds. NULL-safe. */
 void plug_spawn_plan_free(plug_spawn_plan_t *plan);
+/* The attributes a spawn honours (PMIX_QUERY_SPAWN_SUPPORT), a comma
+ * list to free(); NULL on ENOMEM. */
+char *plug_spawn_supported(void);
 
 #endif

@@ -173,6 +173,12 @@ void plug_stepend_task(uint32_t rank, pid_t pid)
 	}
 }
 
+size_t plug_stepend_local_pids(const pid_t **pids)
+{
+	*pids = se.lpid;
+	return se.lpid ? se.nl : 0;
+}
+
 /* ---- the other nodes' pids, for the tools' process table ---------------- */
 
 /* Whether every other node told the pids of all its tasks (a node asked

@@ -9,6 +9,7 @@
 #ifndef PLUG_NET_STEPEND_H
 #define PLUG_NET_STEPEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "net/transport.h"
@@ -20,6 +21,9 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
  * a local task exited (known: its wait status could be read). */
 void plug_stepend_task(uint32_t rank, pid_t pid);
 void plug_stepend_exit(uint32_t rank, int known, int wstatus);
+/* The pids of this node's tasks that reported so far (borrowed, progress
+ * thread); their count. */
+size_t plug_stepend_local_pids(const pid_t **pids);
 /* A tool is attaching (the server's tool_connected upcall, progress
  * thread): fn(arg) once the other nodes told their tasks' pids (the first
  * time; 2 s at most), or at once. */

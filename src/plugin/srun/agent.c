@@ -34,7 +34,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -384,32 +383,23 @@ static void stepinfo(plug_agent_req_t *req, pmix_data_buffer_t *in)
 
 static void steplist(plug_agent_req_t *req, pmix_data_buffer_t *in)
 {
-	const char *path = plug_jobdir_path();
-	DIR *d = path ? opendir(path) : NULL;
-	pmix_data_buffer_t ids, out;
-	struct dirent *e;
-	uint32_t n = 0, id;
-	int end;
+	uint32_t *ids = malloc(STEPLIST_MAX * sizeof(*ids));
+	pmix_data_buffer_t out;
+	size_t n = 0;
+	pmix_status_t st = ids ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
 
 	(void)in;
-	if (!d)
-		return plug_agent_reply(req, PMIX_ERR_NOT_FOUND, NULL);
-	pxc_buf_init(&ids);
-	while ((e = readdir(d)) && n < STEPLIST_MAX) {
-		end = 0;
-		if (sscanf(e->d_name, "step.%u%n", &id, &end) == 1 && !e->d_name[end] &&
-		    pxc_pack_u32(&ids, id) == PMIX_SUCCESS)
-			n++;
-	}
-	closedir(d);
+	if (st == PMIX_SUCCESS && plug_jobdir_steps(ids, STEPLIST_MAX, &n) < 0)
+		st = PMIX_ERR_NOT_FOUND;
 	pxc_buf_init(&out);
-	if (pxc_pack_u32(&out, n) == PMIX_SUCCESS &&
-	    pxc_buf_append(&out, ids.base_ptr, ids.bytes_used) == 0)
-		plug_agent_reply(req, PMIX_SUCCESS, &out);
-	else
-		plug_agent_reply(req, PMIX_ERR_NOMEM, NULL);
-	pxc_buf_clear(&ids);
+	if (st == PMIX_SUCCESS && pxc_pack_u32(&out, (uint32_t)n) != PMIX_SUCCESS)
+		st = PMIX_ERR_NOMEM;
+	for (size_t i = 0; st == PMIX_SUCCESS && i < n; i++)
+		if (pxc_pack_u32(&out, ids[i]) != PMIX_SUCCESS)
+			st = PMIX_ERR_NOMEM;
+	plug_agent_reply(req, st, st == PMIX_SUCCESS ? &out : NULL);
 	pxc_buf_clear(&out);
+	free(ids);
 }
 
 /* A request on a fresh connection. 0, or -1 to drop the connection. */

@@ -17,6 +17,7 @@
 #include "srun/agent.h"
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
+#include "srun/query.h"
 #include "srun/spawn.h"
 #include "srun/tools.h"
 
@@ -33,9 +34,10 @@ static bool spawned_srun(void)
 
 /* The features that answer the step daemons through the agent register
  * before it starts; the agent itself knows none of them. 0/-1. */
-static int register_features(void)
+static int register_features(uint32_t job)
 {
 	plug_pub_srun_init();
+	plug_query_srun_init(job);
 	if (plug_agent_on_table(plug_spawn_srun_warm) < 0 || plug_tools_srun_init() < 0)
 		plug_error("cannot register the spawn warm-up or the tools");
 	if (plug_abort_srun_init() < 0)
@@ -64,7 +66,7 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 	snprintf(id, sizeof(id), "%u.%u", job->step_id.job_id, job->step_id.step_id);
 	rc = plug_env_set(env, PLUG_MAP_ENV, map) | plug_env_set(env, PLUG_STEP_ENV, id);
 	plug_agent_set_step(l->node_list, map); /* for step.<stepid> */
-	if (rc == 0 && (register_features() < 0 ||
+	if (rc == 0 && (register_features(job->step_id.job_id) < 0 ||
 			plug_agent_start(l->node_cnt, job->step_id.job_id, job->step_id.step_id,
 					 !spawned_srun(), env) < 0 ||
 			plug_spawn_srun_start(l->node_cnt, env) < 0)) {
@@ -83,5 +85,6 @@ int plug_srun_fini(void)
 	plug_spawn_srun_stop(); /* children first: they report to the agent */
 	plug_tools_drain(3000);
 	plug_agent_stop();
+	plug_query_srun_stop();
 	return plug_abort_srun_status();
 }

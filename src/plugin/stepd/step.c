@@ -66,6 +66,7 @@
 #include "stepd/nspace.h"
 #include "stepd/output.h"
 #include "stepd/publish.h"
+#include "stepd/query.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
 #include "stepd/step.h"
@@ -339,6 +340,7 @@ static pmix_server_module_t module = {
 	.lookup = plug_pub_lookup,
 	.unpublish = plug_pub_unpublish,
 	.spawn = plug_spawn_host,
+	.query = plug_query_host,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
@@ -1003,6 +1005,7 @@ void plug_step_fini(void)
 		plug_agent_client_stop();
 		plug_abort_stop();
 		PMIx_server_finalize();
+		plug_query_stepd_stop();
 	}
 	plug_net_destroy(plug_net_ctx.net);
 	memset(&plug_net_ctx, 0, sizeof(plug_net_ctx));

@@ -291,8 +291,13 @@ static void call_done(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	struct call *c = arg;
 
 	c->ev_mark = atomic_load(&pxc_cl.ev_recv);
-	if (st == PMIX_SUCCESS && c->parse && reply)
-		st = c->parse(reply, c->arg);
+	/* a query's partial success carries results too */
+	if ((st == PMIX_SUCCESS || st == PMIX_QUERY_PARTIAL_SUCCESS) && c->parse && reply) {
+		pmix_status_t pst = c->parse(reply, c->arg);
+
+		if (pst != PMIX_SUCCESS)
+			st = pst;
+	}
 	pxc_sync_signal(&c->sync, st);
 }
 

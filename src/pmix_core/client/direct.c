@@ -290,8 +290,12 @@ bool pxc_direct_call(uint16_t cmd, pmix_data_buffer_t *payload, int timeout_ms, 
 		pxc_error("client: malformed reply to cmd %u", cmd);
 		st = PMIX_ERR_UNPACK_FAILURE;
 	}
-	if (st == PMIX_SUCCESS && parse)
-		st = parse(&reply, arg);
+	if ((st == PMIX_SUCCESS || st == PMIX_QUERY_PARTIAL_SUCCESS) && parse) {
+		pmix_status_t pst = parse(&reply, arg);
+
+		if (pst != PMIX_SUCCESS)
+			st = pst;
+	}
 	pxc_buf_clear(&reply);
 	*result = st;
 	return true;

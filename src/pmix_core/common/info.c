@@ -226,3 +226,29 @@ bool pxc_info_take(pmix_info_t *info, size_t *ninfo, const char *key, pmix_info_
 	}
 	return false;
 }
+
+pmix_info_t *pxc_infolist_add(pxc_infolist_t *l, const char *key)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		pmix_info_t *g = realloc(l->info, cap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		l->info = g;
+		l->cap = cap;
+	}
+	PMIx_Info_construct(&l->info[l->n]);
+	if (key)
+		PMIx_Load_key(l->info[l->n].key, key);
+	return &l->info[l->n++];
+}
+
+void pxc_infolist_free(pxc_infolist_t *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		PMIx_Info_destruct(&l->info[i]);
+	free(l->info);
+	l->info = NULL;
+	l->n = l->cap = 0;
+}

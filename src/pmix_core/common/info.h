@@ -24,4 +24,16 @@ bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
  * Any thread. */
 bool pxc_info_take(pmix_info_t *info, size_t *ninfo, const char *key, pmix_info_t *out);
 
+/* A growing array of infos (answers being gathered): add constructs the
+ * next one with key (NULL: none yet) and returns it, NULL on ENOMEM; free
+ * destructs them all and empties the list. The array suits the callers
+ * that take pmix_info_t[] + count. */
+typedef struct {
+	pmix_info_t *info;
+	size_t n, cap;
+} pxc_infolist_t;
+
+pmix_info_t *pxc_infolist_add(pxc_infolist_t *l, const char *key);
+void pxc_infolist_free(pxc_infolist_t *l);
+
 #endif

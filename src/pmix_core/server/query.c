@@ -8,10 +8,12 @@
  * PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_STABLE_ABI_VERSION,
  * PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_SERVER_URI,
  * PMIX_QUERY_SUPPORTED_KEYS. Each answer is one info whose key is the query
- * key. Other keys go to the host's query in one call; without one, or when
- * it fails, what was answered comes back with PMIX_QUERY_PARTIAL_SUCCESS
- * (the reply then carries INFO[] results too), nothing answered gives the
- * host's error or PMIX_ERR_NOT_SUPPORTED.
+ * key. Other keys go to the host's query in one call, and so do
+ * NAMESPACES and NAMESPACE_INFO when the host has one (it may know every
+ * namespace of the allocation; what it leaves unanswered of those two is
+ * answered here). Every key answered: success; some: PMIX_QUERY_PARTIAL_
+ * SUCCESS (the reply then carries INFO[] results too); none: the host's
+ * error, or PMIX_ERR_NOT_SUPPORTED.
  * Progress thread, except pxc_server_query's entry.
  */
 #include <errno.h>
@@ -27,39 +29,9 @@
 #include "query.h"
 #include "proto.h"
 
-typedef struct {
-	pmix_info_t *info;
-	size_t n, cap;
-} results_t;
-
-static pmix_info_t *res_add(results_t *r, const char *key)
+static bool res_str(pxc_infolist_t *r, const char *key, const char *s)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 8;
-		pmix_info_t *g = realloc(r->info, cap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		r->info = g;
-		r->cap = cap;
-	}
-	memset(&r->info[r->n], 0, sizeof(pmix_info_t));
-	PMIx_Load_key(r->info[r->n].key, key);
-	return &r->info[r->n++];
-}
-
-static void res_free(results_t *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		PMIx_Info_destruct(&r->info[i]);
-	free(r->info);
-	r->info = NULL;
-	r->n = r->cap = 0;
-}
-
-static bool res_str(results_t *r, const char *key, const char *s)
-{
-	pmix_info_t *i = res_add(r, key);
+	pmix_info_t *i = pxc_infolist_add(r, key);
 
 	return i && PMIx_Info_load(i, key, s, PMIX_STRING) == PMIX_SUCCESS;
 }
@@ -83,7 +55,7 @@ static int append(char **list, const char *s)
 	return 0;
 }
 
-static bool ans_namespaces(results_t *r, const char *key)
+static bool ans_namespaces(pxc_infolist_t *r, const char *key)
 {
 	char *list = NULL;
 	bool ok = true;
@@ -96,31 +68,41 @@ static bool ans_namespaces(results_t *r, const char *key)
 	return ok;
 }
 
-static bool ans_nsinfo(results_t *r, const char *key)
+/* An array with one info per namespace, each an array of its facts (here
+ * PMIX_NSPACE only; a host adds more). */
+static bool ans_nsinfo(pxc_infolist_t *r, const char *key)
 {
 	size_t n = 0, i = 0;
 	pmix_data_array_t da = { .type = PMIX_INFO };
 	pmix_info_t *arr, *out;
-	bool ok;
+	bool ok = true;
 
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		n += ns->registered;
 	arr = n ? PMIx_Info_create(n) : NULL;
 	if (n && !arr)
 		return false;
-	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
-		if (ns->registered)
-			PMIx_Info_load(&arr[i++], PMIX_NSPACE, ns->name, PMIX_STRING);
+	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns && ok; ns = ns->next) {
+		pmix_info_t one;
+		pmix_data_array_t d1 = { .type = PMIX_INFO, .size = 1, .array = &one };
+
+		if (!ns->registered)
+			continue;
+		PMIx_Info_construct(&one);
+		ok = PMIx_Info_load(&one, PMIX_NSPACE, ns->name, PMIX_STRING) == PMIX_SUCCESS &&
+		     PMIx_Info_load(&arr[i++], key, &d1, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
+		PMIx_Info_destruct(&one);
+	}
 	da.size = n;
 	da.array = arr;
-	out = res_add(r, key);
+	out = ok ? pxc_infolist_add(r, key) : NULL;
 	ok = out && PMIx_Info_load(out, key, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
 	if (arr)
 		PMIx_Info_free(arr, n);
 	return ok;
 }
 
-static bool ans_job_size(results_t *r, const char *key, const pmix_query_t *q)
+static bool ans_job_size(pxc_infolist_t *r, const char *key, const pmix_query_t *q)
 {
 	const char *ns = qual_nspace(q);
 	const pmix_value_t *v = ns ? pxc_store_get(pxc_srv.store, ns, PXC_LVL_JOB, 0, PMIX_JOB_SIZE,
@@ -130,7 +112,7 @@ static bool ans_job_size(results_t *r, const char *key, const pmix_query_t *q)
 
 	if (!v)
 		return false;
-	i = res_add(r, key);
+	i = pxc_infolist_add(r, key);
 	return i && PMIx_Value_xfer(&i->value, v) == PMIX_SUCCESS;
 }
 
@@ -160,7 +142,7 @@ static void fill_pinfo(pmix_proc_info_t *pi, const char *nsname, pmix_rank_t ran
 				    PMIX_PROC_STATE_LAUNCH_UNDERWAY;
 }
 
-static bool ans_ptable(results_t *r, const char *key, const pmix_query_t *q, bool local)
+static bool ans_ptable(pxc_infolist_t *r, const char *key, const pmix_query_t *q, bool local)
 {
 	const char *nsname = qual_nspace(q);
 	pxc_snspace_t *ns = nsname ? pxc_ns_find(nsname) : NULL;
@@ -190,14 +172,14 @@ static bool ans_ptable(results_t *r, const char *key, const pmix_query_t *q, boo
 			fill_pinfo(&arr[i], ns->name, (pmix_rank_t)i);
 	da.size = n;
 	da.array = arr;
-	out = res_add(r, key);
+	out = pxc_infolist_add(r, key);
 	ok = out && PMIx_Info_load(out, key, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
 	if (arr)
 		PMIx_Proc_info_free(arr, n);
 	return ok;
 }
 
-static bool ans_psets(results_t *r, const char *key, bool names)
+static bool ans_psets(pxc_infolist_t *r, const char *key, bool names)
 {
 	size_t n = 0;
 	char *list = NULL;
@@ -211,7 +193,7 @@ static bool ans_psets(results_t *r, const char *key, bool names)
 		free(list);
 		return ok;
 	}
-	i = res_add(r, key);
+	i = pxc_infolist_add(r, key);
 	return i && PMIx_Info_load(i, key, &n, PMIX_SIZE) == PMIX_SUCCESS;
 }
 
@@ -223,8 +205,16 @@ static bool ans_psets(results_t *r, const char *key, bool names)
 	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
 /* clang-format on */
 
+/* The keys a host with a query of its own answers first (it knows more
+ * namespaces than this server): answered here only when it does not. */
+static bool host_first(const char *key)
+{
+	return strcmp(key, PMIX_QUERY_NAMESPACES) == 0 ||
+	       strcmp(key, PMIX_QUERY_NAMESPACE_INFO) == 0;
+}
+
 /* Answers one key locally; false when the server cannot. */
-static bool answer_key(results_t *r, const char *key, const pmix_query_t *q)
+static bool answer_key(pxc_infolist_t *r, const char *key, const pmix_query_t *q)
 {
 	if (strcmp(key, PMIX_QUERY_NAMESPACES) == 0)
 		return ans_namespaces(r, key);
@@ -248,8 +238,10 @@ static bool answer_key(results_t *r, const char *key, const pmix_query_t *q)
 	return false;
 }
 
-/* Answers what it can; the rest goes to rest[] (keys borrowed from q). */
-static size_t answer_local(pmix_query_t *q, size_t nq, results_t *r, pmix_query_t *rest)
+/* Answers what it can; the rest goes to rest[] (keys borrowed from q).
+ * defer: leave the host_first keys to the host. */
+static size_t answer_local(pmix_query_t *q, size_t nq, pxc_infolist_t *r, pmix_query_t *rest,
+			   bool defer)
 {
 	size_t nrest = 0;
 
@@ -257,7 +249,8 @@ static size_t answer_local(pmix_query_t *q, size_t nq, results_t *r, pmix_query_
 		size_t nk = 0;
 
 		for (size_t k = 0; q[i].keys && q[i].keys[k]; k++)
-			if (!answer_key(r, q[i].keys[k], &q[i]))
+			if ((defer && host_first(q[i].keys[k])) ||
+			    !answer_key(r, q[i].keys[k], &q[i]))
 				q[i].keys[nk++] = q[i].keys[k];
 			else
 				free(q[i].keys[k]);
@@ -274,7 +267,7 @@ static size_t answer_local(pmix_query_t *q, size_t nq, results_t *r, pmix_query_
 /* Owned by the host request: rest (handed to the host) borrows the keys
  * and qualifiers of q, so both live until the request is freed. */
 typedef struct {
-	results_t local;
+	pxc_infolist_t local;
 	pmix_query_t *q;
 	size_t nq;
 	pmix_query_t *rest; /* shallow copies of q's unanswered entries */
@@ -287,13 +280,13 @@ static void qctx_free(void *arg)
 
 	if (!x)
 		return;
-	res_free(&x->local);
+	pxc_infolist_free(&x->local);
 	free(x->rest);
 	pxc_array_free(x->q, x->nq, PMIX_QUERY);
 	free(x);
 }
 
-static void query_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, results_t *r)
+static void query_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, pxc_infolist_t *r)
 {
 	pmix_data_buffer_t body;
 
@@ -305,27 +298,52 @@ static void query_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, result
 	pxc_buf_clear(&body);
 }
 
-static pmix_status_t combine(pmix_status_t host_st, const results_t *local)
+static bool has_key(const pxc_infolist_t *r, const char *key)
 {
-	if (host_st == PMIX_SUCCESS || host_st == PMIX_OPERATION_SUCCEEDED)
-		return PMIX_SUCCESS;
-	if (host_st == PMIX_QUERY_PARTIAL_SUCCESS || local->n)
-		return PMIX_QUERY_PARTIAL_SUCCESS;
-	return host_st;
+	for (size_t i = 0; i < r->n; i++)
+		if (PMIx_Check_key(r->info[i].key, key))
+			return true;
+	return false;
 }
 
+/* The host answered (or failed with host_st): the host_first keys it did
+ * not answer are answered here; then success when every key has an
+ * answer, partial success when some have, else the host's error (or
+ * PMIX_ERR_NOT_SUPPORTED when it had none). */
 static void query_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	qctx_t *x = r->ctx;
-	pmix_status_t st = combine(res->status, &x->local);
+	pmix_status_t host_st = res->status;
+	bool host_ok = host_st == PMIX_SUCCESS || host_st == PMIX_OPERATION_SUCCEEDED ||
+		       host_st == PMIX_QUERY_PARTIAL_SUCCESS;
+	size_t missing = 0, filled = 0;
+	pmix_status_t st;
 
-	for (size_t i = 0;
-	     i < res->ninfo && (st == PMIX_SUCCESS || st == PMIX_QUERY_PARTIAL_SUCCESS); i++) {
-		pmix_info_t *o = res_add(&x->local, res->info[i].key);
+	for (size_t i = 0; host_ok && i < res->ninfo; i++) {
+		pmix_info_t *o = pxc_infolist_add(&x->local, res->info[i].key);
 
 		if (o)
 			PMIx_Info_xfer(o, &res->info[i]);
 	}
+	for (size_t i = 0; i < x->nrest; i++)
+		for (size_t k = 0; x->rest[i].keys && x->rest[i].keys[k]; k++) {
+			const char *key = x->rest[i].keys[k];
+
+			if (has_key(&x->local, key))
+				continue;
+			if (host_first(key) && answer_key(&x->local, key, &x->rest[i]))
+				filled++;
+			else
+				missing++;
+		}
+	/* a key asked twice (other qualifiers) has one name in the answers:
+	 * the host's partial success stands unless this server filled in */
+	if (!missing && host_st == PMIX_QUERY_PARTIAL_SUCCESS && !filled)
+		missing = 1;
+	st = !missing   ? PMIX_SUCCESS :
+	     x->local.n ? PMIX_QUERY_PARTIAL_SUCCESS :
+	     host_ok    ? PMIX_ERR_NOT_SUPPORTED :
+			  host_st;
 	query_reply(r->peer_id, r->tag, st, &x->local);
 }
 
@@ -360,7 +378,7 @@ int pxc_do_query(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		qctx_free(x);
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL), 0;
 	}
-	x->nrest = answer_local(x->q, x->nq, &x->local, x->rest);
+	x->nrest = answer_local(x->q, x->nq, &x->local, x->rest, pxc_srv.module.query != NULL);
 	if (x->nrest && pxc_srv.module.query) {
 		ask_host(p, h, x);
 	} else {
@@ -380,7 +398,7 @@ typedef struct {
 	pxc_sync_t sync;
 	pmix_query_t *q;
 	size_t nq;
-	results_t r;
+	pxc_infolist_t r;
 	size_t nrest;
 } sqop_t;
 
@@ -394,7 +412,7 @@ static void server_query_fn(void *arg)
 		pxc_sync_signal(&o->sync, rest ? PMIX_ERR_INIT : PMIX_ERR_NOMEM);
 		return;
 	}
-	o->nrest = answer_local(o->q, o->nq, &o->r, rest);
+	o->nrest = answer_local(o->q, o->nq, &o->r, rest, false);
 	free(rest);
 	pxc_sync_signal(&o->sync, PMIX_SUCCESS);
 }
@@ -425,7 +443,7 @@ pmix_status_t pxc_server_query(pmix_query_t queries[], size_t nqueries, pmix_inf
 	else if (st == PMIX_SUCCESS && o.nrest)
 		st = PMIX_QUERY_PARTIAL_SUCCESS;
 	if (st != PMIX_SUCCESS && st != PMIX_QUERY_PARTIAL_SUCCESS) {
-		res_free(&o.r);
+		pxc_infolist_free(&o.r);
 		return st;
 	}
 	*results = o.r.info; /* realloc'ed array of infos: free with PMIx_Info_free */

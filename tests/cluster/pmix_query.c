@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pmix_query.c - PMIx_Query_info from a task, for the management suite
+ * (run_mgmt_tests.sh, docs/query.md).
+ *
+ *   pmix_query [-f] [-r RANKS] QUERY...
+ *
+ * Each QUERY is KEY[,KEY...][@QUAL=VALUE[@QUAL=VALUE...]]: one
+ * pmix_query_t with those keys and string qualifiers; the qualifier
+ * "refresh" (no value) is PMIX_QUERY_REFRESH_CACHE. -f: a fence first (the
+ * ranks then ask at about the same time). -r: only the ranks of this
+ * comma list ask and print (default 0); "all": every rank. Each asking
+ * rank prints "rank R status STATUS" and one line per result,
+ * "rank R KEY=VALUE" (strings as they are, numbers in decimal, statuses by
+ * name, arrays as {KEY=VALUE;...}). Exits 1 when PMIx fails to start.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmix.h>
+
+static void print_value(const pmix_value_t *v);
+
+static void print_infos(const pmix_info_t *info, size_t n)
+{
+	printf("{");
+	for (size_t i = 0; i < n; i++) {
+		printf("%s%s=", i ? ";" : "", info[i].key);
+		print_value(&info[i].value);
+	}
+	printf("}");
+}
+
+static void print_value(const pmix_value_t *v)
+{
+	switch (v->type) {
+	case PMIX_STRING: printf("%s", v->data.string ? v->data.string : ""); break;
+	case PMIX_UINT32: printf("%u", v->data.uint32); break;
+	case PMIX_SIZE: printf("%zu", v->data.size); break;
+	case PMIX_FLOAT: printf("%.1f", v->data.fval); break;
+	case PMIX_BOOL: printf("%s", v->data.flag ? "true" : "false"); break;
+	case PMIX_STATUS: printf("%s", PMIx_Error_string(v->data.status)); break;
+	case PMIX_DATA_ARRAY:
+		if (v->data.darray && v->data.darray->type == PMIX_INFO)
+			print_infos(v->data.darray->array, v->data.darray->size);
+		else
+			printf("<array>");
+		break;
+	default: printf("<type %d>", (int)v->type);
+	}
+}
+
+/* "KEY,KEY@Q=V@refresh" into q. */
+static void parse(char *arg, pmix_query_t *q)
+{
+	char *quals = strchr(arg, '@'), *k, *save = NULL;
+	size_t nq = 0;
+
+	PMIx_Query_construct(q);
+	if (quals)
+		*quals++ = '\0';
+	for (k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save))
+		PMIx_Argv_append_nosize(&q->keys, k);
+	for (char *p = quals; p; p = strchr(p, '@'))
+		nq++, p++;
+	if (!nq)
+		return;
+	q->qualifiers = PMIx_Info_create(nq);
+	q->nqual = nq;
+	for (size_t i = 0; i < nq; i++) {
+		char *next = strchr(quals, '@'), *eq;
+
+		if (next)
+			*next++ = '\0';
+		if (!strcmp(quals, "refresh")) {
+			bool t = true;
+
+			PMIx_Info_load(&q->qualifiers[i], PMIX_QUERY_REFRESH_CACHE, &t, PMIX_BOOL);
+		} else if ((eq = strchr(quals, '='))) {
+			*eq = '\0';
+			PMIx_Info_load(&q->qualifiers[i], quals, eq + 1, PMIX_STRING);
+		}
+		quals = next;
+	}
+}
+
+static int asks(const char *ranks, pmix_rank_t me)
+{
+	char buf[256], *t, *save = NULL;
+
+	if (!strcmp(ranks, "all"))
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", ranks);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if ((pmix_rank_t)strtoul(t, NULL, 10) == me)
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pmix_proc_t me, all;
+	const char *ranks = "0";
+	int fence = 0, a = 1;
+	pmix_info_t *res = NULL;
+	size_t nres = 0, nq;
+	pmix_query_t *q;
+	pmix_status_t st;
+
+	for (; a < argc && argv[a][0] == '-'; a++)
+		if (!strcmp(argv[a], "-f"))
+			fence = 1;
+		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+			ranks = argv[++a];
+	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+		return 1;
+	PMIx_Load_procid(&all, me.nspace, PMIX_RANK_WILDCARD);
+	if (fence)
+		PMIx_Fence(&all, 1, NULL, 0);
+	if (asks(ranks, me.rank) && a < argc) {
+		nq = (size_t)(argc - a);
+		q = PMIx_Query_create(nq);
+		for (size_t i = 0; i < nq; i++)
+			parse(argv[a + (int)i], &q[i]);
+		st = PMIx_Query_info(q, nq, &res, &nres);
+		printf("rank %u status %s\n", me.rank, PMIx_Error_string(st));
+		for (size_t i = 0; i < nres; i++) {
+			printf("rank %u %s=", me.rank, res[i].key);
+			print_value(&res[i].value);
+			printf("\n");
+		}
+		fflush(stdout);
+		if (res)
+			PMIx_Info_free(res, nres);
+		PMIx_Query_free(q, nq);
+	}
+	if (fence)
+		PMIx_Fence(&all, 1, NULL, 0);
+	PMIx_Finalize(NULL, 0);
+	return 0;
+}
