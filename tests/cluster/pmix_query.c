@@ -3,13 +3,15 @@
  * pmix_query.c - PMIx_Query_info from a task, for the management suite
  * (run_mgmt_tests.sh, docs/query.md).
  *
- *   pmix_query [-f] [-r RANKS] QUERY...
+ *   pmix_query [-f] [-r RANKS] [-t TIMES [-s MS]] QUERY...
  *
  * Each QUERY is KEY[,KEY...][@QUAL=VALUE[@QUAL=VALUE...]]: one
  * pmix_query_t with those keys and string qualifiers; the qualifier
  * "refresh" (no value) is PMIX_QUERY_REFRESH_CACHE. -f: a fence first (the
  * ranks then ask at about the same time). -r: only the ranks of this
- * comma list ask and print (default 0); "all": every rank. Each asking
+ * comma list ask and print (default 0); "all": every rank. -t: ask that
+ * many times in a row (default 1), printing each answer, MS milliseconds
+ * apart (default 0). Each asking
  * rank prints "rank R status STATUS" and one line per result,
  * "rank R KEY=VALUE" (strings as they are, numbers in decimal, statuses by
  * name, arrays as {KEY=VALUE;...}). Exits 1 when PMIx fails to start.
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <pmix.h>
 
 static void print_value(const pmix_value_t *v);
@@ -101,7 +104,7 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	const char *ranks = "0";
-	int fence = 0, a = 1;
+	int fence = 0, a = 1, times = 1, gap_ms = 0;
 	pmix_info_t *res = NULL;
 	size_t nres = 0, nq;
 	pmix_query_t *q;
@@ -112,6 +115,10 @@ int main(int argc, char **argv)
 			fence = 1;
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			ranks = argv[++a];
+		else if (!strcmp(argv[a], "-t") && a + 1 < argc)
+			times = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "-s") && a + 1 < argc)
+			gap_ms = atoi(argv[++a]);
 	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 1;
 	PMIx_Load_procid(&all, me.nspace, PMIX_RANK_WILDCARD);
@@ -122,16 +129,22 @@ int main(int argc, char **argv)
 		q = PMIx_Query_create(nq);
 		for (size_t i = 0; i < nq; i++)
 			parse(argv[a + (int)i], &q[i]);
-		st = PMIx_Query_info(q, nq, &res, &nres);
-		printf("rank %u status %s\n", me.rank, PMIx_Error_string(st));
-		for (size_t i = 0; i < nres; i++) {
-			printf("rank %u %s=", me.rank, res[i].key);
-			print_value(&res[i].value);
-			printf("\n");
+		for (int t = 0; t < times; t++) {
+			if (t && gap_ms > 0)
+				usleep((useconds_t)gap_ms * 1000);
+			st = PMIx_Query_info(q, nq, &res, &nres);
+			printf("rank %u status %s\n", me.rank, PMIx_Error_string(st));
+			for (size_t i = 0; i < nres; i++) {
+				printf("rank %u %s=", me.rank, res[i].key);
+				print_value(&res[i].value);
+				printf("\n");
+			}
+			fflush(stdout);
+			if (res)
+				PMIx_Info_free(res, nres);
+			res = NULL;
+			nres = 0;
 		}
-		fflush(stdout);
-		if (res)
-			PMIx_Info_free(res, nres);
 		PMIx_Query_free(q, nq);
 	}
 	if (fence)

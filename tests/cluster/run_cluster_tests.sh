@@ -684,15 +684,8 @@ logging() {
 # reply (a SPAWN_NODE readiness report with a garbled info blob too: this
 # srun spawned nothing); STEPLIST ignores what follows the key and answers
 # the list; publish/lookup still work afterwards.
-poke_requests='import os, socket, struct
-def frame(cmd, body):
-    return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
-def pstr(v):
-    b = v.encode()
-    return struct.pack(">HII", 3, 1, len(b)) + b
-def u32(v):
-    return struct.pack(">HII", 14, 1, v)
-key = os.environ["SLURMIX_STEP_KEY"]
+poke_requests='from poke_agent import *
+key = KEY
 # ABORT reports naming ranks, broken after a good head: no rank, fewer
 # ranks than said, junk after them (srun drops each, kills nothing)
 head = pstr(key) + u32(0) + u32(0) + struct.pack(">HIi", 9, 1, 5) + pstr("h") + pstr("m")
@@ -702,16 +695,7 @@ for cmd, body in ((4, head + u32(0)), (4, head + u32(2) + u32(0)), (4, head + u3
                   (40, pstr(key) + pstr("x" * 300)), (55, pstr(key)),
                   (49, pstr("0" * 32)), (49, pstr(key) + b"\xff" * 9),
                   (48, pstr(key) + u32(0) + b"\xff" * 9)):
-    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
-    s.settimeout(10)
-    s.sendall(frame(cmd, body))
-    r = s.recv(100)
-    if len(r) >= 26:
-        st = struct.unpack(">i", r[22:26])[0]
-        print("reply", cmd, "status", st)
-    else:
-        print("closed", cmd)
-    s.close()'
+    send(cmd, body)'
 
 srun_requests_broken() {
 	local name="broken requests to srun" out
@@ -1396,6 +1380,7 @@ task_weight() {
 }
 
 build_programs() {
+	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
 	for p in ompi_hello ompi_allreduce ompi_ring ompi_killed; do
 		mpicc -O2 -o "$bin/$p" "$here/$p.c" || return 1

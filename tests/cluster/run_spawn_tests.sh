@@ -229,28 +229,13 @@ xstep_keys() {
 
 # Good key, broken payloads for every spawn request: error replies, srun
 # keeps going, and a spawn still works afterwards.
-poke_spawn='import os, socket, struct
-def frame(cmd, body):
-    return struct.pack(">IIIHH", 0x534c4d58, len(body), 7, cmd, 0) + body
-def pstr(v):
-    b = v.encode()
-    return struct.pack(">HII", 3, 1, len(b)) + b
-def u32(v):
-    return struct.pack(">HII", 14, 1, v)
-key = os.environ["SLURMIX_STEP_KEY"]
+poke_spawn='from poke_agent import *
+key = KEY
 for cmd, body in ((44, pstr(key) + b"\xff" * 9), (44, pstr(key)), (45, pstr(key) + b"\x00"),
                   (46, pstr(key) + b"\x01\x02"), (47, pstr(key) + b"\x00" * 12),
                   (47, pstr(key) + u32(1) + u32(1) + b"\xde\xad"),
                   (48, pstr(key) + b"\x00" * 4)):
-    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
-    s.settimeout(10)
-    s.sendall(frame(cmd, body))
-    r = s.recv(100)
-    if len(r) >= 26:
-        print("reply", cmd, "status", struct.unpack(">i", r[22:26])[0])
-    else:
-        print("closed", cmd)
-    s.close()'
+    send(cmd, body)'
 
 broken_requests() {
 	spawn_case "broken spawn requests to srun" \
@@ -284,6 +269,7 @@ no_leftovers() {
 }
 
 build_programs() {
+	cp "$here/poke_agent.py" "$bin/" || return 1
 	mpicc -O2 -o "$bin/ompi_spawn" "$here/ompi_spawn.c" || return 1
 	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_spawn" \
 		"$here/pmix_spawn.c" -L"$build/.libs" -lpmix || return 1

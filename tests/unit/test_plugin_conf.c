@@ -307,7 +307,8 @@ static void setup(void)
 	"SlurmixTaskWeight=yes\n"                 \
 	"SlurmixIOF=yes\n"                        \
 	"SlurmixIOFHistory=65536\n"               \
-	"SlurmixIOFQueueBytes=4194304\n"
+	"SlurmixIOFQueueBytes=4194304\n"          \
+	"SlurmixQueryCache=5\n"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -335,7 +336,8 @@ START_TEST(test_defaults)
 				   "SlurmixTaskWeight=yes\n"
 				   "SlurmixIOF=yes\n"
 				   "SlurmixIOFHistory=65536\n"
-				   "SlurmixIOFQueueBytes=4194304\n");
+				   "SlurmixIOFQueueBytes=4194304\n"
+				   "SlurmixQueryCache=5\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
 	ck_assert_str_eq(printed(), DEFAULTS_PRINTED);
@@ -365,13 +367,14 @@ START_TEST(test_options)
 		{ "SlurmixIOF", S_P_BOOLEAN },
 		{ "SlurmixIOFHistory", S_P_UINT32 },
 		{ "SlurmixIOFQueueBytes", S_P_UINT32 },
+		{ "SlurmixQueryCache", S_P_UINT32 },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 16);
+	ck_assert_int_eq(n, 1 + 17);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 17; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
 		ck_assert_int_eq(opts[i].type, want[i].type);
 		ck_assert_ptr_null(opts[i].handler);
@@ -399,6 +402,7 @@ START_TEST(test_file_values)
 		"SlurmixIOF=no",
 		"SlurmixIOFHistory=4096",
 		"SlurmixIOFQueueBytes=65536",
+		"SlurmixQueryCache=0",
 		NULL,
 	};
 	const char *want = "SlurmixTimeout=60\n"
@@ -416,7 +420,8 @@ START_TEST(test_file_values)
 			   "SlurmixTaskWeight=no\n"
 			   "SlurmixIOF=no\n"
 			   "SlurmixIOFHistory=4096\n"
-			   "SlurmixIOFQueueBytes=65536\n";
+			   "SlurmixIOFQueueBytes=65536\n"
+			   "SlurmixQueryCache=0\n";
 
 	plug_conf_set(file(lines));
 	ck_assert_uint_eq(plug_conf.timeout, 60);
@@ -431,6 +436,7 @@ START_TEST(test_file_values)
 	ck_assert_uint_eq(plug_conf.event_timeout, 3);
 	ck_assert(!plug_conf.iof);
 	ck_assert_uint_eq(plug_conf.iof_history, 4096);
+	ck_assert_uint_eq(plug_conf.query_cache, 0);
 	ck_assert_str_eq(printed(), want);
 	ck_assert_str_eq(packed(), want);
 	ck_assert_str_eq(plug_conf_tmpdir(), "/scratch");
@@ -505,6 +511,9 @@ START_TEST(test_file_out_of_range)
 	ck_assert_uint_eq(plug_conf.timeout, 1);
 	ck_assert_str_eq(log_text, "");
 	/* a synchronous event's wait is never endless */
+	plug_conf_set(file((const char *const[]){ "SlurmixQueryCache=3601", NULL }));
+	ck_assert_uint_eq(plug_conf.query_cache, 5);
+	log_text[0] = '\0';
 	plug_conf_set(file((const char *const[]){ "SlurmixEventTimeout=0", NULL }));
 	ck_assert_uint_eq(plug_conf.event_timeout, 10);
 	ck_assert_str_eq(log_text,

@@ -107,6 +107,24 @@ START_TEST(step_files)
 	free(data);
 	ck_assert_int_eq(plug_jobdir_read("step.3", 3, &data, &len), -1);
 	ck_assert_int_eq(errno, EFBIG);
+	{
+		/* the steps with a file, ascending; other names are not steps */
+		uint32_t ids[4];
+		size_t n = 9;
+
+		ck_assert_int_eq(plug_jobdir_write("step.10", "a", 1), 0);
+		ck_assert_int_eq(plug_jobdir_write("step.1", "a", 1), 0);
+		ck_assert_int_eq(plug_jobdir_write("step.x", "a", 1), 0);
+		ck_assert_int_eq(plug_jobdir_write("step.2x", "a", 1), 0);
+		ck_assert_int_eq(plug_jobdir_write("ended.4", "", 0), 0);
+		ck_assert_int_eq(plug_jobdir_steps(ids, 4, &n), 0);
+		ck_assert_uint_eq(n, 3);
+		ck_assert(ids[0] == 1 && ids[1] == 3 && ids[2] == 10);
+		ck_assert_int_eq(plug_jobdir_steps(ids, 2, &n), 0);
+		ck_assert_uint_eq(n, 2); /* at most max */
+		plug_jobdir_unlink("step.10");
+		plug_jobdir_unlink("step.1");
+	}
 	plug_jobdir_unlink("step.3");
 	ck_assert_int_eq(plug_jobdir_read("step.3", 100, &data, &len), -1);
 	ck_assert_int_eq(errno, ENOENT);
@@ -115,6 +133,13 @@ START_TEST(step_files)
 	plug_jobdir_close();
 	ck_assert_ptr_null(plug_jobdir_path());
 	ck_assert_int_eq(plug_jobdir_write("step.3", "a", 1), -1);
+	{
+		uint32_t ids[1];
+		size_t n = 9;
+
+		ck_assert_int_eq(plug_jobdir_steps(ids, 1, &n), -1);
+		ck_assert_uint_eq(n, 0);
+	}
 }
 END_TEST
 

@@ -546,6 +546,31 @@ START_TEST(broken)
 }
 END_TEST
 
+/* PMIX_QUERY_SPAWN_SUPPORT: what is honoured, not what is only known. */
+START_TEST(supported)
+{
+	char *list = plug_spawn_supported(), *dup, *save = NULL;
+	static const char *const in[] = { PMIX_HOST, PMIX_WDIR, PMIX_IOF_TAG_OUTPUT,
+					  PMIX_SET_ENVAR };
+	static const char *const out[] = { PMIX_MAPPER, PMIX_DISPLAY_MAP, PMIX_PRELOAD_BIN,
+					   PMIX_MAX_RESTARTS };
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(list);
+	dup = strdup(list);
+	for (char *k = strtok_r(dup, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		ck_assert(*k);
+		for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+			ck_assert_str_ne(k, out[i]);
+		for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+			n += !strcmp(k, in[i]);
+	}
+	ck_assert_uint_eq(n, sizeof(in) / sizeof(in[0]));
+	free(dup);
+	free(list);
+}
+END_TEST
+
 static Suite *spawn_suite(void)
 {
 	Suite *s = suite_create("plugin_spawn");
@@ -564,6 +589,7 @@ static Suite *spawn_suite(void)
 	tcase_add_test(t, environment);
 	tcase_add_test(t, mpmd);
 	tcase_add_test(t, broken);
+	tcase_add_test(t, supported);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -5,7 +5,10 @@
  *
  * Sources. Four slurmctld answers, each one RPC, each kept for
  * SlurmixQueryCache seconds:
- *   END    slurm_get_end_time of the job: PMIX_TIME_REMAINING
+ *   END    slurm_load_job of the job, its end time: PMIX_TIME_REMAINING
+ *          (not slurm_get_end_time, which keeps its answer 60 s in
+ *          libslurm: neither a changed time limit nor REFRESH_CACHE would
+ *          reach slurmctld)
  *   STEPS  slurm_get_job_steps of the job: PMIX_QUERY_JOB_STATUS, the
  *          command lines of PMIX_QUERY_NAMESPACE_INFO
  *   PARTS  slurm_load_partitions: PMIX_QUERY_QUEUE_LIST, _QUEUE_STATUS
@@ -75,8 +78,8 @@ typedef struct {
 
 /* One source's last answer. */
 typedef struct {
-	int64_t at_ms;   /* start of the round that fetched it; -1: never */
-	int64_t busy_ms; /* start of the round fetching it now; -1: none */
+	int64_t at_us;   /* start of the round that fetched it; -1: never */
+	int64_t busy_us; /* start of the round fetching it now; -1: none */
 	int err;         /* Slurm's errno of that fetch, 0: answered */
 	time_t end;
 	size_t n; /* entries of the array below that belongs to the source */
@@ -93,7 +96,7 @@ typedef struct qreq {
 	size_t nq;
 	pmix_proc_t who;
 	bool refresh;
-	int64_t asked_ms;
+	int64_t asked_us;
 	unsigned need; /* bit per source */
 } qreq_t;
 
@@ -132,6 +135,22 @@ static void src_clear(qsrc_t *s)
 static char *dup_or_empty(const char *s)
 {
 	return strdup(s ? s : "");
+}
+
+static int fetch_end(qsrc_t *s)
+{
+	job_info_msg_t *r = NULL;
+
+	if (slurm_load_job(&r, q.job, SHOW_ALL) != SLURM_SUCCESS)
+		return -1;
+	if (r->record_count < 1 || r->job_array[0].job_id != q.job) {
+		slurm_free_job_info_msg(r);
+		errno = ESLURM_INVALID_JOB_ID;
+		return -1;
+	}
+	s->end = r->job_array[0].end_time;
+	slurm_free_job_info_msg(r);
+	return 0;
 }
 
 static int fetch_steps(qsrc_t *s)
@@ -193,7 +212,7 @@ static void fetch(int which, qsrc_t *s)
 	memset(s, 0, sizeof(*s));
 	errno = 0;
 	switch (which) {
-	case SRC_END: rc = slurm_get_end_time(q.job, &s->end) == SLURM_SUCCESS ? 0 : -1; break;
+	case SRC_END: rc = fetch_end(s); break;
 	case SRC_STEPS: rc = fetch_steps(s); break;
 	case SRC_PARTS: rc = fetch_parts(s); break;
 	default: rc = fetch_ujobs(s); break;
@@ -208,13 +227,23 @@ static void fetch(int which, qsrc_t *s)
 
 static void serve(void *arg);
 
+/* Microseconds of the monotonic clock: a REFRESH_CACHE request and the
+ * round that serves it may fall in one millisecond. */
+static int64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static void *worker(void *arg)
 {
 	(void)arg;
 	pthread_mutex_lock(&q.lock);
 	while (!q.stop) {
 		unsigned take = q.order;
-		int64_t t0 = plug_mono_ms();
+		int64_t t0 = mono_us();
 		qsrc_t got[NSRC];
 
 		if (!take) {
@@ -224,7 +253,7 @@ static void *worker(void *arg)
 		q.order = 0;
 		for (int i = 0; i < NSRC; i++)
 			if (take & (1u << i))
-				q.src[i].busy_ms = t0;
+				q.src[i].busy_us = t0;
 		pthread_mutex_unlock(&q.lock);
 		for (int i = 0; i < NSRC; i++)
 			if (take & (1u << i))
@@ -234,8 +263,8 @@ static void *worker(void *arg)
 			if (!(take & (1u << i)))
 				continue;
 			src_clear(&q.src[i]);
-			got[i].at_ms = t0;
-			got[i].busy_ms = -1;
+			got[i].at_us = t0;
+			got[i].busy_us = -1;
 			q.src[i] = got[i];
 		}
 		if (!q.stop)
@@ -278,7 +307,7 @@ static const char *qual_str(const pmix_query_t *qq, const char *key)
 
 static const qsrc_t *src_ok(int which)
 {
-	return q.src[which].at_ms >= 0 && !q.src[which].err ? &q.src[which] : NULL;
+	return q.src[which].at_us >= 0 && !q.src[which].err ? &q.src[which] : NULL;
 }
 
 static void ans_time(ans_t *a)
@@ -455,9 +484,51 @@ static void ans_qstatus(ans_t *a, const pmix_query_t *qq)
 /* The step files' steps, ascending, into ids (QUERY_MAX_STEPS). */
 static size_t step_files(uint32_t *ids)
 {
-	size_t n = 0;
+	size_t n = 0, i = 0;
+	uint32_t me = plug_agent_step();
 
-	return plug_jobdir_steps(ids, QUERY_MAX_STEPS, &n) == 0 ? n : 0;
+	if (plug_jobdir_steps(ids, QUERY_MAX_STEPS - 1, &n) < 0)
+		n = 0;
+	/* this srun's own step, also before its step file is written (its
+	 * tasks may ask before the table reached srun) */
+	while (i < n && ids[i] < me)
+		i++;
+	if (i == n || ids[i] != me) {
+		memmove(&ids[i + 1], &ids[i], (n - i) * sizeof(*ids));
+		ids[i] = me;
+		n++;
+	}
+	return n;
+}
+
+/* The nspace, node list and map of step id: this srun's own from the
+ * agent, the others from their step files. 0/-1. */
+static int step_facts(uint32_t id, char **ns, char **nodes, char **map)
+{
+	char name[32], *data = NULL;
+	size_t len = 0;
+	pmix_data_buffer_t b;
+	int rc;
+
+	if (id == plug_agent_step()) {
+		if (asprintf(ns, "slurmix.%u.%u", q.job, id) < 0)
+			return *ns = NULL, -1;
+		*nodes = strdup(plug_agent_nodelist());
+		*map = strdup(plug_agent_map());
+		return 0;
+	}
+	snprintf(name, sizeof(name), "step.%u", id);
+	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0)
+		return -1;
+	pxc_buf_init(&b);
+	pxc_buf_load_take(&b, data, len);
+	rc = pxc_unpack_str(&b, ns) == PMIX_SUCCESS && *ns &&
+			     pxc_unpack_str(&b, nodes) == PMIX_SUCCESS &&
+			     pxc_unpack_str(&b, map) == PMIX_SUCCESS ?
+		     0 :
+		     -1;
+	pxc_buf_clear(&b);
+	return rc;
 }
 
 static void ans_ns(ans_t *a, const uint32_t *ids, size_t n)
@@ -478,23 +549,14 @@ static void ans_ns(ans_t *a, const uint32_t *ids, size_t n)
 /* One step file's nspace, node list and size into out. 0/-1. */
 static int step_info(pmix_info_t *out, uint32_t id)
 {
-	char name[32], *data = NULL, *ns = NULL, *nodes = NULL, *map = NULL, jobid[32];
-	size_t len = 0;
-	pmix_data_buffer_t b;
+	char *ns = NULL, *nodes = NULL, *map = NULL, jobid[32];
 	const qstep_t *st = find_step(src_ok(SRC_STEPS), id);
 	unsigned long size = 0;
 	pmix_info_t *arr = NULL;
 	size_t k = 0;
 	int rc = -1;
 
-	snprintf(name, sizeof(name), "step.%u", id);
-	if (plug_jobdir_read(name, 64u << 20, &data, &len) < 0)
-		return -1;
-	pxc_buf_init(&b);
-	pxc_buf_load_take(&b, data, len);
-	if (pxc_unpack_str(&b, &ns) == PMIX_SUCCESS && ns &&
-	    pxc_unpack_str(&b, &nodes) == PMIX_SUCCESS &&
-	    pxc_unpack_str(&b, &map) == PMIX_SUCCESS && (arr = PMIx_Info_create(5))) {
+	if (step_facts(id, &ns, &nodes, &map) == 0 && (arr = PMIx_Info_create(5))) {
 		pmix_data_array_t da = { .type = PMIX_INFO, .array = arr };
 
 		if (map && !strncmp(map, "1;", 2))
@@ -520,7 +582,6 @@ static int step_info(pmix_info_t *out, uint32_t id)
 	free(ns);
 	free(nodes);
 	free(map);
-	pxc_buf_clear(&b);
 	return rc;
 }
 
@@ -610,11 +671,11 @@ static bool fresh(int i, const qreq_t *r, int64_t now)
 {
 	const qsrc_t *s = &q.src[i];
 
-	if (s->at_ms < 0)
+	if (s->at_us < 0)
 		return false;
-	if (s->at_ms >= r->asked_ms)
+	if (s->at_us >= r->asked_us)
 		return true;
-	return !r->refresh && now - s->at_ms <= (int64_t)plug_conf.query_cache * 1000;
+	return !r->refresh && now - s->at_us <= (int64_t)plug_conf.query_cache * 1000000;
 }
 
 /* Whether the round under way for source i will serve r. */
@@ -622,14 +683,14 @@ static bool coming(int i, const qreq_t *r)
 {
 	const qsrc_t *s = &q.src[i];
 
-	return s->busy_ms >= 0 && (!r->refresh || s->busy_ms >= r->asked_ms);
+	return s->busy_us >= 0 && (!r->refresh || s->busy_us >= r->asked_us);
 }
 
 /* Answers every waiting request whose sources are fresh; orders the
  * rounds the others need. */
 static void serve(void *arg)
 {
-	int64_t now = plug_mono_ms();
+	int64_t now = mono_us();
 	unsigned want = 0;
 
 	(void)arg;
@@ -682,7 +743,7 @@ static void on_slurmq(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	}
 	r->req = req;
 	r->refresh = flags & 1;
-	r->asked_ms = plug_mono_ms();
+	r->asked_us = mono_us();
 	for (size_t i = 0; i < r->nq; i++)
 		for (size_t k = 0; r->q[i].keys && r->q[i].keys[k]; k++, nkeys++)
 			r->need |= key_needs(r->q[i].keys[k]);
@@ -720,7 +781,7 @@ int plug_query_srun_init(uint32_t job)
 		return 0;
 	q.job = job;
 	for (int i = 0; i < NSRC; i++)
-		q.src[i].at_ms = q.src[i].busy_ms = -1;
+		q.src[i].at_us = q.src[i].busy_us = -1;
 	if (!(q.pg = pxc_progress_acquire()))
 		return plug_error("query: no progress engine: %m"), -1;
 	sigfillset(&all);

@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# run_mgmt_tests.sh - the management calls under srun --mpi=slurmix on the
+# virtual cluster: PMIx_Query_info answered from Slurm (docs/query.md),
+# checked against what squeue, scontrol and sdiag say. Part of
+# `make check`, beside run_cluster_tests.sh and built the same way:
+#
+#   tests/cluster/run_mgmt_tests.sh [CASE-REGEX]
+#
+# Environment: SLURMIX_BUILDDIR (default .), SLURMIX_MTEST_STATE (state
+# dir, default /var/lib/slurmix-mtest), SLURMIX_MTEST_PORT (port base,
+# default 29917), CI (when "true", missing prerequisites fail).
+#
+# One cluster of 4 nodes, stopped on any exit. Prints "PASS name (time)" /
+# "FAIL name" per case and "N passed, M failed"; exits 0, 1 on failures,
+# 77 (skip) when not root or srun/mpicc/the build are missing and CI is
+# not "true".
+here=$(cd "$(dirname "$0")" && pwd)
+state=${SLURMIX_MTEST_STATE:-/var/lib/slurmix-mtest}
+port=${SLURMIX_MTEST_PORT:-29917}
+# shellcheck source=tests/cluster/common.sh
+. "$here/common.sh"
+
+S="srun --mpi=slurmix"
+
+# mcase NAME CHECK SCRIPT: runs SCRIPT (bash, in $bin, under
+# salloc -N4 -n16 -t 10; its output in $out, its status in $rc), then
+# CHECK (a bash expression) must be true.
+mcase() {
+	local name=$1 check=$2 t0
+	want_case "$name" || return 0
+	printf '#!/bin/bash\nS="%s"\n. ./lib.sh\n%s\n' "$S" "$3" >"$bin/case.sh"
+	chmod +x "$bin/case.sh"
+	t0=$(now)
+	out=$(cd "$bin" && timeout 120 salloc -N4 -n16 -t 10 ./case.sh 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	if eval "$check"; then
+		ok "$name ($t s)"
+	else
+		echo "$out" | tail -c 3000 | tail -25
+		bad "$name" "(rc $rc, $t s)"
+	fi
+}
+
+# The value printed by pmix_query for rank R and KEY (the first one).
+val() { sed -n "s/^rank $1 $2=//p" <<<"$out" | head -1; }
+# squeue's %L (days-hh:mm:ss, hh:mm:ss or mm:ss) in seconds.
+left_s() {
+	awk '{ d = 0; t = $0; if (split(t, a, "-") == 2) { d = a[1]; t = a[2] }
+		n = split(t, p, ":"); s = n == 3 ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2]
+		print d * 86400 + s }' <<<"$1"
+}
+
+query_cases() {
+	# TIME_REMAINING against squeue: each of 8 ranks on 4 nodes within 2 s
+	# of %L taken right after (plus the seconds between)
+	mcase "query PMIX_TIME_REMAINING within 2 s of squeue %L" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^rank [0-9] pmix.time.remaining=" <<<"$out")" = 8 ] &&
+		L=$(sed -n "s/^L //p" <<<"$out") && G=$(sed -n "s/^gap //p" <<<"$out") &&
+		awk -v L="$(left_s "$L")" -v g="$G" "/^rank [0-9] pmix.time.remaining=/ {
+			sub(/.*=/, \"\"); d = \$0 - L; if (d < 0) d = -d; if (d > 2 + g) bad = 1; n++ }
+			END { exit bad || n != 8 }" <<<"$out"' '
+t0=$(date +%s)
+$S -N4 -n8 ./pmix_query -f -r all pmix.time.remaining
+echo "L $(squeue -h -j $SLURM_JOB_ID -o %L)"
+echo "gap $(($(date +%s) - t0))"'
+
+	# 64 ranks on 4 nodes ask at once (after a fence): slurmctld serves
+	# one REQUEST_JOB_INFO_SINGLE for them (two if a round started between
+	# them); what a srun asks itself (its own job's submission time, the
+	# ended jobs' directories) is counted from one that asks nothing
+	mcase "query PMIX_TIME_REMAINING from 64 ranks: at most 2 slurmctld RPCs" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^rank [0-9]* pmix.time.remaining=[1-9]" <<<"$out")" = 64 ] &&
+		d=$(sed -n "s/^rpcs //p" <<<"$out") && echo "REQUEST_JOB_INFO_SINGLE for 64 ranks: $d" &&
+		[ "$d" -ge 1 ] && [ "$d" -le 2 ]' '
+$S -N1 -n1 true
+a=$(rpcs REQUEST_JOB_INFO_SINGLE); $S -N4 -n64 --overcommit ./pmix_query -f
+b=$(rpcs REQUEST_JOB_INFO_SINGLE); $S -N4 -n64 --overcommit ./pmix_query -f -r all pmix.time.remaining
+c=$(rpcs REQUEST_JOB_INFO_SINGLE)
+echo "rpcs $((c - b - (b - a)))"'
+
+	# the same question twice: one RPC; twice with REFRESH_CACHE: two
+	mcase "query PMIX_QUERY_REFRESH_CACHE asks slurmctld again, the cache does not" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^rank 0 pmix.time.remaining=" <<<"$out")" = 4 ] &&
+		[ "$(sed -n "s/^cached //p" <<<"$out")" = 1 ] &&
+		[ "$(sed -n "s/^refreshed //p" <<<"$out")" = 2 ]' '
+$S -N1 -n1 true
+a=$(rpcs REQUEST_JOB_INFO_SINGLE); $S -N1 -n1 ./pmix_query
+b=$(rpcs REQUEST_JOB_INFO_SINGLE); $S -N1 -n1 ./pmix_query -t 2 -s 500 pmix.time.remaining
+c=$(rpcs REQUEST_JOB_INFO_SINGLE); $S -N1 -n1 ./pmix_query -t 2 -s 500 pmix.time.remaining@refresh
+d=$(rpcs REQUEST_JOB_INFO_SINGLE)
+echo "cached $((c - b - (b - a)))"; echo "refreshed $((d - c - (b - a)))"'
+
+	# the time limit lowered while a rank runs: its next REFRESH_CACHE
+	# query sees the new end at once (libslurm's slurm_get_end_time would
+	# keep the old one for 60 s in that srun)
+	mcase "query PMIX_TIME_REMAINING follows a lowered time limit" '
+		[ $rc -eq 0 ] && [ "$(sed -n "s/^rank 0 pmix.time.remaining=//p" <<<"$out" | head -1)" -gt 500 ] &&
+		L=$(left_s "$(sed -n "s/^L //p" <<<"$out")") &&
+		v=$(sed -n "s/^rank 0 pmix.time.remaining=//p" <<<"$out" | tail -1) &&
+		[ "$L" -le 180 ] && [ $((v - L)) -le 3 ] && [ $((L - v)) -le 3 ]' '
+$S -N1 -n1 ./pmix_query -t 2 -s 3000 pmix.time.remaining@refresh &
+sleep 1.5
+scontrol update JobId=$SLURM_JOB_ID TimeLimit=3
+wait
+echo "L $(squeue -h -j $SLURM_JOB_ID -o %L)"'
+
+	# the queues, this allocation and its steps as Slurm sees them
+	mcase "query QUEUE_LIST, QUEUE_STATUS, ALLOC_STATUS, JOB_STATUS as Slurm says" '
+		[ $rc -eq 0 ] && [ "$(val 1 pmix.qry.qlst)" = "$(sed -n "s/^parts //p" <<<"$out")" ] &&
+		[ "$(val 1 pmix.query.alloc)" = "$(sed -n "s/^state //p" <<<"$out")" ] &&
+		[ "$(val 1 pmix.qry.jst)" = SUCCESS ] &&
+		[ "$(sed -n "s/^rank 0 pmix.qry.jst=//p" <<<"$out" | tail -1)" = "JOB ENDED" ] &&
+		grep -qx "rank 1 pmix.qry.qst={pmix.alloc.queue={pmix.alloc.queue=vc;slurmix.queue.state=UP;pmix.num.nodes=$(sed -n "s/^nodes //p" <<<"$out");slurmix.queue.running=[1-9][0-9]*;slurmix.queue.pending=[0-9]*}}" <<<"$out" &&
+		grep -qx "rank 1 status SUCCESS" <<<"$out"' '
+echo "parts $(scontrol show partition -o | sed "s/^PartitionName=\([^ ]*\).*/\1/" | paste -sd,)"
+echo "state $(squeue -h -j $SLURM_JOB_ID -o %T)"
+echo "nodes $(sinfo -h -p vc -o %D)"
+$S -N2 -n2 ./pmix_query -r 1 pmix.qry.qlst,pmix.query.alloc,pmix.qry.jst pmix.qry.qst@pmix.alloc.queue=vc
+$S -N1 -n1 ./pmix_query "pmix.qry.jst@pmix.nspace=slurmix.$SLURM_JOB_ID.0"'
+
+	# a second step of the allocation is seen from a rank on another node,
+	# with its size, nodes and command line
+	mcase "query NAMESPACES and NAMESPACE_INFO: every step of the allocation" '
+		[ $rc -eq 0 ] && J=$(sed -n "s/^job //p" <<<"$out") &&
+		[ "$(val 1 pmix.qry.ns)" = "slurmix.$J.0,slurmix.$J.1" ] &&
+		grep -q "^rank 1 pmix.qry.nsinfo={pmix.qry.nsinfo={pmix.nspace=slurmix.$J.0;pmix.jobid=$J.0;pmix.nlist=vn4;pmix.job.size=1;pmix.cmd.line=srun --mpi=slurmix --overlap -w vn4 -N1 -n1 sleep 6};pmix.qry.nsinfo={pmix.nspace=slurmix.$J.1;pmix.jobid=$J.1;pmix.nlist=vn\[1-2\];pmix.job.size=2;" <<<"$out"' '
+echo "job $SLURM_JOB_ID"
+$S --overlap -w vn4 -N1 -n1 sleep 6 &
+sleep 1
+$S --overlap -w vn[1-2] -N2 -n2 ./pmix_query -r 1 pmix.qry.ns pmix.qry.nsinfo
+wait'
+
+	# answered on the node: what spawn honours (pmix.mapper is refused),
+	# no debugger attribute, the memory of the step daemon and the tasks;
+	# an unknown key beside them: a partial success with the others
+	mcase "query SPAWN_SUPPORT, DEBUG_SUPPORT, MEMORY_USAGE; an unknown key: partial success" '
+		[ $rc -eq 0 ] && grep -qx "rank 0 status QUERY-PARTIAL-SUCCESS" <<<"$out" &&
+		grep -qE "^rank 0 pmix.qry.spawn=(.*,)?pmix.host,.*pmix.wdir" <<<"$out" &&
+		! grep -q "pmix.mapper" <<<"$out" && grep -qx "rank 0 pmix.qry.debug=" <<<"$out" &&
+		grep -qE "^rank 0 pmix.qry.mem=\{pmix.dmn.mem=[0-9.]*[1-9][0-9.]*;pmix.cl.mem.avg=[0-9.]*[1-9][0-9.]*\}$" <<<"$out" &&
+		! grep -q "slurmix.no.such" <<<"$out"' '
+$S -N2 -n4 ./pmix_query pmix.qry.spawn,pmix.qry.debug,pmix.qry.mem,slurmix.no.such.key'
+
+	mcase "query from python3-pmix -N4 -n8" '
+		[ $rc -eq 0 ] && grep -qE "^python query ok: left [0-9]+ s, namespaces 1$" <<<"$out"' '
+$S -N4 -n8 /usr/bin/python3 ./py_query.py 600 vc'
+
+	# broken query requests to srun: a bad key is dropped, broken
+	# payloads get an error reply, srun goes on answering
+	mcase "query: broken SLURMQ requests to srun" '
+		[ $rc -eq 0 ] && grep -qx "closed 50" <<<"$out" &&
+		[ "$(grep -cE "^reply 50 status -[0-9]+$" <<<"$out")" = 4 ] &&
+		grep -qx "reply 50 status 0" <<<"$out" &&
+		[ "$(grep -c "malformed query request from a step daemon" <<<"$out")" -ge 3 ] &&
+		grep -qE "^rank 0 pmix.time.remaining=[1-9]" <<<"$out"' "
+\$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_query pmix.time.remaining' '$poke_slurmq'"
+}
+
+# SLURMQ requests (lib/proto.h 50) straight to srun's agent: a bad key,
+# no payload, a truncated one, a huge count, junk after a good head, and
+# one good (empty) query
+poke_slurmq='from poke_agent import *
+key = KEY
+me = proc("x", 0)
+for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 5,
+             pstr(key) + u32(0) + me + size(0x7fffffff), pstr(key) + u32(1) + b"\x00" * 40,
+             pstr(key) + u32(0) + me + size(0)):
+    send(50, body)'
+
+build_programs() {
+	cp "$here/poke_agent.py" "$bin/" || return 1
+	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_query" "$here/pmix_query.c" \
+		-L"$build/.libs" -lpmix || return 1
+	cp "$here/py_query.py" "$bin/"
+	# for the case scripts: how many times slurmctld served the RPC
+	# named $1 (sdiag's counts by message type)
+	cat >"$bin/lib.sh" <<'EOF'
+rpcs() {
+	sdiag | awk -v m="$1" '$1 == m { for (i = 2; i <= NF; i++) if ($i ~ /^count:/) {
+		sub("count:", "", $i); print $i; f = 1 } } END { if (!f) print 0 }'
+}
+EOF
+}
+
+# ---- main ----------------------------------------------------------------
+t_all=$(now)
+command -v sdiag >/dev/null || skip "no sdiag (apt-get install slurm-client)"
+mkdir -p "$bin"
+chmod 755 "$state" "$bin"
+printf 'SlurmixClientLibDir=%s\nSlurmixTimeout=60\n' "$build/.libs" >"$state/mpi.conf"
+"$vc" restart -n 4 --plugin-dir "$build/.libs" --state-dir "$state" --port-base "$port" \
+	--mpi-conf "$state/mpi.conf" >/dev/null || { echo "FAIL cannot start the virtual cluster"; exit 1; }
+eval "$("$vc" env --state-dir "$state")"
+export SLURMIX_JOBDIR_BASE=$state/jobdirs
+mkdir -p "$SLURMIX_JOBDIR_BASE"
+build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
+
+query_cases
+
+echo "$pass passed, $failn failed ($(since "$t_all") s)"
+[ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }
+exit 0
