@@ -3,7 +3,7 @@
  * pmix_query.c - PMIx_Query_info from a task, for the management suite
  * (run_mgmt_tests.sh, docs/query.md).
  *
- *   pmix_query [-f] [-r RANKS] [-t TIMES [-s MS]] QUERY...
+ *   pmix_query [-f] [-T] [-r RANKS] [-t TIMES [-s MS]] QUERY...
  *
  * Each QUERY is KEY[,KEY...][@QUAL=VALUE[@QUAL=VALUE...]]: one
  * pmix_query_t with those keys and string qualifiers; the qualifier
@@ -11,14 +11,19 @@
  * ranks then ask at about the same time). -r: only the ranks of this
  * comma list ask and print (default 0); "all": every rank. -t: ask that
  * many times in a row (default 1), printing each answer, MS milliseconds
- * apart (default 0). Each asking
+ * apart (default 0). -T: also "rank R query_us US", each call's time
+ * (for bench/query_bench.sh). Each asking
  * rank prints "rank R status STATUS" and one line per result,
  * "rank R KEY=VALUE" (strings as they are, numbers in decimal, statuses by
  * name, arrays as {KEY=VALUE;...}). Exits 1 when PMIx fails to start.
+ * It uses only the macros that both our headers and OpenPMIx 4.2's have:
+ * bench/query_bench.sh builds it against OpenPMIx's, to run it under
+ * Slurm's --mpi=pmix too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <pmix.h>
 
@@ -59,16 +64,20 @@ static void parse(char *arg, pmix_query_t *q)
 	char *quals = strchr(arg, '@'), *k, *save = NULL;
 	size_t nq = 0;
 
-	PMIx_Query_construct(q);
+	PMIX_QUERY_CONSTRUCT(q);
 	if (quals)
 		*quals++ = '\0';
-	for (k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save))
-		PMIx_Argv_append_nosize(&q->keys, k);
+	for (k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		pmix_status_t rc;
+
+		PMIX_ARGV_APPEND(rc, q->keys, k);
+		(void)rc;
+	}
 	for (char *p = quals; p; p = strchr(p, '@'))
 		nq++, p++;
 	if (!nq)
 		return;
-	q->qualifiers = PMIx_Info_create(nq);
+	PMIX_INFO_CREATE(q->qualifiers, nq);
 	q->nqual = nq;
 	for (size_t i = 0; i < nq; i++) {
 		char *next = strchr(quals, '@'), *eq;
@@ -78,10 +87,10 @@ static void parse(char *arg, pmix_query_t *q)
 		if (!strcmp(quals, "refresh")) {
 			bool t = true;
 
-			PMIx_Info_load(&q->qualifiers[i], PMIX_QUERY_REFRESH_CACHE, &t, PMIX_BOOL);
+			PMIX_INFO_LOAD(&q->qualifiers[i], PMIX_QUERY_REFRESH_CACHE, &t, PMIX_BOOL);
 		} else if ((eq = strchr(quals, '='))) {
 			*eq = '\0';
-			PMIx_Info_load(&q->qualifiers[i], quals, eq + 1, PMIX_STRING);
+			PMIX_INFO_LOAD(&q->qualifiers[i], quals, eq + 1, PMIX_STRING);
 		}
 		quals = next;
 	}
@@ -104,7 +113,8 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	const char *ranks = "0";
-	int fence = 0, a = 1, times = 1, gap_ms = 0;
+	int fence = 0, timed = 0, a = 1, times = 1, gap_ms = 0;
+	struct timespec t0, t1;
 	pmix_info_t *res = NULL;
 	size_t nres = 0, nq;
 	pmix_query_t *q;
@@ -113,6 +123,8 @@ int main(int argc, char **argv)
 	for (; a < argc && argv[a][0] == '-'; a++)
 		if (!strcmp(argv[a], "-f"))
 			fence = 1;
+		else if (!strcmp(argv[a], "-T"))
+			timed = 1;
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			ranks = argv[++a];
 		else if (!strcmp(argv[a], "-t") && a + 1 < argc)
@@ -121,19 +133,25 @@ int main(int argc, char **argv)
 			gap_ms = atoi(argv[++a]);
 	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 1;
-	PMIx_Load_procid(&all, me.nspace, PMIX_RANK_WILDCARD);
+	PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
 	if (fence)
 		PMIx_Fence(&all, 1, NULL, 0);
 	if (asks(ranks, me.rank) && a < argc) {
 		nq = (size_t)(argc - a);
-		q = PMIx_Query_create(nq);
+		PMIX_QUERY_CREATE(q, nq);
 		for (size_t i = 0; i < nq; i++)
 			parse(argv[a + (int)i], &q[i]);
 		for (int t = 0; t < times; t++) {
 			if (t && gap_ms > 0)
 				usleep((useconds_t)gap_ms * 1000);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			st = PMIx_Query_info(q, nq, &res, &nres);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
 			printf("rank %u status %s\n", me.rank, PMIx_Error_string(st));
+			if (timed)
+				printf("rank %u query_us %ld\n", me.rank,
+				       (long)((t1.tv_sec - t0.tv_sec) * 1000000 +
+					      (t1.tv_nsec - t0.tv_nsec) / 1000));
 			for (size_t i = 0; i < nres; i++) {
 				printf("rank %u %s=", me.rank, res[i].key);
 				print_value(&res[i].value);
@@ -141,11 +159,11 @@ int main(int argc, char **argv)
 			}
 			fflush(stdout);
 			if (res)
-				PMIx_Info_free(res, nres);
+				PMIX_INFO_FREE(res, nres);
 			res = NULL;
 			nres = 0;
 		}
-		PMIx_Query_free(q, nq);
+		PMIX_QUERY_FREE(q, nq);
 	}
 	if (fence)
 		PMIx_Fence(&all, 1, NULL, 0);

@@ -73,6 +73,33 @@ START_TEST(query_answers)
 	send_query(fd, 6, "test.unknown", NULL);
 	ck_assert_int_eq(rc_reply(fd, 6, &b), PMIX_ERR_NOT_SUPPORTED);
 	pxc_buf_clear(&b);
+	/* one key in two queries, the server answers the first, the failing
+	 * host not the second: a partial success, not a success */
+	{
+		pmix_query_t q[2];
+		char *keys[2] = { PMIX_JOB_SIZE, NULL };
+		pmix_info_t qual[2];
+
+		memset(q, 0, sizeof(q));
+		PMIx_Info_load(&qual[0], PMIX_NSPACE, NS, PMIX_STRING);
+		PMIx_Info_load(&qual[1], PMIX_NSPACE, "test.other", PMIX_STRING);
+		for (int i = 0; i < 2; i++) {
+			q[i].keys = keys;
+			q[i].qualifiers = &qual[i];
+			q[i].nqual = 1;
+		}
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, q, 2, PMIX_QUERY);
+		rc_send(fd, PXC_CMD_QUERY, 9, &b);
+		PMIx_Info_destruct(&qual[0]);
+		PMIx_Info_destruct(&qual[1]);
+		ck_assert_int_eq(rc_reply(fd, 9, &b), PMIX_QUERY_PARTIAL_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(res[0].value.type, PMIX_UINT32);
+		pxc_array_free(res, n, PMIX_INFO);
+		pxc_buf_clear(&b);
+	}
 	/* ... and when it does not answer them, the server does */
 	send_query(fd, 7, PMIX_QUERY_NAMESPACES, NULL);
 	ck_assert_int_eq(rc_reply(fd, 7, &b), PMIX_SUCCESS);

@@ -84,7 +84,7 @@ int plug_srun_fini(void)
 {
 	plug_spawn_srun_stop(); /* children first: they report to the agent */
 	plug_tools_drain(3000);
+	plug_query_srun_stop(); /* its worker first: nothing asked after */
 	plug_agent_stop();
-	plug_query_srun_stop();
 	return plug_abort_srun_status();
 }

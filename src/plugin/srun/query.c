@@ -436,15 +436,17 @@ static const char *part_state(uint16_t up)
 
 /* One partition: its name, state, node count and the user's running and
  * pending jobs in it. */
-static void part_status(pmix_info_t *out, const qpart_t *p)
+static bool part_status(pmix_info_t *out, const qpart_t *p)
 {
 	const qsrc_t *u = src_ok(SRC_UJOBS);
 	uint32_t run = 0, pend = 0;
 	pmix_info_t *arr = PMIx_Info_create(5);
 	pmix_data_array_t da = { .type = PMIX_INFO, .size = 5, .array = arr };
 
+	bool ok;
+
 	if (!arr)
-		return;
+		return false;
 	for (size_t i = 0; u && i < u->n; i++) {
 		uint32_t st = u->jobs[i].state & JOB_STATE_BASE;
 
@@ -458,8 +460,9 @@ static void part_status(pmix_info_t *out, const qpart_t *p)
 	PMIx_Info_load(&arr[2], PMIX_NUM_NODES, &p->nodes, PMIX_UINT32);
 	PMIx_Info_load(&arr[3], "slurmix.queue.running", &run, PMIX_UINT32);
 	PMIx_Info_load(&arr[4], "slurmix.queue.pending", &pend, PMIX_UINT32);
-	PMIx_Info_load(out, PMIX_ALLOC_QUEUE, &da, PMIX_DATA_ARRAY);
+	ok = PMIx_Info_load(out, PMIX_ALLOC_QUEUE, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS;
 	PMIx_Info_free(arr, 5);
+	return ok;
 }
 
 static void ans_qstatus(ans_t *a, const pmix_query_t *qq)
@@ -472,8 +475,9 @@ static void ans_qstatus(ans_t *a, const pmix_query_t *qq)
 	if (!s || !(arr = PMIx_Info_create(s->n ? s->n : 1)))
 		return;
 	for (size_t i = 0; i < s->n; i++)
-		if (!only || !strcmp(only, s->parts[i].name))
-			part_status(&arr[n++], &s->parts[i]);
+		if ((!only || !strcmp(only, s->parts[i].name)) &&
+		    part_status(&arr[n], &s->parts[i]))
+			n++;
 	if (only && !n) {
 		PMIx_Info_free(arr, s->n ? s->n : 1);
 		return;
@@ -699,7 +703,7 @@ static void serve(void *arg)
 		qreq_t *r = *p;
 		unsigned lack = 0;
 
-		if (plug_agent_req_gone(r->req)) {
+		if (q.stop || plug_agent_req_gone(r->req)) {
 			*p = r->next;
 			plug_agent_reply(r->req, PMIX_ERR_UNREACH, NULL);
 			req_free(r);
@@ -756,7 +760,7 @@ static void on_slurmq(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	r->next = q.waiting;
 	q.waiting = r;
 	pthread_mutex_unlock(&q.lock);
-	serve(NULL);
+	serve(NULL); /* after plug_query_srun_stop: PMIX_ERR_UNREACH at once */
 }
 
 static void on_stop(void)
@@ -780,6 +784,8 @@ int plug_query_srun_init(uint32_t job)
 	if (q.started)
 		return 0;
 	q.job = job;
+	q.stop = q.done = false;
+	q.order = 0;
 	for (int i = 0; i < NSRC; i++)
 		q.src[i].at_us = q.src[i].busy_us = -1;
 	if (!(q.pg = pxc_progress_acquire()))
@@ -825,10 +831,14 @@ void plug_query_srun_stop(void)
 		return;
 	}
 	pthread_join(q.thread, NULL);
-	for (int i = 0; i < NSRC; i++)
+	pthread_mutex_lock(&q.lock);
+	for (int i = 0; i < NSRC; i++) {
 		src_clear(&q.src[i]);
+		q.src[i].at_us = q.src[i].busy_us = -1;
+	}
+	pthread_mutex_unlock(&q.lock);
+	/* the agent's own reference, released in plug_agent_stop after this,
+	 * is the last: its teardown runs once the progress thread is gone */
 	pxc_progress_release();
 	q.pg = NULL;
-	q.stop = q.done = false;
-	q.order = 0;
 }

@@ -16,8 +16,10 @@
 #include <stdint.h>
 
 int plug_query_srun_init(uint32_t job);
-/* After plug_agent_stop: stops the worker (waits 2 s at most for an RPC
- * under way) and forgets the answers. Idempotent. */
+/* Before plug_agent_stop: stops the worker (waits 2 s at most for an RPC
+ * under way; a worker stuck longer is left to srun's exit, with the
+ * progress engine it posts to) and forgets the answers; requests after
+ * it get PMIX_ERR_UNREACH. Idempotent. */
 void plug_query_srun_stop(void);
 
 #endif

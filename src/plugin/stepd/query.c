@@ -53,8 +53,10 @@ typedef struct waiter {
 
 typedef struct slot slot_t;
 
-/* One request to srun for a slot, and who waits for it. */
+/* One request to srun for a slot, and who waits for it; in the list of
+ * requests under way until answered. */
 typedef struct sreq {
+	struct sreq *next;
 	slot_t *slot; /* NULL once the slot is gone */
 	int64_t sent_ms;
 	waiter_t *waiters;
@@ -67,9 +69,10 @@ struct slot {
 	size_t idlen;
 	bool have; /* srun answered the key: ans */
 	pmix_info_t ans;
-	time_t end;    /* PMIX_TIME_REMAINING: when it reaches 0 */
-	int64_t at_ms; /* when the answer was asked for; -1: never */
-	sreq_t *busy;  /* the request under way, or NULL */
+	time_t end;        /* PMIX_TIME_REMAINING: when it reaches 0 */
+	int64_t at_ms;     /* when the answer was asked for; -1: never */
+	sreq_t *busy;      /* the latest request under way, or NULL */
+	unsigned inflight; /* requests under way for it */
 };
 
 struct call {
@@ -80,7 +83,13 @@ struct call {
 	size_t nkeys, answered;
 };
 
+/* Slots at most: questions beyond them (a client making up qualifiers)
+ * go unanswered until old slots may go. */
+#define QUERY_MAX_SLOTS 1024
+
 static slot_t *slots;
+static size_t nslots;
+static sreq_t *asked; /* requests under way */
 
 /* ---- answers ------------------------------------------------------------ */
 
@@ -114,24 +123,29 @@ static void finish(void *arg)
 	c->cb(st, c->a.n ? c->a.info : NULL, c->a.n, c->cbdata, release, c);
 }
 
-/* Resident memory of pid in MB (/proc/<pid>/status VmRSS); < 0 unknown. */
-static double rss_mb(pid_t pid)
+/* Resident memory of pid in MB (/proc/<pid>/status VmRSS); < 0 unknown.
+ * child: only while pid is this process's child (a task, not a process
+ * that took the pid of one that ended). */
+static double rss_mb(pid_t pid, bool child)
 {
 	char path[64], line[256];
 	FILE *f;
 	double mb = -1;
-	long kb;
+	long kb, ppid = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if (!(f = fopen(path, "re")))
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "PPid: %ld", &ppid) == 1)
+			continue;
 		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
 			mb = kb / 1024.0;
 			break;
 		}
+	}
 	fclose(f);
-	return mb;
+	return child && ppid != (long)getpid() ? -1 : mb;
 }
 
 /* This node: PMIX_DAEMON_MEMORY (the step daemon), PMIX_CLIENT_AVG_MEMORY
@@ -141,12 +155,12 @@ static void ans_memory(call_t *c)
 	const pid_t *pids;
 	size_t n = plug_stepend_local_pids(&pids), live = 0;
 	double sum = 0, m;
-	float dmn = (float)rss_mb(getpid()), avg;
+	float dmn = (float)rss_mb(getpid(), false), avg;
 	pmix_info_t arr[2];
 	pmix_data_array_t da = { .type = PMIX_INFO, .size = 0, .array = arr };
 
 	for (size_t i = 0; i < n; i++)
-		if ((m = rss_mb(pids[i])) >= 0)
+		if ((m = rss_mb(pids[i], true)) >= 0)
 			sum += m, live++;
 	avg = live ? (float)(sum / live) : 0;
 	PMIx_Info_construct(&arr[0]);
@@ -234,13 +248,34 @@ static int question_id(const pmix_proc_t *who, const char *key, const pmix_query
 	return 0;
 }
 
-static slot_t *slot_get(const char *key, const pmix_data_buffer_t *id)
+static void slot_free(slot_t *s)
 {
+	PMIx_Info_destruct(&s->ans);
+	free(s->key);
+	free(s->id);
+	free(s);
+	nslots--;
+}
+
+/* The slot of the question id, made if new; on the way, slots that no
+ * request uses and whose answer is past its period go. */
+static slot_t *slot_get(const char *key, const pmix_data_buffer_t *id, int64_t now)
+{
+	int64_t keep = (int64_t)plug_conf.query_cache * 1000;
 	slot_t *s;
 
-	for (s = slots; s; s = s->next)
+	for (slot_t **p = &slots; (s = *p);) {
 		if (s->idlen == id->bytes_used && !memcmp(s->id, id->base_ptr, s->idlen))
 			return s;
+		if (!s->inflight && (s->at_ms < 0 || now - s->at_ms > keep)) {
+			*p = s->next;
+			slot_free(s);
+			continue;
+		}
+		p = &s->next;
+	}
+	if (nslots >= QUERY_MAX_SLOTS)
+		return NULL;
 	if (!(s = calloc(1, sizeof(*s))) ||
 	    !(s->id = malloc(id->bytes_used ? id->bytes_used : 1)) || !(s->key = strdup(key))) {
 		if (s)
@@ -254,6 +289,7 @@ static slot_t *slot_get(const char *key, const pmix_data_buffer_t *id)
 	PMIx_Info_construct(&s->ans);
 	s->next = slots;
 	slots = s;
+	nslots++;
 	return s;
 }
 
@@ -284,7 +320,16 @@ static void got_answer(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 		plug_error("malformed query answer from srun");
 		st = PMIX_ERR_UNPACK_FAILURE;
 	}
-	if (s) {
+	for (sreq_t **p = &asked; *p; p = &(*p)->next)
+		if (*p == r) {
+			*p = r->next;
+			break;
+		}
+	if (s)
+		s->inflight--;
+	/* an older request (a REFRESH_CACHE one overtook it) leaves the
+	 * newer answer alone */
+	if (s && r->sent_ms >= s->at_ms) {
 		PMIx_Info_destruct(&s->ans);
 		PMIx_Info_construct(&s->ans);
 		s->have = false;
@@ -301,9 +346,9 @@ static void got_answer(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 		}
 		if (st != PMIX_SUCCESS)
 			plug_debug("query %s: srun: %s", s->key, PMIx_Error_string(st));
-		if (s->busy == r)
-			s->busy = NULL;
 	}
+	if (s && s->busy == r)
+		s->busy = NULL;
 	if (info)
 		pxc_array_free(info, n, PMIX_INFO);
 	wake(r);
@@ -336,6 +381,9 @@ static sreq_t *ask(slot_t *s, const pmix_proc_t *who, const pmix_query_t *q, boo
 		return NULL;
 	}
 	s->busy = r;
+	s->inflight++;
+	r->next = asked;
+	asked = r;
 	return r;
 }
 
@@ -350,7 +398,7 @@ static void ask_srun(call_t *c, const pmix_proc_t *who, const char *key, const p
 	waiter_t *w;
 
 	if (question_id(who, key, q, &id) == 0)
-		s = slot_get(key, &id);
+		s = slot_get(key, &id, now);
 	pxc_buf_clear(&id);
 	if (!s)
 		return;
@@ -398,15 +446,14 @@ pmix_status_t plug_query_host(pmix_proc_t *proct, pmix_query_t *queries, size_t 
 
 void plug_query_stepd_stop(void)
 {
+	/* requests still under way (their answers still wake their waiters)
+	 * no longer write into the slots */
+	for (sreq_t *r = asked; r; r = r->next)
+		r->slot = NULL;
 	while (slots) {
 		slot_t *s = slots;
 
 		slots = s->next;
-		if (s->busy)
-			s->busy->slot = NULL; /* its answer still wakes its waiters */
-		PMIx_Info_destruct(&s->ans);
-		free(s->key);
-		free(s->id);
-		free(s);
+		slot_free(s);
 	}
 }

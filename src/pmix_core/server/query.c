@@ -298,38 +298,42 @@ static void query_reply(uint64_t peer_id, uint32_t tag, pmix_status_t st, pxc_in
 	pxc_buf_clear(&body);
 }
 
-static bool has_key(const pxc_infolist_t *r, const char *key)
+/* Whether r holds an answer named key among its entries from..n. */
+static bool has_key(const pxc_infolist_t *r, size_t from, const char *key)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = from; i < r->n; i++)
 		if (PMIx_Check_key(r->info[i].key, key))
 			return true;
 	return false;
 }
 
 /* The host answered (or failed with host_st): the host_first keys it did
- * not answer are answered here; then success when every key has an
- * answer, partial success when some have, else the host's error (or
- * PMIX_ERR_NOT_SUPPORTED when it had none). */
+ * not answer are answered here. Then: success when every key the host was
+ * given has an answer from it (or, for those keys, from here) and the host
+ * did not say otherwise; partial success when some answer exists; else
+ * the host's error (or PMIX_ERR_NOT_SUPPORTED when it had none). */
 static void query_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
 	qctx_t *x = r->ctx;
 	pmix_status_t host_st = res->status;
-	bool host_ok = host_st == PMIX_SUCCESS || host_st == PMIX_OPERATION_SUCCEEDED ||
-		       host_st == PMIX_QUERY_PARTIAL_SUCCESS;
-	size_t missing = 0, filled = 0;
+	bool host_all = host_st == PMIX_SUCCESS || host_st == PMIX_OPERATION_SUCCEEDED;
+	bool host_ok = host_all || host_st == PMIX_QUERY_PARTIAL_SUCCESS;
+	size_t missing = 0, filled = 0, n0 = x->local.n;
 	pmix_status_t st;
 
 	for (size_t i = 0; host_ok && i < res->ninfo; i++) {
 		pmix_info_t *o = pxc_infolist_add(&x->local, res->info[i].key);
 
-		if (o)
-			PMIx_Info_xfer(o, &res->info[i]);
+		if (o && PMIx_Info_xfer(o, &res->info[i]) != PMIX_SUCCESS) {
+			PMIx_Info_destruct(o);
+			x->local.n--;
+		}
 	}
 	for (size_t i = 0; i < x->nrest; i++)
 		for (size_t k = 0; x->rest[i].keys && x->rest[i].keys[k]; k++) {
 			const char *key = x->rest[i].keys[k];
 
-			if (has_key(&x->local, key))
+			if (has_key(&x->local, n0, key))
 				continue;
 			if (host_first(key) && answer_key(&x->local, key, &x->rest[i]))
 				filled++;
@@ -337,8 +341,9 @@ static void query_host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 				missing++;
 		}
 	/* a key asked twice (other qualifiers) has one name in the answers:
-	 * the host's partial success stands unless this server filled in */
-	if (!missing && host_st == PMIX_QUERY_PARTIAL_SUCCESS && !filled)
+	 * the host's word that something went unanswered stands, unless this
+	 * server filled in what the host left (then that was it) */
+	if (!missing && !host_all && !filled)
 		missing = 1;
 	st = !missing   ? PMIX_SUCCESS :
 	     x->local.n ? PMIX_QUERY_PARTIAL_SUCCESS :
