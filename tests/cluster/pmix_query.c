@@ -4,6 +4,7 @@
  * (run_mgmt_tests.sh, docs/query.md).
  *
  *   pmix_query [-f] [-T] [-r RANKS] [-t TIMES [-s MS]] QUERY...
+ *   pmix_query -g [-r RANKS] [-p RANK] KEY[@QUAL...]...
  *
  * Each QUERY is KEY[,KEY...][@QUAL=VALUE[@QUAL=VALUE...]]: one
  * pmix_query_t with those keys and string qualifiers; the qualifier
@@ -45,6 +46,13 @@ static void print_value(const pmix_value_t *v)
 	case PMIX_STRING: printf("%s", v->data.string ? v->data.string : ""); break;
 	case PMIX_UINT32: printf("%u", v->data.uint32); break;
 	case PMIX_SIZE: printf("%zu", v->data.size); break;
+	case PMIX_UINT16: printf("%u", v->data.uint16); break;
+	case PMIX_UINT64: printf("%lu", (unsigned long)v->data.uint64); break;
+	case PMIX_PROC_RANK: printf("%u", v->data.rank); break;
+	case PMIX_PROC:
+		printf("%s:%u", v->data.proc ? v->data.proc->nspace : "",
+		       v->data.proc ? v->data.proc->rank : 0);
+		break;
 	case PMIX_FLOAT: printf("%.1f", v->data.fval); break;
 	case PMIX_BOOL: printf("%s", v->data.flag ? "true" : "false"); break;
 	case PMIX_STATUS: printf("%s", PMIx_Error_string(v->data.status)); break;
@@ -88,12 +96,45 @@ static void parse(char *arg, pmix_query_t *q)
 			bool t = true;
 
 			PMIX_INFO_LOAD(&q->qualifiers[i], PMIX_QUERY_REFRESH_CACHE, &t, PMIX_BOOL);
+		} else if ((eq = strchr(quals, '=')) && eq > quals && eq[-1] == '#') {
+			uint32_t u = (uint32_t)strtoul(eq + 1, NULL, 10);
+
+			eq[-1] = '\0';
+			PMIX_INFO_LOAD(&q->qualifiers[i], quals, &u, PMIX_UINT32);
 		} else if ((eq = strchr(quals, '='))) {
 			*eq = '\0';
 			PMIX_INFO_LOAD(&q->qualifiers[i], quals, eq + 1, PMIX_STRING);
+		} else {
+			bool t = true;
+
+			PMIX_INFO_LOAD(&q->qualifiers[i], quals, &t, PMIX_BOOL);
 		}
 		quals = next;
 	}
+}
+
+/* PMIx_Get of "KEY@QUAL..." from rank target of me's namespace. */
+static void get_one(const pmix_proc_t *me, pmix_rank_t target, char *arg)
+{
+	pmix_query_t q;
+	pmix_value_t *v = NULL;
+	pmix_proc_t p;
+	pmix_status_t st;
+
+	parse(arg, &q);
+	PMIX_LOAD_PROCID(&p, me->nspace, target);
+	st = PMIx_Get(&p, q.keys[0], q.qualifiers, q.nqual, &v);
+	printf("rank %u get %s", me->rank, q.keys[0]);
+	if (st == PMIX_SUCCESS && v) {
+		printf("=");
+		print_value(v);
+		PMIX_VALUE_RELEASE(v);
+	} else {
+		printf(" %s", PMIx_Error_string(st));
+	}
+	printf("\n");
+	fflush(stdout);
+	PMIX_QUERY_DESTRUCT(&q);
 }
 
 static int asks(const char *ranks, pmix_rank_t me)
@@ -113,7 +154,8 @@ int main(int argc, char **argv)
 {
 	pmix_proc_t me, all;
 	const char *ranks = "0";
-	int fence = 0, timed = 0, a = 1, times = 1, gap_ms = 0;
+	int fence = 0, timed = 0, get = 0, a = 1, times = 1, gap_ms = 0;
+	pmix_rank_t target = PMIX_RANK_WILDCARD;
 	struct timespec t0, t1;
 	pmix_info_t *res = NULL;
 	size_t nres = 0, nq;
@@ -125,6 +167,10 @@ int main(int argc, char **argv)
 			fence = 1;
 		else if (!strcmp(argv[a], "-T"))
 			timed = 1;
+		else if (!strcmp(argv[a], "-g"))
+			get = 1;
+		else if (!strcmp(argv[a], "-p") && a + 1 < argc)
+			target = (pmix_rank_t)strtoul(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			ranks = argv[++a];
 		else if (!strcmp(argv[a], "-t") && a + 1 < argc)
@@ -136,7 +182,10 @@ int main(int argc, char **argv)
 	PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
 	if (fence)
 		PMIx_Fence(&all, 1, NULL, 0);
-	if (asks(ranks, me.rank) && a < argc) {
+	if (get && asks(ranks, me.rank))
+		for (; a < argc; a++)
+			get_one(&me, target, argv[a]);
+	if (!get && asks(ranks, me.rank) && a < argc) {
 		nq = (size_t)(argc - a);
 		PMIX_QUERY_CREATE(q, nq);
 		for (size_t i = 0; i < nq; i++)

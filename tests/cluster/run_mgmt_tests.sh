@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # run_mgmt_tests.sh - the management calls under srun --mpi=slurmix on the
-# virtual cluster: PMIx_Query_info answered from Slurm (docs/query.md),
-# checked against what squeue, scontrol and sdiag say. Part of
+# virtual cluster: PMIx_Query_info answered from Slurm (docs/query.md) and
+# the job, app, node and proc keys (docs/keys.md), checked against what
+# squeue, scontrol, sinfo and sdiag say. Part of
 # `make check`, beside run_cluster_tests.sh and built the same way:
 #
 #   tests/cluster/run_mgmt_tests.sh [CASE-REGEX]
@@ -158,6 +159,37 @@ $S -N4 -n8 /usr/bin/python3 ./py_query.py 600 vc'
 \$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_query pmix.time.remaining' '$poke_slurmq'"
 }
 
+# Job, app, node and proc keys (docs/keys.md) against Slurm's view: a
+# step of one rank on each of vn2 and vn3 of a 4-node allocation; rank 1
+# asks about vn2, rank 0 about rank 1
+keys_cases() {
+	mcase "keys: job, app, node and proc levels as Slurm says" '
+		[ $rc -eq 0 ] && J=$(sed -n "s/^job //p" <<<"$out") && A=$(sed -n "s/^alloc //p" <<<"$out") &&
+		M=$(sed -n "s/^mem //p" <<<"$out") && has_all \
+			"rank 1 get pmix.nlist=vn2,vn3" "rank 1 get pmix.session.id=$J" \
+			"rank 1 get pmix.alist=$A" "rank 1 get pmix.num.anodes=4" \
+			"rank 1 get pmix.nspace=slurmix.$J.0" "rank 1 get pmix.pmem=$M" \
+			"rank 1 get pmix.local.size=1" "rank 1 get pmix.lpeers=0" \
+			"rank 1 get pmix.app.size=2" "rank 1 get pmix.pmem NOT-FOUND" \
+			"rank 0 get pmix.procid=slurmix.$J.1:1" "rank 0 get pmix.reinc=0" \
+			"rank 0 get pmix.hname=vn3" &&
+		grep -qE "^rank 1 get pmix.lcpus=[0-9,-]+$" <<<"$out"' '
+echo "job $SLURM_JOB_ID"
+echo "alloc $(scontrol show hostnames "$SLURM_JOB_NODELIST" | paste -sd,)"
+echo "mem $(awk "/^MemTotal:/ { printf \"%.0f\", \$2 * 1024 }" /proc/meminfo)"
+$S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 1 pmix.nlist pmix.session.id \
+	pmix.alist pmix.num.anodes pmix.nspace pmix.pmem pmix.lcpus \
+	"pmix.local.size@pmix.node.info@pmix.hname=vn2" "pmix.lpeers@pmix.node.info@pmix.nodeid#=0" \
+	"pmix.app.size@pmix.app.info@pmix.appnum#=0" "pmix.pmem@pmix.node.info@pmix.hname=vn2"
+$S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 0 -p 1 pmix.procid pmix.reinc pmix.hname'
+}
+
+# has_all LINE...: every LINE is a line of $out.
+has_all() {
+	local l
+	for l in "$@"; do grep -qxF "$l" <<<"$out" || { echo "missing: $l"; return 1; }; done
+}
+
 # SLURMQ requests (lib/proto.h 50) straight to srun's agent: a bad key,
 # no payload, a truncated one, a huge count, junk after a good head, and
 # one good (empty) query
@@ -198,6 +230,7 @@ mkdir -p "$SLURMIX_JOBDIR_BASE"
 build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 query_cases
+keys_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

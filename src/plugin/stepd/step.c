@@ -405,6 +405,10 @@ static int load_step(plug_step_t *st, char **env)
 		return plug_error("SLURM_STEP_NODELIST=%s does not name %u nodes",
 				  nodes ? nodes : "(none)", st->map->nnodes),
 		       -1;
+	/* the allocation's nodes: facts for the tasks, not needed to run */
+	nodes = plug_env_get(env, "SLURM_JOB_NODELIST");
+	if (nodes && !(st->job_hosts = plug_hostlist_expand(nodes, &st->job_nhosts)))
+		plug_debug("SLURM_JOB_NODELIST=%s: cannot expand it", nodes);
 	snprintf(st->nspace, sizeof(st->nspace), "slurmix.%s", want);
 	return 0;
 }
@@ -1018,6 +1022,7 @@ void plug_step_fini(void)
 		free_list(step.task_env[i]);
 	free(step.task_env);
 	free_list(step.hosts);
+	free_list(step.job_hosts);
 	plug_map_free(step.map);
 	free(step.dir);
 	free(step.cltdir);

@@ -22,6 +22,8 @@ typedef struct {
 	plug_stepd_info_t si;
 	plug_map_t *map;
 	char **hosts;     /* [map->nnodes] node names, step order */
+	char **job_hosts; /* the allocation's nodes (SLURM_JOB_NODELIST), or NULL */
+	uint32_t job_nhosts;
 	char *dir;        /* <tmpdir>/slurmix.<job>.<step>.<nodeid>, root 0755 */
 	char *cltdir;     /* <dir>/job, the user's, 0700: PMIX_TMPDIR */
 	char *topo_xml;   /* hwloc XML v2 of this node, or NULL */
