@@ -7,6 +7,8 @@ set -euo pipefail
 PKGS=(
 	build-essential autoconf automake libtool pkg-config zlib1g-dev
 	libevent-dev libhwloc-dev check
+	# PMIx credentials (src/plugin/stepd/cred.c)
+	libmunge-dev
 	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
 	# test-only: OpenPMIx's tools (pps, pquery, pevent, pattrs) as clients

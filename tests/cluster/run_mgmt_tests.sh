@@ -184,6 +184,44 @@ $S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 1 pmix.nlist pmix.session.id \
 $S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 0 -p 1 pmix.procid pmix.reinc pmix.hname'
 }
 
+# PMIx credentials with MUNGE (docs/credentials.md): made on one node,
+# validated on another with the maker's uid and gid; refused when
+# tampered with, expired, not ours, of another user, or of another type
+cred_cases() {
+	mcase "credentials: made by rank 0, validated on 3 other nodes (blocking and _nb)" '
+		[ $rc -eq 0 ] && U=$(id -u) && G=$(id -g) && grep -qx "rank 0 get SUCCESS" <<<"$out" &&
+		[ "$(grep -cx "rank [123] validate SUCCESS uid=$U gid=$G type=munge" <<<"$out")" = 3 ]' '
+$S -N4 -n4 ./pmix_cred xfer'
+
+	mcase "credentials: tampered, expired, not ours, another user, another type: refused" '
+		[ $rc -eq 0 ] && has_all "ok rank 0 validate SUCCESS uid=0 gid=0 type=munge" \
+			"tampered rank 0 validate INVALID-CREDENTIAL" "expired rank 0 validate INVALID-CREDENTIAL" \
+			"junk rank 0 validate INVALID-CREDENTIAL" "user-made rank 0 validate INVALID-CREDENTIAL" \
+			"other-user rank 0 validate NO-PERMISSIONS" "type rank 0 validate NOT-SUPPORTED" \
+			"get-type rank 0 get NOT-SUPPORTED" "get-munge rank 0 get SUCCESS" \
+			"bad-ttl rank 0 get BAD-PARAM"' '
+rm -f cred.*
+$S -N1 -n1 -w vn1 ./pmix_cred get cred.ok >/dev/null
+$S -N1 -n1 -w vn1 ./pmix_cred get cred.short 1 >/dev/null
+chmod 644 cred.ok
+printf "hello" >cred.junk
+munge -n -s "slurmix-cred 1 0 0 x 0" -o cred.user 2>/dev/null || munge -n -s x >cred.user
+sleep 2.5
+for c in "ok cred.ok" "tampered cred.ok tamper" "expired cred.short" "junk cred.junk" \
+	"user-made cred.user" "type cred.ok none-such"; do
+	set -- $c
+	$S -N1 -n1 -w vn2 ./pmix_cred check $2 $3 | sed "s/^/$1 /"
+done
+# a job of its own (a user may not start steps in root'"'"'s job)
+runuser -u slurmixtest -- env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" \
+	SLURMIX_JOBDIR_BASE="$SLURMIX_JOBDIR_BASE" srun --mpi=slurmix -N1 -n1 ./pmix_cred check cred.ok |
+	sed "s/^/other-user /"
+$S -N1 -n1 ./pmix_cred get cred.x 0 none-such | sed "s/^/get-type /"
+$S -N1 -n1 ./pmix_cred get cred.y 0 munge,other | sed "s/^/get-munge /"
+$S -N1 -n1 ./pmix_cred get cred.z 99999 | sed "s/^/bad-ttl /"
+rm -f cred.*'
+}
+
 # has_all LINE...: every LINE is a line of $out.
 has_all() {
 	local l
@@ -203,8 +241,11 @@ for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 
 
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
-	cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/pmix_query" "$here/pmix_query.c" \
-		-L"$build/.libs" -lpmix || return 1
+	local p
+	for p in pmix_query pmix_cred; do
+		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
+			-L"$build/.libs" -lpmix -lpthread || return 1
+	done
 	cp "$here/py_query.py" "$bin/"
 	# for the case scripts: how many times slurmctld served the RPC
 	# named $1 (sdiag's counts by message type)
@@ -228,9 +269,11 @@ eval "$("$vc" env --state-dir "$state")"
 export SLURMIX_JOBDIR_BASE=$state/jobdirs
 mkdir -p "$SLURMIX_JOBDIR_BASE"
 build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
+"$vc" adduser --state-dir "$state" >/dev/null || { echo "FAIL cannot add the test user"; exit 1; }
 
 query_cases
 keys_cases
+cred_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

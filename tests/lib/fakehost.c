@@ -199,6 +199,69 @@ static void h_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb
 	cb(PMIX_SUCCESS, &p, cbd);
 }
 
+/* Records the ids a credential call was handed (fake_host.cred_*). */
+static void cred_ids(const pmix_info_t *dirs, size_t n)
+{
+	host.n_cred++;
+	host.cred_nids = 0;
+	host.cred_uid = host.cred_gid = -1;
+	for (size_t i = 0; i < n; i++) {
+		bool uid = PMIx_Check_key(dirs[i].key, PMIX_USERID);
+		long v = dirs[i].value.type == PMIX_UINT32 ? (long)dirs[i].value.data.uint32 : -1;
+
+		if (!uid && !PMIx_Check_key(dirs[i].key, PMIX_GRPID))
+			continue;
+		host.cred_nids++;
+		*(uid ? &host.cred_uid : &host.cred_gid) = v;
+	}
+}
+
+static pmix_status_t h_getcred(const pmix_proc_t *p, const pmix_info_t dirs[], size_t n,
+			       pmix_credential_cbfunc_t cb, void *cbd)
+{
+	char bytes[] = FAKE_CRED;
+	pmix_byte_object_t bo = { .bytes = bytes, .size = FAKE_CRED_LEN };
+	pmix_info_t info;
+
+	(void)p;
+	cred_ids(dirs, n);
+	if (host.fail_cred)
+		return PMIX_ERR_NO_PERMISSIONS;
+	/* the answer lives on this stack: the server must copy it */
+	PMIx_Info_load(&info, PMIX_CRED_TYPE, FAKE_CRED_TYPE, PMIX_STRING);
+	cb(PMIX_SUCCESS, &bo, &info, 1, cbd);
+	PMIx_Info_destruct(&info);
+	memset(bytes, 'x', sizeof(bytes));
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_valcred(const pmix_proc_t *p, const pmix_byte_object_t *cred,
+			       const pmix_info_t dirs[], size_t n, pmix_validation_cbfunc_t cb,
+			       void *cbd)
+{
+	pmix_info_t res[2];
+	uint32_t uid, gid;
+
+	(void)p;
+	cred_ids(dirs, n);
+	host.cred_ngot = cred->size;
+	if (cred->size)
+		memcpy(host.cred_got, cred->bytes,
+		       cred->size < sizeof(host.cred_got) ? cred->size : sizeof(host.cred_got));
+	if (host.fail_cred)
+		return PMIX_ERR_NO_PERMISSIONS;
+	if (cred->size != FAKE_CRED_LEN || memcmp(cred->bytes, FAKE_CRED, FAKE_CRED_LEN) != 0) {
+		cb(PMIX_ERR_INVALID_CRED, NULL, 0, cbd);
+		return PMIX_SUCCESS;
+	}
+	uid = (uint32_t)host.cred_uid;
+	gid = (uint32_t)host.cred_gid;
+	PMIx_Info_load(&res[0], PMIX_USERID, &uid, PMIX_UINT32);
+	PMIx_Info_load(&res[1], PMIX_GRPID, &gid, PMIX_UINT32);
+	cb(PMIX_SUCCESS, res, 2, cbd);
+	return PMIX_SUCCESS;
+}
+
 pmix_server_module_t full_module = {
 	.client_connected = h_connected,
 	.client_finalized = h_finalized,
@@ -212,6 +275,8 @@ pmix_server_module_t full_module = {
 	.notify_event = h_notify,
 	.query = h_query,
 	.tool_connected = h_tool,
+	.get_credential = h_getcred,
+	.validate_credential = h_valcred,
 };
 
 /* ------------------------------------------- a host that keeps pointers */
@@ -224,7 +289,9 @@ pmix_server_module_t full_module = {
  * back from its own thread. Freed memory is filled by malloc's perturb
  * (runner.h: perturb_frees), so a use after free shows as a mismatch or a
  * crash. */
-enum { K_OP, K_MODEX, K_LOOKUP, K_SPAWN, K_INFO, K_TOOL };
+enum { K_OP, K_MODEX, K_LOOKUP, K_SPAWN, K_INFO, K_TOOL, K_CRED, K_VALID };
+
+#define KEPT_CRED "kept-credential" /* what a kept get_credential answers */
 
 typedef struct kept {
 	struct kept *next;
@@ -256,6 +323,8 @@ typedef struct kept {
 		pmix_spawn_cbfunc_t spawn;
 		pmix_info_cbfunc_t info;
 		pmix_tool_connection_cbfunc_t tool;
+		pmix_credential_cbfunc_t cred;
+		pmix_validation_cbfunc_t valid;
 	} cb;
 	void *cbdata;
 	pmix_status_t status;
@@ -289,6 +358,7 @@ static void kept_answer(kept_t *k)
 {
 	pmix_pdata_t pd;
 	pmix_proc_t tool;
+	pmix_byte_object_t bo = { .bytes = KEPT_CRED, .size = sizeof(KEPT_CRED) };
 
 	switch (k->kind) {
 	case K_OP: k->cb.op(k->status, k->cbdata); break;
@@ -302,6 +372,8 @@ static void kept_answer(kept_t *k)
 		break;
 	case K_SPAWN: k->cb.spawn(k->status, "child.ns", k->cbdata); break;
 	case K_INFO: k->cb.info(k->status, NULL, 0, k->cbdata, NULL, NULL); break;
+	case K_CRED: k->cb.cred(k->status, &bo, NULL, 0, k->cbdata); break;
+	case K_VALID: k->cb.valid(k->status, NULL, 0, k->cbdata); break;
 	default: PMIx_Load_procid(&tool, "host.tool", 7); k->cb.tool(k->status, &tool, k->cbdata);
 	}
 }
@@ -660,6 +732,33 @@ static pmix_status_t k_disconnect(const pmix_proc_t procs[], size_t n, const pmi
 	return kept_push(k);
 }
 
+static pmix_status_t k_getcred(const pmix_proc_t *p, const pmix_info_t dirs[], size_t n,
+			       pmix_credential_cbfunc_t cb, void *cbd)
+{
+	kept_t *k = kept_new("getcred", K_CRED, cbd);
+
+	k->proc = p;
+	k->info = dirs;
+	k->ninfo = n;
+	k->cb.cred = cb;
+	return kept_push(k);
+}
+
+static pmix_status_t k_valcred(const pmix_proc_t *p, const pmix_byte_object_t *cred,
+			       const pmix_info_t dirs[], size_t n, pmix_validation_cbfunc_t cb,
+			       void *cbd)
+{
+	kept_t *k = kept_new("valcred", K_VALID, cbd);
+
+	k->proc = p;
+	k->data = cred->bytes;
+	k->ndata = cred->size;
+	k->info = dirs;
+	k->ninfo = n;
+	k->cb.valid = cb;
+	return kept_push(k);
+}
+
 static void k_tool(pmix_info_t *info, size_t n, pmix_tool_connection_cbfunc_t cb, void *cbd)
 {
 	kept_t *k = kept_new("tool", K_TOOL, cbd);
@@ -689,6 +788,8 @@ pmix_server_module_t keep_module = {
 	.log = k_log,
 	.job_control = k_jobctl,
 	.group = k_group,
+	.get_credential = k_getcred,
+	.validate_credential = k_valcred,
 };
 
 /* ---------------------------------------------- a host that calls back badly */

@@ -31,8 +31,16 @@ struct fake_host {
 	int fail; /* PMIX status a failing callback returns */
 	int fail_connected, fail_fence, fail_dmodex, fail_publish, fail_abort;
 	int fail_query, fail_spawn, fail_lookup, fail_notify;
+	int fail_cred; /* get/validate_credential: PMIX_ERR_NO_PERMISSIONS */
 	int n_connected, n_finalized, n_fence, n_dmodex, n_notify, n_connect, n_abort;
-	int n_query, n_tool;
+	int n_query, n_tool, n_cred;
+	/* what the last get/validate_credential was handed: how many
+	 * PMIX_USERID and PMIX_GRPID directives, their values (UINT32 only,
+	 * else -1), the credential validated (its first bytes, size) */
+	int cred_nids;
+	long cred_uid, cred_gid;
+	char cred_got[64];
+	size_t cred_ngot;
 	int hold; /* bad_module: answer later only */
 	pmix_status_t hold_status;
 	int dereg_ns;       /* d_finalized: drop the namespace */
@@ -59,10 +67,19 @@ struct keeper_state {
 	char seen[512];        /* "upcall," for every upcall kept */
 };
 
+/* The credential full_module's get_credential issues (with a NUL inside:
+ * bytes, not a string) and the only one its validate_credential accepts;
+ * validation answers the PMIX_USERID and PMIX_GRPID it was handed. */
+#define FAKE_CRED "fake\0credential"
+#define FAKE_CRED_LEN (sizeof(FAKE_CRED) - 1)
+#define FAKE_CRED_TYPE "fake" /* PMIX_CRED_TYPE of the issued one */
+
 extern struct fake_host host;
 extern struct keeper_state keeper;
 
-/* Answers at once; fails by host.fail_* switch; counts in host. */
+/* Answers at once; fails by host.fail_* switch; counts in host. A
+ * credential that is not FAKE_CRED: PMIX_ERR_INVALID_CRED through the
+ * callback. */
 extern pmix_server_module_t full_module;
 /* Keeps everything keeper.keep_ms, checks it, then answers. */
 extern pmix_server_module_t keep_module;

@@ -293,3 +293,15 @@ void send_query(int fd, uint32_t tag, const char *key, const char *nsq)
 	if (nsq)
 		PMIx_Info_destruct(&qual);
 }
+
+void rc_cred_send(int fd, uint32_t tag, const pmix_byte_object_t *cred, const pmix_info_t *info,
+		  size_t ninfo)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	if (cred)
+		pxc_pack(&b, cred, 1, PMIX_BYTE_OBJECT);
+	pxc_pack_array(&b, info, ninfo, PMIX_INFO);
+	rc_send(fd, cred ? PXC_CMD_VALIDATE_CRED : PXC_CMD_GET_CRED, tag, &b);
+}

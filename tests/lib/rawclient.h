@@ -72,5 +72,9 @@ pmix_status_t rc_get(int fd, uint32_t tag, const char *ns, pmix_rank_t rank, con
 /* Sends a QUERY of key, qualified by PMIX_NSPACE nsq when not NULL,
  * without waiting for the reply. */
 void send_query(int fd, uint32_t tag, const char *key, const char *nsq);
+/* Sends a GET_CRED (cred NULL) or a VALIDATE_CRED of cred with
+ * info[0..ninfo) as directives, without waiting for the reply. */
+void rc_cred_send(int fd, uint32_t tag, const pmix_byte_object_t *cred, const pmix_info_t *info,
+		  size_t ninfo);
 
 #endif

@@ -221,12 +221,86 @@ static pmix_status_t h_push(const pmix_proc_t *source, const pmix_proc_t targets
 	return PMIX_SUCCESS;
 }
 
+/* get_credential: "tc-cred <uid> <gid>" of the PMIX_USERID/PMIX_GRPID the
+ * server handed it, with PMIX_CRED_TYPE "tc"; validate_credential: those
+ * two back for a credential of that form, else PMIX_ERR_INVALID_CRED
+ * through the callback. Directive "tc.fail": PMIX_ERR_NO_PERMISSIONS at
+ * once; "tc.hold": no answer ever (the server fails it at finalize). */
+#define TC_CRED_FMT "tc-cred %u %u"
+
+static bool cred_ids(const pmix_info_t *dirs, size_t n, uint32_t *uid, uint32_t *gid)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (dirs[i].value.type != PMIX_UINT32)
+			continue;
+		if (PMIx_Check_key(dirs[i].key, PMIX_USERID) && ++found)
+			*uid = dirs[i].value.data.uint32;
+		else if (PMIx_Check_key(dirs[i].key, PMIX_GRPID) && ++found)
+			*gid = dirs[i].value.data.uint32;
+	}
+	return found == 2;
+}
+
+static bool dir_set(const pmix_info_t *dirs, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Check_key(dirs[i].key, key))
+			return true;
+	return false;
+}
+
+static pmix_status_t h_getcred(const pmix_proc_t *proc, const pmix_info_t dirs[], size_t ndirs,
+			       pmix_credential_cbfunc_t cbfunc, void *cbdata)
+{
+	char text[64];
+	pmix_byte_object_t bo = { .bytes = text };
+	pmix_info_t info;
+	uint32_t uid = 0, gid = 0;
+
+	(void)proc;
+	if (dir_set(dirs, ndirs, "tc.fail") || !cred_ids(dirs, ndirs, &uid, &gid))
+		return PMIX_ERR_NO_PERMISSIONS;
+	if (dir_set(dirs, ndirs, "tc.hold"))
+		return PMIX_SUCCESS;
+	bo.size = (size_t)snprintf(text, sizeof(text), TC_CRED_FMT, uid, gid);
+	info_str(&info, PMIX_CRED_TYPE, "tc");
+	cbfunc(PMIX_SUCCESS, &bo, &info, 1, cbdata);
+	PMIX_INFO_DESTRUCT(&info);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t h_valcred(const pmix_proc_t *proc, const pmix_byte_object_t *cred,
+			       const pmix_info_t dirs[], size_t ndirs,
+			       pmix_validation_cbfunc_t cbfunc, void *cbdata)
+{
+	char text[64];
+	pmix_info_t res[2];
+	unsigned uid, gid;
+
+	(void)proc;
+	if (dir_set(dirs, ndirs, "tc.fail"))
+		return PMIX_ERR_NO_PERMISSIONS;
+	snprintf(text, sizeof(text), "%.*s", (int)cred->size, cred->bytes ? cred->bytes : "");
+	if (sscanf(text, TC_CRED_FMT, &uid, &gid) != 2) {
+		cbfunc(PMIX_ERR_INVALID_CRED, NULL, 0, cbdata);
+		return PMIX_SUCCESS;
+	}
+	info_u32(&res[0], PMIX_USERID, uid);
+	info_u32(&res[1], PMIX_GRPID, gid);
+	cbfunc(PMIX_SUCCESS, res, 2, cbdata);
+	return PMIX_SUCCESS;
+}
+
 static pmix_server_module_t module = {
 	.fence_nb = h_fence,
 	.publish = h_publish,
 	.lookup = h_lookup,
 	.unpublish = h_unpublish,
 	.push_stdin = h_push,
+	.get_credential = h_getcred,
+	.validate_credential = h_valcred,
 };
 
 static void server_start(bool tools)
@@ -1693,6 +1767,118 @@ static int c_push(void)
 	return 0;
 }
 
+/* What the _nb callbacks got (nb_cred: 1 when called, 2 off the caller's
+ * thread). */
+static volatile int nb_cred;
+static pmix_status_t nb_cred_st;
+static char nb_cred_bytes[64], nb_cred_type[16];
+static uint32_t nb_cred_uid;
+static pthread_t caller;
+
+static void got_cred(pmix_status_t st, pmix_byte_object_t *cred, pmix_info_t info[], size_t ninfo,
+		     void *cbdata)
+{
+	(void)cbdata;
+	nb_cred_st = st;
+	snprintf(nb_cred_bytes, sizeof(nb_cred_bytes), "%.*s", cred ? (int)cred->size : 0,
+		 cred ? cred->bytes : "");
+	if (ninfo == 1 && info[0].value.type == PMIX_STRING)
+		snprintf(nb_cred_type, sizeof(nb_cred_type), "%s", info[0].value.data.string);
+	nb_cred = pthread_equal(caller, pthread_self()) ? 1 : 2;
+}
+
+static void validated(pmix_status_t st, pmix_info_t info[], size_t ninfo, void *cbdata)
+{
+	(void)cbdata;
+	nb_cred_st = st;
+	nb_cred_uid = ninfo && info[0].value.type == PMIX_UINT32 ? info[0].value.data.uint32 : 0;
+	nb_cred = pthread_equal(caller, pthread_self()) ? 1 : 2;
+}
+
+static uint32_t res_id(const pmix_info_t *res, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Check_key(res[i].key, key) && res[i].value.type == PMIX_UINT32)
+			return res[i].value.data.uint32;
+	return UINT32_MAX;
+}
+
+/* PMIx_Get_credential / PMIx_Validate_credential through the server to
+ * h_getcred / h_valcred: the credential names this process's uid and gid
+ * whatever it claims, bad parameters, the host's refusals, a timeout. */
+static int c_cred(void)
+{
+	pmix_byte_object_t cred, forged = { .bytes = "forged", .size = 6 };
+	pmix_info_t dirs[2], *res = (pmix_info_t *)1;
+	size_t nres = 99;
+	char want[64];
+	double t0;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	caller = pthread_self();
+	snprintf(want, sizeof(want), TC_CRED_FMT, (unsigned)getuid(), (unsigned)getgid());
+	CKS(PMIx_Get_credential(NULL, 0, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Get_credential(NULL, 1, &cred), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Get_credential_nb(NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Validate_credential(NULL, NULL, 0, &res, &nres), PMIX_ERR_BAD_PARAM);
+	CK(res == NULL && nres == 0);
+	CKS(PMIx_Validate_credential(&forged, NULL, 0, &res, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Validate_credential(&forged, NULL, 0, NULL, &nres), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Validate_credential_nb(NULL, NULL, 0, validated, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Validate_credential_nb(&forged, NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
+	/* blocking: claiming to be root changes nothing */
+	info_u32(&dirs[0], PMIX_USERID, 0);
+	info_u32(&dirs[1], PMIX_GRPID, 0);
+	CKS(PMIx_Get_credential(dirs, 2, &cred), PMIX_SUCCESS);
+	CK(cred.size == strlen(want) && memcmp(cred.bytes, want, cred.size) == 0);
+	CKS(PMIx_Validate_credential(&cred, dirs, 2, &res, &nres), PMIX_SUCCESS);
+	CK(nres == 2 && res_id(res, nres, PMIX_USERID) == getuid() &&
+	   res_id(res, nres, PMIX_GRPID) == getgid());
+	PMIx_Info_free(res, nres);
+	CKS(PMIx_Validate_credential(&cred, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+	CKS(PMIx_Validate_credential(&forged, NULL, 0, &res, &nres), PMIX_ERR_INVALID_CRED);
+	CK(res == NULL && nres == 0);
+	/* non-blocking, called back from the progress thread */
+	CKS(PMIx_Get_credential_nb(dirs, 2, got_cred, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_cred, 1, 5) && nb_cred == 2);
+	CKS(nb_cred_st, PMIX_SUCCESS);
+	CK(strcmp(nb_cred_bytes, want) == 0 && strcmp(nb_cred_type, "tc") == 0);
+	nb_cred = 0;
+	CKS(PMIx_Validate_credential_nb(&cred, NULL, 0, validated, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_cred, 1, 5) && nb_cred == 2);
+	CKS(nb_cred_st, PMIX_SUCCESS);
+	CK(nb_cred_uid == getuid());
+	nb_cred = 0;
+	CKS(PMIx_Validate_credential_nb(&forged, NULL, 0, validated, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_cred, 1, 5));
+	CKS(nb_cred_st, PMIX_ERR_INVALID_CRED);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	PMIX_INFO_DESTRUCT(&dirs[1]);
+	PMIx_Byte_object_destruct(&cred);
+	/* the host refuses at once */
+	info_bool(&dirs[0], "tc.fail", true);
+	CKS(PMIx_Get_credential(dirs, 1, &cred), PMIX_ERR_NO_PERMISSIONS);
+	CK(cred.bytes == NULL && cred.size == 0);
+	nb_cred = 0;
+	CKS(PMIx_Get_credential_nb(dirs, 1, got_cred, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_cred, 1, 5));
+	CKS(nb_cred_st, PMIX_ERR_NO_PERMISSIONS);
+	CK(nb_cred_bytes[0] == '\0');
+	CKS(PMIx_Validate_credential(&forged, dirs, 1, &res, &nres), PMIX_ERR_NO_PERMISSIONS);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	/* the host never answers: PMIX_TIMEOUT ends the wait */
+	info_bool(&dirs[0], "tc.hold", true);
+	info_int(&dirs[1], PMIX_TIMEOUT, 1);
+	t0 = now_s();
+	CKS(PMIx_Get_credential(dirs, 2, &cred), PMIX_ERR_TIMEOUT);
+	CK(now_s() - t0 < 4);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	PMIX_INFO_DESTRUCT(&dirs[1]);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Get_credential(NULL, 0, &cred), PMIX_ERR_INIT);
+	return 0;
+}
+
 static int run_scenario(const char *name)
 {
 	static const struct {
@@ -1705,7 +1891,7 @@ static int run_scenario(const char *name)
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
 		{ "evlate", c_evlate },     { "evsync", c_evsync },   { "iof", c_iof },
-		{ "push", c_push },
+		{ "push", c_push },         { "cred", c_cred },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -2028,6 +2214,24 @@ START_TEST(pubsub)
 }
 END_TEST
 
+START_TEST(credentials)
+{
+	pmix_byte_object_t bo = { .bytes = "x", .size = 1 };
+	pmix_info_t *res;
+	size_t nres;
+
+	server_start(false);
+	ck_assert_int_eq(run_job("nsK", 2, "cred", 20), 0);
+	/* a server process has no server to ask */
+	ck_assert_int_eq(PMIx_Get_credential(NULL, 0, &bo), PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(PMIx_Validate_credential(&bo, NULL, 0, &res, &nres),
+			 PMIX_ERR_NOT_SUPPORTED);
+	ck_assert_int_eq(PMIx_Validate_credential_nb(&bo, NULL, 0, validated, NULL),
+			 PMIX_ERR_NOT_SUPPORTED);
+	server_stop();
+}
+END_TEST
+
 START_TEST(resolve)
 {
 	server_start(false);
@@ -2155,6 +2359,15 @@ START_TEST(local_only_calls)
 	ck_assert_int_eq(PMIx_Get(NULL, "x", NULL, 0, &(pmix_value_t *){ NULL }), PMIX_ERR_INIT);
 	ck_assert_int_eq(PMIx_Put(PMIX_GLOBAL, "x", &(pmix_value_t){ .type = PMIX_BOOL }),
 			 PMIX_ERR_INIT);
+	{
+		pmix_byte_object_t bo = { NULL, 0 };
+		pmix_info_t *res;
+		size_t nres;
+
+		ck_assert_int_eq(PMIx_Get_credential(NULL, 0, &bo), PMIX_ERR_INIT);
+		ck_assert_int_eq(PMIx_Validate_credential(&bo, NULL, 0, &res, &nres),
+				 PMIX_ERR_INIT);
+	}
 }
 END_TEST
 
@@ -2772,6 +2985,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, finalize_in_handler);
 	tcase_add_test(tc, pubsub);
 	tcase_add_test(tc, resolve);
+	tcase_add_test(tc, credentials);
 	tcase_add_test(tc, tool_connect_query);
 	tcase_add_test(tc, server_dies_mid_fence);
 	suite_add_tcase(s, tc);

@@ -235,8 +235,11 @@ static int send_all_upcalls(int fd)
 	pxc_pack_str(&b, "k.r");
 	pxc_pack_array(&b, &info, 1, PMIX_INFO);
 	rc_send(fd, PXC_CMD_GET, 21, &b);
+	rc_cred_send(fd, 22, NULL, &info, 1);
+	rc_cred_send(fd, 23, &(pmix_byte_object_t){ .bytes = LIFE_VAL, .size = sizeof(LIFE_VAL) },
+		     &info, 1);
 	PMIx_Info_destruct(&info);
-	return 12;
+	return 14;
 }
 
 /* Every upcall's arguments stay valid until the host calls back, even
@@ -244,9 +247,9 @@ static int send_all_upcalls(int fd)
 START_TEST(host_keeps_args)
 {
 	static const char *const all[] = {
-		"tool",      "connected", "abort",     "publish", "lookup",
-		"unpublish", "spawn",     "log",       "group",   "query",
-		"jobctl",    "notify",    "regevents", "dmodex",  "finalized",
+		"tool",      "connected", "abort",     "publish", "lookup",  "unpublish",
+		"spawn",     "log",       "group",     "query",   "jobctl",  "notify",
+		"regevents", "dmodex",    "finalized", "getcred", "valcred",
 	};
 	pmix_data_buffer_t b;
 	pmix_info_t info;

@@ -8,6 +8,7 @@
 #include <ftw.h>
 #include <grp.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,4 +254,33 @@ int plug_mkdirs_as(uid_t uid, gid_t gid, int ngids, const gid_t *gids, char *con
 		*bad = failed;
 	errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECANCELED; /* killed */
 	return -1;
+}
+
+int plug_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int e;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	e = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return e;
+}
+
+bool plug_wait_flag(pthread_cond_t *cond, pthread_mutex_t *lock, const bool *done, int ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!*done)
+		if (pthread_cond_timedwait(cond, lock, &until) == ETIMEDOUT)
+			break;
+	return *done;
 }

@@ -8,6 +8,7 @@
 #ifndef PLUG_UTIL_H
 #define PLUG_UTIL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,12 @@ void plug_rm_tree(const char *path);
 /* The monotonic clock in milliseconds (signal-safe: also in a forked
  * task). */
 int64_t plug_mono_ms(void);
+/* pthread_create of fn(arg) with every signal blocked in the new thread
+ * (the host process's signals stay its own threads'). 0 or an errno. */
+int plug_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+/* With lock held: waits on cond until *done or ms passed. Returns *done
+ * (the lock is held again). */
+bool plug_wait_flag(pthread_cond_t *cond, pthread_mutex_t *lock, const bool *done, int ms);
 /* The digits of ntasks (at least 1): the width of the rank in the
  * directories of PMIX_OUTPUT_TO_DIRECTORY. */
 int plug_rank_width(uint32_t ntasks);

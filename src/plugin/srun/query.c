@@ -37,7 +37,6 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -778,7 +777,6 @@ static void on_stop(void)
 
 int plug_query_srun_init(uint32_t job)
 {
-	sigset_t all, old;
 	int e;
 
 	if (q.started)
@@ -790,11 +788,7 @@ int plug_query_srun_init(uint32_t job)
 		q.src[i].at_us = q.src[i].busy_us = -1;
 	if (!(q.pg = pxc_progress_acquire()))
 		return plug_error("query: no progress engine: %m"), -1;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old); /* srun's signals stay srun's */
-	e = pthread_create(&q.thread, NULL, worker, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
+	if ((e = plug_thread_start(&q.thread, worker, NULL))) {
 		pxc_progress_release();
 		q.pg = NULL;
 		return plug_error("query: cannot start its thread: %s", strerror(e)), -1;
@@ -807,21 +801,15 @@ int plug_query_srun_init(uint32_t job)
 
 void plug_query_srun_stop(void)
 {
-	struct timespec until;
 	bool done;
 
 	if (!q.started)
 		return;
 	q.started = false;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += QUERY_STOP_MS / 1000;
 	pthread_mutex_lock(&q.lock);
 	q.stop = true;
 	pthread_cond_broadcast(&q.cond);
-	while (!q.done)
-		if (pthread_cond_timedwait(&q.cond, &q.lock, &until) == ETIMEDOUT)
-			break;
-	done = q.done;
+	done = plug_wait_flag(&q.cond, &q.lock, &q.done, QUERY_STOP_MS);
 	pthread_mutex_unlock(&q.lock);
 	if (!done) {
 		/* an RPC hangs: the thread is left to srun's exit, with what it

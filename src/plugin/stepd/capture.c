@@ -919,14 +919,7 @@ int plug_capture_start(uint32_t ntasks, int ack_ms, plug_capture_out_f out, void
 	for (uint32_t i = 0; i < ntasks; i++)
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, cap.t[i].sp) < 0)
 			goto fail;
-	{
-		sigset_t all, old;
-
-		sigfillset(&all); /* the thread starts with every signal blocked */
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		e = pthread_create(&cap.thread, NULL, run, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	e = plug_thread_start(&cap.thread, run, NULL); /* every signal blocked */
 	if (e) {
 		errno = e;
 		goto fail;

@@ -67,6 +67,7 @@
 #include "stepd/output.h"
 #include "stepd/publish.h"
 #include "stepd/query.h"
+#include "stepd/cred.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
 #include "stepd/step.h"
@@ -341,6 +342,8 @@ static pmix_server_module_t module = {
 	.unpublish = plug_pub_unpublish,
 	.spawn = plug_spawn_host,
 	.query = plug_query_host,
+	.get_credential = plug_cred_get,
+	.validate_credential = plug_cred_validate,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
@@ -1008,6 +1011,7 @@ void plug_step_fini(void)
 	if (step.server_up) {
 		plug_agent_client_stop();
 		plug_abort_stop();
+		plug_cred_stop();
 		PMIx_server_finalize();
 		plug_query_stepd_stop();
 	}

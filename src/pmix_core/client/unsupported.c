@@ -4,8 +4,8 @@
  * exported so that no binary built against OpenPMIx headers meets a
  * missing symbol, clear their output arguments and return
  * PMIX_ERR_NOT_SUPPORTED: allocation requests, process monitoring,
- * credentials, fabric, device distances, attribute registration, group
- * invite/join/leave and session control (PMIx_IOF_push: client/iof.c).
+ * fabric, device distances, attribute registration, group invite/join/leave
+ * and session control (PMIx_IOF_push: client/iof.c).
  */
 #include <pmix_server.h>
 
@@ -46,39 +46,6 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
 				      pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)monitor, (void)error, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo,
-				  pmix_byte_object_t *credential)
-{
-	(void)info, (void)ninfo, (void)credential;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
-				     pmix_credential_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[],
-				       size_t ninfo, pmix_info_t **results, size_t *nresults)
-{
-	(void)cred, (void)info, (void)ninfo;
-	if (results)
-		*results = NULL;
-	if (nresults)
-		*nresults = 0;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[],
-					  size_t ninfo, pmix_validation_cbfunc_t cbfunc,
-					  void *cbdata)
-{
-	(void)cred, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -46,6 +46,7 @@
 #include "coll.h"
 #include "dmodex.h"
 #include "query.h"
+#include "cred.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
@@ -577,6 +578,8 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_EVENT_DONE] = pxc_do_event_done,
 	[PXC_CMD_IOF_DEREG] = pxc_do_iof_dereg,
 	[PXC_CMD_IOF_PUSH] = pxc_do_iof_push,
+	[PXC_CMD_GET_CRED] = pxc_do_get_cred,
+	[PXC_CMD_VALIDATE_CRED] = pxc_do_validate_cred,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

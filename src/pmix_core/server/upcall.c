@@ -19,7 +19,7 @@
  *
  * The helpers of the forwarding requests are here too (the requests
  * themselves live in their feature's file: abort.c, pubsub.c, spawn.c,
- * log.c, group.c, query.c, jobctl.c): a handler unpacks into a
+ * log.c, group.c, query.c, jobctl.c, cred.c): a handler unpacks into a
  * pxc_upcall_args_t, pxc_upcall_start makes the request (or answers at once:
  * NULL module function -> PMIX_ERR_NOT_SUPPORTED), the handler calls the
  * host, and a done function replies.
@@ -84,6 +84,7 @@ void pxc_upcall_args_free(pxc_upcall_args_t *a)
 	argv_free(a->keys);
 	pxc_array_free(a->apps, a->napps, PMIX_APP);
 	free(a->codes);
+	PMIx_Byte_object_destruct(&a->bo);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -223,24 +224,41 @@ void pxc_upcall_cb_op(pmix_status_t status, void *cbdata)
 		result_post(res);
 }
 
+/* Copies the host's bytes into res (PMIX_ERR_NOMEM when they cannot be). */
+static void result_bytes(pxc_upcall_result_t *res, const char *data, size_t ndata)
+{
+	if (!res || !data || !ndata)
+		return;
+	res->data = malloc(ndata);
+	if (res->data) {
+		memcpy(res->data, data, ndata);
+		res->ndata = ndata;
+	} else {
+		res->status = PMIX_ERR_NOMEM;
+	}
+}
+
 void pxc_upcall_cb_modex(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
 			 pmix_release_cbfunc_t rel, void *relcbdata)
 {
 	pxc_upcall_result_t *res = result_new(status, cbdata);
 
-	if (res && data && ndata) {
-		res->data = malloc(ndata);
-		if (res->data) {
-			memcpy(res->data, data, ndata);
-			res->ndata = ndata;
-		} else {
-			res->status = PMIX_ERR_NOMEM;
-		}
-	}
+	result_bytes(res, data, ndata);
 	if (rel)
 		rel(relcbdata);
 	if (res)
 		result_post(res);
+}
+
+/* Copies the host's infos into res (none when they cannot be copied). */
+static void result_infos(pxc_upcall_result_t *res, const pmix_info_t *info, size_t ninfo)
+{
+	if (!res || !info || !ninfo)
+		return;
+	res->info = PMIx_Info_create(ninfo);
+	res->ninfo = res->info ? ninfo : 0;
+	for (size_t i = 0; i < res->ninfo; i++)
+		PMIx_Info_xfer(&res->info[i], &info[i]);
 }
 
 void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
@@ -248,12 +266,7 @@ void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, v
 {
 	pxc_upcall_result_t *res = result_new(status, cbdata);
 
-	if (res && info && ninfo) {
-		res->info = PMIx_Info_create(ninfo);
-		res->ninfo = res->info ? ninfo : 0;
-		for (size_t i = 0; i < res->ninfo; i++)
-			PMIx_Info_xfer(&res->info[i], &info[i]);
-	}
+	result_infos(res, info, ninfo);
 	if (rel)
 		rel(relcbdata);
 	if (res)
@@ -296,6 +309,27 @@ void pxc_upcall_cb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata)
 		res->proc = *proc;
 		res->proc.nspace[PMIX_MAX_NSLEN] = '\0';
 	}
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_credential(pmix_status_t status, pmix_byte_object_t *credential,
+			      pmix_info_t info[], size_t ninfo, void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	if (credential)
+		result_bytes(res, credential->bytes, credential->size);
+	result_infos(res, info, ninfo);
+	if (res)
+		result_post(res);
+}
+
+void pxc_upcall_cb_validation(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata)
+{
+	pxc_upcall_result_t *res = result_new(status, cbdata);
+
+	result_infos(res, info, ninfo);
 	if (res)
 		result_post(res);
 }

@@ -33,7 +33,7 @@
 struct pxc_upcall_result {
 	uint64_t id;
 	pmix_status_t status;
-	char *data; /* modex: copied bytes */
+	char *data; /* modex, credential: copied bytes */
 	size_t ndata;
 	pmix_info_t *info; /* info callbacks: copied */
 	size_t ninfo;
@@ -61,6 +61,7 @@ typedef struct {
 	size_t napps;
 	pmix_status_t *codes;
 	size_t ncodes;
+	pmix_byte_object_t bo; /* the credential to validate */
 } pxc_upcall_args_t;
 
 /* A pending request to the host (or a parked request waiting for data). */
@@ -102,6 +103,11 @@ void pxc_upcall_cb_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, v
 void pxc_upcall_cb_lookup(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
 void pxc_upcall_cb_spawn(pmix_status_t status, char nspace[], void *cbdata);
 void pxc_upcall_cb_tool(pmix_status_t status, pmix_proc_t *proc, void *cbdata);
+/* The credential's bytes go to res->data, the infos to res->info; what
+ * the host handed stays its own (these callbacks have no release). */
+void pxc_upcall_cb_credential(pmix_status_t status, pmix_byte_object_t *credential,
+			      pmix_info_t info[], size_t ninfo, void *cbdata);
+void pxc_upcall_cb_validation(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata);
 
 #define PXC_UPCALL_CBDATA(r) ((void *)(uintptr_t)(r)->id)
 

@@ -165,6 +165,18 @@ enum pxc_cmd {
 	 *        reply STATUS, once the host's push_stdin called back (the
 	 *              bytes are in the targets' stdin, or refused) */
 	PXC_CMD_IOF_PUSH = 24,
+	/* GET_CRED C->S INFO[] directives
+	 *        reply STATUS, BYTE_OBJECT credential, INFO[] info (the host's
+	 *              get_credential's answer). The host is handed the
+	 *              directives without the client's PMIX_USERID and
+	 *              PMIX_GRPID, and with the connection's own appended
+	 *              (UINT32: SO_PEERCRED, or the host's word for a tool it
+	 *              handed over; server/cred.c). */
+	PXC_CMD_GET_CRED = 25,
+	/* VALIDATE_CRED C->S BYTE_OBJECT credential, INFO[] directives
+	 *        reply STATUS, INFO[] results (the host's validate_credential's
+	 *              answer); the directives as for GET_CRED. */
+	PXC_CMD_VALIDATE_CRED = 26,
 	PXC_CMD_MAX
 };
 
