@@ -222,6 +222,95 @@ $S -N1 -n1 ./pmix_cred get cred.z 99999 | sed "s/^/bad-ttl /"
 rm -f cred.*'
 }
 
+# PMIx_Log (docs/log.md): into the rank's own stream (so --label and
+# --error files show it as the task's), formatted, aggregated as Open MPI
+# 5's help messages need, to syslog and the step daemon's log, ONCE,
+# refusals
+log_cases() {
+	mcase "log: PMIX_LOG_STDERR/STDOUT in the rank's own stream (--label, --error=err.%t)" '
+		[ $rc -eq 0 ] && has_all "0: hello 0" "1: hello 1" "2: hello 2" "3: hello 3" \
+			"0: out 0" "3: out 3" "file0 to file 0" "file1 to file 1" &&
+		[ "$(grep -c "hello" <<<"$out")" = 4 ]' '
+rm -f err.*
+$S -N2 -n4 --label ./pmix_log stderr "hello %r" 2>&1 >/dev/null
+$S -N2 -n4 --label ./pmix_log stdout "out %r" | grep -v " log "
+$S -N2 -n2 --error=err.%t ./pmix_log stderr "to file %r" >/dev/null
+sed "s/^/file0 /" err.0; sed "s/^/file1 /" err.1; rm -f err.*'
+
+	mcase "log: PMIX_LOG_TAG_OUTPUT, _GENERATE_TIMESTAMP, _XML_OUTPUT" '
+		[ $rc -eq 0 ] && J=$(sed -n "s/^job //p" <<<"$out") &&
+		grep -qx "\[slurmix.$J.0,0\]<stderr>: tagged" <<<"$out" &&
+		grep -qE "^\[20[0-9-]+T[0-9:.]+Z\] stamped$" <<<"$out" &&
+		grep -qx "<stderr nspace=\"slurmix.$J.2\" rank=\"0\">in xml</stderr>" <<<"$out"' '
+echo "job $SLURM_JOB_ID"
+$S -N1 -n1 ./pmix_log stderr tagged tag 2>&1 >/dev/null
+$S -N1 -n1 ./pmix_log stderr stamped ts 2>&1 >/dev/null
+$S -N1 -n1 ./pmix_log stderr "in xml" xml 2>&1 >/dev/null'
+
+	# 8 ranks on 4 nodes send the same help message: printed once, then
+	# one line with the count; every rank told success (else Open MPI 5
+	# prints it itself)
+	mcase "log: an Open MPI 5 style aggregated help message printed once with its count" '
+		[ $rc -eq 0 ] && [ "$(grep -cx "An MPI help message" <<<"$out")" = 1 ] &&
+		[ "$(grep -cx "slurmix: 7 more processes sent this message (help-mpi.txt topic)" <<<"$out")" = 1 ] &&
+		[ "$(grep -cx "rank [0-7] log SUCCESS" <<<"$out")" = 8 ]' '
+$S -N4 -n8 ./pmix_log agg help-mpi.txt topic "An MPI help message"'
+
+	# syslog (a listener on /dev/log for the case), the job record in the
+	# slurmd log, ONCE, e-mail and a bad value
+	mcase "log: syslog, global syslog, job record, ONCE, e-mail, a bad value" '
+		[ $rc -eq 0 ] && J=$(sed -n "s/^job //p" <<<"$out") && has_all \
+			"rank 0 log SUCCESS" "once rank 0 log SUCCESS" "email rank 0 log NOT-SUPPORTED" \
+			"bad rank 0 log BAD-PARAM" &&
+		grep -q "slurmix\[slurmix.$J.0:0\]: local line 0" <<<"$out" &&
+		grep -q "slurmix\[slurmix.$J.1:0\]: global line 0" <<<"$out" &&
+		[ "$(grep -c "^once only$" <<<"$out")" = 1 ] &&
+		grep -q "job record of slurmix.$J.2:0: recorded 0" "$state"/log/slurmd.*.log' '
+echo "job $SLURM_JOB_ID"
+rm -f syslog.txt
+python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(\"/dev/log\")
+s.settimeout(8)
+with open(\"syslog.txt\", \"w\") as f:
+    try:
+        while True:
+            f.write(s.recv(65536).decode(errors=\"replace\") + \"\\n\"); f.flush()
+    except socket.timeout:
+        pass
+" & L=$!
+sleep 0.5
+$S -N1 -n1 ./pmix_log syslog "local line %r"
+$S -N1 -n1 ./pmix_log gsyslog "global line %r" | sed "s/^/g/"
+$S -N1 -n1 ./pmix_log jobrec "recorded %r" | sed "s/^/j/"
+$S -N1 -n1 ./pmix_log once "once only" 2>&1 | sed "s/^rank/once rank/"
+$S -N1 -n1 ./pmix_log email "no mail" | sed "s/^/email /"
+$S -N1 -n1 ./pmix_log bad | sed "s/^/bad /"
+sleep 0.5; kill $L 2>/dev/null; wait $L 2>/dev/null; rm -f /dev/log
+cat syslog.txt; rm -f syslog.txt'
+
+	mcase "log: broken LOG requests to srun" '
+		[ $rc -eq 0 ] && grep -qx "closed 51" <<<"$out" &&
+		[ "$(grep -cE "^reply 51 status -[0-9]+$" <<<"$out")" = 4 ] &&
+		grep -qx "reply 51 status 0" <<<"$out" && grep -qx "through" <<<"$out" &&
+		grep -qx "rank 0 log SUCCESS" <<<"$out"' "
+\$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_log stderr through 2>&1' '$poke_log'"
+}
+
+# LOG requests (lib/proto.h 51) straight to srun's agent: a bad key, no
+# payload, a truncated one, a priority out of range, a wrong channel type,
+# and a good one
+poke_log='from poke_agent import *
+key = KEY
+me = proc("x", 0)
+i32 = lambda v: struct.pack(">HIi", 9, 1, v)
+for body in (pstr("0" * 32) + me, pstr(key), pstr(key) + me + pstr("stderr") + b"\xff" * 3,
+             pstr(key) + me + pstr("stderr") + i32(99) + pstr("") + pstr("") + pstr("m\n"),
+             pstr(key) + me + u32(1) + i32(3) + pstr("") + pstr("") + pstr("m\n"),
+             pstr(key) + me + pstr("stdout") + i32(3) + pstr("") + pstr("") + pstr("")):
+    send(51, body)'
+
 # has_all LINE...: every LINE is a line of $out.
 has_all() {
 	local l
@@ -242,7 +331,7 @@ for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
-	for p in pmix_query pmix_cred; do
+	for p in pmix_query pmix_cred pmix_log; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -274,6 +363,7 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 query_cases
 keys_cases
 cred_cases
+log_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

@@ -174,6 +174,10 @@ enum {
 	PLUG_NET_SLURMQ = 50,      /* u32 flags (1: PMIX_QUERY_REFRESH_CACHE), PROC
 				    * requester, QUERY[] -> INFO[] the answers
 				    * srun has (srun/query.c) */
+	PLUG_NET_LOG = 51,         /* PROC source, STRING channel ("stdout",
+				    * "stderr", "syslog"), INT32 syslog priority,
+				    * STRING key, STRING value (both "" unless
+				    * PMIX_LOG_AGG), STRING message -> (srun/log.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 	/* tools attached through srun (srun/tools.c, net/tool.c) */

@@ -17,6 +17,7 @@
 #include "srun/agent.h"
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
+#include "srun/log.h"
 #include "srun/query.h"
 #include "srun/spawn.h"
 #include "srun/tools.h"
@@ -38,6 +39,7 @@ static int register_features(uint32_t job)
 {
 	plug_pub_srun_init();
 	plug_query_srun_init(job);
+	plug_log_srun_init();
 	if (plug_agent_on_table(plug_spawn_srun_warm) < 0 || plug_tools_srun_init() < 0)
 		plug_error("cannot register the spawn warm-up or the tools");
 	if (plug_abort_srun_init() < 0)

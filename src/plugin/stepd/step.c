@@ -68,6 +68,7 @@
 #include "stepd/publish.h"
 #include "stepd/query.h"
 #include "stepd/cred.h"
+#include "stepd/log.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
 #include "stepd/step.h"
@@ -344,6 +345,7 @@ static pmix_server_module_t module = {
 	.query = plug_query_host,
 	.get_credential = plug_cred_get,
 	.validate_credential = plug_cred_validate,
+	.log = plug_log_host,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
