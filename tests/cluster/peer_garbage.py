@@ -19,7 +19,9 @@
 # for no pull, IOF_DATA (truncated, a rank the sender does not hold), EXITS
 # and PIDS (truncated, a rank out of range), PIDS_REQ, STDIN (truncated,
 # counts out of range, another step's, a rank out of range) and
-# STDIN_ACK (truncated, for no push), an unknown command, and last a frame header
+# STDIN_ACK (truncated, for no push), JOBCTL (truncated, a signal or a rank
+# out of range) and JOBCTL_ACK (for no request), an unknown command, and
+# last a frame header
 # with an absurd length. It never sends a well-formed LOST (that would
 # rightly fail the step's fences). Prints "SENT n" (messages sent) and
 # closes everything before the tasks' fences start. With JOB (the job id)
@@ -58,6 +60,7 @@ IOF_SUB, IOF_READY, IOF_DATA = 22, 23, 24
 TOOL_ATTACH = 61
 EXITS, PIDS_REQ, PIDS = 25, 26, 27
 STDIN, STDIN_ACK = 28, 29
+JOBCTL, JOBCTL_ACK = 13, 14
 T_UINT16 = 13
 EVENT_FWD, EVENT_ACK = 32, 33
 T_INFO, T_DATA_RANGE, T_BYTE_OBJECT = 24, 33, 27
@@ -225,13 +228,27 @@ def stdin_messages(step):
     return msgs
 
 
+def jobctl_messages():
+    """JOBCTL: empty, garbage, signal 0, a signal out of range, no ranks,
+    fewer ranks than it says, a rank out of range (none may signal a
+    task); JOBCTL_ACK: empty, for no request."""
+    i32 = lambda v: struct.pack(">HIi", 9, 1, v)
+    return [
+        (JOBCTL, b"", 21), (JOBCTL, JUNK, 22), (JOBCTL, i32(0) + u32(0) + u32(1) + u32(0), 23),
+        (JOBCTL, i32(999) + u32(0) + u32(1) + u32(0), 24), (JOBCTL, i32(10) + u32(0) + u32(0), 25),
+        (JOBCTL, i32(10) + u32(0) + u32(2) + u32(0), 26),
+        (JOBCTL, i32(10) + u32(0) + u32(1) + u32(999999), 27),
+        (JOBCTL_ACK, b"", 28), (JOBCTL_ACK, status(0), 12348),
+    ]
+
+
 def hello(key, node, step):
     return frame(HELLO, pstr(key) + u32(node) + u32(step))
 
 
 def poke(port, hello_bytes, step):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    msgs = broken_messages() + held_blob_messages() + stdin_messages(step)
+    msgs = broken_messages() + held_blob_messages() + stdin_messages(step) + jobctl_messages()
     data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in msgs)
     s.sendall(data)
     time.sleep(0.2)

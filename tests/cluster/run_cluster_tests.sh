@@ -1115,6 +1115,7 @@ auth_garbage() {
 	sother=$(log_new | grep -c "stdin push: peer [0-9]* pushes to slurmix.999999999.3, not this step")
 	sranks=$(log_new | grep -c "stdin push: peer [0-9]* names ranks not on this node")
 	sack=$(log_new | grep -c "stdin push: a broken answer from peer")
+	jctl=$(log_new | grep -c "job control: a broken request from node")
 	n=$(echo $eps | wc -w)
 	if [ $rc -eq 0 ] && grep -qx OK "$state/auth.out" && [ "$n" -ge 4 ] &&
 	   [[ $sent == SENT* ]] && [ "$lost" -ge $((20 * n)) ] && [ "$coll" -ge $((18 * n)) ] &&
@@ -1126,12 +1127,13 @@ auth_garbage() {
 	   [ "$isub" -ge $((6 * n)) ] && [ "$iask" -ge $((4 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
 	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((4 * n)) ] && [ "$exits" -ge $((6 * n)) ] &&
 	   [ "$sin" -ge $((12 * n)) ] && [ "$sother" -ge $((2 * n)) ] && [ "$sranks" -ge $((2 * n)) ] &&
-	   [ "$sack" -ge $((4 * n)) ]; then
+	   [ "$sack" -ge $((4 * n)) ] && [ "$jctl" -ge $((7 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \
 			"$isub+$iask IOF_SUB, $idat+$ihold IOF_DATA, $iother IOF from another step," \
-			"$exits EXITS/PIDS, $sin+$sother+$sranks STDIN, $sack STDIN_ACK, $unk unknown;" \
+			"$exits EXITS/PIDS, $sin+$sother+$sranks STDIN, $sack STDIN_ACK, $jctl JOBCTL," \
+			"$unk unknown;" \
 			"job OK ($(since "$t0") s)"
 	else
 		tail -20 "$state/auth.out"

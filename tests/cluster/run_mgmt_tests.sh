@@ -303,6 +303,35 @@ cat syslog.txt 2>/dev/null; rm -f syslog.txt'
 \$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_log stderr through 2>&1' '$poke_log'"
 }
 
+# PMIx_Job_control (docs/jobctl.md): rank 0 acts on the last rank, on
+# another node; its state is read from /proc (one host: every node's
+# processes are visible)
+jobctl_cases() {
+	mcase "job control: SIGNAL reaches a rank on another node, and only it" '
+		[ $rc -eq 0 ] && has_all "signal SUCCESS" "rank 3 got signal 10" &&
+		[ "$(grep -c "got signal" <<<"$out")" = 1 ]' '
+$S -N2 -n4 ./pmix_jobctl signal'
+
+	mcase "job control: PAUSE stops a rank on another node (state T), RESUME continues it" '
+		[ $rc -eq 0 ] && has_all "pause SUCCESS" "paused state T" "resume SUCCESS" &&
+		grep -qE "^resumed state [SR]$" <<<"$out"' '
+$S -N2 -n4 ./pmix_jobctl pause'
+
+	# the rank ignores SIGTERM: SIGKILL after KillWait (3 s here)
+	mcase "job control: TERMINATE (SIGTERM ignored, SIGKILL after KillWait) and KILL" '
+		has_all "term SUCCESS" "kill SUCCESS" && ! grep -q "still alive" <<<"$out" &&
+		[ "$(grep -c "task 3: Killed\|task 3: .*signal 9\|tasks\? 3.*Killed" <<<"$out")" -ge 1 ]' '
+$S -N2 -n4 ./pmix_jobctl term
+$S -N2 -n4 ./pmix_jobctl kill'
+
+	mcase "job control: refused directives and targets" '
+		[ $rc -eq 0 ] && has_all "refuse preemptible NOT-SUPPORTED" \
+			"refuse required NOT-SUPPORTED" "refuse two BAD-PARAM" \
+			"refuse other-nspace NOT-SUPPORTED" "refuse rank BAD-PARAM" \
+			"refuse none NOT-SUPPORTED"' '
+$S -N2 -n2 ./pmix_jobctl refuse'
+}
+
 # LOG requests (lib/proto.h 51) straight to srun's agent: a bad key, no
 # payload, a truncated one, a priority out of range, a wrong channel type,
 # and a good one
@@ -336,7 +365,7 @@ for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
-	for p in pmix_query pmix_cred pmix_log; do
+	for p in pmix_query pmix_cred pmix_log pmix_jobctl; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -369,6 +398,7 @@ query_cases
 keys_cases
 cred_cases
 log_cases
+jobctl_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

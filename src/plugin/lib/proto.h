@@ -81,6 +81,11 @@ enum {
 	PLUG_NET_CONTRIB = 12, /* sig, seq, status, raw blob: a node's own
 				* part of an optional connect or disconnect,
 				* sent to every other participant node */
+	/* job control (stepd/jobctl.c) */
+	PLUG_NET_JOBCTL = 13,     /* tag = request id: INT32 signal, u32 grace
+				   * ms (then SIGKILL; 0: none), u32 n, n x u32
+				   * rank (UINT32_MAX: every rank of the node) */
+	PLUG_NET_JOBCTL_ACK = 14, /* tag = request id: STATUS */
 	/* direct modex (net/dmodex.c) */
 	PLUG_NET_DMODEX_REQ = 20,  /* tag = request id: rank, u32 timeout
 					 * (the request's own, s; 0: none) */

@@ -69,6 +69,7 @@
 #include "stepd/query.h"
 #include "stepd/cred.h"
 #include "stepd/log.h"
+#include "stepd/jobctl.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
 #include "stepd/step.h"
@@ -346,6 +347,7 @@ static pmix_server_module_t module = {
 	.get_credential = plug_cred_get,
 	.validate_credential = plug_cred_validate,
 	.log = plug_log_host,
+	.job_control = plug_jobctl_host,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */
@@ -808,7 +810,8 @@ static int net_features(plug_step_t *st, plug_net_t *n, const plug_net_args_t *a
 	    plug_evindex_net_register(n, plug_conf.event_cache_bytes, plug_conf.event_cache_age) <
 		    0 ||
 	    plug_family_register(n) < 0 || plug_iof_net_register(n) < 0 ||
-	    plug_push_net_register(n) < 0 || plug_tool_net_register(n, st->si.uid) < 0 ||
+	    plug_push_net_register(n) < 0 || plug_jobctl_net_register(n) < 0 ||
+	    plug_tool_net_register(n, st->si.uid) < 0 ||
 	    plug_stepend_register(n, st->si.nodeid, st->si.nnodes, st->si.node_tasks) < 0)
 		return plug_error("cannot register with the network"), -1;
 	st->boot_started = true;
