@@ -6,7 +6,8 @@
  * fences again before it ends (unless killed).
  *
  *   pmix_jobctl signal [T]   SIGNAL SIGUSR1 to T: T prints "rank T got
- *                            signal 10"; rank 0 "signal STATUS"
+ *                            signal 10"; rank 0 "signal STATUS"; any other
+ *                            rank the signal reached says so too
  *   pmix_jobctl pause [T]    PAUSE T, T's state from /proc/<pid>/stat
  *                            ("paused state C"), RESUME T ("resumed state C")
  *   pmix_jobctl term [T]     T ignores SIGTERM; TERMINATE T (SIGTERM, and
@@ -173,6 +174,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "term") && strcmp(mode, "kill"))
 		PMIx_Fence(&all, 1, NULL, 0);
+	if (me.rank != t && got) /* a signal for another rank reached this one */
+		printf("rank %u got signal %d\n", me.rank, (int)got);
 	fflush(stdout);
 	PMIx_Finalize(NULL, 0);
 	return 0;

@@ -226,8 +226,14 @@ tool_cases() {
 	r8=$("$bin/pmix_tool" pid "$P" 2>&1) # still served
 	wait "$P"
 	r9=$("$bin/pmix_tool" pid "$P" 2>&1)
-	left=$(ls /tmp/pmix."$host".tool."$P" /tmp/pmix."$host".tool."$ns" "$sock" \
-		"$state"/nodes/*/tmp/pmix.* 2>/dev/null)
+	# the step daemons remove theirs in their fini, which may still run
+	# when srun has ended: 5 s for them
+	for _ in $(seq 50); do
+		left=$(ls /tmp/pmix."$host".tool."$P" /tmp/pmix."$host".tool."$ns" "$sock" \
+			"$state"/nodes/*/tmp/pmix.* 2>/dev/null)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
 	if grep -q "^INIT ok" <<<"$r1" && grep -q "^PROCTABLE $ns n=4" <<<"$r1" &&
 	   [ "$(grep -c "^PROC [0-2] vn1 [1-9]" <<<"$r1")" = 3 ] &&
 	   [ "$(grep -c "^PROC 3 vn2 [1-9]" <<<"$r1$r2")" = 2 ] &&

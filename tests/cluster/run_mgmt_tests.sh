@@ -307,10 +307,13 @@ cat syslog.txt 2>/dev/null; rm -f syslog.txt'
 # another node; its state is read from /proc (one host: every node's
 # processes are visible)
 jobctl_cases() {
-	mcase "job control: SIGNAL reaches a rank on another node, and only it" '
-		[ $rc -eq 0 ] && has_all "signal SUCCESS" "rank 3 got signal 10" &&
-		[ "$(grep -c "got signal" <<<"$out")" = 1 ]' '
-$S -N2 -n4 ./pmix_jobctl signal'
+	# rank 3 on another node; rank 0 itself, whose node holds ranks 1 and
+	# 2 too (one process group for all of them, as Slurm makes it)
+	mcase "job control: SIGNAL reaches a rank on another node, and only it; the caller itself" '
+		[ $rc -eq 0 ] && has_all "signal SUCCESS" "rank 3 got signal 10" "self rank 0 got signal 10" &&
+		[ "$(grep -c "got signal" <<<"$out")" = 2 ]' '
+$S -w vn[1-2] -N2 -n4 -m block --distribution=block ./pmix_jobctl signal
+$S -w vn1 -N1 -n3 ./pmix_jobctl signal 0 | sed "s/^rank/self rank/"'
 
 	mcase "job control: PAUSE stops a rank on another node (state T), RESUME continues it" '
 		[ $rc -eq 0 ] && has_all "pause SUCCESS" "paused state T" "resume SUCCESS" &&

@@ -8,12 +8,15 @@
  * processes sent this message (KEY VALUE)") and the entry goes, so that a
  * later burst prints anew. At most LOG_AGG_MAX entries: past them a
  * message prints unaggregated. srun's end prints what is still counted.
- * The writes go straight to srun's own descriptors 1 and 2, whole lines,
- * next to the tasks' output that srun writes there.
+ * The writes go straight to srun's own descriptors 1 and 2, next to the
+ * tasks' output that srun writes there, without ever holding up the
+ * agent (put()).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +27,14 @@
 
 #include "pxc_host.h"
 #include "lib/proto.h"
+#include "lib/util.h"
 #include "srun/agent.h"
 #include "srun/log.h"
 #include "slurm_adapter.h"
 
 #define LOG_AGG_MAX 1024
-#define LOG_MSG_MAX 65536
+#define LOG_MSG_MAX (65536 + 1) /* a step daemon's limit and its newline */
+#define LOG_PUT_MS 500
 
 typedef struct agg {
 	struct agg *next;
@@ -42,15 +47,26 @@ typedef struct agg {
 static agg_t *aggs;
 static size_t naggs;
 
+/* Whole pieces of at most PIPE_BUF bytes, each once poll() says fd takes
+ * it, for LOG_PUT_MS at most: srun's output that does not drain (a pipe
+ * nobody reads, a stopped terminal) loses the message, the agent never
+ * waits longer. */
 static void put(int fd, const char *s)
 {
 	size_t n = strlen(s);
+	int64_t until = plug_mono_ms() + LOG_PUT_MS;
 
 	while (n) {
-		ssize_t w = write(fd, s, n);
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		int64_t left = until - plug_mono_ms();
+		size_t k = n < PIPE_BUF ? n : PIPE_BUF;
+		ssize_t w;
 
-		if (w <= 0)
-			return; /* srun's own output is gone: nothing to do */
+		if (left <= 0 || poll(&p, 1, (int)left) != 1 || !(p.revents & POLLOUT) ||
+		    (w = write(fd, s, k)) <= 0) {
+			plug_debug("log: a message could not go to srun's fd %d", fd);
+			return;
+		}
 		s += w;
 		n -= (size_t)w;
 	}

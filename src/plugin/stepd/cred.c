@@ -16,8 +16,9 @@
  * munged unreachable: PMIX_ERR_UNREACH. PMIX_CRED_TYPE without "munge":
  * PMIX_ERR_NOT_SUPPORTED at once.
  *
- * One worker thread takes the jobs in order; each answer is posted to the
- * progress thread, which calls the server's callback. PMIX_TIMEOUT is the
+ * MUNGE's calls run in the step daemon's worker thread (stepd/worker.h),
+ * in order; each answer is posted to the progress thread, which calls the
+ * server's callback. PMIX_TIMEOUT is the
  * client library's (its blocking call stops waiting); a late answer is
  * then dropped by the server.
  */
@@ -25,7 +26,6 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +38,14 @@
 #include "pxc_host.h"
 #include "lib/util.h"
 #include "stepd/cred.h"
+#include "stepd/worker.h"
 #include "slurm_adapter.h"
 
 #define CRED_MAGIC "slurmix-cred 1"
-#define CRED_STOP_MS 2000
 #define CRED_MAX_BYTES 65536 /* a credential larger than this is not ours */
 
 typedef struct cjob {
-	struct cjob *next;
+	plug_work_t work; /* first: the worker's piece (stepd/worker.h) */
 	bool validate;
 	pmix_credential_cbfunc_t gcb;
 	pmix_validation_cbfunc_t vcb;
@@ -61,14 +61,6 @@ typedef struct cjob {
 	uint32_t cuid, cgid; /* validate: whom it names */
 } cjob_t;
 
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t thread;
-	bool started, stop, done;
-	cjob_t *head, **tail;
-} cw = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
-
 static void job_free(cjob_t *j)
 {
 	free(j->in);
@@ -78,12 +70,14 @@ static void job_free(cjob_t *j)
 
 /* ---- the progress thread's half ---------------------------------------- */
 
-static void answer(void *arg)
+static void answer(plug_work_t *w)
 {
-	cjob_t *j = arg;
+	cjob_t *j = (cjob_t *)w;
 	pmix_info_t info[3];
 	size_t n = 0;
 
+	if (w->cancelled)
+		j->st = PMIX_ERR_UNREACH;
 	if (j->validate) {
 		if (j->st == PMIX_SUCCESS) {
 			PMIx_Info_load(&info[n++], PMIX_USERID, &j->cuid, PMIX_UINT32);
@@ -165,8 +159,9 @@ static void do_validate(cjob_t *j, munge_ctx_t ctx)
 	free(buf);
 }
 
-static void run_job(cjob_t *j)
+static void run_job(plug_work_t *w)
 {
+	cjob_t *j = (cjob_t *)w;
 	munge_ctx_t ctx = munge_ctx_create();
 
 	if (!ctx) {
@@ -180,50 +175,15 @@ static void run_job(cjob_t *j)
 	munge_ctx_destroy(ctx);
 }
 #else
-static void run_job(cjob_t *j)
+static void run_job(plug_work_t *w)
 {
-	j->st = PMIX_ERR_NOT_SUPPORTED;
+	((cjob_t *)w)->st = PMIX_ERR_NOT_SUPPORTED;
 }
 #endif
 
-static void *worker(void *arg)
+static void drop_job(plug_work_t *w)
 {
-	(void)arg;
-	pthread_mutex_lock(&cw.lock);
-	while (!cw.stop) {
-		cjob_t *j = cw.head;
-
-		if (!j) {
-			pthread_cond_wait(&cw.cond, &cw.lock);
-			continue;
-		}
-		if (!(cw.head = j->next))
-			cw.tail = &cw.head;
-		pthread_mutex_unlock(&cw.lock);
-		run_job(j);
-		if (pxc_progress_post(pxc_progress_global(), answer, j) < 0)
-			job_free(j); /* the server is stopping: nobody to answer */
-		pthread_mutex_lock(&cw.lock);
-	}
-	cw.done = true;
-	pthread_cond_broadcast(&cw.cond);
-	pthread_mutex_unlock(&cw.lock);
-	return NULL;
-}
-
-static int start(void)
-{
-	int e;
-
-	if (cw.started)
-		return 0;
-	cw.head = NULL;
-	cw.tail = &cw.head;
-	cw.stop = cw.done = false;
-	if ((e = plug_thread_start(&cw.thread, worker, NULL)))
-		return plug_error("credentials: cannot start a thread: %s", strerror(e)), -1;
-	cw.started = true;
-	return 0;
+	job_free((cjob_t *)w);
 }
 
 /* ---- the module calls --------------------------------------------------- */
@@ -269,15 +229,13 @@ static pmix_status_t submit(cjob_t *j, const pmix_proc_t *proc, const pmix_info_
 	j->uid = dir_u32(dirs, n, PMIX_USERID, &have_u);
 	j->gid = dir_u32(dirs, n, PMIX_GRPID, &have_g);
 	j->have_id = have_u && have_g;
-	if (start() < 0) {
+	j->work.run = run_job;
+	j->work.done = answer;
+	j->work.drop = drop_job;
+	if (plug_worker_submit(&j->work) < 0) {
 		job_free(j);
-		return PMIX_ERR_NOMEM;
+		return PMIX_ERR_UNREACH;
 	}
-	pthread_mutex_lock(&cw.lock);
-	*cw.tail = j;
-	cw.tail = &j->next;
-	pthread_cond_signal(&cw.cond);
-	pthread_mutex_unlock(&cw.lock);
 	return PMIX_SUCCESS;
 }
 
@@ -334,36 +292,4 @@ pmix_status_t plug_cred_validate(const pmix_proc_t *proc, const pmix_byte_object
 	j->vcb = cbfunc;
 	j->cbdata = cbdata;
 	return submit(j, proc, directives, ndirs);
-}
-
-void plug_cred_stop(void)
-{
-	cjob_t *left;
-	bool done;
-
-	if (!cw.started)
-		return;
-	cw.started = false;
-	pthread_mutex_lock(&cw.lock);
-	cw.stop = true;
-	pthread_cond_broadcast(&cw.cond);
-	done = plug_wait_flag(&cw.cond, &cw.lock, &cw.done, CRED_STOP_MS);
-	left = cw.head;
-	cw.head = NULL;
-	cw.tail = &cw.head;
-	pthread_mutex_unlock(&cw.lock);
-	while (left) {
-		cjob_t *j = left;
-
-		left = j->next;
-		j->st = PMIX_ERR_UNREACH;
-		if (pxc_progress_post(pxc_progress_global(), answer, j) < 0)
-			job_free(j);
-	}
-	if (!done) {
-		plug_error("credentials: a MUNGE call did not end in %d ms", CRED_STOP_MS);
-		pthread_detach(cw.thread);
-		return;
-	}
-	pthread_join(cw.thread, NULL);
 }

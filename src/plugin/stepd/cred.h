@@ -12,8 +12,8 @@
  * not tampered with or expired) and answers the uid and gid named.
  *
  * Threads: the module calls in the stepd's progress thread; MUNGE's calls
- * in a worker thread of this file (munged's socket may be slow), whose
- * answers come back to the progress thread; plug_cred_stop from fini.
+ * in the step daemon's worker thread (stepd/worker.h: munged's socket may
+ * be slow), whose answers come back to the progress thread.
  * Without libmunge at build time (configure defines PLUG_HAVE_MUNGE when
  * it finds it) both calls are PMIX_ERR_NOT_SUPPORTED.
  */
@@ -33,8 +33,5 @@ pmix_status_t plug_cred_get(const pmix_proc_t *proc, const pmix_info_t directive
 pmix_status_t plug_cred_validate(const pmix_proc_t *proc, const pmix_byte_object_t *cred,
 				 const pmix_info_t directives[], size_t ndirs,
 				 pmix_validation_cbfunc_t cbfunc, void *cbdata);
-/* Before PMIx_server_finalize: stops the worker (2 s at most for a MUNGE
- * call under way); what it still held is answered PMIX_ERR_UNREACH. */
-void plug_cred_stop(void);
 
 #endif

@@ -8,10 +8,11 @@
  * ranks), which that node answers with JOBCTL_ACK (status: PMIX_SUCCESS,
  * or PMIX_ERR_NOT_FOUND when a named rank is not running there); the call
  * answers when every node did (a lost node: PMIX_ERR_UNREACH). A signal
- * goes to the task's process group when the task leads one (Slurm makes
- * each task a group leader), so that what the task started gets it too,
- * else to the task alone. TERMINATE is SIGTERM, then, after Slurm's
- * KillWait, SIGKILL to those of the same processes still there.
+ * goes to the task itself through its pidfd (stepd/reap.c), never to its
+ * process group: Slurm puts every task of a node into one group (that of
+ * the node's first task), so a group signal would reach the task's
+ * neighbours. TERMINATE is SIGTERM, then, after Slurm's KillWait, SIGKILL
+ * to those of the same tasks still running.
  * Trust: JOBCTL is taken from this step's nodes only; every client of
  * this server is the job's user or root.
  */
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include <pmix.h>
@@ -30,7 +32,7 @@
 #include "pxc_host.h"
 #include "lib/proto.h"
 #include "net/ctx.h"
-#include "net/stepend.h"
+#include "stepd/reap.h"
 #include "stepd/jobctl.h"
 #include "slurm_adapter.h"
 
@@ -50,7 +52,7 @@ typedef struct op {
 typedef struct late {
 	struct late *next;
 	struct event *ev;
-	pid_t *pids;
+	uint32_t *ranks;
 	size_t n;
 } late_t;
 
@@ -64,30 +66,13 @@ static struct {
 
 /* ---- signalling this node's tasks --------------------------------------- */
 
-/* Whether pid is still a task of this step daemon (not a process that
- * took the pid of one that ended). */
-static bool our_task(pid_t pid)
+/* sig to the task of rank through its pidfd (the task's own: never a
+ * process that took a recycled pid). 0, or -1 (not running here). */
+static int send_signal(uint32_t rank, int sig)
 {
-	char path[64], line[128];
-	long ppid = -1;
-	FILE *f;
+	int fd = plug_reap_pidfd(rank);
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "PPid: %ld", &ppid) == 1)
-			break;
-	fclose(f);
-	return ppid == (long)getpid();
-}
-
-static void send_signal(pid_t pid, int sig)
-{
-	if (getpgid(pid) == pid)
-		kill(-pid, sig);
-	else
-		kill(pid, sig);
+	return fd >= 0 && syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) == 0 ? 0 : -1;
 }
 
 static void late_free(late_t *l)
@@ -99,7 +84,7 @@ static void late_free(late_t *l)
 		}
 	if (l->ev)
 		event_free(l->ev);
-	free(l->pids);
+	free(l->ranks);
 	free(l);
 }
 
@@ -109,8 +94,7 @@ static void late_kill(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd, (void)what;
 	for (size_t i = 0; i < l->n; i++)
-		if (our_task(l->pids[i]))
-			send_signal(l->pids[i], SIGKILL);
+		send_signal(l->ranks[i], SIGKILL); /* those still there */
 	late_free(l);
 }
 
@@ -119,24 +103,22 @@ static void late_kill(evutil_socket_t fd, short what, void *arg)
  * PMIX_ERR_NOT_FOUND when a named rank is not a running task here. */
 static pmix_status_t signal_here(int sig, uint32_t grace_ms, const uint32_t *ranks, uint32_t n)
 {
-	const pid_t *all;
-	size_t nall = plug_stepend_local_pids(&all), k = 0;
+	const plug_map_t *m = plug_net_ctx.map;
+	uint32_t me = plug_net_ctx.me;
 	bool every = n == 1 && ranks[0] == JC_ALL;
-	size_t cap = every ? nall : n;
-	pid_t *hit = calloc(cap ? cap : 1, sizeof(*hit));
+	size_t cap = every ? m->count[me] : n, k = 0;
+	uint32_t *hit = calloc(cap ? cap : 1, sizeof(*hit));
 	pmix_status_t st = PMIX_SUCCESS;
 
 	if (!hit)
 		return PMIX_ERR_NOMEM;
 	for (size_t i = 0; i < cap; i++) {
-		pid_t pid = every ? all[i] : plug_stepend_pid(ranks[i]);
+		uint32_t r = every ? m->ranks[m->first[me] + i] : ranks[i];
 
-		if (pid > 0 && our_task(pid)) {
-			send_signal(pid, sig);
-			hit[k++] = pid;
-		} else if (!every) {
+		if (send_signal(r, sig) == 0)
+			hit[k++] = r;
+		else if (!every)
 			st = PMIX_ERR_NOT_FOUND;
-		}
 	}
 	if (grace_ms && k) {
 		late_t *l = calloc(1, sizeof(*l));
@@ -144,7 +126,7 @@ static pmix_status_t signal_here(int sig, uint32_t grace_ms, const uint32_t *ran
 
 		if (l && (l->ev = evtimer_new(plug_net_base(jc.net), late_kill, l)) &&
 		    evtimer_add(l->ev, &tv) == 0) {
-			l->pids = hit;
+			l->ranks = hit;
 			l->n = k;
 			l->next = jc.lates;
 			jc.lates = l;

@@ -2,14 +2,16 @@
 /*
  * stepd/log.c - see stepd/log.h; docs/log.md has the rules.
  *
- * The caller's own stream: the step daemon opens /proc/<pid>/fd/1 or 2 of
- * the task (the source, PMIX_LOG_SOURCE or the caller, must be a task of
- * this node) and writes the message there in one non-blocking write, as if
- * the task had written it: through the capture pipe when slurmix captures
- * (stepd/capture.c), else into whatever Slurm gave the task (a pipe to
- * slurmstepd, a file, a terminal). A full pipe (srun not reading) fails
- * that channel with PMIX_ERR_RESOURCE_BUSY rather than stall the server;
- * a socket cannot be opened that way (PMIX_ERR_NOT_SUPPORTED). The text
+ * The caller's own stream: the step daemon takes a copy of the task's own
+ * fd 1 or 2 (the source: PMIX_LOG_SOURCE of this step, or the caller,
+ * running on this node) and writes the message there, as if the task had
+ * written it: through the capture pipe when slurmix captures
+ * (stepd/capture.c), else into the pipe, socket or terminal Slurm gave
+ * the task. It never waits: a stream that cannot take a piece at once
+ * (srun not reading) fails the channel with PMIX_ERR_RESOURCE_BUSY; a
+ * regular file (srun --output without capture) is written by the step
+ * daemon's worker thread (stepd/worker.h), so that a slow file system
+ * never makes the server's thread wait. The text
  * loses its trailing NULs (OpenPMIx's clients send them) and gains a
  * newline when it has none. PMIX_LOG_TAG_OUTPUT, _TIMESTAMP_OUTPUT and
  * _XML_OUTPUT format it as IO forwarding does (iof/format.h), stamped with
@@ -25,10 +27,14 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <pmix.h>
@@ -37,14 +43,16 @@
 #include "common/agent_client.h"
 #include "lib/proto.h"
 #include "net/ctx.h"
-#include "net/stepend.h"
+#include "stepd/reap.h"
+#include "stepd/worker.h"
 #include "stepd/log.h"
 #include "slurm_adapter.h"
 
 #define LOG_MAX_BYTES 65536 /* one message */
 
 typedef struct {
-	pmix_proc_t src;
+	pmix_proc_t src;    /* whose stream: PMIX_LOG_SOURCE of this step, or the caller */
+	pmix_proc_t caller; /* whom syslog and the job record name */
 	bool once, agg;
 	sx_iof_fmt_t fmt;
 	int64_t stamp_ms; /* 0: now, if stamped */
@@ -71,7 +79,7 @@ static void parse(opts_t *o, const pmix_proc_t *client, const pmix_info_t *d, si
 	const pmix_info_t *i;
 
 	memset(o, 0, sizeof(*o));
-	o->src = *client;
+	o->src = o->caller = *client;
 	o->pri = LOG_ERR;
 	o->once = pxc_info_flag(d, n, PMIX_LOG_ONCE);
 	o->agg = pxc_info_flag(d, n, PMIX_LOG_AGG);
@@ -86,8 +94,10 @@ static void parse(opts_t *o, const pmix_proc_t *client, const pmix_info_t *d, si
 	if ((i = pxc_info_find(d, n, PMIX_LOG_SYSLOG_PRI)) && i->value.type == PMIX_INT &&
 	    i->value.data.integer >= LOG_EMERG && i->value.data.integer <= LOG_DEBUG)
 		o->pri = i->value.data.integer;
+	/* another task's stream only of this step (a rank writes into its
+	 * peers' output, as a tool of the step may; nothing outside it) */
 	if ((i = pxc_info_find(d, n, PMIX_LOG_SOURCE)) && i->value.type == PMIX_PROC &&
-	    i->value.data.proc)
+	    i->value.data.proc && !strcmp(i->value.data.proc->nspace, plug_net_ctx.nspace))
 		o->src = *i->value.data.proc;
 	o->key = str_of(pxc_info_find(d, n, PMIX_LOG_KEY));
 	o->val = str_of(pxc_info_find(d, n, PMIX_LOG_VAL));
@@ -121,19 +131,133 @@ static char *message(const pmix_info_t *i, pmix_status_t *st)
 	return m;
 }
 
-/* Into task src's own fd (1 or 2) on this node. */
-static pmix_status_t to_stream(const opts_t *o, int fd, const char *msg)
+/* Writes b[0..n) into f without ever waiting: whole pieces of at most
+ * PIPE_BUF bytes, each once poll() says f takes one. */
+static pmix_status_t write_now(int f, const char *b, size_t n)
 {
-	pid_t pid = strcmp(o->src.nspace, plug_net_ctx.nspace) ? 0 : plug_stepend_pid(o->src.rank);
+	while (n) {
+		struct pollfd p = { .fd = f, .events = POLLOUT };
+		size_t k = n < PIPE_BUF ? n : PIPE_BUF;
+		ssize_t w;
+
+		if (poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT))
+			return PMIX_ERR_RESOURCE_BUSY;
+		if ((w = write(f, b, k)) <= 0)
+			return w < 0 && errno == EAGAIN ? PMIX_ERR_RESOURCE_BUSY : PMIX_ERROR;
+		b += w;
+		n -= (size_t)w;
+	}
+	return PMIX_SUCCESS;
+}
+
+static void call_end(call_t *c);
+
+/* A write into a regular file, in the worker thread (stepd/worker.h). */
+typedef struct {
+	plug_work_t work; /* first */
+	int f;
+	char *bytes;
+	size_t n;
+	call_t *c;
+	pmix_status_t st;
+} fwrite_t;
+
+static void fw_run(plug_work_t *w)
+{
+	fwrite_t *x = (fwrite_t *)w;
+	size_t off = 0;
+
+	x->st = PMIX_SUCCESS;
+	while (off < x->n) {
+		ssize_t k = write(x->f, x->bytes + off, x->n - off);
+
+		if (k <= 0) {
+			x->st = PMIX_ERROR;
+			break;
+		}
+		off += (size_t)k;
+	}
+}
+
+static void fw_drop(plug_work_t *w)
+{
+	fwrite_t *x = (fwrite_t *)w;
+
+	close(x->f);
+	free(x->bytes);
+	free(x);
+}
+
+static void fw_done(plug_work_t *w)
+{
+	fwrite_t *x = (fwrite_t *)w;
+	call_t *c = x->c;
+	pmix_status_t st = w->cancelled ? PMIX_ERR_UNREACH : x->st;
+
+	fw_drop(w);
+	if (st == PMIX_SUCCESS && c->once)
+		c->st = PMIX_SUCCESS;
+	else if (st != PMIX_SUCCESS && c->st == PMIX_SUCCESS)
+		c->st = st;
+	if (--c->waiting == 0)
+		call_end(c);
+}
+
+/* Hands the write of b[0..n) into regular file f (taken) to the worker:
+ * *later then. */
+static pmix_status_t to_file(call_t *c, int f, const char *b, size_t n, bool *later)
+{
+	fwrite_t *x = calloc(1, sizeof(*x));
+
+	if (!x || !(x->bytes = malloc(n ? n : 1))) {
+		free(x);
+		close(f);
+		return PMIX_ERR_NOMEM;
+	}
+	memcpy(x->bytes, b, n);
+	x->n = n;
+	x->f = f;
+	x->c = c;
+	x->work.run = fw_run;
+	x->work.done = fw_done;
+	x->work.drop = fw_drop;
+	c->waiting++;
+	if (plug_worker_submit(&x->work) < 0) {
+		c->waiting--;
+		fw_drop(&x->work);
+		return PMIX_ERR_UNREACH;
+	}
+	*later = true;
+	return PMIX_SUCCESS;
+}
+
+/* Into task src's own fd (1 or 2) on this node: a copy of the task's own
+ * descriptor (pidfd_getfd on the task's pidfd, stepd/reap.c), so the write
+ * has the task's rights on what the task opened, never root's on a path.
+ * A regular file (srun --output without capture) is written by the worker
+ * thread, whose wait on a slow file system is no wait of the server's; a
+ * descriptor not open for writing is refused. */
+static pmix_status_t to_stream(call_t *c, const opts_t *o, int fd, const char *msg, bool *later)
+{
+	int pfd = strcmp(o->src.nspace, plug_net_ctx.nspace) ? -1 : plug_reap_pidfd(o->src.rank);
 	sx_iof_buf_t out = { 0 }, resid = { 0 };
 	const char *b = msg;
 	size_t n = strlen(msg);
-	char path[64];
-	ssize_t w;
-	int f;
+	pmix_status_t st;
+	struct stat sb;
+	int f, mode;
 
-	if (!pid)
-		return PMIX_ERR_NOT_FOUND; /* not a task of this node */
+	if (pfd < 0)
+		return PMIX_ERR_NOT_FOUND; /* not a running task of this node */
+	if ((f = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0)) < 0)
+		return errno == ENOSYS || errno == EPERM ? PMIX_ERR_NOT_SUPPORTED :
+							   PMIX_ERR_NOT_FOUND;
+	mode = fcntl(f, F_GETFL);
+	if (fstat(f, &sb) < 0 || S_ISDIR(sb.st_mode) || mode < 0 ||
+	    ((mode & O_ACCMODE) != O_WRONLY && (mode & O_ACCMODE) != O_RDWR)) {
+		close(f);
+		return PMIX_ERR_NOT_SUPPORTED;
+	}
 	if (sx_iof_fmt_any(&o->fmt)) {
 		struct timespec ts;
 
@@ -144,6 +268,7 @@ static pmix_status_t to_stream(const opts_t *o, int fd, const char *msg)
 				  o->stamp_ms ? o->stamp_ms :
 						(int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
 				  &out) < 0) {
+			close(f);
 			sx_iof_buf_free(&out);
 			sx_iof_buf_free(&resid);
 			return PMIX_ERR_NOMEM;
@@ -151,23 +276,22 @@ static pmix_status_t to_stream(const opts_t *o, int fd, const char *msg)
 		b = sx_iof_buf_data(&out);
 		n = sx_iof_buf_size(&out);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
-	f = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	w = f < 0 ? -1 : write(f, b, n);
+	if (S_ISREG(sb.st_mode)) {
+		st = to_file(c, f, b, n, later); /* takes f */
+		f = -1;
+	} else {
+		st = write_now(f, b, n);
+	}
 	if (f >= 0)
 		close(f);
 	sx_iof_buf_free(&out);
 	sx_iof_buf_free(&resid);
-	if (w == (ssize_t)n)
-		return PMIX_SUCCESS;
-	if (f < 0)
-		return errno == ENXIO ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_NOT_FOUND;
-	return w < 0 && errno == EAGAIN ? PMIX_ERR_RESOURCE_BUSY : PMIX_ERROR;
+	return st;
 }
 
 static void to_syslog(const opts_t *o, const char *msg)
 {
-	syslog(LOG_USER | o->pri, "slurmix[%s:%u]: %.*s", o->src.nspace, o->src.rank,
+	syslog(LOG_USER | o->pri, "slurmix[%s:%u]: %.*s", o->caller.nspace, o->caller.rank,
 	       (int)strcspn(msg, "\n"), msg);
 }
 
@@ -230,7 +354,7 @@ static pmix_status_t channel(call_t *c, const opts_t *o, const pmix_info_t *i, b
 			st = to_srun(c, o, out ? "stdout" : "stderr", msg);
 			*later = st == PMIX_SUCCESS;
 		} else {
-			st = to_stream(o, out ? 1 : 2, msg);
+			st = to_stream(c, o, out ? 1 : 2, msg, later);
 		}
 	} else if (PMIx_Check_key(i->key, PMIX_LOG_SYSLOG) ||
 		   PMIx_Check_key(i->key, PMIX_LOG_LOCAL_SYSLOG)) {
@@ -239,9 +363,10 @@ static pmix_status_t channel(call_t *c, const opts_t *o, const pmix_info_t *i, b
 	} else if (PMIx_Check_key(i->key, PMIX_LOG_GLOBAL_SYSLOG)) {
 		if ((msg = message(i, &st)) && (st = to_srun(c, o, "syslog", msg)) == PMIX_SUCCESS)
 			*later = true;
-	} else if (PMIx_Check_key(i->key, PMIX_LOG_JOB_RECORD) && str_of(i)) {
-		plug_log(PLUG_LOG_INFO, "mpi/slurmix: job record of %s:%u: %s", o->src.nspace,
-			 o->src.rank, str_of(i));
+	} else if (PMIx_Check_key(i->key, PMIX_LOG_JOB_RECORD)) {
+		if ((msg = message(i, &st)))
+			plug_log(PLUG_LOG_INFO, "mpi/slurmix: job record of %s:%u: %.*s",
+				 o->caller.nspace, o->caller.rank, (int)strcspn(msg, "\n"), msg);
 	} else {
 		st = PMIX_ERR_NOT_SUPPORTED; /* PMIX_LOG_EMAIL, unknown channels */
 	}

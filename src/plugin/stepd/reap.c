@@ -303,6 +303,18 @@ static task_t *task_of(watch_t *w, pid_t pid)
 	return NULL;
 }
 
+int plug_reap_pidfd(uint32_t rank)
+{
+	watch_t *w = &reaper.w;
+
+	for (uint32_t i = 0; reaper.on && w->t && i < w->got && i < reaper.ntasks; i++)
+		if (w->t[i].rank == rank)
+			return w->t[i].fd >= 0 && !w->t[i].ended && !reaped(w->t[i].fd) ?
+				       w->t[i].fd :
+				       -1;
+	return -1;
+}
+
 /* The questions about t's exit are answered. */
 static void answer(watch_t *w, const task_t *t)
 {

@@ -46,6 +46,10 @@ void plug_reap_stop(void);
 typedef void (*plug_reap_status_f)(int known, int wstatus, void *arg);
 void plug_reap_exit_status(pid_t pid, int wait_ms, plug_reap_status_f fn, void *arg);
 
+/* The pidfd of this node's task rank while it runs (borrowed: the
+ * task's own, it cannot name a recycled pid), or -1. Progress thread. */
+int plug_reap_pidfd(uint32_t rank);
+
 /* For the tests: how many signals the watch sent (0: none). */
 int plug_reap_fired(void);
 

@@ -68,6 +68,7 @@
 #include "stepd/publish.h"
 #include "stepd/query.h"
 #include "stepd/cred.h"
+#include "stepd/worker.h"
 #include "stepd/log.h"
 #include "stepd/jobctl.h"
 #include "stepd/reap.h"
@@ -1016,7 +1017,7 @@ void plug_step_fini(void)
 	if (step.server_up) {
 		plug_agent_client_stop();
 		plug_abort_stop();
-		plug_cred_stop();
+		plug_worker_stop(); /* credentials, log writes into files */
 		PMIx_server_finalize();
 		plug_query_stepd_stop();
 	}
