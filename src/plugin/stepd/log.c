@@ -152,6 +152,17 @@ static pmix_status_t write_now(int f, const char *b, size_t n)
 
 static void call_end(call_t *c);
 
+/* A channel answered later (srun, the worker) ended with st. */
+static void part_end(call_t *c, pmix_status_t st)
+{
+	if (st == PMIX_SUCCESS && c->once)
+		c->st = PMIX_SUCCESS;
+	else if (st != PMIX_SUCCESS && c->st == PMIX_SUCCESS)
+		c->st = st;
+	if (--c->waiting == 0)
+		call_end(c);
+}
+
 /* A write into a regular file, in the worker thread (stepd/worker.h). */
 typedef struct {
 	plug_work_t work; /* first */
@@ -195,12 +206,7 @@ static void fw_done(plug_work_t *w)
 	pmix_status_t st = w->cancelled ? PMIX_ERR_UNREACH : x->st;
 
 	fw_drop(w);
-	if (st == PMIX_SUCCESS && c->once)
-		c->st = PMIX_SUCCESS;
-	else if (st != PMIX_SUCCESS && c->st == PMIX_SUCCESS)
-		c->st = st;
-	if (--c->waiting == 0)
-		call_end(c);
+	part_end(c, st);
 }
 
 /* Hands the write of b[0..n) into regular file f (taken) to the worker:
@@ -308,12 +314,7 @@ static void srun_answer(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	call_t *c = arg;
 
 	(void)reply;
-	if (st == PMIX_SUCCESS && c->once)
-		c->st = PMIX_SUCCESS;
-	else if (st != PMIX_SUCCESS && c->st == PMIX_SUCCESS)
-		c->st = st;
-	if (--c->waiting == 0)
-		call_end(c);
+	part_end(c, st);
 }
 
 static pmix_status_t to_srun(call_t *c, const opts_t *o, const char *channel, const char *msg)
