@@ -14,10 +14,18 @@
  *                            SIGKILL after Slurm's KillWait): rank 0 prints
  *                            "term STATUS", T dies of SIGKILL
  *   pmix_jobctl kill [T]     KILL T
+ *   pmix_jobctl waitsig SECS every rank waits that long for SIGUSR1 (from
+ *                            another step) and prints "rank R got signal
+ *                            10" or "rank R no signal"; no fences
+ *   pmix_jobctl signal-ns NS R
+ *                            rank 0 sends SIGUSR1 to rank R of namespace NS
+ *                            (another step of the allocation), prints
+ *                            "signal-ns STATUS"
  *   pmix_jobctl refuse       rank 0 prints the status of: PREEMPTIBLE,
  *                            a required unknown directive, two actions, a
- *                            target of another namespace, a rank out of
- *                            range, no action ("refuse WHAT STATUS")
+ *                            target of another job, of a step of this job
+ *                            that does not exist, a rank out of range, no
+ *                            action ("refuse WHAT STATUS")
  *
  * The pid of T comes from a PMIx_Get (this test's cluster runs every node
  * on one host, so /proc shows T's state from rank 0's node). Exits 1 when
@@ -93,6 +101,16 @@ static void refuse(void)
 	PMIX_INFO_LOAD(&dirs[0], PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
 	st = PMIx_Job_control(&other, 1, dirs, 1, NULL, NULL);
 	printf("refuse other-nspace %s\n", PMIx_Error_string(st));
+	{
+		char ns[PMIX_MAX_NSLEN + 1], *dot;
+
+		snprintf(ns, sizeof(ns), "%s", me.nspace);
+		if ((dot = strrchr(ns, '.')))
+			snprintf(dot, sizeof(ns) - (size_t)(dot - ns), ".777");
+		PMIX_LOAD_PROCID(&other, ns, 0);
+		st = PMIx_Job_control(&other, 1, dirs, 1, NULL, NULL);
+		printf("refuse no-such-step %s\n", PMIx_Error_string(st));
+	}
 	printf("refuse rank %s\n",
 	       PMIx_Error_string(ctl(99999, PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT, NULL)));
 	PMIX_INFO_LOAD(&dirs[0], PMIX_JOB_CTRL_ID, "just an id", PMIX_STRING);
@@ -113,6 +131,34 @@ int main(int argc, char **argv)
 
 	if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
 		return 1;
+	if (!strcmp(mode, "waitsig")) {
+		signal(SIGUSR1, on_sig);
+		printf("rank %u waiting\n", me.rank);
+		fflush(stdout);
+		for (int i = 0; i < (argc > 2 ? atoi(argv[2]) : 10) * 20 && !got; i++)
+			usleep(50000);
+		if (got)
+			printf("rank %u got signal %d\n", me.rank, (int)got);
+		else
+			printf("rank %u no signal\n", me.rank);
+		PMIx_Finalize(NULL, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "signal-ns") && argc > 3) {
+		if (me.rank == 0) {
+			pmix_proc_t other;
+			pmix_info_t d;
+			int s = SIGUSR1;
+
+			PMIX_LOAD_PROCID(&other, argv[2], (pmix_rank_t)atoi(argv[3]));
+			PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_SIGNAL, &s, PMIX_INT);
+			printf("signal-ns %s\n",
+			       PMIx_Error_string(PMIx_Job_control(&other, 1, &d, 1, NULL, NULL)));
+			PMIX_INFO_DESTRUCT(&d);
+		}
+		PMIx_Finalize(NULL, 0);
+		return 0;
+	}
 	PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
 	if (PMIx_Get(&all, PMIX_JOB_SIZE, NULL, 0, &pv) == PMIX_SUCCESS && pv) {
 		size = pv->data.uint32;

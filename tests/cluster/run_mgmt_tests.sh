@@ -327,10 +327,20 @@ $S -N2 -n4 ./pmix_jobctl pause'
 $S -N2 -n4 ./pmix_jobctl term
 $S -N2 -n4 ./pmix_jobctl kill'
 
+	# step 0 waits on vn3 and vn4; step 1 (another srun of the
+	# allocation) signals step 0's rank 1 only
+	mcase "job control: SIGNAL to a rank of another step of the allocation" '
+		[ $rc -eq 0 ] && has_all "signal-ns SUCCESS" "rank 1 got signal 10" "rank 0 no signal"' '
+$S --overlap -w vn[3-4] -N2 -n2 ./pmix_jobctl waitsig 6 &
+sleep 1.5
+$S --overlap -w vn1 -N1 -n1 ./pmix_jobctl signal-ns slurmix.$SLURM_JOB_ID.0 1
+wait'
+
 	mcase "job control: refused directives and targets" '
 		[ $rc -eq 0 ] && has_all "refuse preemptible NOT-SUPPORTED" \
 			"refuse required NOT-SUPPORTED" "refuse two BAD-PARAM" \
-			"refuse other-nspace NOT-SUPPORTED" "refuse rank BAD-PARAM" \
+			"refuse other-nspace NOT-SUPPORTED" "refuse no-such-step NOT-FOUND" \
+			"refuse rank BAD-PARAM" \
 			"refuse none NOT-SUPPORTED"' '
 $S -N2 -n2 ./pmix_jobctl refuse'
 }

@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1674,12 +1675,20 @@ static int c_iof(void)
 		CK(dup2(fds[1], 1) == 1);
 		id = PMIx_IOF_pull(&one, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, NULL, NULL, NULL);
 		CK(id >= 0);
-		usleep(300000);
+		/* until "live" came (5 s at most: a loaded machine is slow) */
+		n = 0;
+		for (int t = 0; t < 500 && !memmem(buf, (size_t)n, "live", 4); t++) {
+			struct pollfd pf = { .fd = fds[0], .events = POLLIN };
+			ssize_t k;
+
+			if (poll(&pf, 1, 10) == 1 && (size_t)n < sizeof(buf) - 1 &&
+			    (k = read(fds[0], buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+				n += k;
+		}
 		CKS(PMIx_IOF_deregister((size_t)id, NULL, 0, NULL, NULL), PMIX_SUCCESS);
 		dup2(saved, 1);
 		close(saved);
 		close(fds[1]);
-		n = read(fds[0], buf, sizeof(buf) - 1);
 		close(fds[0]);
 		CK(n > 0);
 		buf[n] = 0;
@@ -2458,7 +2467,6 @@ END_TEST
  * every other request with a bare success. After the last canned reply it
  * closes everything at the next CONNECT. */
 #include <arpa/inet.h>
-#include <poll.h>
 #include "runner.h"
 
 #define PXC_TEST_CMD_CONNECT 11 /* wire/proto.h */

@@ -176,17 +176,8 @@ typedef struct {
 
 static bool step_of(const char *nspace, step_t *s)
 {
-	plug_xstep_t *x;
-
-	if (PMIx_Check_nspace(nspace, plug_net_ctx.nspace)) {
-		*s = (step_t){ plug_net_ctx.nspace, plug_net_ctx.map, NULL };
-		return true;
-	}
-	x = plug_xstep_find(nspace);
-	if (!x || !x->ready || x->status != PMIX_SUCCESS || !x->map || !x->peer)
-		return false;
-	*s = (step_t){ x->nspace, x->map, x->peer };
-	return true;
+	s->nspace = nspace;
+	return plug_xstep_route(nspace, &s->map, &s->peer);
 }
 
 static void local_done(pmix_status_t st, void *arg)

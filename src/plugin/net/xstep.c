@@ -279,6 +279,23 @@ int plug_xstep_all(plug_xstep_cb_f cb, void *arg)
 	return 0;
 }
 
+bool plug_xstep_route(const char *nspace, const plug_map_t **map, const uint32_t **peer)
+{
+	plug_xstep_t *x;
+
+	if (PMIx_Check_nspace(nspace, plug_net_ctx.nspace)) {
+		*map = plug_net_ctx.map;
+		*peer = NULL;
+		return true;
+	}
+	x = plug_xstep_find(nspace);
+	if (!x || !x->ready || x->status != PMIX_SUCCESS || !x->map || !x->peer)
+		return false;
+	*map = x->map;
+	*peer = x->peer;
+	return true;
+}
+
 void plug_xstep_stop(void)
 {
 	while (needs) {

@@ -9,6 +9,7 @@
 #ifndef PLUG_NET_XSTEP_H
 #define PLUG_NET_XSTEP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <pmix_common.h>
 #include "lib/map.h"
@@ -40,6 +41,10 @@ plug_xstep_t *plug_xstep_find(const char *nspace);
 /* The known steps one after the other: the first for NULL, then the one
  * after x; NULL at the end. */
 plug_xstep_t *plug_xstep_next(const plug_xstep_t *x);
+/* The process map and peer ids of the step of nspace: this step's (peer
+ * NULL: a node's index is its peer id), or a known and fetched other
+ * step's. False when it is neither. */
+bool plug_xstep_route(const char *nspace, const plug_map_t **map, const uint32_t **peer);
 /* Fails what waits (PMIX_ERR_UNREACH), forgets everything. */
 void plug_xstep_stop(void);
 

@@ -2,10 +2,12 @@
 /*
  * stepd/jobctl.c - see stepd/jobctl.h; the rules are in docs/jobctl.md.
  *
- * A request names ranks of the caller's step (no targets: all of it;
- * WILDCARD: all of it). The caller's node signals its own targets at
- * once and sends each other node of targets one JOBCTL (signal, grace,
- * ranks), which that node answers with JOBCTL_ACK (status: PMIX_SUCCESS,
+ * A request names ranks of steps of the job (no targets: all of the
+ * caller's; WILDCARD: all of a step), whose nodes come from net/xstep.h
+ * for the other steps. The caller's node signals its own targets at once
+ * and sends each other node of targets, of any step, one JOBCTL (signal,
+ * grace, ranks: of the receiver's step), which that node answers with
+ * JOBCTL_ACK (status: PMIX_SUCCESS,
  * or PMIX_ERR_NOT_FOUND when a named rank is not running there); the call
  * answers when every node did (a lost node: PMIX_ERR_UNREACH). A signal
  * goes to the task itself through its pidfd (stepd/reap.c), never to its
@@ -13,14 +15,17 @@
  * the node's first task), so a group signal would reach the task's
  * neighbours. TERMINATE is SIGTERM, then, after Slurm's KillWait, SIGKILL
  * to those of the same tasks still running.
- * Trust: JOBCTL is taken from this step's nodes only; every client of
- * this server is the job's user or root.
+ * Trust: JOBCTL is taken from this step's nodes and from other steps'
+ * step daemons (the job key vouches for them), for this node's own ranks;
+ * JOBCTL_ACK only from a peer asked. Every client of this server is the
+ * job's user or root.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +37,25 @@
 #include "pxc_host.h"
 #include "lib/proto.h"
 #include "net/ctx.h"
+#include "lib/util.h"
+#include "net/xstep.h"
 #include "stepd/reap.h"
 #include "stepd/jobctl.h"
 #include "slurm_adapter.h"
 
-#define JC_ALL UINT32_MAX /* JOBCTL: every rank of the node */
+#define JC_ALL UINT32_MAX  /* JOBCTL: every rank of the node */
+#define JC_DONE UINT32_MAX /* an asked peer that answered */
 
 typedef struct op {
 	struct op *next;
 	uint32_t id;
-	uint32_t waiting; /* nodes that have not answered (with this one's part) */
-	uint8_t *asked;   /* [nnodes]: waits for that node's answer */
+	uint32_t waiting; /* parts not answered (with this call's own) */
+	uint32_t *peers;  /* the peers asked (JC_DONE once answered) */
+	size_t npeers, cap;
+	int sig;
+	uint32_t grace; /* ms, then SIGKILL */
+	pmix_proc_t *targets;
+	size_t nt;
 	pmix_status_t st;
 	pmix_info_cbfunc_t cbfunc;
 	void *cbdata;
@@ -160,7 +173,8 @@ static void op_done(op_t *o)
 			break;
 		}
 	o->cbfunc(o->st, NULL, 0, o->cbdata, NULL, NULL);
-	free(o->asked);
+	free(o->peers);
+	free(o->targets);
 	free(o);
 }
 
@@ -211,118 +225,167 @@ static pmix_status_t action(const pmix_info_t *d, size_t n, int *sig, uint32_t *
 	return found == 1 ? PMIX_SUCCESS : found ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_SUPPORTED;
 }
 
-/* The nodes of the targets: per node, its ranks (JC_ALL: all of it). */
-static pmix_status_t plan(const pmix_proc_t *req, const pmix_proc_t *t, size_t nt, uint32_t **ranks,
-			  uint32_t *count)
+/* Sends one node's part (its ranks) to peer, awaiting its answer. */
+static pmix_status_t send_part(op_t *o, uint32_t peer, const uint32_t *ranks, uint32_t n)
 {
-	const plug_map_t *m = plug_net_ctx.map;
-	bool all = !t || !nt;
+	pmix_data_buffer_t b;
+	int32_t s = o->sig;
+	uint32_t *g;
+	bool ok;
 
-	for (size_t i = 0; i < nt; i++) {
-		if (strcmp(t[i].nspace, plug_net_ctx.nspace))
-			return PMIX_ERR_NOT_SUPPORTED; /* another step: not yet */
-		if (t[i].rank == PMIX_RANK_WILDCARD)
-			all = true;
-		else if (t[i].rank >= m->ntasks)
-			return PMIX_ERR_BAD_PARAM;
-	}
-	if (strcmp(req->nspace, plug_net_ctx.nspace) && all && !nt)
-		return PMIX_ERR_BAD_PARAM; /* a tool names its targets */
-	for (uint32_t node = 0; all && node < m->nnodes; node++) {
-		if (!m->count[node])
-			continue;
-		if (!(ranks[node] = malloc(sizeof(uint32_t))))
-			return PMIX_ERR_NOMEM;
-		ranks[node][0] = JC_ALL;
-		count[node] = 1;
-	}
-	for (size_t i = 0; !all && i < nt; i++) {
-		uint32_t node = m->node_of[t[i].rank];
-		uint32_t *g = realloc(ranks[node], (count[node] + 1) * sizeof(*g));
+	if (o->npeers == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 8;
 
-		if (!g)
+		if (!(g = realloc(o->peers, cap * sizeof(*g))))
 			return PMIX_ERR_NOMEM;
-		ranks[node] = g;
-		g[count[node]++] = t[i].rank;
+		o->peers = g;
+		o->cap = cap;
 	}
+	pxc_buf_init(&b);
+	ok = pxc_pack(&b, &s, 1, PMIX_INT32) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&b, o->grace) == PMIX_SUCCESS && pxc_pack_u32(&b, n) == PMIX_SUCCESS;
+	for (uint32_t i = 0; ok && i < n; i++)
+		ok = pxc_pack_u32(&b, ranks[i]) == PMIX_SUCCESS;
+	ok = ok && plug_net_send(jc.net, peer, PLUG_NET_JOBCTL, o->id, &b) == 0;
+	pxc_buf_clear(&b);
+	if (!ok)
+		return PMIX_ERR_UNREACH;
+	o->peers[o->npeers++] = peer;
+	o->waiting++;
 	return PMIX_SUCCESS;
 }
 
-static pmix_status_t dispatch(op_t *o, int sig, uint32_t grace, uint32_t **ranks, uint32_t *count)
+/* The targets of o in the step of nspace: each node holding some gets its
+ * ranks (JC_ALL for all of its). The status of this node's own part, or
+ * of a part that could not go. */
+static pmix_status_t step_parts(op_t *o, const char *nspace)
 {
-	const plug_map_t *m = plug_net_ctx.map;
-	pmix_status_t here = PMIX_SUCCESS;
+	const plug_map_t *m;
+	const uint32_t *peer;
+	uint32_t *ranks, all_one = JC_ALL;
+	unsigned char *want;
+	bool all = false;
+	pmix_status_t st = PMIX_SUCCESS, ps;
 
-	for (uint32_t node = 0; node < m->nnodes; node++) {
-		pmix_data_buffer_t b;
-		int32_t s = sig;
-		bool sent = true;
-
-		if (!count[node])
-			continue;
-		if (node == plug_net_ctx.me) {
-			here = signal_here(sig, grace, ranks[node], count[node]);
-			continue;
-		}
-		pxc_buf_init(&b);
-		sent = pxc_pack(&b, &s, 1, PMIX_INT32) == PMIX_SUCCESS &&
-		       pxc_pack_u32(&b, grace) == PMIX_SUCCESS &&
-		       pxc_pack_u32(&b, count[node]) == PMIX_SUCCESS;
-		for (uint32_t i = 0; sent && i < count[node]; i++)
-			sent = pxc_pack_u32(&b, ranks[node][i]) == PMIX_SUCCESS;
-		sent = sent && plug_net_send(jc.net, node, PLUG_NET_JOBCTL, o->id, &b) == 0;
-		pxc_buf_clear(&b);
-		if (sent) {
-			o->asked[node] = 1;
-			o->waiting++;
-		} else if (o->st == PMIX_SUCCESS) {
-			o->st = PMIX_ERR_UNREACH;
-		}
+	if (!plug_xstep_route(nspace, &m, &peer)) {
+		plug_debug("job control: %s is no known step of this job", nspace);
+		return PMIX_ERR_NOT_FOUND;
 	}
-	return here;
+	want = calloc(m->ntasks ? m->ntasks : 1, 1);
+	ranks = calloc(m->ntasks ? m->ntasks : 1, sizeof(*ranks));
+	for (size_t i = 0; want && ranks && i < o->nt; i++) {
+		if (!PMIx_Check_nspace(o->targets[i].nspace, nspace))
+			continue;
+		if (o->targets[i].rank == PMIX_RANK_WILDCARD)
+			all = true;
+		else if (o->targets[i].rank < m->ntasks)
+			want[o->targets[i].rank] = 1;
+		else
+			st = PMIX_ERR_BAD_PARAM;
+	}
+	for (uint32_t node = 0; want && ranks && st == PMIX_SUCCESS && node < m->nnodes; node++) {
+		uint32_t n = 0;
+
+		for (uint32_t k = 0; !all && k < m->count[node]; k++) {
+			uint32_t r = m->ranks[m->first[node] + k];
+
+			if (want[r])
+				ranks[n++] = r;
+		}
+		if (!all && !n)
+			continue;
+		if (all && !m->count[node])
+			continue;
+		if (!peer && node == plug_net_ctx.me)
+			ps = signal_here(o->sig, o->grace, all ? &all_one : ranks, all ? 1 : n);
+		else
+			ps = send_part(o, peer ? peer[node] : node, all ? &all_one : ranks,
+				       all ? 1 : n);
+		if (ps != PMIX_SUCCESS)
+			st = ps;
+	}
+	if (!want || !ranks)
+		st = PMIX_ERR_NOMEM;
+	free(want);
+	free(ranks);
+	return st;
+}
+
+/* Every step's parts; then o answers once all did. */
+static void dispatch(op_t *o)
+{
+	pmix_status_t st = PMIX_SUCCESS;
+
+	for (size_t i = 0; i < o->nt; i++) {
+		bool seen = false;
+		pmix_status_t ps;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = PMIx_Check_nspace(o->targets[j].nspace, o->targets[i].nspace);
+		if (!seen && (ps = step_parts(o, o->targets[i].nspace)) != PMIX_SUCCESS &&
+		    st == PMIX_SUCCESS)
+			st = ps;
+	}
+	part_done(o, st); /* this call's own part */
+}
+
+/* The other steps of o's targets are known (or cannot be). */
+static void steps_known(pmix_status_t st, void *arg)
+{
+	op_t *o = op_find((uint32_t)(uintptr_t)arg);
+
+	if (!o)
+		return; /* ended meanwhile (the network stopped) */
+	if (st != PMIX_SUCCESS)
+		plug_debug("job control: another step's table: %s", PMIx_Error_string(st));
+	dispatch(o); /* unknown steps answer PMIX_ERR_NOT_FOUND */
 }
 
 pmix_status_t plug_jobctl_host(const pmix_proc_t *requestor, const pmix_proc_t targets[],
 			       size_t ntargets, const pmix_info_t directives[], size_t ndirs,
 			       pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
-	const plug_map_t *m = plug_net_ctx.map;
-	uint32_t **ranks, *count, grace;
 	pmix_status_t st;
+	uint32_t grace;
 	op_t *o;
-	int sig;
+	int rc, sig;
 
-	if (!jc.net || jc.stopped || !m)
+	if (!jc.net || jc.stopped || !plug_net_ctx.map)
 		return PMIX_ERR_NOT_AVAILABLE;
+	if (!ntargets && strcmp(requestor->nspace, plug_net_ctx.nspace))
+		return PMIX_ERR_BAD_PARAM; /* a tool names its targets */
+	for (size_t i = 0; i < ntargets; i++)
+		if (!PMIx_Check_nspace(targets[i].nspace, plug_net_ctx.nspace) &&
+		    !plug_nspace_same_job(targets[i].nspace, plug_net_ctx.nspace))
+			return PMIX_ERR_NOT_SUPPORTED; /* outside the allocation */
 	if ((st = action(directives, ndirs, &sig, &grace)) != PMIX_SUCCESS)
 		return st;
-	ranks = calloc(m->nnodes, sizeof(*ranks));
-	count = calloc(m->nnodes, sizeof(*count));
-	o = calloc(1, sizeof(*o));
-	if (o)
-		o->asked = calloc(m->nnodes, 1);
-	st = !ranks || !count || !o || !o->asked ? PMIX_ERR_NOMEM :
-						   plan(requestor, targets, ntargets, ranks, count);
-	if (st == PMIX_SUCCESS) {
-		o->id = ++jc.next_id;
-		o->cbfunc = cbfunc;
-		o->cbdata = cbdata;
-		o->waiting = 1; /* this call's own part */
-		o->next = jc.ops;
-		jc.ops = o;
-		plug_flag("job control: signal %d to %zu target(s) of %s:%u", sig, ntargets,
-			  requestor->nspace, requestor->rank);
-		part_done(o, dispatch(o, sig, grace, ranks, count));
-		o = NULL; /* answered (now or with the last node's answer) */
+	if (!(o = calloc(1, sizeof(*o))) ||
+	    !(o->targets = calloc(ntargets ? ntargets : 1, sizeof(*o->targets)))) {
+		free(o);
+		return PMIX_ERR_NOMEM;
 	}
-	for (uint32_t node = 0; ranks && node < m->nnodes; node++)
-		free(ranks[node]);
-	free(ranks);
-	free(count);
-	if (o)
-		free(o->asked);
-	free(o);
-	return st;
+	o->sig = sig;
+	o->grace = grace;
+	if (ntargets) {
+		memcpy(o->targets, targets, ntargets * sizeof(*targets));
+		o->nt = ntargets;
+	} else {
+		PMIx_Load_procid(&o->targets[0], plug_net_ctx.nspace, PMIX_RANK_WILDCARD);
+		o->nt = 1;
+	}
+	o->id = ++jc.next_id ? jc.next_id : ++jc.next_id;
+	o->cbfunc = cbfunc;
+	o->cbdata = cbdata;
+	o->waiting = 1; /* this call's own part */
+	o->next = jc.ops;
+	jc.ops = o;
+	plug_flag("job control: signal %d to %zu target(s) of %s:%u", o->sig, o->nt,
+		  requestor->nspace, requestor->rank);
+	rc = plug_xstep_need(o->targets, o->nt, steps_known, (void *)(uintptr_t)o->id);
+	if (rc != 0)
+		dispatch(o); /* known (1), or not to be had (< 0): dispatch tells */
+	return PMIX_SUCCESS;
 }
 
 /* ---- the transport's callbacks ------------------------------------------ */
@@ -361,23 +424,26 @@ static void ack_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	op_t *o = op_find(tag);
 	pmix_status_t st;
 
-	if (!o || from >= plug_net_ctx.map->nnodes || !o->asked[from]) {
-		plug_debug(
-			"job control: node %u answers request %u, which waits for no answer of it",
-			from, tag);
-		return;
-	}
-	if (pxc_unpack_status(in, &st) != PMIX_SUCCESS)
-		st = PMIX_ERR_UNPACK_FAILURE;
-	o->asked[from] = 0;
-	part_done(o, st);
+	for (size_t k = 0; o && k < o->npeers; k++)
+		if (o->peers[k] == from) {
+			if (pxc_unpack_status(in, &st) != PMIX_SUCCESS)
+				st = PMIX_ERR_UNPACK_FAILURE;
+			o->peers[k] = JC_DONE;
+			part_done(o, st);
+			return;
+		}
+	plug_debug("job control: peer %u answers request %u, which waits for no answer of it", from,
+		   tag);
 }
 
+/* JOBCTL from this step's other nodes and from other steps' step daemons
+ * (the job key vouches for them: a parent signals its children), for
+ * this node's own ranks only; JOBCTL_ACK only from a peer asked. */
 static void jc_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	(void)arg;
-	if (jc.stopped || from >= plug_net_ctx.map->nnodes || from == plug_net_ctx.me)
-		return; /* this step's nodes only */
+	if (jc.stopped || from == plug_net_ctx.me)
+		return;
 	if (h->cmd == PLUG_NET_JOBCTL)
 		jobctl_in(from, h->tag, in);
 	else
@@ -388,11 +454,13 @@ static void jc_peer_lost(void *arg, uint32_t peer)
 {
 	(void)arg;
 	for (op_t *o = jc.ops, *next; o; o = next) {
-		next = o->next;
-		if (peer < plug_net_ctx.map->nnodes && o->asked[peer]) {
-			o->asked[peer] = 0;
-			part_done(o, PMIX_ERR_UNREACH);
-		}
+		next = o->next; /* (o may be answered and freed) */
+		for (size_t k = 0; k < o->npeers; k++)
+			if (o->peers[k] == peer) {
+				o->peers[k] = JC_DONE;
+				part_done(o, PMIX_ERR_UNREACH);
+				break;
+			}
 	}
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * stepd/jobctl.h - PMIx_Job_control (docs/jobctl.md): the server module's
- * job_control, for targets of the caller's step on any of its nodes:
+ * job_control, for targets in any step of the job (net/xstep.h) on any of
+ * its nodes:
  * PMIX_JOB_CTRL_SIGNAL, _KILL, _TERMINATE (SIGTERM, SIGKILL after a grace
  * period), _PAUSE (SIGSTOP), _RESUME (SIGCONT). The nodes of the targets
  * get a JOBCTL message (lib/proto.h) and answer once their tasks got the
