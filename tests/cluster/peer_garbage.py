@@ -228,16 +228,20 @@ def stdin_messages(step):
     return msgs
 
 
-def jobctl_messages():
-    """JOBCTL: empty, garbage, signal 0, a signal out of range, no ranks,
-    fewer ranks than it says, a rank out of range (none may signal a
-    task); JOBCTL_ACK: empty, for no request."""
+def jobctl_messages(step):
+    """JOBCTL: empty, garbage; for this step (JOB known, else a step of no
+    job, answered NOT_FOUND unlogged): signal 0, a signal out of range, no
+    ranks, fewer ranks than it says, a rank out of range (none may signal
+    a task); JOBCTL_ACK: empty, for no request."""
+    job = os.environ.get("SLURMIX_GARBAGE_JOB", "999999998")
+    ns = pstr("slurmix.%s.%d" % (job, step))
     i32 = lambda v: struct.pack(">HIi", 9, 1, v)
     return [
-        (JOBCTL, b"", 21), (JOBCTL, JUNK, 22), (JOBCTL, i32(0) + u32(0) + u32(1) + u32(0), 23),
-        (JOBCTL, i32(999) + u32(0) + u32(1) + u32(0), 24), (JOBCTL, i32(10) + u32(0) + u32(0), 25),
-        (JOBCTL, i32(10) + u32(0) + u32(2) + u32(0), 26),
-        (JOBCTL, i32(10) + u32(0) + u32(1) + u32(999999), 27),
+        (JOBCTL, b"", 21), (JOBCTL, JUNK, 22), (JOBCTL, ns + i32(0) + u32(0) + u32(1) + u32(0), 23),
+        (JOBCTL, ns + i32(999) + u32(0) + u32(1) + u32(0), 24),
+        (JOBCTL, ns + i32(10) + u32(0) + u32(0), 25),
+        (JOBCTL, ns + i32(10) + u32(0) + u32(2) + u32(0), 26),
+        (JOBCTL, ns + i32(10) + u32(0) + u32(1) + u32(999999), 27),
         (JOBCTL_ACK, b"", 28), (JOBCTL_ACK, status(0), 12348),
     ]
 
@@ -248,7 +252,7 @@ def hello(key, node, step):
 
 def poke(port, hello_bytes, step):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    msgs = broken_messages() + held_blob_messages() + stdin_messages(step) + jobctl_messages()
+    msgs = broken_messages() + held_blob_messages() + stdin_messages(step) + jobctl_messages(step)
     data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in msgs)
     s.sendall(data)
     time.sleep(0.2)

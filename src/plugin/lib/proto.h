@@ -82,7 +82,8 @@ enum {
 				* part of an optional connect or disconnect,
 				* sent to every other participant node */
 	/* job control (stepd/jobctl.c) */
-	PLUG_NET_JOBCTL = 13,     /* tag = request id: INT32 signal, u32 grace
+	PLUG_NET_JOBCTL = 13,     /* tag = request id: STRING the receiver's
+				   * nspace (else NOT_FOUND), INT32 signal, u32 grace
 				   * ms (then SIGKILL; 0: none), u32 n, n x u32
 				   * rank (UINT32_MAX: every rank of the node) */
 	PLUG_NET_JOBCTL_ACK = 14, /* tag = request id: STATUS */

@@ -10,31 +10,29 @@
  * message prints unaggregated. srun's end prints what is still counted.
  * The writes go straight to srun's own descriptors 1 and 2, next to the
  * tasks' output that srun writes there, without ever holding up the
- * agent (put()).
+ * agent (put(): what does not go at once is dropped).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <limits.h>
-#include <poll.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include <pmix.h>
 
 #include "pxc_host.h"
 #include "lib/proto.h"
-#include "lib/util.h"
 #include "srun/agent.h"
 #include "srun/log.h"
 #include "slurm_adapter.h"
 
 #define LOG_AGG_MAX 1024
 #define LOG_MSG_MAX (65536 + 1) /* a step daemon's limit and its newline */
-#define LOG_PUT_MS 500
 
 typedef struct agg {
 	struct agg *next;
@@ -47,29 +45,36 @@ typedef struct agg {
 static agg_t *aggs;
 static size_t naggs;
 
-/* Whole pieces of at most PIPE_BUF bytes, each once poll() says fd takes
- * it, for LOG_PUT_MS at most: srun's output that does not drain (a pipe
- * nobody reads, a stopped terminal) loses the message, the agent never
- * waits longer. */
+/* Never waits: into a regular file srun's descriptor itself (srun's own
+ * output goes there the same way), into a pipe or terminal a private
+ * non-blocking open of it (srun's description keeps its mode); what does
+ * not go at once is dropped. */
 static void put(int fd, const char *s)
 {
 	size_t n = strlen(s);
-	int64_t until = plug_mono_ms() + LOG_PUT_MS;
+	struct stat sb;
+	char path[64];
+	int f = fd;
 
-	while (n) {
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		int64_t left = until - plug_mono_ms();
-		size_t k = n < PIPE_BUF ? n : PIPE_BUF;
-		ssize_t w;
-
-		if (left <= 0 || poll(&p, 1, (int)left) != 1 || !(p.revents & POLLOUT) ||
-		    (w = write(fd, s, k)) <= 0) {
-			plug_debug("log: a message could not go to srun's fd %d", fd);
+	if (fstat(fd, &sb) < 0)
+		return;
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if ((f = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
 			return;
+	}
+	while (n) {
+		ssize_t w = write(f, s, n);
+
+		if (w <= 0) {
+			plug_debug("log: a message could not go to srun's fd %d", fd);
+			break;
 		}
 		s += w;
 		n -= (size_t)w;
 	}
+	if (f != fd)
+		close(f);
 }
 
 static void agg_free(agg_t *a)

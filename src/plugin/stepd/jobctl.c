@@ -226,7 +226,8 @@ static pmix_status_t action(const pmix_info_t *d, size_t n, int *sig, uint32_t *
 }
 
 /* Sends one node's part (its ranks) to peer, awaiting its answer. */
-static pmix_status_t send_part(op_t *o, uint32_t peer, const uint32_t *ranks, uint32_t n)
+static pmix_status_t send_part(op_t *o, const char *nspace, uint32_t peer, const uint32_t *ranks,
+			       uint32_t n)
 {
 	pmix_data_buffer_t b;
 	int32_t s = o->sig;
@@ -242,7 +243,8 @@ static pmix_status_t send_part(op_t *o, uint32_t peer, const uint32_t *ranks, ui
 		o->cap = cap;
 	}
 	pxc_buf_init(&b);
-	ok = pxc_pack(&b, &s, 1, PMIX_INT32) == PMIX_SUCCESS &&
+	ok = pxc_pack_str(&b, nspace) == PMIX_SUCCESS &&
+	     pxc_pack(&b, &s, 1, PMIX_INT32) == PMIX_SUCCESS &&
 	     pxc_pack_u32(&b, o->grace) == PMIX_SUCCESS && pxc_pack_u32(&b, n) == PMIX_SUCCESS;
 	for (uint32_t i = 0; ok && i < n; i++)
 		ok = pxc_pack_u32(&b, ranks[i]) == PMIX_SUCCESS;
@@ -299,7 +301,7 @@ static pmix_status_t step_parts(op_t *o, const char *nspace)
 		if (!peer && node == plug_net_ctx.me)
 			ps = signal_here(o->sig, o->grace, all ? &all_one : ranks, all ? 1 : n);
 		else
-			ps = send_part(o, peer ? peer[node] : node, all ? &all_one : ranks,
+			ps = send_part(o, nspace, peer ? peer[node] : node, all ? &all_one : ranks,
 				       all ? 1 : n);
 		if (ps != PMIX_SUCCESS)
 			st = ps;
@@ -311,12 +313,28 @@ static pmix_status_t step_parts(op_t *o, const char *nspace)
 	return st;
 }
 
+/* Whether every target is a rank of a known step: nothing is signalled
+ * unless all are. */
+static pmix_status_t check(const op_t *o)
+{
+	for (size_t i = 0; i < o->nt; i++) {
+		const plug_map_t *m;
+		const uint32_t *peer;
+
+		if (!plug_xstep_route(o->targets[i].nspace, &m, &peer))
+			return PMIX_ERR_NOT_FOUND;
+		if (o->targets[i].rank != PMIX_RANK_WILDCARD && o->targets[i].rank >= m->ntasks)
+			return PMIX_ERR_BAD_PARAM;
+	}
+	return PMIX_SUCCESS;
+}
+
 /* Every step's parts; then o answers once all did. */
 static void dispatch(op_t *o)
 {
-	pmix_status_t st = PMIX_SUCCESS;
+	pmix_status_t st = check(o);
 
-	for (size_t i = 0; i < o->nt; i++) {
+	for (size_t i = 0; st == PMIX_SUCCESS && i < o->nt; i++) {
 		bool seen = false;
 		pmix_status_t ps;
 
@@ -396,7 +414,22 @@ static void jobctl_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 	uint32_t grace = 0, n = 0, *ranks = NULL;
 	pmix_status_t st = PMIX_SUCCESS;
 	pmix_data_buffer_t b;
+	char *ns = NULL;
 
+	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
+	    !PMIx_Check_nspace(ns, plug_net_ctx.nspace)) {
+		/* another step's (a stale route to a step that ended) */
+		st = ns ? PMIX_ERR_NOT_FOUND : PMIX_ERR_BAD_PARAM;
+		if (!ns)
+			plug_error("job control: a broken request from node %u: refused", from);
+		free(ns);
+		pxc_buf_init(&b);
+		if (pxc_pack_status(&b, st) == PMIX_SUCCESS)
+			plug_net_send(jc.net, from, PLUG_NET_JOBCTL_ACK, tag, &b);
+		pxc_buf_clear(&b);
+		return;
+	}
+	free(ns);
 	if (pxc_unpack(in, &sig, &one, PMIX_INT32) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &grace) != PMIX_SUCCESS || pxc_unpack_u32(in, &n) != PMIX_SUCCESS ||
 	    n == 0 || n > pxc_buf_remaining(in) || sig <= 0 || sig >= NSIG || grace > 3600000 ||

@@ -7,11 +7,11 @@
  * running on this node) and writes the message there, as if the task had
  * written it: through the capture pipe when slurmix captures
  * (stepd/capture.c), else into the pipe, socket or terminal Slurm gave
- * the task. It never waits: a stream that cannot take a piece at once
- * (srun not reading) fails the channel with PMIX_ERR_RESOURCE_BUSY; a
- * regular file (srun --output without capture) is written by the step
- * daemon's worker thread (stepd/worker.h), so that a slow file system
- * never makes the server's thread wait. The text
+ * the task. Only a pipe (the capture's, Slurm's; see to_stream): a file
+ * (srun --output without capture), terminal (--pty) or socket is
+ * PMIX_ERR_NOT_SUPPORTED. It never waits: a pipe that cannot take the
+ * message at once (srun not reading) fails the channel with
+ * PMIX_ERR_RESOURCE_BUSY. The text
  * loses its trailing NULs (OpenPMIx's clients send them) and gains a
  * newline when it has none. PMIX_LOG_TAG_OUTPUT, _TIMESTAMP_OUTPUT and
  * _XML_OUTPUT format it as IO forwarding does (iof/format.h), stamped with
@@ -27,8 +27,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +42,6 @@
 #include "lib/proto.h"
 #include "net/ctx.h"
 #include "stepd/reap.h"
-#include "stepd/worker.h"
 #include "stepd/log.h"
 #include "slurm_adapter.h"
 
@@ -131,28 +128,34 @@ static char *message(const pmix_info_t *i, pmix_status_t *st)
 	return m;
 }
 
-/* Writes b[0..n) into f without ever waiting: whole pieces of at most
- * PIPE_BUF bytes, each once poll() says f takes one. */
+/* Writes b[0..n) into the pipe f without ever waiting: through a private
+ * non-blocking open of it (the task's own description keeps its mode). */
 static pmix_status_t write_now(int f, const char *b, size_t n)
 {
-	while (n) {
-		struct pollfd p = { .fd = f, .events = POLLOUT };
-		size_t k = n < PIPE_BUF ? n : PIPE_BUF;
-		ssize_t w;
+	char path[64];
+	int nb;
+	pmix_status_t st = PMIX_SUCCESS;
 
-		if (poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT))
-			return PMIX_ERR_RESOURCE_BUSY;
-		if ((w = write(f, b, k)) <= 0)
-			return w < 0 && errno == EAGAIN ? PMIX_ERR_RESOURCE_BUSY : PMIX_ERROR;
-		b += w;
-		n -= (size_t)w;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", f);
+	if ((nb = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return PMIX_ERR_NOT_SUPPORTED;
+	while (n && st == PMIX_SUCCESS) {
+		ssize_t w = write(nb, b, n);
+
+		if (w > 0) {
+			b += w;
+			n -= (size_t)w;
+		} else {
+			st = w < 0 && errno == EAGAIN ? PMIX_ERR_RESOURCE_BUSY : PMIX_ERROR;
+		}
 	}
-	return PMIX_SUCCESS;
+	close(nb);
+	return st;
 }
 
 static void call_end(call_t *c);
 
-/* A channel answered later (srun, the worker) ended with st. */
+/* A channel answered later (by srun) ended with st. */
 static void part_end(call_t *c, pmix_status_t st)
 {
 	if (st == PMIX_SUCCESS && c->once)
@@ -163,87 +166,14 @@ static void part_end(call_t *c, pmix_status_t st)
 		call_end(c);
 }
 
-/* A write into a regular file, in the worker thread (stepd/worker.h). */
-typedef struct {
-	plug_work_t work; /* first */
-	int f;
-	char *bytes;
-	size_t n;
-	call_t *c;
-	pmix_status_t st;
-} fwrite_t;
-
-static void fw_run(plug_work_t *w)
-{
-	fwrite_t *x = (fwrite_t *)w;
-	size_t off = 0;
-
-	x->st = PMIX_SUCCESS;
-	while (off < x->n) {
-		ssize_t k = write(x->f, x->bytes + off, x->n - off);
-
-		if (k <= 0) {
-			x->st = PMIX_ERROR;
-			break;
-		}
-		off += (size_t)k;
-	}
-}
-
-static void fw_drop(plug_work_t *w)
-{
-	fwrite_t *x = (fwrite_t *)w;
-
-	close(x->f);
-	free(x->bytes);
-	free(x);
-}
-
-static void fw_done(plug_work_t *w)
-{
-	fwrite_t *x = (fwrite_t *)w;
-	call_t *c = x->c;
-	pmix_status_t st = w->cancelled ? PMIX_ERR_UNREACH : x->st;
-
-	fw_drop(w);
-	part_end(c, st);
-}
-
-/* Hands the write of b[0..n) into regular file f (taken) to the worker:
- * *later then. */
-static pmix_status_t to_file(call_t *c, int f, const char *b, size_t n, bool *later)
-{
-	fwrite_t *x = calloc(1, sizeof(*x));
-
-	if (!x || !(x->bytes = malloc(n ? n : 1))) {
-		free(x);
-		close(f);
-		return PMIX_ERR_NOMEM;
-	}
-	memcpy(x->bytes, b, n);
-	x->n = n;
-	x->f = f;
-	x->c = c;
-	x->work.run = fw_run;
-	x->work.done = fw_done;
-	x->work.drop = fw_drop;
-	c->waiting++;
-	if (plug_worker_submit(&x->work) < 0) {
-		c->waiting--;
-		fw_drop(&x->work);
-		return PMIX_ERR_UNREACH;
-	}
-	*later = true;
-	return PMIX_SUCCESS;
-}
-
-/* Into task src's own fd (1 or 2) on this node: a copy of the task's own
- * descriptor (pidfd_getfd on the task's pidfd, stepd/reap.c), so the write
- * has the task's rights on what the task opened, never root's on a path.
- * A regular file (srun --output without capture) is written by the worker
- * thread, whose wait on a slow file system is no wait of the server's; a
- * descriptor not open for writing is refused. */
-static pmix_status_t to_stream(call_t *c, const opts_t *o, int fd, const char *msg, bool *later)
+/* Into task src's own fd (1 or 2) on this node, when that is a pipe (the
+ * capture's, or Slurm's): found through a copy of the task's own
+ * descriptor (pidfd_getfd on the task's pidfd, stepd/reap.c), written
+ * through a private non-blocking open of that pipe. Only pipes: a write
+ * into a pipe means the same whoever makes it, while a file, socket or
+ * device may treat root's write otherwise than the task's (quotas, proc
+ * files, credentials passed on a socket), and may wait. */
+static pmix_status_t to_stream(const opts_t *o, int fd, const char *msg)
 {
 	int pfd = strcmp(o->src.nspace, plug_net_ctx.nspace) ? -1 : plug_reap_pidfd(o->src.rank);
 	sx_iof_buf_t out = { 0 }, resid = { 0 };
@@ -259,7 +189,7 @@ static pmix_status_t to_stream(call_t *c, const opts_t *o, int fd, const char *m
 		return errno == ENOSYS || errno == EPERM ? PMIX_ERR_NOT_SUPPORTED :
 							   PMIX_ERR_NOT_FOUND;
 	mode = fcntl(f, F_GETFL);
-	if (fstat(f, &sb) < 0 || S_ISDIR(sb.st_mode) || mode < 0 ||
+	if (fstat(f, &sb) < 0 || !S_ISFIFO(sb.st_mode) || mode < 0 ||
 	    ((mode & O_ACCMODE) != O_WRONLY && (mode & O_ACCMODE) != O_RDWR)) {
 		close(f);
 		return PMIX_ERR_NOT_SUPPORTED;
@@ -282,14 +212,8 @@ static pmix_status_t to_stream(call_t *c, const opts_t *o, int fd, const char *m
 		b = sx_iof_buf_data(&out);
 		n = sx_iof_buf_size(&out);
 	}
-	if (S_ISREG(sb.st_mode)) {
-		st = to_file(c, f, b, n, later); /* takes f */
-		f = -1;
-	} else {
-		st = write_now(f, b, n);
-	}
-	if (f >= 0)
-		close(f);
+	st = write_now(f, b, n);
+	close(f);
 	sx_iof_buf_free(&out);
 	sx_iof_buf_free(&resid);
 	return st;
@@ -324,7 +248,7 @@ static pmix_status_t to_srun(call_t *c, const opts_t *o, const char *channel, co
 	int rc = -1;
 
 	pxc_buf_init(&b);
-	if (pxc_pack_proc(&b, &o->src) == PMIX_SUCCESS &&
+	if (pxc_pack_proc(&b, &o->caller) == PMIX_SUCCESS &&
 	    pxc_pack_str(&b, channel) == PMIX_SUCCESS &&
 	    pxc_pack(&b, &pri, 1, PMIX_INT32) == PMIX_SUCCESS &&
 	    pxc_pack_str(&b, o->agg && o->key ? o->key : "") == PMIX_SUCCESS &&
@@ -355,7 +279,7 @@ static pmix_status_t channel(call_t *c, const opts_t *o, const pmix_info_t *i, b
 			st = to_srun(c, o, out ? "stdout" : "stderr", msg);
 			*later = st == PMIX_SUCCESS;
 		} else {
-			st = to_stream(c, o, out ? 1 : 2, msg, later);
+			st = to_stream(o, out ? 1 : 2, msg);
 		}
 	} else if (PMIx_Check_key(i->key, PMIX_LOG_SYSLOG) ||
 		   PMIx_Check_key(i->key, PMIX_LOG_LOCAL_SYSLOG)) {

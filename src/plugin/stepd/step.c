@@ -1017,7 +1017,7 @@ void plug_step_fini(void)
 	if (step.server_up) {
 		plug_agent_client_stop();
 		plug_abort_stop();
-		plug_worker_stop(); /* credentials, log writes into files */
+		plug_worker_stop(); /* MUNGE calls (stepd/cred.c) */
 		PMIx_server_finalize();
 		plug_query_stepd_stop();
 	}

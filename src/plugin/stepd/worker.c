@@ -17,6 +17,9 @@
 #include "slurm_adapter.h"
 
 #define WORKER_STOP_MS 2000
+#define WORKER_MAX \
+	1024 /* pieces queued at most (a client looping on a
+			 * stuck call gets refusals, not our memory) */
 
 static struct {
 	pthread_mutex_t lock;
@@ -24,6 +27,7 @@ static struct {
 	pthread_t thread;
 	bool started, stop, done, closed, orphan;
 	plug_work_t *head, **tail;
+	size_t queued;
 } wk = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
 static void finished(void *arg)
@@ -53,6 +57,7 @@ static void *worker(void *arg)
 		}
 		if (!(wk.head = w->next))
 			wk.tail = &wk.head;
+		wk.queued--;
 		pthread_mutex_unlock(&wk.lock);
 		w->run(w);
 		pthread_mutex_lock(&wk.lock);
@@ -69,7 +74,7 @@ int plug_worker_submit(plug_work_t *w)
 	int e = 0;
 
 	pthread_mutex_lock(&wk.lock);
-	if (wk.closed) {
+	if (wk.closed || wk.queued >= WORKER_MAX) {
 		pthread_mutex_unlock(&wk.lock);
 		return -1;
 	}
@@ -87,6 +92,7 @@ int plug_worker_submit(plug_work_t *w)
 	w->cancelled = false;
 	*wk.tail = w;
 	wk.tail = &w->next;
+	wk.queued++;
 	pthread_cond_signal(&wk.cond);
 	pthread_mutex_unlock(&wk.lock);
 	return 0;
@@ -106,6 +112,7 @@ void plug_worker_stop(void)
 	left = started ? wk.head : NULL;
 	wk.head = NULL;
 	wk.tail = &wk.head;
+	wk.queued = 0;
 	while (left) {
 		plug_work_t *w = left;
 

@@ -9,7 +9,9 @@
  * thread gets 2 s for a piece under way; the pieces still queued get
  * done() with cancelled set; a thread still stuck after that is left to
  * slurmstepd's exit, and what it finishes then is dropped (drop(), no
- * done(): nobody is there to answer). After the stop, submit refuses.
+ * done(): nobody is there to answer); the plugin is linked
+ * -z nodelete, so Slurm's dlclose leaves its code mapped for it. After
+ * the stop, submit refuses.
  *
  * Threads: submit in the progress thread; stop from fini's thread.
  */
@@ -27,8 +29,8 @@ struct plug_work {
 	bool cancelled;               /* done() after the stop, run() not called */
 };
 
-/* Queues w (the thread starts with the first). 0, or -1 (stopped, or no
- * thread: w stays the caller's). */
+/* Queues w (the thread starts with the first). 0, or -1 (stopped, 1024
+ * pieces waiting already, or no thread: w stays the caller's). */
 int plug_worker_submit(plug_work_t *w);
 void plug_worker_stop(void);
 
