@@ -64,6 +64,34 @@ START_TEST(query_answers)
 	ck_assert_str_eq(res[0].value.data.string, "ps1");
 	pxc_array_free(res, n, PMIX_INFO);
 	pxc_buf_clear(&b);
+	/* a set's members, by its name */
+	{
+		pmix_query_t q;
+		char *keys[2] = { PMIX_QUERY_PSET_MEMBERSHIP, NULL };
+		pmix_info_t qual;
+		pmix_proc_t *pm;
+
+		memset(&q, 0, sizeof(q));
+		q.keys = keys;
+		PMIx_Info_load(&qual, PMIX_PSET_NAME, "ps1", PMIX_STRING);
+		q.qualifiers = &qual;
+		q.nqual = 1;
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, &q, 1, PMIX_QUERY);
+		rc_send(fd, PXC_CMD_QUERY, 40, &b);
+		PMIx_Info_destruct(&qual);
+		ck_assert_int_eq(rc_reply(fd, 40, &b), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(res[0].value.type, PMIX_DATA_ARRAY);
+		ck_assert_int_eq(res[0].value.data.darray->type, PMIX_PROC);
+		ck_assert_uint_eq(res[0].value.data.darray->size, 1);
+		pm = res[0].value.data.darray->array;
+		ck_assert_str_eq(pm[0].nspace, NS);
+		ck_assert_uint_eq(pm[0].rank, 0);
+		pxc_array_free(res, n, PMIX_INFO);
+		pxc_buf_clear(&b);
+	}
 	/* unknown key: the host answers */
 	send_query(fd, 5, "test.unknown", NULL);
 	ck_assert_int_eq(rc_reply(fd, 5, &b), PMIX_SUCCESS);

@@ -5,7 +5,8 @@
  * Answered here: PMIX_QUERY_NAMESPACES, PMIX_QUERY_NAMESPACE_INFO,
  * PMIX_JOB_SIZE (PMIX_NSPACE qualifier), PMIX_QUERY_PROC_TABLE and
  * PMIX_QUERY_LOCAL_PROC_TABLE (pmix_proc_info_t arrays, pids from HELLO),
- * PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_STABLE_ABI_VERSION,
+ * PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_PSET_MEMBERSHIP
+ * (PMIX_PSET_NAME qualifier), PMIX_QUERY_STABLE_ABI_VERSION,
  * PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_SERVER_URI,
  * PMIX_QUERY_SUPPORTED_KEYS. Each answer is one info whose key is the query
  * key. Other keys go to the host's query in one call, and so do
@@ -197,11 +198,37 @@ static bool ans_psets(pxc_infolist_t *r, const char *key, bool names)
 	return i && PMIx_Info_load(i, key, &n, PMIX_SIZE) == PMIX_SUCCESS;
 }
 
+/* PMIX_QUERY_PSET_MEMBERSHIP: the members of the set the PMIX_PSET_NAME
+ * qualifier names, a DATA_ARRAY of PMIX_PROC; false for no such set. */
+static bool ans_pset_members(pxc_infolist_t *r, const char *key, const pmix_query_t *q)
+{
+	const pmix_info_t *n = pxc_info_find(q->qualifiers, q->nqual, PMIX_PSET_NAME);
+	pmix_data_array_t da = { .type = PMIX_PROC };
+	pmix_info_t *out;
+
+	if (!n || n->value.type != PMIX_STRING || !n->value.data.string)
+		return false;
+	for (pxc_pset_t *p = pxc_srv.psets; p; p = p->next) {
+		if (strcmp(p->name, n->value.data.string))
+			continue;
+		da.size = p->nmembers;
+		da.array = p->members;
+		out = pxc_infolist_add(r, key);
+		if (out && PMIx_Info_load(out, key, &da, PMIX_DATA_ARRAY) == PMIX_SUCCESS)
+			return true;
+		if (out)
+			r->n--;
+		return false;
+	}
+	return false;
+}
+
 /* clang-format: two passes disagree on it */
 /* clang-format off */
 #define SUPPORTED_KEYS PMIX_QUERY_NAMESPACES "," PMIX_QUERY_NAMESPACE_INFO "," \
 	PMIX_JOB_SIZE "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," \
-	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_STABLE_ABI_VERSION "," \
+	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP "," \
+	PMIX_QUERY_STABLE_ABI_VERSION "," \
 	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
 /* clang-format on */
 
@@ -226,6 +253,8 @@ static bool answer_key(pxc_infolist_t *r, const char *key, const pmix_query_t *q
 		return ans_ptable(r, key, q, false);
 	if (strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0)
 		return ans_ptable(r, key, q, true);
+	if (strcmp(key, PMIX_QUERY_PSET_MEMBERSHIP) == 0)
+		return ans_pset_members(r, key, q);
 	if (strcmp(key, PMIX_QUERY_NUM_PSETS) == 0 || strcmp(key, PMIX_QUERY_PSET_NAMES) == 0)
 		return ans_psets(r, key, strcmp(key, PMIX_QUERY_PSET_NAMES) == 0);
 	if (strcmp(key, PMIX_QUERY_STABLE_ABI_VERSION) == 0 ||
