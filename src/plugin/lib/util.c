@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -283,4 +284,38 @@ bool plug_wait_flag(pthread_cond_t *cond, pthread_mutex_t *lock, const bool *don
 		if (pthread_cond_timedwait(cond, lock, &until) == ETIMEDOUT)
 			break;
 	return *done;
+}
+
+int plug_write_nowait(int fd, const void *b, size_t n)
+{
+	const char *p = b;
+	struct stat sb;
+	char path[64];
+	int f = fd, rc = 0;
+
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if ((f = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+			return -errno;
+	}
+	while (n && !rc) {
+		ssize_t w = write(f, p, n);
+
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+		} else {
+			rc = w < 0 ? -errno : -EIO;
+		}
+	}
+	if (f != fd)
+		close(f);
+	return rc;
+}
+
+void plug_syslog_proc(int pri, const char *nspace, uint32_t rank, const char *msg)
+{
+	syslog(LOG_USER | pri, "slurmix[%s:%u]: %.*s", nspace, rank, (int)strcspn(msg, "\n"), msg);
 }

@@ -34,6 +34,15 @@ void plug_rm_tree(const char *path);
 /* The monotonic clock in milliseconds (signal-safe: also in a forked
  * task). */
 int64_t plug_mono_ms(void);
+/* Writes n bytes at b into fd without waiting for it: a regular file as
+ * it is, anything else (a pipe, a terminal) through a private non-blocking
+ * open of it (/proc/self/fd/<fd>, so that fd's own description keeps its
+ * mode). 0, -EAGAIN (it would have waited: what it took is gone, the rest
+ * not), or another -errno (-ENXIO: it cannot be opened so). */
+int plug_write_nowait(int fd, const void *b, size_t n);
+/* msg's first line to syslog, LOG_USER at pri, as "slurmix[nspace:rank]:
+ * line": the one form of PMIx_Log's syslog lines, wherever written. */
+void plug_syslog_proc(int pri, const char *nspace, uint32_t rank, const char *msg);
 /* pthread_create of fn(arg) with every signal blocked in the new thread
  * (the host process's signals stay its own threads'). 0 or an errno. */
 int plug_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);

@@ -173,14 +173,6 @@ void plug_stepend_task(uint32_t rank, pid_t pid)
 	}
 }
 
-pid_t plug_stepend_pid(uint32_t rank)
-{
-	for (uint32_t i = 0; se.lrank && i < se.nl; i++)
-		if (se.lrank[i] == rank)
-			return se.lpid[i];
-	return 0;
-}
-
 size_t plug_stepend_local_pids(const pid_t **pids)
 {
 	*pids = se.lpid;

@@ -24,8 +24,6 @@ void plug_stepend_exit(uint32_t rank, int known, int wstatus);
 /* The pids of this node's tasks that reported so far (borrowed, progress
  * thread); their count. */
 size_t plug_stepend_local_pids(const pid_t **pids);
-/* The pid of this node's task rank, 0 when it has not reported. */
-pid_t plug_stepend_pid(uint32_t rank);
 /* A tool is attaching (the server's tool_connected upcall, progress
  * thread): fn(arg) once the other nodes told their tasks' pids (the first
  * time; 2 s at most), or at once. */

@@ -15,18 +15,16 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <syslog.h> /* LOG_ priorities */
 #include <event2/event.h>
 #include <pmix.h>
 
 #include "pxc_host.h"
 #include "lib/proto.h"
+#include "lib/util.h"
 #include "srun/agent.h"
 #include "srun/log.h"
 #include "slurm_adapter.h"
@@ -45,36 +43,12 @@ typedef struct agg {
 static agg_t *aggs;
 static size_t naggs;
 
-/* Never waits: into a regular file srun's descriptor itself (srun's own
- * output goes there the same way), into a pipe or terminal a private
- * non-blocking open of it (srun's description keeps its mode); what does
- * not go at once is dropped. */
+/* Never waits (lib/util.h): what srun's descriptor cannot take at once
+ * is dropped. */
 static void put(int fd, const char *s)
 {
-	size_t n = strlen(s);
-	struct stat sb;
-	char path[64];
-	int f = fd;
-
-	if (fstat(fd, &sb) < 0)
-		return;
-	if (!S_ISREG(sb.st_mode)) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		if ((f = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
-			return;
-	}
-	while (n) {
-		ssize_t w = write(f, s, n);
-
-		if (w <= 0) {
-			plug_debug("log: a message could not go to srun's fd %d", fd);
-			break;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	if (f != fd)
-		close(f);
+	if (plug_write_nowait(fd, s, strlen(s)) < 0)
+		plug_debug("log: a message could not go to srun's fd %d", fd);
 }
 
 static void agg_free(agg_t *a)
@@ -153,8 +127,7 @@ static void on_log(plug_agent_req_t *req, pmix_data_buffer_t *in)
 		plug_error("malformed log request from a step daemon: refused");
 		st = PMIX_ERR_BAD_PARAM;
 	} else if (!strcmp(channel, "syslog")) {
-		syslog(LOG_USER | pri, "slurmix[%s:%u]: %.*s", src.nspace, src.rank,
-		       (int)strcspn(msg, "\n"), msg);
+		plug_syslog_proc(pri, src.nspace, src.rank, msg);
 	} else if (!strcmp(channel, "stdout") || !strcmp(channel, "stderr")) {
 		int fd = channel[3] == 'o' ? 1 : 2;
 

@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
+#include <syslog.h> /* LOG_ priorities */
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -41,6 +41,7 @@
 #include "common/agent_client.h"
 #include "lib/proto.h"
 #include "net/ctx.h"
+#include "lib/util.h"
 #include "stepd/reap.h"
 #include "stepd/log.h"
 #include "slurm_adapter.h"
@@ -128,31 +129,6 @@ static char *message(const pmix_info_t *i, pmix_status_t *st)
 	return m;
 }
 
-/* Writes b[0..n) into the pipe f without ever waiting: through a private
- * non-blocking open of it (the task's own description keeps its mode). */
-static pmix_status_t write_now(int f, const char *b, size_t n)
-{
-	char path[64];
-	int nb;
-	pmix_status_t st = PMIX_SUCCESS;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", f);
-	if ((nb = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
-		return PMIX_ERR_NOT_SUPPORTED;
-	while (n && st == PMIX_SUCCESS) {
-		ssize_t w = write(nb, b, n);
-
-		if (w > 0) {
-			b += w;
-			n -= (size_t)w;
-		} else {
-			st = w < 0 && errno == EAGAIN ? PMIX_ERR_RESOURCE_BUSY : PMIX_ERROR;
-		}
-	}
-	close(nb);
-	return st;
-}
-
 static void call_end(call_t *c);
 
 /* A channel answered later (by srun) ended with st. */
@@ -212,17 +188,17 @@ static pmix_status_t to_stream(const opts_t *o, int fd, const char *msg)
 		b = sx_iof_buf_data(&out);
 		n = sx_iof_buf_size(&out);
 	}
-	st = write_now(f, b, n);
+	switch (plug_write_nowait(f, b, n)) {
+	case 0: st = PMIX_SUCCESS; break;
+	case -EAGAIN: st = PMIX_ERR_RESOURCE_BUSY; break;
+	case -EPIPE: /* the write failed */
+	case -EIO: st = PMIX_ERROR; break;
+	default: st = PMIX_ERR_NOT_SUPPORTED; /* the pipe cannot be opened so */
+	}
 	close(f);
 	sx_iof_buf_free(&out);
 	sx_iof_buf_free(&resid);
 	return st;
-}
-
-static void to_syslog(const opts_t *o, const char *msg)
-{
-	syslog(LOG_USER | o->pri, "slurmix[%s:%u]: %.*s", o->caller.nspace, o->caller.rank,
-	       (int)strcspn(msg, "\n"), msg);
 }
 
 /* ---- srun's channels ---------------------------------------------------- */
@@ -284,7 +260,7 @@ static pmix_status_t channel(call_t *c, const opts_t *o, const pmix_info_t *i, b
 	} else if (PMIx_Check_key(i->key, PMIX_LOG_SYSLOG) ||
 		   PMIx_Check_key(i->key, PMIX_LOG_LOCAL_SYSLOG)) {
 		if ((msg = message(i, &st)))
-			to_syslog(o, msg);
+			plug_syslog_proc(o->pri, o->caller.nspace, o->caller.rank, msg);
 	} else if (PMIx_Check_key(i->key, PMIX_LOG_GLOBAL_SYSLOG)) {
 		if ((msg = message(i, &st)) && (st = to_srun(c, o, "syslog", msg)) == PMIX_SUCCESS)
 			*later = true;
