@@ -98,6 +98,9 @@ int main(int argc, char **argv)
 	PMIx_Value_free(v, 1);
 	if (size < 4 || !(alive = calloc(size, sizeof(*alive))))
 		return 2;
+	/* before the fence: rank 0 aborts rank 1 right after it */
+	if (stubborn && me.rank == 1)
+		signal(SIGABRT, SIG_IGN);
 	if (PMIx_Register_event_handler(&code, 1, NULL, 0, on_abort, NULL, NULL) < 0 ||
 	    PMIx_Fence(&wild, 1, NULL, 0) != PMIX_SUCCESS)
 		return 3;
@@ -105,8 +108,6 @@ int main(int argc, char **argv)
 	want = race ? 2 : 1;
 	if (me.rank == 0 && !race)
 		refusals(&me, size);
-	if (stubborn && me.rank == 1)
-		signal(SIGABRT, SIG_IGN);
 	if (me.rank == 0 || (race && me.rank == 2)) {
 		PMIx_Load_procid(&target, me.nspace, me.rank + 1);
 		st = PMIx_Abort(me.rank ? 6 : 5,
