@@ -380,11 +380,11 @@ for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
-	for p in pmix_query pmix_cred pmix_log pmix_jobctl; do
+	for p in pmix_query pmix_cred pmix_log pmix_jobctl pmix_group; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
-	cp "$here/py_query.py" "$bin/"
+	cp "$here/py_query.py" "$here/py_group.py" "$bin/"
 	# for the case scripts: how many times slurmctld served the RPC
 	# named $1 (sdiag's counts by message type)
 	cat >"$bin/lib.sh" <<'EOF'
@@ -393,6 +393,68 @@ rpcs() {
 		sub("count:", "", $i); print $i; f = 1 } } END { if (!f) print 0 }'
 }
 EOF
+}
+
+# PMIx_Group_construct / _destruct (docs/groups.md) over 2-4 nodes
+group_cases() {
+	# 8 ranks on 4 nodes: one context id for all, every member's
+	# PMIX_GROUP_INFO and posted (uncommitted) data at every other, the
+	# process set, destruct, the same name again with a new id
+	mcase "groups: construct over 4 nodes: one context id, group info and endpoints everywhere, a process set; destruct; the name again" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^rank [0-7] construct SUCCESS cid [1-9][0-9]* members 8$" <<<"$out")" = 8 ] &&
+		[ "$(sed -n "s/^rank [0-7] construct SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out" | sort -u | wc -l)" = 1 ] &&
+		[ "$(grep -c "^rank [0-7] lcid ok$" <<<"$out")" = 8 ] &&
+		[ "$(grep -c "^rank [0-7] endpt ok$" <<<"$out")" = 8 ] &&
+		[ "$(grep -c "^rank [0-7] pset yes$" <<<"$out")" = 8 ] &&
+		[ "$(grep -c "^rank [0-7] destruct SUCCESS$" <<<"$out")" = 8 ] &&
+		[ "$(grep -c "^rank [0-7] destruct2 SUCCESS$" <<<"$out")" = 8 ] &&
+		c1=$(sed -n "s/^rank 0 construct SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out") &&
+		c2=$(sed -n "s/^rank 0 again SUCCESS cid \([0-9]*\)$/\1/p" <<<"$out") &&
+		[ -n "$c2" ] && [ "$c1" != "$c2" ] &&
+		[ "$(grep -c "^rank [0-7] again SUCCESS cid $c2$" <<<"$out")" = 8 ]' '
+$S -N4 -n8 ./pmix_group basic'
+
+	# the last rank (on the last node) is gone before the construct: the
+	# others hear of it well before the construct'"'"'s 20 s timeout; with
+	# PMIX_GROUP_OPTIONAL they go on without it
+	mcase "groups: a member gone during construct fails it for the others within the timeout; OPTIONAL drops it" '
+		[ "$(grep -cE "^rank [0-2] fail [A-Z -]+ after ([0-9]|1[0-5]) s$" <<<"$out")" = 3 ] &&
+		! grep -q "^rank [0-2] fail SUCCESS" <<<"$out" &&
+		[ "$(grep -c "^rank [0-2] optional SUCCESS members 3$" <<<"$out")" = 3 ]' '
+$S -N4 -n4 ./pmix_group fail
+$S -N4 -n4 ./pmix_group optional'
+
+	# NOTIFY_TERMINATION: the others get MEMBER_FAILED from rank 3, with
+	# the group id; without it, nothing (must not fire)
+	mcase "groups: NOTIFY_TERMINATION gives MEMBER_FAILED across nodes; without it no event" '
+		[ "$(grep -c "^rank [0-2] event from 3 group gn$" <<<"$out")" = 3 ] &&
+		[ "$(grep -c "^off rank [0-2] no event$" <<<"$out")" = 3 ] && ! grep -q "construct" <<<"$out"' '
+$S -N2 -n4 ./pmix_group notify on
+$S -N2 -n4 ./pmix_group notify off | sed "s/^/off /"'
+
+	# two steps of the allocation: one group over both; each step'"'"'s own
+	# group first: three different ids, the shared one the same in both
+	mcase "groups: a group across two steps; context ids unique across the allocation" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^[AB] rank [0-9] xstep SUCCESS cid [1-9][0-9]* members 4 of 4$" <<<"$out")" = 4 ] &&
+		[ "$(sed -n "s/^[AB] rank [0-9] xstep SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out" | sort -u | wc -l)" = 1 ] &&
+		[ "$(sed -n "s/^\([AB]\) rank [0-9] local SUCCESS cid \([0-9]*\)$/\1 \2/p" <<<"$out" | sort -u | wc -l)" = 2 ] &&
+		[ "$(sed -n "s/^[AB] rank [0-9] \(local\|xstep\) SUCCESS cid \([0-9]*\).*/\2/p" <<<"$out" | sort -u | wc -l)" = 3 ]' '
+$S --overlap -w vn[1-2] -N2 -n2 ./pmix_group xstep slurmix.$SLURM_JOB_ID.1 2 | sed "s/^/A /" &
+sleep 1
+$S --overlap -w vn[3-4] -N2 -n2 ./pmix_group xstep slurmix.$SLURM_JOB_ID.0 2 | sed "s/^/B /"
+wait'
+
+	mcase "groups: refused requests" '
+		[ $rc -eq 0 ] && has_all "refuse type BAD-PARAM" \
+			"refuse required NOT-SUPPORTED" "refuse unknown NOT-FOUND" \
+			"refuse empty BAD-PARAM" "refuse outside BAD-PARAM" \
+			"refuse first SUCCESS" "refuse twice EXISTS" \
+			"refuse destruct SUCCESS"' '
+$S -N1 -n2 ./pmix_group refuse'
+
+	mcase "groups: python3-pmix constructs and destructs a group over 2 nodes" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^python group ok cid [1-9][0-9]* members 4$" <<<"$out")" = 4 ]' '
+$S -N2 -n4 /usr/bin/python3 ./py_group.py'
 }
 
 # ---- main ----------------------------------------------------------------
@@ -414,6 +476,7 @@ keys_cases
 cred_cases
 log_cases
 jobctl_cases
+group_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

@@ -305,3 +305,32 @@ void rc_cred_send(int fd, uint32_t tag, const pmix_byte_object_t *cred, const pm
 	pxc_pack_array(&b, info, ninfo, PMIX_INFO);
 	rc_send(fd, cred ? PXC_CMD_VALIDATE_CRED : PXC_CMD_GET_CRED, tag, &b);
 }
+
+void rc_expect_event(int fd, pmix_status_t code, const char *ns, pmix_rank_t rank)
+{
+	pxc_wire_hdr_t h;
+	pmix_data_buffer_t b;
+	pmix_status_t got;
+	pmix_proc_t src;
+
+	ck_assert_int_eq(rc_recv(fd, &h, &b, 5000), 0);
+	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
+	ck_assert_int_eq(pxc_unpack_status(&b, &got), PMIX_SUCCESS);
+	ck_assert_int_eq(got, code);
+	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
+	ck_assert_str_eq(src.nspace, ns);
+	ck_assert_uint_eq(src.rank, rank);
+	pxc_buf_clear(&b);
+}
+
+void rc_regevents(int fd, const pmix_status_t *codes, size_t n)
+{
+	pmix_data_buffer_t b;
+
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, codes, n, PMIX_STATUS);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd, PXC_CMD_REGEVENTS, 90, &b);
+	ck_assert_int_eq(rc_reply(fd, 90, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+}

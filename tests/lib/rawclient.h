@@ -76,5 +76,10 @@ void send_query(int fd, uint32_t tag, const char *key, const char *nsq);
  * info[0..ninfo) as directives, without waiting for the reply. */
 void rc_cred_send(int fd, uint32_t tag, const pmix_byte_object_t *cred, const pmix_info_t *info,
 		  size_t ninfo);
+/* Reads the next frame (5 s at most), which must be an EVENT of code from
+ * ns:rank. */
+void rc_expect_event(int fd, pmix_status_t code, const char *ns, pmix_rank_t rank);
+/* Registers fd's client for codes[0..n) (REGEVENTS, tag 90). */
+void rc_regevents(int fd, const pmix_status_t *codes, size_t n);
 
 #endif

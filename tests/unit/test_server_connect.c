@@ -431,35 +431,6 @@ START_TEST(connect_ids_concurrent)
 }
 END_TEST
 
-static void rc_expect_event(int fd, pmix_status_t code, const char *ns, pmix_rank_t rank)
-{
-	pxc_wire_hdr_t h;
-	pmix_data_buffer_t b;
-	pmix_status_t got;
-	pmix_proc_t src;
-
-	ck_assert_int_eq(rc_recv(fd, &h, &b, TMO), 0);
-	ck_assert_uint_eq(h.cmd, PXC_CMD_EVENT);
-	ck_assert_int_eq(pxc_unpack_status(&b, &got), PMIX_SUCCESS);
-	ck_assert_int_eq(got, code);
-	ck_assert_int_eq(pxc_unpack_proc(&b, &src), PMIX_SUCCESS);
-	ck_assert_str_eq(src.nspace, ns);
-	ck_assert_uint_eq(src.rank, rank);
-	pxc_buf_clear(&b);
-}
-
-static void rc_regevents(int fd, const pmix_status_t *codes, size_t n)
-{
-	pmix_data_buffer_t b;
-
-	pxc_buf_init(&b);
-	pxc_pack_array(&b, codes, n, PMIX_STATUS);
-	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
-	rc_send(fd, PXC_CMD_REGEVENTS, 90, &b);
-	ck_assert_int_eq(rc_reply(fd, 90, &b), PMIX_SUCCESS);
-	pxc_buf_clear(&b);
-}
-
 /* NOTIFY_REQ / NOTIFY_EACH events for the local procs of the set; with
  * PMIX_CONNECT_OPTIONAL a proc that goes away before joining is dropped
  * and the connect completes for the others. */

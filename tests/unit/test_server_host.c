@@ -133,17 +133,20 @@ START_TEST(null_module_not_supported)
 	rc_send(fd, PXC_CMD_PUBLISH, 2, &b);
 	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_ERR_NOT_SUPPORTED);
 	pxc_buf_clear(&b);
-	/* group */
+	/* group: without a host group upcall, a group of this node's clients
+	 * is made here alone */
 	{
-		uint8_t op = 0;
+		uint8_t op = PMIX_GROUP_CONSTRUCT;
+		pmix_proc_t self;
 
+		PMIx_Load_procid(&self, NS, 0);
 		pxc_buf_init(&b);
 		pxc_pack(&b, &op, 1, PMIX_UINT8);
 		pxc_pack_str(&b, "grp");
-		pxc_pack_array(&b, NULL, 0, PMIX_PROC);
+		pxc_pack_array(&b, &self, 1, PMIX_PROC);
 		pxc_pack_array(&b, NULL, 0, PMIX_INFO);
 		rc_send(fd, PXC_CMD_GROUP, 3, &b);
-		ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_ERR_NOT_SUPPORTED);
+		ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_SUCCESS);
 		pxc_buf_clear(&b);
 	}
 	/* remote GET without direct_modex: not found */
@@ -213,9 +216,11 @@ static int send_all_upcalls(int fd)
 	pxc_buf_init(&b);
 	pxc_pack(&b, &op, 1, PMIX_UINT8);
 	pxc_pack_str(&b, LIFE_VAL);
+	PMIx_Load_procid(&proc, NS, 0); /* the requester: a group of its own */
 	pxc_pack_array(&b, &proc, 1, PMIX_PROC);
 	pxc_pack_array(&b, &info, 1, PMIX_INFO);
 	rc_send(fd, PXC_CMD_GROUP, 16, &b);
+	PMIx_Load_procid(&proc, NS, 1);
 	send_query(fd, 17, "life.query", NS); /* a key left to the host */
 	pack_procs_info(&b, &proc, 1, &info, 1);
 	rc_send(fd, PXC_CMD_JOBCTL, 18, &b);

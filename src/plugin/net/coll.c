@@ -720,6 +720,17 @@ pmix_status_t plug_coll_fence(const pmix_proc_t procs[], size_t nprocs, const pm
 	return coll_start(procs, nprocs, info_timeout(info, ninfo), data, ndata, &cl);
 }
 
+pmix_status_t plug_coll_gather(int kind, const pmix_proc_t procs[], size_t nprocs, int tmo,
+			       bool optional, uint64_t salt, char *data, size_t ndata,
+			       pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	call_t cl = {
+		.kind = kind, .optional = optional, .salt = salt, .cbfunc = cbfunc, .cbdata = cbdata
+	};
+
+	return coll_start(procs, nprocs, tmo, data, ndata, &cl);
+}
+
 pmix_status_t plug_coll_connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
 				size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {

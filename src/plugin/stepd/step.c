@@ -50,6 +50,7 @@
 #include "lib/util.h"
 #include "net/boot.h"
 #include "net/coll.h"
+#include "net/group.h"
 #include "net/ctx.h"
 #include "net/dmodex.h"
 #include "net/event.h"
@@ -336,6 +337,7 @@ static pmix_server_module_t module = {
 	.direct_modex = plug_dmodex_request,
 	.connect = plug_coll_connect,
 	.disconnect = plug_coll_disconnect,
+	.group = plug_group,
 	.register_events = plug_evindex_register_events,
 	.notify_event = plug_event_notify_client,
 	.iof_pull = plug_iof_pull,

@@ -24,6 +24,9 @@
  *   PMIX_NODE_INFO / PMIX_APP_INFO / PMIX_SESSION_INFO qualifiers (with
  *                   PMIX_HOSTNAME / PMIX_NODEID / PMIX_APPNUM /
  *                   PMIX_SESSION_ID) select that level only, never the server;
+ *   PMIX_GROUP_CONTEXT_ID qualifier: the proc's group info given to that
+ *                   group's construct (server/group.c) first, then as
+ *                   without it;
  *   key NULL        every record of the proc as a PMIX_DATA_ARRAY of INFO.
  * Misses: PMIX_OPTIONAL never asks the server; a reserved key of the own
  * namespace is not asked either (the HELLO blob held all registered data)
@@ -50,6 +53,8 @@ struct getopt {
 	bool have_id;
 	uint32_t id;
 	char host[256];
+	bool have_cid; /* PMIX_GROUP_CONTEXT_ID qualifier */
+	uint64_t cid;
 };
 
 static void parse_qualifier(const pmix_info_t *in, struct getopt *o)
@@ -68,13 +73,18 @@ static void parse_qualifier(const pmix_info_t *in, struct getopt *o)
 		o->have_id = true;
 		o->id = in->value.data.uint32;
 	} else if (strcmp(k, PMIX_HOSTNAME) == 0 && in->value.type == PMIX_STRING &&
-		   in->value.data.string)
+		   in->value.data.string) {
 		snprintf(o->host, sizeof(o->host), "%s", in->value.data.string);
+	} else if (strcmp(k, PMIX_GROUP_CONTEXT_ID) == 0 &&
+		   (in->value.type == PMIX_SIZE || in->value.type == PMIX_UINT64)) {
+		o->have_cid = true;
+		o->cid = in->value.type == PMIX_SIZE ? in->value.data.size : in->value.data.uint64;
+	}
 }
 
 static void parse_opts(const pmix_info_t *info, size_t ninfo, struct getopt *o)
 {
-	o->optional = o->refresh = o->have_id = false;
+	o->optional = o->refresh = o->have_id = o->have_cid = false;
 	o->timeout_ms = 0;
 	o->level = -1;
 	o->host[0] = '\0';
@@ -207,7 +217,12 @@ static const pmix_value_t *find_locked(const pmix_proc_t *p, const char *key,
 {
 	const pmix_value_t *v;
 	uint32_t id;
+	char qkey[PMIX_MAX_KEYLEN + 1];
 
+	/* a member's group info of that group first, then the plain key */
+	if (o->have_cid && PMIX_RANK_IS_VALID(p->rank) && pxc_store_group_key(qkey, key, o->cid) &&
+	    (v = pxc_store_get(pxc_cl.store, p->nspace, PXC_LVL_PROC, p->rank, qkey, NULL)))
+		return v;
 	if (o->level >= 0)
 		return qualified_id(p, o, &id) ?
 			       pxc_store_get(pxc_cl.store, p->nspace, o->level, id, key, NULL) :

@@ -3,10 +3,15 @@
  * group.c - PMIx_Group_construct(_nb), PMIx_Group_destruct(_nb); the other
  * group calls are not supported yet (unsupported.c).
  *
- * The client only carries the request (operation, group id, procs,
- * directives) to the server, which hands it to the host's group
- * (server/group.c); a construct's reply carries INFO[] results. Callbacks
- * run in the progress thread. Not available in a server process.
+ * The client carries the request (operation, group id, procs,
+ * directives) to the server, which runs it with the other members'
+ * servers through the host (server/group.c). A construct commits the
+ * caller's puts first, so that they reach the other members with it; its
+ * reply carries INFO[] results (context id, membership) and a blob of the
+ * members' data, merged into the client store before the caller hears
+ * of completion (PMIx_Get with PMIX_GROUP_CONTEXT_ID as a qualifier reads
+ * a member's PMIX_GROUP_INFO). Callbacks run in the progress thread. Not
+ * available in a server process.
  */
 #include "client.h"
 #include "request.h"
@@ -20,6 +25,9 @@ static pmix_status_t group_prepare(uint8_t op, const char *grp, const pmix_proc_
 	if (!grp || (!procs && nprocs) || (!info && ninfo))
 		return PMIX_ERR_BAD_PARAM;
 	if ((st = pxc_request_ready()) != PMIX_SUCCESS)
+		return st;
+	/* what the caller put goes with the construct (sent before it) */
+	if (op == PMIX_GROUP_CONSTRUCT && (st = PMIx_Commit()) != PMIX_SUCCESS)
 		return st;
 	pxc_buf_init(b);
 	if ((st = pxc_pack(b, &op, 1, PMIX_UINT8)) == PMIX_SUCCESS &&

@@ -194,6 +194,8 @@ static pmix_status_t unpack_results(pmix_status_t st, pmix_data_buffer_t *reply,
 	    pxc_buf_remaining(reply) == 0)
 		return st;
 	ust = pxc_unpack_array(reply, (void **)&r->info, &r->n, PMIX_INFO);
+	if (ust == PMIX_SUCCESS && pxc_buf_remaining(reply) > 0) /* a group's data */
+		ust = pxc_client_merge_blob(reply);
 	return ust == PMIX_SUCCESS ? st : ust;
 }
 

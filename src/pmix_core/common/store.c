@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pmix.h>
@@ -709,4 +710,11 @@ pmix_status_t pxc_store_unpack(pxc_store_t *st, pmix_data_buffer_t *in)
 			rc = PMIX_ERR_NOMEM;
 	blob_free(recs, n);
 	return rc;
+}
+
+bool pxc_store_group_key(char *out, const char *key, uint64_t cid)
+{
+	int n = snprintf(out, PMIX_MAX_KEYLEN + 1, "%s@grp:%llx", key, (unsigned long long)cid);
+
+	return n > 0 && n <= PMIX_MAX_KEYLEN;
 }

@@ -52,6 +52,10 @@ typedef enum {
 #define PXC_KINDS_POSTED \
 	(PXC_KIND_BIT(PMIX_LOCAL) | PXC_KIND_BIT(PMIX_REMOTE) | PXC_KIND_BIT(PMIX_GLOBAL))
 #define PXC_KINDS_ALL 0xffu
+/* Kind of the records a group construct keeps per member under a key
+ * qualified by the group's context id (server/group.c, pxc_store_group_key). */
+#define PXC_KIND_GROUP 6
+#define PXC_KINDS_GROUP PXC_KIND_BIT(PXC_KIND_GROUP)
 
 /* id value meaning "every id of the level" in pack/remove selections. */
 #define PXC_ID_ANY UINT32_MAX
@@ -100,6 +104,11 @@ int pxc_store_pack(const pxc_store_t *st, const char *nspace, int level, uint32_
 /* Merges every record of the blob in (read to its end). Returns a PMIx
  * status: PMIX_SUCCESS, or an unpack error with nothing merged. */
 pmix_status_t pxc_store_unpack(pxc_store_t *st, pmix_data_buffer_t *in);
+
+/* The store key of key qualified by a group's context id (PMIx_Get with
+ * PMIX_GROUP_CONTEXT_ID as a qualifier) into out[PMIX_MAX_KEYLEN + 1]; false
+ * when it does not fit. */
+bool pxc_store_group_key(char *out, const char *key, uint64_t cid);
 
 /* Approximate bytes held by the store (for the memory benchmark). */
 size_t pxc_store_bytes(const pxc_store_t *st);

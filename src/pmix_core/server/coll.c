@@ -51,21 +51,19 @@
 #include "delta.h"
 #include "nspace.h"
 #include "coll.h"
+#include "group.h"
 #include "proto.h"
 
 #define PXC_COLL_LOST_STATUS PMIX_ERR_PROC_TERM_WO_SYNC
 
-typedef struct {
-	uint64_t peer_id;
-	uint32_t tag;
-	pmix_proc_t proc;
-	uint32_t upto; /* FENCE: commits its data covers */
-} member_t;
+typedef pxc_coll_member_t member_t;
 
 typedef struct pxc_coll {
 	struct pxc_coll *next;
 	uint64_t id;
 	uint16_t cmd;
+	uint8_t op;         /* GROUP: pmix_group_operation_t */
+	char *grp;          /* GROUP: the group id */
 	pmix_proc_t *procs; /* signature: sorted, unique */
 	size_t nprocs;
 	pmix_info_t *info; /* the first joiner's */
@@ -152,14 +150,16 @@ static size_t local_count(const pmix_proc_t *procs, size_t n, bool drop)
 	return count > lost ? count - lost : 0;
 }
 
-/* Same command, procs and PMIX_CONNECT_ID (connect.c). */
+/* Same command, procs and PMIX_CONNECT_ID (connect.c), or for GROUP the
+ * same operation and group id. */
 static pxc_coll_t *coll_find(uint16_t cmd, const pmix_proc_t *procs, size_t n,
-			     const pmix_info_t *info, size_t ninfo)
+			     const pmix_info_t *info, size_t ninfo, uint8_t op, const char *grp)
 {
 	for (pxc_coll_t *c = pxc_srv.colls; c; c = c->next)
 		if (c->cmd == cmd && !c->in_host && c->nprocs == n &&
 		    memcmp(c->procs, procs, n * sizeof(*procs)) == 0 &&
-		    pxc_cnx_same_op(c->info, c->ninfo, info, ninfo))
+		    (cmd == PXC_CMD_GROUP ? c->op == op && strcmp(c->grp, grp) == 0 :
+					    pxc_cnx_same_op(c->info, c->ninfo, info, ninfo)))
 			return c;
 	return NULL;
 }
@@ -183,7 +183,10 @@ static void coll_free(pxc_coll_t *c)
 	pxc_srv_timer_free(c->timer);
 	pxc_array_free(c->procs, c->nprocs, PMIX_PROC);
 	pxc_array_free(c->info, c->ninfo, PMIX_INFO);
+	for (size_t i = 0; i < c->nmembers; i++)
+		pxc_array_free(c->members[i].ginfo, c->members[i].nginfo, PMIX_INFO);
 	free(c->members);
+	free(c->grp);
 	free(c);
 }
 
@@ -363,11 +366,30 @@ static void connect_fetch(pxc_coll_t *c)
 		connect_finish(c, PMIX_SUCCESS);
 }
 
+/* A group operation ended (group.c answers the members); res: the host's
+ * results, local: this node's part. */
+static void group_done(pxc_coll_t *c, pmix_status_t st, const pmix_info_t *res, size_t nres,
+		       const char *local, size_t nlocal)
+{
+	pxc_grp_finish(&(pxc_grp_op_t){ .op = c->op,
+					.grp = c->grp,
+					.procs = c->procs,
+					.nprocs = c->nprocs,
+					.info = c->info,
+					.ninfo = c->ninfo,
+					.members = c->members,
+					.nmembers = c->nmembers },
+		       st, res, nres, local, nlocal);
+	coll_free(c);
+}
+
 static void complete(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
 {
 	if (st == PMIX_OPERATION_SUCCEEDED)
 		st = PMIX_SUCCESS;
-	if (c->cmd == PXC_CMD_FENCE)
+	if (c->cmd == PXC_CMD_GROUP)
+		group_done(c, st, NULL, 0, data, ndata);
+	else if (c->cmd == PXC_CMD_FENCE)
 		fence_finish(c, st, data, ndata);
 	else if (c->cmd == PXC_CMD_CONNECT && st == PMIX_SUCCESS)
 		connect_fetch(c);
@@ -402,7 +424,10 @@ static void host_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 	hctx_t *x = r->ctx;
 	pxc_coll_t *c = coll_by_id(x->coll_id);
 
-	if (c)
+	if (c && c->cmd == PXC_CMD_GROUP)
+		group_done(c, res->status == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : res->status,
+			   res->info, res->ninfo, x->blob.base_ptr, x->blob.bytes_used);
+	else if (c)
 		complete(c, res->status, res->data, res->ndata);
 }
 
@@ -434,6 +459,25 @@ pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 	return st;
 }
 
+/* Appends (key, a copy of val) to a's info copy. 0/-1. */
+static int info_add(pxc_upcall_args_t *a, const char *key, const void *val, pmix_data_type_t type)
+{
+	pmix_info_t *info = PMIx_Info_create(a->ninfo + 1);
+
+	if (!info)
+		return -1;
+	for (size_t i = 0; i < a->ninfo; i++)
+		PMIx_Info_xfer(&info[i], &a->info[i]);
+	if (PMIx_Info_load(&info[a->ninfo], key, val, type) != PMIX_SUCCESS) {
+		PMIx_Info_free(info, a->ninfo + 1);
+		return -1;
+	}
+	pxc_array_free(a->info, a->ninfo, PMIX_INFO);
+	a->info = info;
+	a->ninfo++;
+	return 0;
+}
+
 /* A CONNECT over several namespaces: the local members' posted records
  * go to the host under PXC_CONNECT_DATA (coll.h). Appended to a's info
  * copy; without posted data nothing is added. 0/-1. */
@@ -441,7 +485,6 @@ static int connect_data(const pxc_coll_t *c, pxc_upcall_args_t *a)
 {
 	pmix_data_buffer_t blob;
 	pmix_byte_object_t bo;
-	pmix_info_t *info;
 	bool multi = false;
 	int rc = 0;
 
@@ -457,20 +500,7 @@ static int connect_data(const pxc_coll_t *c, pxc_upcall_args_t *a)
 	if (rc == 0 && blob.bytes_used) {
 		bo.bytes = blob.base_ptr;
 		bo.size = blob.bytes_used;
-		if (!(info = PMIx_Info_create(a->ninfo + 1)))
-			rc = -1;
-		for (size_t i = 0; rc == 0 && i < a->ninfo; i++)
-			PMIx_Info_xfer(&info[i], &a->info[i]);
-		if (rc == 0 && PMIx_Info_load(&info[a->ninfo], PXC_CONNECT_DATA, &bo,
-					      PMIX_BYTE_OBJECT) != PMIX_SUCCESS) {
-			PMIx_Info_free(info, a->ninfo + 1);
-			rc = -1;
-		}
-		if (rc == 0) {
-			pxc_array_free(a->info, a->ninfo, PMIX_INFO);
-			a->info = info;
-			a->ninfo++;
-		}
+		rc = info_add(a, PXC_CONNECT_DATA, &bo, PMIX_BYTE_OBJECT);
 	}
 	pxc_buf_clear(&blob);
 	return rc;
@@ -493,6 +523,17 @@ static pmix_status_t call_host(pxc_coll_t *c, pxc_upcall_t *r, hctx_t *x)
 	if (c->cmd == PXC_CMD_FENCE)
 		return m->fence_nb(a->procs, a->nprocs, a->info, a->ninfo, x->blob.base_ptr,
 				   x->blob.bytes_used, pxc_upcall_cb_modex, PXC_UPCALL_CBDATA(r));
+	if (c->cmd == PXC_CMD_GROUP) {
+		pmix_byte_object_t bo = { .bytes = x->blob.base_ptr, .size = x->blob.bytes_used };
+
+		if (c->op == PMIX_GROUP_CONSTRUCT &&
+		    info_add(a, PXC_GROUP_DATA, &bo, PMIX_BYTE_OBJECT) < 0)
+			return PMIX_ERR_NOMEM;
+		if (!(a->str = strdup(c->grp)))
+			return PMIX_ERR_NOMEM;
+		return m->group((pmix_group_operation_t)c->op, a->str, a->procs, a->nprocs, a->info,
+				a->ninfo, pxc_upcall_cb_info, PXC_UPCALL_CBDATA(r));
+	}
 	if (c->cmd == PXC_CMD_CONNECT && connect_data(c, a) < 0)
 		return PMIX_ERR_NOMEM;
 	if (c->cmd == PXC_CMD_CONNECT)
@@ -508,6 +549,7 @@ static bool host_has(uint16_t cmd)
 
 	return cmd == PXC_CMD_FENCE   ? m->fence_nb != NULL :
 	       cmd == PXC_CMD_CONNECT ? m->connect != NULL :
+	       cmd == PXC_CMD_GROUP   ? m->group != NULL :
 					m->disconnect != NULL;
 }
 
@@ -518,7 +560,9 @@ static void coll_ready(pxc_coll_t *c)
 	pxc_upcall_t *r;
 	pmix_status_t st;
 
-	if (!x || (c->cmd == PXC_CMD_FENCE && collect_local(c, &x->blob) < 0)) {
+	if (!x || (c->cmd == PXC_CMD_FENCE && collect_local(c, &x->blob) < 0) ||
+	    (c->cmd == PXC_CMD_GROUP && c->op == PMIX_GROUP_CONSTRUCT &&
+	     pxc_grp_local_part(c->members, c->nmembers, &x->blob) < 0)) {
 		hctx_free(x);
 		complete(c, PMIX_ERR_NOMEM, NULL, 0);
 		return;
@@ -548,12 +592,17 @@ static void coll_ready(pxc_coll_t *c)
 /* -------------------------------------------------------------- joining */
 
 static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n, pmix_info_t *info,
-			    size_t ninfo)
+			    size_t ninfo, uint8_t op, const char *grp)
 {
 	pxc_coll_t *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	if (grp && !(c->grp = strdup(grp))) {
+		free(c);
+		return NULL;
+	}
+	c->op = op;
 	c->id = pxc_srv_new_id();
 	c->cmd = cmd;
 	c->procs = procs;
@@ -567,6 +616,7 @@ static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n, pmix_inf
 	if (!c->members || !c->timer) {
 		pxc_srv_timer_free(c->timer);
 		free(c->members);
+		free(c->grp);
 		free(c);
 		return NULL;
 	}
@@ -578,9 +628,10 @@ static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n, pmix_inf
 /* Validates and records one join; replies itself on errors. Takes procs
  * and info. */
 static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, size_t n,
-		 pmix_info_t *info, size_t ninfo)
+		 pmix_info_t *info, size_t ninfo, uint8_t op, const char *grp)
 {
 	pxc_coll_t *c;
+	member_t m = { .peer_id = p->id, .tag = h->tag, .proc = p->proc };
 	pmix_status_t st = PMIX_SUCCESS;
 
 	n = sort_unique(procs, n);
@@ -588,14 +639,16 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, siz
 		st = PMIX_ERR_BAD_PARAM;
 	else if (!pxc_cnx_may_drop(h->cmd, info, ninfo) && count_lost(procs, n))
 		st = PXC_COLL_LOST_STATUS;
-	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n, info, ninfo) : NULL;
+	if (st == PMIX_SUCCESS && h->cmd == PXC_CMD_GROUP && op == PMIX_GROUP_CONSTRUCT)
+		st = pxc_grp_member_info(info, ninfo, &m.ginfo, &m.nginfo);
+	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n, info, ninfo, op, grp) : NULL;
 	if (c) {
 		pxc_array_free(procs, n, PMIX_PROC);
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		for (size_t i = 0; i < c->nmembers; i++)
 			if (proc_cmp(&c->members[i].proc, &p->proc) == 0)
 				st = PMIX_ERR_BAD_PARAM; /* joined twice */
-	} else if (st == PMIX_SUCCESS && !(c = coll_new(h->cmd, procs, n, info, ninfo))) {
+	} else if (st == PMIX_SUCCESS && !(c = coll_new(h->cmd, procs, n, info, ninfo, op, grp))) {
 		st = PMIX_ERR_NOMEM;
 	}
 	if (st != PMIX_SUCCESS || c->nmembers >= c->nexpected) {
@@ -603,11 +656,12 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, siz
 			pxc_array_free(procs, n, PMIX_PROC);
 			pxc_array_free(info, ninfo, PMIX_INFO);
 		}
+		pxc_array_free(m.ginfo, m.nginfo, PMIX_INFO);
 		pxc_peer_reply(p, h->cmd, h->tag, st == PMIX_SUCCESS ? PMIX_ERR_BAD_PARAM : st,
 			       NULL);
 		return;
 	}
-	c->members[c->nmembers++] = (member_t){ .peer_id = p->id, .tag = h->tag, .proc = p->proc };
+	c->members[c->nmembers++] = m;
 	pxc_cnx_joined(c->cmd, c->procs, c->nprocs, c->info, c->ninfo, &p->proc, c->nmembers == 1);
 	if (c->nmembers == c->nexpected)
 		coll_ready(c);
@@ -635,8 +689,14 @@ static int do_coll(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		PMIx_Load_procid(procs, p->proc.nspace, PMIX_RANK_WILDCARD);
 		n = 1;
 	}
-	join(p, h, procs, n, info, ninfo);
+	join(p, h, procs, n, info, ninfo, 0, NULL);
 	return 0;
+}
+
+void pxc_coll_join_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, uint8_t op, const char *grp,
+			 pmix_proc_t *procs, size_t n, pmix_info_t *info, size_t ninfo)
+{
+	join(p, h, procs, n, info, ninfo, op, grp);
 }
 
 int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)

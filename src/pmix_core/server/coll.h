@@ -21,6 +21,23 @@ typedef struct pxc_peer pxc_peer_t;
 int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
+
+/* One local participant of a collective (coll.c; group.c reads them). */
+typedef struct {
+	uint64_t peer_id;
+	uint32_t tag;
+	pmix_proc_t proc;
+	uint32_t upto;      /* FENCE: commits its data covers */
+	pmix_info_t *ginfo; /* GROUP construct: its PMIX_GROUP_INFO (a copy) */
+	size_t nginfo;
+} pxc_coll_member_t;
+
+/* GROUP (group.c, once checked): p joins operation op (pmix_group_operation_t)
+ * of group grp over procs, the same collective as every other member's
+ * call with the same op and grp. Takes procs and info; replies itself on
+ * errors. */
+void pxc_coll_join_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, uint8_t op, const char *grp,
+			 pmix_proc_t *procs, size_t n, pmix_info_t *info, size_t ninfo);
 /* A local proc is gone (lost connection or deregistered): fail every
  * collective that still waits for it. */
 void pxc_coll_proc_gone(const pmix_proc_t *proc);
@@ -36,6 +53,14 @@ void pxc_coll_fail_all(pmix_status_t status);
  * server's reply gives every member the others' data and no direct modex
  * across namespaces follows. Other hosts ignore the key. */
 #define PXC_CONNECT_DATA "slurmix.cnct.data"
+/* A GROUP construct: the server hands the host's group upcall its node's
+ * part (PMIX_BYTE_OBJECT, opaque to the host) under this info key; a host
+ * that runs the construct between nodes answers with results holding
+ * PXC_GROUP_DATA = the concatenation of every node's part (in any order)
+ * and, when PMIX_GROUP_ASSIGN_CONTEXT_ID was asked, PMIX_GROUP_CONTEXT_ID
+ * (SIZE), the same on every node. Without PXC_GROUP_DATA in the results
+ * the members learn of the local part only. */
+#define PXC_GROUP_DATA "slurmix.grp.data"
 /* Merges a store blob of posted records into the server's store (a trusted
  * host's data). Progress thread. PMIX_SUCCESS or the unpack error. */
 pmix_status_t pxc_server_host_data(const char *data, size_t ndata);

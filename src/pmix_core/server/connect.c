@@ -230,6 +230,8 @@ bool pxc_cnx_may_drop(uint16_t cmd, const pmix_info_t *info, size_t ninfo)
 		return pxc_info_flag(info, ninfo, PMIX_CONNECT_OPTIONAL);
 	if (cmd == PXC_CMD_DISCONNECT)
 		return pxc_info_flag(info, ninfo, PMIX_CONNECT_EARLY_TERM_ALLOWED);
+	if (cmd == PXC_CMD_GROUP) /* a destruct always has it (group.c) */
+		return pxc_info_flag(info, ninfo, PMIX_GROUP_OPTIONAL);
 	return false;
 }
 
@@ -319,7 +321,7 @@ int pxc_cnx_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buff
 static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
 		      size_t n, const pmix_info_t *info, size_t ninfo)
 {
-	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT };
+	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT, PMIX_GROUP_ID };
 	pmix_data_array_t *da;
 	pxc_upcall_t *r;
 
@@ -327,7 +329,7 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 	    !(r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none)))
 		return;
 	r->a.proc = *src;
-	r->a.info = PMIx_Info_create(4);
+	r->a.info = PMIx_Info_create(5);
 	da = PMIx_Data_array_create(n, PMIX_PROC);
 	if (!r->a.info || !da) {
 		PMIx_Data_array_free(da);
@@ -338,7 +340,7 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 	PMIx_Info_load(&r->a.info[0], PMIX_EVENT_CUSTOM_RANGE, da, PMIX_DATA_ARRAY);
 	PMIx_Info_load(&r->a.info[1], PMIX_EVENT_AFFECTED_PROC, src, PMIX_PROC);
 	r->a.ninfo = 2;
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < sizeof(keep) / sizeof(*keep); k++) {
 		const pmix_info_t *i = pxc_info_find(info, ninfo, keep[k]);
 
 		if (i && PMIx_Value_xfer(&r->a.info[r->a.ninfo].value, &i->value) == PMIX_SUCCESS)
@@ -411,18 +413,23 @@ void pxc_cnx_ended(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_
 /* --------------------------------------------------------------- events */
 
 /* Sends an event to the local clients among procs (except who); with
- * explicit_only, only to those that registered code itself. */
-static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs, size_t n,
-		    const pmix_proc_t *who, bool explicit_only)
+ * explicit_only, only to those that registered code itself. extra (may be
+ * NULL): one more info of the event. */
+static void deliver_x(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+		      size_t n, const pmix_proc_t *who, bool explicit_only,
+		      const pmix_info_t *extra)
 {
 	pmix_data_range_t range = PMIX_RANGE_CUSTOM;
 	pmix_data_buffer_t msg;
-	pmix_info_t info[2];
+	pmix_info_t info[3];
 	pmix_data_array_t da = { .type = PMIX_PROC, .size = n, .array = (void *)procs };
 	pmix_status_t st;
 
 	PMIx_Info_load(&info[0], PMIX_EVENT_CUSTOM_RANGE, &da, PMIX_DATA_ARRAY);
 	PMIx_Info_load(&info[1], PMIX_EVENT_AFFECTED_PROC, src, PMIX_PROC);
+	PMIx_Info_construct(&info[2]);
+	if (extra)
+		PMIx_Info_xfer(&info[2], extra);
 	pxc_buf_init(&msg);
 	st = pxc_pack_status(&msg, code);
 	if (st == PMIX_SUCCESS)
@@ -430,7 +437,7 @@ static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_
 	if (st == PMIX_SUCCESS)
 		st = pxc_pack(&msg, &range, 1, PMIX_DATA_RANGE);
 	if (st == PMIX_SUCCESS)
-		st = pxc_pack_array(&msg, info, 2, PMIX_INFO);
+		st = pxc_pack_array(&msg, info, extra ? 3 : 2, PMIX_INFO);
 	for (pxc_peer_t *p = pxc_srv.peers; st == PMIX_SUCCESS && p; p = p->next) {
 		bool wants = !explicit_only && p->ev_all;
 
@@ -443,6 +450,20 @@ static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_
 	pxc_buf_clear(&msg);
 	PMIx_Info_destruct(&info[0]);
 	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_destruct(&info[2]);
+}
+
+static void deliver(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs, size_t n,
+		    const pmix_proc_t *who, bool explicit_only)
+{
+	deliver_x(code, src, procs, n, who, explicit_only, NULL);
+}
+
+void pxc_cnx_notify_set(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+			size_t n, const pmix_info_t *info, size_t ninfo)
+{
+	deliver_x(code, src, procs, n, src, true, pxc_info_find(info, ninfo, PMIX_GROUP_ID));
+	tell_host(code, src, procs, n, info, ninfo);
 }
 
 void pxc_cnx_joined(uint16_t cmd, const pmix_proc_t *procs, size_t n, const pmix_info_t *info,

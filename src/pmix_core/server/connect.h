@@ -67,6 +67,12 @@ pmix_status_t pxc_cnx_pack_results(uint64_t coll_id, const pmix_proc_t *procs, s
  * procs of its sets get PMIX_ERR_INVALID_TERMINATION (unless
  * PMIX_CONNECT_EARLY_TERM_ALLOWED); its records are dropped. */
 void pxc_cnx_client_gone(const pmix_proc_t *proc);
+/* Raises code (source and PMIX_EVENT_AFFECTED_PROC: src) for procs, range
+ * CUSTOM: the local clients among them that registered code itself get it
+ * at once (src excepted), the host's notify_event carries it to the
+ * others (with info's PMIX_CONNECT_ID and PMIX_TIMEOUT). */
+void pxc_cnx_notify_set(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
+			size_t n, const pmix_info_t *info, size_t ninfo);
 /* Server finalize. */
 void pxc_cnx_free_all(void);
 

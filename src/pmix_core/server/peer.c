@@ -161,6 +161,7 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	pxc_coll_proc_gone(&proc);
 	pxc_parked_wake(&proc);
 	pxc_cnx_client_gone(&proc);
+	pxc_grp_client_gone(&proc);
 	/* Last: the host may deregister the client from inside its upcall. */
 	tell_host_finalized(&proc, cl->server_object);
 }
@@ -535,8 +536,10 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	if (!p->finalized && p->client)
-		pxc_cnx_client_gone(&p->proc); /* still connected: tell the others */
+	if (!p->finalized && p->client) { /* still connected, in groups: tell the others */
+		pxc_cnx_client_gone(&p->proc);
+		pxc_grp_client_gone(&p->proc);
+	}
 	if (p->finalized || !p->client || !pxc_srv.module.client_finalized) {
 		p->finalized = true; /* a second FINALIZE is not told twice */
 		return pxc_peer_reply(p, h->cmd, h->tag, PMIX_SUCCESS, NULL), 0;

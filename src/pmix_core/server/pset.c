@@ -5,7 +5,8 @@
  *
  * Process sets live in the progress thread (pxc_srv.psets, read by
  * query.c); the API calls copy their arguments and wait for the progress
- * thread to apply them. Defining a set again replaces it.
+ * thread to apply them. Defining a set again replaces it. Group
+ * constructs (group.c) define their sets directly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,33 +42,45 @@ static void pset_remove(const char *name)
 		}
 }
 
+pmix_status_t pxc_pset_put(const char *name, const pmix_proc_t *members, size_t n)
+{
+	pxc_pset_t *p = calloc(1, sizeof(*p));
+
+	if (!p || !(p->name = strdup(name)) ||
+	    (n && !(p->members = malloc(n * sizeof(*members))))) {
+		if (p)
+			free(p->name);
+		free(p);
+		return PMIX_ERR_NOMEM;
+	}
+	if (n)
+		memcpy(p->members, members, n * sizeof(*members));
+	p->nmembers = n;
+	pset_remove(name);
+	p->next = pxc_srv.psets;
+	pxc_srv.psets = p;
+	return PMIX_SUCCESS;
+}
+
+void pxc_pset_drop(const char *name)
+{
+	pset_remove(name);
+}
+
 static void pset_fn(void *arg)
 {
 	psop_t *o = arg;
-	pxc_pset_t *p;
 
 	if (!pxc_srv.running) {
 		pxc_sync_signal(&o->sync, PMIX_ERR_INIT);
 		return;
 	}
-	pset_remove(o->name);
 	if (!o->define) {
+		pset_remove(o->name);
 		pxc_sync_signal(&o->sync, PMIX_SUCCESS);
 		return;
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		pxc_sync_signal(&o->sync, PMIX_ERR_NOMEM);
-		return;
-	}
-	p->name = o->name;
-	p->members = o->members;
-	p->nmembers = o->n;
-	o->name = NULL;
-	o->members = NULL;
-	p->next = pxc_srv.psets;
-	pxc_srv.psets = p;
-	pxc_sync_signal(&o->sync, PMIX_SUCCESS);
+	pxc_sync_signal(&o->sync, pxc_pset_put(o->name, o->members, o->n));
 }
 
 static pmix_status_t pset_call(psop_t *o)

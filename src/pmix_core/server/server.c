@@ -35,6 +35,7 @@
 #include "evsync.h"
 #include "upcall.h"
 #include "connect.h"
+#include "group.h"
 #include "peer.h"
 #include "jobctl.h"
 #include "rendezvous.h"
@@ -509,6 +510,7 @@ static void teardown_in_thread(void *arg)
 	pxc_evcache_clear();
 	pxc_iof_clear();
 	pxc_cnx_free_all();
+	pxc_grp_free_all();
 	pxc_topo_free();
 	pxc_store_destroy(pxc_srv.store);
 	pxc_srv.store = NULL;

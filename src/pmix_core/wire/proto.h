@@ -138,8 +138,10 @@ enum pxc_cmd {
 	PXC_CMD_JOBCTL = 17,
 	/* LOG    C->S  INFO[] data, INFO[] directives              reply STATUS */
 	PXC_CMD_LOG = 18,
-	/* GROUP  C->S  UINT8 op (pmix_group_operation_t), STRING grp, PROC[] procs,
-	 *              INFO[] info         reply STATUS, INFO[] results */
+	/* GROUP  C->S  UINT8 op (pmix_group_operation_t), STRING grp, PROC[] procs
+	 *              (none for a destruct), INFO[] info
+	 *              reply STATUS; a construct's success also INFO[] results,
+	 *              BLOB (the members' data, server/group.c) */
 	PXC_CMD_GROUP = 19,
 	/* IOF_PULL C->S PROC[] procs, UINT16 channels, INFO[] directives
 	 *              reply STATUS, SIZE handler id; then that
