@@ -29,6 +29,20 @@
  *                         (each nspace WILDCARD) with a context id, after
  *                         a group "gl" of this step alone: "local cid C",
  *                         "xstep STATUS cid C members M"
+ *   pmix_group invite     rank 0 invites the whole step (WILDCARD) with a
+ *                         context id; every other rank's INVITED handler
+ *                         joins (PMIx_Group_join_nb ACCEPT), the last one
+ *                         declines: rank 0 "invite STATUS cid C members N";
+ *                         the members "complete cid C members N" (their
+ *                         CONSTRUCT_COMPLETE event) and "destruct STATUS";
+ *                         the last "declined, no complete" (or "complete")
+ *   pmix_group invite-silent   the same, but the last rank never answers;
+ *                         rank 0's invite has PMIX_TIMEOUT 3: "invite STATUS
+ *                         members N after S s"
+ *   pmix_group leave      construct "gv" over the step, the last rank leaves
+ *                         ("leave STATUS"), the others see PMIX_GROUP_LEFT
+ *                         ("left from L") and destruct without it
+ *                         ("destruct STATUS")
  *   pmix_group refuse     rank 0 alone: "refuse WHAT STATUS" for a wrong
  *                         type, a required unknown directive, an unknown
  *                         group's destruct, an empty name, a caller outside
@@ -228,8 +242,9 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *src, pm
 	for (size_t i = 0; i < ninfo; i++)
 		if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ID) && info[i].value.type == PMIX_STRING)
 			g = info[i].value.data.string;
-	snprintf(evtext, sizeof(evtext), "event from %u group %s", src ? src->rank : 9999, g);
-	evcount++;
+	if (!evcount++) /* the first: the others' finalize may follow */
+		snprintf(evtext, sizeof(evtext), "event from %u group %s", src ? src->rank : 9999,
+			 g);
 	if (cbfunc)
 		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
@@ -253,6 +268,118 @@ static void notify(int on)
 	for (int i = 0; i < 40 && !evcount; i++)
 		usleep(100000);
 	printf("rank %u %s\n", me.rank, evcount ? evtext : "no event");
+	free(procs);
+}
+
+/* ---- invite, join, leave ---- */
+
+static volatile int invited, completed, left, left_from = -1;
+static char invited_grp[PMIX_MAX_NSLEN + 1];
+static pmix_proc_t invited_by;
+static size_t done_cid, done_members;
+
+static void on_group_event(size_t id, pmix_status_t status, const pmix_proc_t *src,
+			   pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+			   pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+	(void)id, (void)results, (void)nresults;
+	if (status == PMIX_GROUP_INVITED && src) {
+		for (size_t i = 0; i < ninfo; i++)
+			if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ID) &&
+			    info[i].value.type == PMIX_STRING)
+				snprintf(invited_grp, sizeof(invited_grp), "%s",
+					 info[i].value.data.string);
+		invited_by = *src;
+		invited = 1;
+	} else if (status == PMIX_GROUP_CONSTRUCT_COMPLETE) {
+		done_cid = number(info, ninfo, PMIX_GROUP_CONTEXT_ID);
+		done_members = members(info, ninfo);
+		completed = 1;
+	} else if (status == PMIX_GROUP_LEFT && src) {
+		left_from = (int)src->rank;
+		left = 1;
+	}
+	if (cbfunc)
+		cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void wait_for(volatile int *flag, int tenths)
+{
+	for (int i = 0; i < tenths && !*flag; i++)
+		usleep(100000);
+}
+
+static void invite(int silent)
+{
+	pmix_status_t codes[] = { PMIX_GROUP_INVITED, PMIX_GROUP_CONSTRUCT_COMPLETE };
+	int last = me.rank == size - 1;
+	pmix_proc_t all;
+	pmix_info_t dirs[2], *res = NULL;
+	size_t nres = 0;
+	int tmo = 3;
+	double t0;
+	pmix_status_t st;
+
+	if (!(silent && last))
+		PMIx_Register_event_handler(codes, 2, NULL, 0, on_group_event, NULL, NULL);
+	fence();
+	if (me.rank == 0) {
+		PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
+		PMIX_INFO_LOAD(&dirs[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
+		PMIX_INFO_LOAD(&dirs[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+		t0 = now();
+		st = PMIx_Group_invite("gi", &all, 1, dirs, silent ? 2 : 1, &res, &nres);
+		if (silent)
+			printf("rank 0 invite %s members %zu after %.0f s\n", PMIx_Error_string(st),
+			       members(res, nres), now() - t0);
+		else
+			printf("rank 0 invite %s cid %zu members %zu\n", PMIx_Error_string(st),
+			       number(res, nres, PMIX_GROUP_CONTEXT_ID), members(res, nres));
+		if (res)
+			PMIX_INFO_FREE(res, nres);
+	} else if (!(silent && last)) {
+		wait_for(&invited, 100);
+		if (invited)
+			PMIx_Group_join_nb(invited_grp, &invited_by,
+					   last ? PMIX_GROUP_DECLINE : PMIX_GROUP_ACCEPT, NULL, 0,
+					   NULL, NULL);
+	}
+	if (last) {
+		sleep(2);
+		printf("rank %u %s\n", me.rank, completed ? "complete" : "declined, no complete");
+	} else {
+		wait_for(&completed, 100);
+		printf("rank %u complete cid %zu members %zu\n", me.rank, done_cid, done_members);
+		st = PMIx_Group_destruct("gi", NULL, 0);
+		printf("rank %u destruct %s\n", me.rank, PMIx_Error_string(st));
+	}
+	fence();
+}
+
+static void leave(void)
+{
+	pmix_status_t code = PMIX_GROUP_LEFT;
+	pmix_proc_t *procs = job_procs();
+	pmix_info_t tmo;
+	int t = 10;
+	size_t cid, n;
+	pmix_status_t st;
+
+	PMIx_Register_event_handler(&code, 1, NULL, 0, on_group_event, NULL, NULL);
+	st = construct("gv", procs, size, NULL, 0, &cid, &n);
+	printf("rank %u construct %s\n", me.rank, PMIx_Error_string(st));
+	fence();
+	if (me.rank == size - 1) {
+		printf("rank %u leave %s\n", me.rank,
+		       PMIx_Error_string(PMIx_Group_leave("gv", NULL, 0)));
+	} else {
+		wait_for(&left, 100);
+		printf("rank %u left from %d\n", me.rank, left_from);
+		PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &t, PMIX_INT);
+		st = PMIx_Group_destruct("gv", &tmo, 1);
+		printf("rank %u destruct %s\n", me.rank, PMIx_Error_string(st));
+	}
+	fence();
 	free(procs);
 }
 
@@ -321,6 +448,10 @@ int main(int argc, char **argv)
 		notify(argc > 2 && !strcmp(argv[2], "on"));
 	else if (!strcmp(mode, "xstep") && argc > 3)
 		xstep(argv[2], (uint32_t)atoi(argv[3]));
+	else if (!strcmp(mode, "invite") || !strcmp(mode, "invite-silent"))
+		invite(!strcmp(mode, "invite-silent"));
+	else if (!strcmp(mode, "leave"))
+		leave();
 	else if (!strcmp(mode, "refuse") && me.rank == 0)
 		refuse();
 	PMIx_Finalize(NULL, 0);

@@ -444,6 +444,25 @@ sleep 1
 $S --overlap -w vn[3-4] -N2 -n2 ./pmix_group xstep slurmix.$SLURM_JOB_ID.0 2 | sed "s/^/B /"
 wait'
 
+	# rank 0 invites 4 ranks on 2 nodes: two join, the last declines;
+	# then one that never answers, and the invite's 3 s timeout
+	mcase "groups: invite and join across nodes (a decline left out); a silent invitee and the timeout" '
+		[ $rc -eq 0 ] && grep -qE "^rank 0 invite SUCCESS cid [1-9][0-9]* members 3$" <<<"$out" &&
+		c=$(sed -n "s/^rank 0 invite SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out") &&
+		[ "$(grep -c "^rank [0-2] complete cid $c members 3$" <<<"$out")" = 3 ] &&
+		[ "$(grep -c "^rank [0-2] destruct SUCCESS$" <<<"$out")" = 3 ] &&
+		grep -qx "rank 3 declined, no complete" <<<"$out" &&
+		grep -qE "^silent rank 0 invite SUCCESS members 3 after [3-5] s$" <<<"$out" &&
+		[ "$(grep -c "^silent rank [0-2] destruct SUCCESS$" <<<"$out")" = 3 ]' '
+$S -N2 -n4 ./pmix_group invite
+$S -N2 -n4 ./pmix_group invite-silent | sed "s/^/silent /"'
+
+	mcase "groups: a member leaves; the others hear PMIX_GROUP_LEFT and destruct without it" '
+		[ $rc -eq 0 ] && grep -qx "rank 3 leave SUCCESS" <<<"$out" &&
+		[ "$(grep -c "^rank [0-2] left from 3$" <<<"$out")" = 3 ] &&
+		[ "$(grep -c "^rank [0-2] destruct SUCCESS$" <<<"$out")" = 3 ]' '
+$S -N2 -n4 ./pmix_group leave'
+
 	mcase "groups: refused requests" '
 		[ $rc -eq 0 ] && has_all "refuse type BAD-PARAM" \
 			"refuse required NOT-SUPPORTED" "refuse unknown NOT-FOUND" \

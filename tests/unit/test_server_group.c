@@ -4,7 +4,7 @@
  * (server/group.c): a group of one node's clients without a host, the
  * members' posted data and group info in every reply (the group info
  * qualified by the context id), the host's parts and context id, broken
- * host data, broken requests, and PMIX_GROUP_NOTIFY_TERMINATION.
+ * host data, broken requests, PMIX_GROUP_NOTIFY_TERMINATION and leave.
  *
  * Each test runs the real server in its own process, as every server
  * suite does (tests/lib/srvthread.h).
@@ -365,6 +365,51 @@ START_TEST(group_member_lost_quiet)
 }
 END_TEST
 
+/* PMIx_Group_leave (GROUP with PXC_GROUP_OP_LEAVE): the other member
+ * hears PMIX_GROUP_LEFT and destructs alone; leaving a group one is not in,
+ * or one that does not exist, is refused. */
+START_TEST(group_leave)
+{
+	pmix_server_module_t mod = full_module;
+	pmix_status_t code = PMIX_GROUP_LEFT;
+	pmix_proc_t procs[2];
+	pmix_data_buffer_t b;
+	reply_t r;
+	int fd[2];
+
+	mod.group = NULL;
+	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
+	register_job(2);
+	for (int i = 0; i < 2; i++) {
+		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
+		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
+	}
+	rc_regevents(fd[1], &code, 1);
+	for (int i = 0; i < 2; i++)
+		send_group(fd[i], 4, PMIX_GROUP_CONSTRUCT, "gv", procs, 2, NULL, 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(group_reply(fd[i], 4, &r), PMIX_SUCCESS);
+		pxc_store_destroy(r.st);
+	}
+	send_group(fd[0], 5, PXC_GROUP_OP_LEAVE, "gv", NULL, 0, NULL, 0);
+	ck_assert_int_eq(rc_reply(fd[0], 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	rc_expect_event(fd[1], PMIX_GROUP_LEFT, NS, 0);
+	send_group(fd[0], 6, PXC_GROUP_OP_LEAVE, "gv", NULL, 0, NULL, 0); /* not in it now */
+	ck_assert_int_eq(rc_reply(fd[0], 6, &b), PMIX_ERR_BAD_PARAM);
+	pxc_buf_clear(&b);
+	send_group(fd[0], 7, PXC_GROUP_OP_LEAVE, "none", NULL, 0, NULL, 0);
+	ck_assert_int_eq(rc_reply(fd[0], 7, &b), PMIX_ERR_NOT_FOUND);
+	pxc_buf_clear(&b);
+	send_group(fd[1], 8, PMIX_GROUP_DESTRUCT, "gv", NULL, 0, NULL, 0); /* alone */
+	ck_assert_int_eq(rc_reply(fd[1], 8, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	for (int i = 0; i < 2; i++)
+		close(fd[i]);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -373,6 +418,7 @@ int main(int argc, char **argv)
 		{ "group_bad_requests", group_bad_requests },
 		{ "group_member_lost_notify", group_member_lost_notify },
 		{ "group_member_lost_quiet", group_member_lost_quiet },
+		{ "group_leave", group_leave },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * group.c - PMIx_Group_construct(_nb), PMIx_Group_destruct(_nb); the other
- * group calls are not supported yet (unsupported.c).
+ * group.c - PMIx_Group_construct(_nb), PMIx_Group_destruct(_nb),
+ * PMIx_Group_leave(_nb); invite and join are groupev.c.
  *
  * The client carries the request (operation, group id, procs,
  * directives) to the server, which runs it with the other members'
@@ -14,6 +14,7 @@
  * available in a server process.
  */
 #include "client.h"
+#include "conn.h"
 #include "request.h"
 
 static pmix_status_t group_prepare(uint8_t op, const char *grp, const pmix_proc_t *procs,
@@ -72,27 +73,49 @@ pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[
 				      cbfunc, cbdata);
 }
 
-pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+/* Destruct and leave: a reply with the status only. */
+static pmix_status_t status_call(uint8_t op, const char *grp, const pmix_info_t *info, size_t ninfo)
 {
 	pmix_data_buffer_t b;
-	pmix_status_t st = group_prepare(PMIX_GROUP_DESTRUCT, grp, NULL, 0, info, ninfo, &b);
+	pmix_status_t st = group_prepare(op, grp, NULL, 0, info, ninfo, &b);
 
 	if (st != PMIX_SUCCESS)
 		return st;
-	st = pxc_request_results_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo), NULL,
-				      NULL);
+	st = pxc_client_call(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo), NULL, NULL);
 	pxc_buf_clear(&b);
 	return st;
 }
 
-pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-				     pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t status_nb(uint8_t op, const char *grp, const pmix_info_t *info, size_t ninfo,
+			       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
 	pmix_data_buffer_t b;
-	pmix_status_t st = group_prepare(PMIX_GROUP_DESTRUCT, grp, NULL, 0, info, ninfo, &b);
+	pmix_status_t st = group_prepare(op, grp, NULL, 0, info, ninfo, &b);
 
 	if (st != PMIX_SUCCESS)
 		return st;
 	return pxc_request_op_nb(PXC_CMD_GROUP, &b, pxc_request_timeout_ms(info, ninfo), false,
 				 cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+	return status_call(PMIX_GROUP_DESTRUCT, grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+				     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	return status_nb(PMIX_GROUP_DESTRUCT, grp, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+	return status_call(PXC_GROUP_OP_LEAVE, grp, info, ninfo);
+}
+
+pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+				  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+	return status_nb(PXC_GROUP_OP_LEAVE, grp, info, ninfo, cbfunc, cbdata);
 }

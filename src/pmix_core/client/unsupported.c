@@ -4,8 +4,8 @@
  * exported so that no binary built against OpenPMIx headers meets a
  * missing symbol, clear their output arguments and return
  * PMIX_ERR_NOT_SUPPORTED: allocation requests, process monitoring,
- * fabric, device distances, attribute registration, group invite/join/leave
- * and session control (PMIx_IOF_push: client/iof.c).
+ * fabric, device distances, attribute registration and session control
+ * (PMIx_IOF_push: client/iof.c).
  */
 #include <pmix_server.h>
 
@@ -46,59 +46,6 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
 				      pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)monitor, (void)error, (void)directives, (void)ndirs, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-				const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
-				size_t *nresult)
-{
-	(void)grp, (void)procs, (void)nprocs, (void)info, (void)ninfo;
-	if (results)
-		*results = NULL;
-	if (nresult)
-		*nresult = 0;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-				   const pmix_info_t info[], size_t ninfo,
-				   pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)grp, (void)procs, (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
-			      const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
-			      size_t *nresult)
-{
-	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo;
-	if (results)
-		*results = NULL;
-	if (nresult)
-		*nresult = 0;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
-				 const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc,
-				 void *cbdata)
-{
-	(void)grp, (void)leader, (void)opt, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
-{
-	(void)grp, (void)info, (void)ninfo;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-				  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)grp, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -21,6 +21,7 @@
 #include "info.h"
 #include "value.h"
 #include "print.h"
+#include "pack.h"
 
 void PMIx_Info_construct(pmix_info_t *p)
 {
@@ -251,4 +252,21 @@ void pxc_infolist_free(pxc_infolist_t *l)
 	free(l->info);
 	l->info = NULL;
 	l->n = l->cap = 0;
+}
+
+pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
+{
+	*out = NULL;
+	if (!in || n == 0)
+		return PMIX_SUCCESS;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return PMIX_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Info_xfer(&(*out)[i], &in[i]) != PMIX_SUCCESS) {
+			pxc_array_free(*out, n, PMIX_INFO);
+			*out = NULL;
+			return PMIX_ERR_NOMEM;
+		}
+	return PMIX_SUCCESS;
 }

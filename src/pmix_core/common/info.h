@@ -23,6 +23,10 @@ bool pxc_info_flag(const pmix_info_t *info, size_t ninfo, const char *key);
  * caller) gets it. False, and nothing changes, when there is none.
  * Any thread. */
 bool pxc_info_take(pmix_info_t *info, size_t *ninfo, const char *key, pmix_info_t *out);
+/* Deep copy of n infos into *out (NULL when n is 0); free with
+ * pxc_array_free(..., PMIX_INFO). PMIX_SUCCESS or PMIX_ERR_NOMEM. Any
+ * thread. */
+pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out);
 
 /* A growing array of infos (answers being gathered): add constructs the
  * next one with key (NULL: none yet) and returns it, NULL on ENOMEM; free

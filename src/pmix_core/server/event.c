@@ -43,6 +43,7 @@
 #include "peer.h"
 #include "evcache.h"
 #include "evqueue.h"
+#include "group.h"
 #include "pmix_slurmix.h"
 
 /* ------------------------------------------------------------ REGEVENTS */
@@ -498,6 +499,8 @@ static void notify_fn(void *arg)
 	uint64_t *ids = NULL;
 	size_t count = 0;
 
+	if (pxc_srv.running && o->code == PMIX_GROUP_LEFT) /* from another node */
+		pxc_grp_left(&o->source, o->info, o->ninfo);
 	if (pxc_srv.running) {
 		count = deliver(o->code, &o->source, o->range, o->info, o->ninfo, NULL, &ids);
 		deliver_self(o->code, &o->source, o->range, o->info, o->ninfo);

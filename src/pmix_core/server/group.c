@@ -28,6 +28,11 @@
  *     (PMIX_GROUP_CONTEXT_ID when assigned, PMIX_GROUP_MEMBERSHIP: who is
  *     in, those dropped under PMIX_GROUP_OPTIONAL left out), BLOB (the
  *     other members' posted records, every member's group records).
+ * Leave (PXC_GROUP_OP_LEAVE, proto.h): the caller is taken out of the
+ * record and the process set, and the other members get PMIX_GROUP_LEFT
+ * (source: the caller; PMIX_GROUP_ID); their servers take it out too when
+ * that event reaches them (pxc_grp_left), so a later destruct waits for
+ * the ones still in.
  * Destruct: the recorded members are the participants, with
  * PMIX_GROUP_OPTIONAL added (a member that is gone does not hold it up);
  * an unknown group is PMIX_ERR_NOT_FOUND, a caller outside it
@@ -176,6 +181,18 @@ pmix_status_t pxc_grp_member_info(const pmix_info_t *info, size_t ninfo, pmix_in
 	return PMIX_SUCCESS;
 }
 
+static pmix_status_t check_request(const pxc_peer_t *p, uint8_t op, const char *name, size_t n,
+				   const pmix_info_t *info, size_t ninfo, const char **why)
+{
+	if (!p->client || !name || !*name || strlen(name) > PMIX_MAX_NSLEN)
+		return PMIX_ERR_BAD_PARAM;
+	if (op != PMIX_GROUP_CONSTRUCT && op != PMIX_GROUP_DESTRUCT && op != PXC_GROUP_OP_LEAVE)
+		return PMIX_ERR_BAD_PARAM;
+	if (op == PMIX_GROUP_CONSTRUCT && !n)
+		return PMIX_ERR_BAD_PARAM;
+	return check_directives(info, ninfo, why);
+}
+
 /* Takes procs and info; replies itself. */
 static void destruct(pxc_peer_t *p, const pxc_wire_hdr_t *h, const char *name, pmix_info_t *info,
 		     size_t ninfo)
@@ -208,6 +225,55 @@ static void destruct(pxc_peer_t *p, const pxc_wire_hdr_t *h, const char *name, p
 	pxc_coll_join_group(p, h, PMIX_GROUP_DESTRUCT, name, procs, g->nmembers, all, ninfo + 1);
 }
 
+/* who leaves g: out of its record and process set. */
+static void drop_member(grp_t *g, const pmix_proc_t *who)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < g->nmembers; i++)
+		if (!PMIx_Check_procid(&g->members[i], who))
+			g->members[k++] = g->members[i];
+	g->nmembers = k;
+	if (pxc_pset_put(g->name, g->members, g->nmembers) != PMIX_SUCCESS)
+		pxc_error("server: group %s: process set not updated (no memory)", g->name);
+}
+
+/* A local member leaves: the others hear PMIX_GROUP_LEFT (their servers
+ * update their records from it, pxc_grp_left). */
+static pmix_status_t leave(const char *name, const pmix_proc_t *who)
+{
+	grp_t *g = grp_find(name);
+	pmix_info_t id;
+
+	if (!g)
+		return PMIX_ERR_NOT_FOUND;
+	if (!is_member(g, who))
+		return PMIX_ERR_BAD_PARAM;
+	drop_member(g, who);
+	PMIx_Info_load(&id, PMIX_GROUP_ID, g->name, PMIX_STRING);
+	if (g->nmembers)
+		pxc_cnx_notify_set(PMIX_GROUP_LEFT, who, g->members, g->nmembers, &id, 1);
+	PMIx_Info_destruct(&id);
+	if (!g->nmembers) {
+		pxc_pset_drop(name);
+		grp_remove(name);
+	}
+	return PMIX_SUCCESS;
+}
+
+void pxc_grp_left(const pmix_proc_t *who, const pmix_info_t *info, size_t ninfo)
+{
+	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_GROUP_ID);
+	grp_t *g = i && i->value.type == PMIX_STRING && i->value.data.string ?
+			   grp_find(i->value.data.string) :
+			   NULL;
+
+	if (g && is_member(g, who)) {
+		pxc_debug("server: %s:%u left group %s", who->nspace, who->rank, g->name);
+		drop_member(g, who);
+	}
+}
+
 int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	char *name = NULL;
@@ -228,10 +294,7 @@ int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		pxc_array_free(procs, n, PMIX_PROC);
 		return -1;
 	}
-	st = !p->client || !name || !*name || strlen(name) > PMIX_MAX_NSLEN ? PMIX_ERR_BAD_PARAM :
-	     op != PMIX_GROUP_CONSTRUCT && op != PMIX_GROUP_DESTRUCT        ? PMIX_ERR_BAD_PARAM :
-	     op == PMIX_GROUP_CONSTRUCT && !n                               ? PMIX_ERR_BAD_PARAM :
-						check_directives(info, ninfo, &why);
+	st = check_request(p, op, name, n, info, ninfo, &why);
 	if (st == PMIX_SUCCESS && op == PMIX_GROUP_CONSTRUCT && (g = grp_find(name)) &&
 	    is_member(g, &p->proc))
 		st = PMIX_ERR_EXISTS;
@@ -241,6 +304,10 @@ int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		pxc_peer_reply(p, h->cmd, h->tag, st, NULL);
 		pxc_array_free(procs, n, PMIX_PROC);
 		pxc_array_free(info, ninfo, PMIX_INFO);
+	} else if (op == PXC_GROUP_OP_LEAVE) {
+		pxc_array_free(procs, n, PMIX_PROC);
+		pxc_array_free(info, ninfo, PMIX_INFO);
+		pxc_peer_reply(p, h->cmd, h->tag, leave(name, &p->proc), NULL);
 	} else if (op == PMIX_GROUP_DESTRUCT) {
 		pxc_array_free(procs, n, PMIX_PROC);
 		destruct(p, h, name, info, ninfo);

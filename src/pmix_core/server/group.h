@@ -36,6 +36,9 @@ typedef struct {
  * member. */
 void pxc_grp_finish(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info_t *res, size_t nres,
 		    const char *local, size_t nlocal);
+/* The host delivers PMIX_GROUP_LEFT from another node (server/event.c):
+ * who is out of the group PMIX_GROUP_ID of info names. Progress thread. */
+void pxc_grp_left(const pmix_proc_t *who, const pmix_info_t *info, size_t ninfo);
 /* A local client ended (finalize or lost). */
 void pxc_grp_client_gone(const pmix_proc_t *proc);
 /* Server finalize: forgets every group. */

@@ -155,23 +155,6 @@ void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st)
 	pxc_upcall_free(r);
 }
 
-pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out)
-{
-	*out = NULL;
-	if (!in || n == 0)
-		return PMIX_SUCCESS;
-	*out = calloc(n, sizeof(**out));
-	if (!*out)
-		return PMIX_ERR_NOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (PMIx_Info_xfer(&(*out)[i], &in[i]) != PMIX_SUCCESS) {
-			pxc_array_free(*out, n, PMIX_INFO);
-			*out = NULL;
-			return PMIX_ERR_NOMEM;
-		}
-	return PMIX_SUCCESS;
-}
-
 static void result_free(pxc_upcall_result_t *res)
 {
 	free(res->data);

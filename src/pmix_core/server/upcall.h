@@ -86,9 +86,6 @@ void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res);
 /* After a module call that returned st: anything but PMIX_SUCCESS (the
  * host will not call back) completes r now with st and frees it. */
 void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st);
-/* Deep copy of n infos into *out (NULL when n is 0); free with
- * pxc_array_free(..., PMIX_INFO). PMIX_SUCCESS or PMIX_ERR_NOMEM. */
-pmix_status_t pxc_info_dup(const pmix_info_t *in, size_t n, pmix_info_t **out);
 pxc_upcall_t *pxc_upcall_find(uint64_t id);
 /* Unlinks and frees r (timer, ctx). */
 void pxc_upcall_free(pxc_upcall_t *r);

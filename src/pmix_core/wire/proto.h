@@ -182,6 +182,10 @@ enum pxc_cmd {
 	PXC_CMD_MAX
 };
 
+/* GROUP's op for PMIx_Group_leave (beside pmix_group_operation_t's):
+ * no procs; reply STATUS. */
+#define PXC_GROUP_OP_LEAVE 100
+
 enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1, PXC_PEER_REPLY = 2 };
 
 /* The reply channel: a second connection of a client (or tool) process,
