@@ -377,10 +377,53 @@ for body in (pstr("0" * 32) + u32(0), pstr(key), pstr(key) + u32(0) + b"\xff" * 
              pstr(key) + u32(0) + me + size(0)):
     send(50, body)'
 
+# PMIx_Process_monitor (docs/monitor.md): heartbeat and file monitors run
+# by the step daemon's server; alerts to the requester and to the ranks on
+# other nodes that registered; the must-not-fire cases (beats within the
+# drops, a cancelled monitor, a growing file); refusals
+monitor_cases() {
+	mcase "monitor heartbeat: alert after the beats stop, to the requester and to ranks on another node" '
+		[ $rc -eq 0 ] && has_all "rank 0 alerts while beating 0" "rank 0 alert -109 src 0 id hb" \
+			"rank 1 alert -109 src 0 id hb" "rank 2 alert -109 src 0 id hb" \
+			"rank 3 alert -109 src 0 id hb" && [ "$(grep -c " alert " <<<"$out")" = 4 ]' '
+$S -N2 -n4 -m block ./pmix_monitor beats 0.5 1 4'
+
+	# a beat every 2 s against a 1 s period: one period in two has no
+	# beat, within DROPS 2 (an ignored DROPS fires while beating)
+	mcase "monitor heartbeat: beats within the allowed drops do not fire, stopping does" '
+		[ $rc -eq 0 ] && has_all "rank 0 alerts while beating 0" "rank 0 alert -109 src 0 id hb" \
+			"rank 1 alert -109 src 0 id hb" && [ "$(grep -c " alert " <<<"$out")" = 2 ]' '
+$S -N2 -n2 ./pmix_monitor beats 2 2 3'
+
+	mcase "monitor cancel: a cancelled monitor never fires; the other raises the requested code" '
+		[ $rc -eq 0 ] && has_all "cancel c1 SUCCESS" "cancel nope NOT-FOUND" \
+			"rank 0 alert -12001 src 0 id c2" "rank 1 alert -12001 src 0 id c2" &&
+		! grep -q "id c1\|alert -109" <<<"$out" && [ "$(grep -c " alert " <<<"$out")" = 2 ]' '
+$S -N2 -n2 ./pmix_monitor cancel'
+
+	mcase "monitor file: no alert while the file grows, FILE_ALERT once it stops" '
+		[ $rc -eq 0 ] && has_all "rank 0 alerts while growing 0" "rank 0 alert -110 src 0 id file" \
+			"rank 1 alert -110 src 0 id file" && [ "$(grep -c " alert " <<<"$out")" = 2 ]' '
+rm -f mon.file
+$S -N2 -n2 ./pmix_monitor file "$PWD/mon.file"
+rm -f mon.file'
+
+	# a job of the test user watching a file of root: refused, as a
+	# relative path, a zero period and an unknown id are
+	mcase "monitor refused: relative path, a file of another user, zero period, unknown id" '
+		[ $rc -eq 0 ] && has_all "refuse relative BAD-PARAM" "refuse file NO-PERMISSIONS" \
+			"refuse zero-period BAD-PARAM" "refuse unknown-cancel NOT-FOUND"' '
+echo root >mon.root
+runuser -u slurmixtest -- env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" \
+	SLURMIX_JOBDIR_BASE="$SLURMIX_JOBDIR_BASE" srun --mpi=slurmix -N2 -n2 \
+	./pmix_monitor refuse "$PWD/mon.root"
+rm -f mon.root'
+}
+
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
-	for p in pmix_query pmix_cred pmix_log pmix_jobctl pmix_group; do
+	for p in pmix_query pmix_cred pmix_log pmix_jobctl pmix_group pmix_monitor; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -496,6 +539,7 @@ cred_cases
 log_cases
 jobctl_cases
 group_cases
+monitor_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

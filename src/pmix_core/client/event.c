@@ -15,7 +15,8 @@
  * range is PMIX_RANGE_RM, or CUSTOM without this process), then sends the
  * event to the server unless the range is PROC_LOCAL; in a server process the server module routes it
  * (pxc_server_notify). EVENT messages the process raised itself were
- * already delivered and are dropped. An EVENT whose tag is not 0 is a
+ * already delivered and are dropped (not those with PXC_EVENT_RAISED: the
+ * server raised them in the process's name). An EVENT whose tag is not 0 is a
  * cached one for the late handler with that id (proto.h, REGEVENTS), and
  * goes to that handler alone. Each EVENT message is counted for the event
  * marks (direct.c) once its first handler has returned. An EVENT with
@@ -64,6 +65,17 @@ static uint32_t take_sync_id(pmix_info_t *info, size_t *ninfo)
 	return id;
 }
 
+/* Takes PXC_EVENT_RAISED out of an EVENT's infos: whether it was there. */
+static bool take_raised(pmix_info_t *info, size_t *ninfo)
+{
+	pmix_info_t t;
+
+	if (!pxc_info_take(info, ninfo, PXC_EVENT_RAISED, &t))
+		return false;
+	PMIx_Info_destruct(&t);
+	return true;
+}
+
 void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 {
 	pmix_status_t code;
@@ -73,6 +85,7 @@ void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 	size_t ninfo = 0, nalloc;
 	int32_t n = 1;
 	uint32_t sync;
+	bool raised;
 
 	if (pxc_unpack_status(payload, &code) != PMIX_SUCCESS ||
 	    pxc_unpack_proc(payload, &source) != PMIX_SUCCESS ||
@@ -84,10 +97,13 @@ void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 	}
 	nalloc = ninfo;
 	sync = take_sync_id(info, &ninfo);
+	raised = take_raised(info, &ninfo);
 	/* Our own notifications were delivered locally when raised; a
-	 * synchronous one comes from the host, whatever its source. */
-	if (sync || !(source.rank == pxc_cl.me.rank &&
-		      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
+	 * synchronous one comes from the host, and one the server raised for
+	 * us (a monitor's alert) from the server, whatever its source. */
+	if (sync || raised ||
+	    !(source.rank == pxc_cl.me.rank &&
+	      strncmp(source.nspace, pxc_cl.me.nspace, PMIX_MAX_NSLEN) == 0))
 		pxc_event_local_deliver_to(tag, code, &source, range, info, ninfo,
 					   pxc_direct_event_seen, sync ? sync_ended : NULL,
 					   (void *)(uintptr_t)sync);

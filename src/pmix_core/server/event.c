@@ -469,6 +469,35 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	return 0;
 }
 
+/* An event the server raises for a local client (a monitor's alert):
+ * the path of a client's NOTIFY without a notifier to answer (peer_id 0,
+ * so the source's own connection gets it too), marked PXC_EVENT_RAISED so
+ * that the source does not take it for its own notification. Its bound counts the
+ * infos' keys and a fixed head (the event is small). */
+void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+		     const pmix_info_t *info, size_t ninfo)
+{
+	notif_t *n = calloc(1, sizeof(*n));
+	bool yes = true;
+
+	if (!n || !(n->info = PMIx_Info_create(ninfo + 1))) {
+		free(n);
+		pxc_error("server: event %d of %s:%u lost: out of memory", code, src->nspace,
+			  src->rank);
+		return;
+	}
+	for (size_t i = 0; i < ninfo; i++)
+		PMIx_Info_xfer(&n->info[i], &info[i]);
+	PMIx_Info_load(&n->info[ninfo], PXC_EVENT_RAISED, &yes, PMIX_BOOL);
+	n->ninfo = ninfo + 1;
+	n->code = code;
+	n->src = *src;
+	n->range = range;
+	n->cmd = PXC_CMD_NOTIFY;
+	n->bytes = 256 + ninfo * (PMIX_MAX_KEYLEN + 64);
+	pxc_evq_submit(NULL, n->bytes, notif_run, n, notif_free);
+}
+
 /* ---------------------------------------------------- pxc_server_notify */
 
 typedef struct {

@@ -61,6 +61,15 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* Raises an event for local client src (a monitor's alert, server/
+ * monitor.c) as if src had notified it without waiting for an answer:
+ * delivered to the local clients in range that registered for code, src
+ * included, and to the process's own handlers, then handed to the host's
+ * notify_event when range goes beyond the node. Copies info. Progress
+ * thread. */
+void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+		     const pmix_info_t *info, size_t ninfo);
+
 /* The host learnt that n events meant for clients of this node were lost
  * before they reached it (kept elsewhere for late registrants, and dropped
  * there for room or age): they count as the event cache's losses,

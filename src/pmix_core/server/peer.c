@@ -47,6 +47,7 @@
 #include "dmodex.h"
 #include "query.h"
 #include "cred.h"
+#include "monitor.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
@@ -147,6 +148,7 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	unlink_peer(p);
 	pxc_evsync_peer_gone(p->id);
 	pxc_iof_peer_gone(p->id);
+	pxc_monitor_peer_gone(p->id);
 	pxc_conn_close(p->conn, flush);
 	free(p->ev_codes);
 	free(p);
@@ -536,6 +538,7 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
+	pxc_monitor_peer_gone(p->id); /* a finalized client beats no more */
 	if (!p->finalized && p->client) { /* still connected, in groups: tell the others */
 		pxc_cnx_client_gone(&p->proc);
 		pxc_grp_client_gone(&p->proc);
@@ -583,6 +586,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_IOF_PUSH] = pxc_do_iof_push,
 	[PXC_CMD_GET_CRED] = pxc_do_get_cred,
 	[PXC_CMD_VALIDATE_CRED] = pxc_do_validate_cred,
+	[PXC_CMD_MONITOR] = pxc_do_monitor,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

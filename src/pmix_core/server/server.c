@@ -47,6 +47,7 @@
 #include "evcache.h"
 #include "evqueue.h"
 #include "iof.h"
+#include "monitor.h"
 #include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -172,6 +173,11 @@ void pxc_srv_timer_free(struct event *ev)
 		event_free(ev);
 }
 
+long pxc_srv_value_long(const pmix_value_t *v)
+{
+	return info_long(v);
+}
+
 int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap)
 {
 	pxc_buf_init(buf);
@@ -253,6 +259,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_evcache_config(info_u32(info, ninfo, PXC_SERVER_EVCACHE_BYTES, 1024 * 1024),
 			   info_u32(info, ninfo, PXC_SERVER_EVCACHE_AGE, 60));
 	pxc_evq_config(info_u32(info, ninfo, PXC_SERVER_EVENT_QUEUE_BYTES, 256 * 1024));
+	pxc_monitor_config(info_u32(info, ninfo, PXC_SERVER_MONITOR_UNIT_MS, 1000));
 	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024),
 		       info_u32(info, ninfo, PXC_SERVER_IOF_QUEUE, 4 * 1024 * 1024));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
@@ -501,6 +508,7 @@ static void teardown_in_thread(void *arg)
 	pxc_parked_fail_all(PMIX_ERR_INIT);
 	pxc_evq_clear(); /* before the host's requests: nothing may start */
 	pxc_evsync_clear();
+	pxc_monitor_clear();
 	pxc_upcall_fail_all(PMIX_ERR_INIT);
 	for (pxc_snspace_t *ns = pxc_srv.nspaces; ns; ns = ns->next)
 		pxc_cleanup_run(ns);

@@ -48,6 +48,8 @@ void pxc_apiop_done(pxc_apiop_t *op, pmix_status_t status);
 uint64_t pxc_srv_new_id(void);
 /* Seconds from PMIX_TIMEOUT in info (> 0), else the default. */
 int pxc_srv_timeout(const pmix_info_t *info, size_t ninfo);
+/* The value of an integer of any integral type, -1 when v holds none. */
+long pxc_srv_value_long(const pmix_value_t *v);
 /* Initialises buf empty with room for cap bytes (no regrowth up to
  * there). 0, or -1/ENOMEM (buf is then empty and valid). */
 int pxc_srv_buf_reserve(pmix_data_buffer_t *buf, size_t cap);

@@ -179,6 +179,13 @@ enum pxc_cmd {
 	 *        reply STATUS, INFO[] results (the host's validate_credential's
 	 *              answer); the directives as for GET_CRED. */
 	PXC_CMD_VALIDATE_CRED = 26,
+	/* MONITOR C->S INFO[] monitor (exactly one: what to monitor, or
+	 *              PMIX_SEND_HEARTBEAT, or PMIX_MONITOR_CANCEL), STATUS error
+	 *              (the alert's code; 0: the kind's default), INFO[]
+	 *              directives         reply STATUS, INFO[] results (empty).
+	 *              The server runs heartbeat and file monitors itself and
+	 *              raises their alerts as events (server/monitor.c). */
+	PXC_CMD_MONITOR = 27,
 	PXC_CMD_MAX
 };
 
@@ -212,6 +219,13 @@ enum pxc_peer_kind { PXC_PEER_CLIENT = 0, PXC_PEER_TOOL = 1, PXC_PEER_REPLY = 2 
  * synchronous; the client strips it before its handlers see the infos
  * and answers EVENT_DONE with it once their chain has ended. */
 #define PXC_EVENT_SYNC_ID "slurmix.ev.sync"
+
+/* EVENT info flag (bool), server to client (and through the host to
+ * other nodes' servers and clients): the server raised the event in the
+ * name of its source (a monitor's alert, server/monitor.c), so the source
+ * process delivers it too instead of dropping it as its own notification;
+ * the client strips it before its handlers see the infos. */
+#define PXC_EVENT_RAISED "slurmix.ev.raised"
 
 /* GET info flag (bool), client to server only (the server strips it before
  * the host's direct_modex sees the info): the client already holds posted
