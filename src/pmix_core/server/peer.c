@@ -47,6 +47,7 @@
 #include "dmodex.h"
 #include "query.h"
 #include "cred.h"
+#include "alloc.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
@@ -580,6 +581,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_IOF_PUSH] = pxc_do_iof_push,
 	[PXC_CMD_GET_CRED] = pxc_do_get_cred,
 	[PXC_CMD_VALIDATE_CRED] = pxc_do_validate_cred,
+	[PXC_CMD_ALLOC] = pxc_do_alloc,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

@@ -177,6 +177,12 @@ enum pxc_cmd {
 	 *        reply STATUS, INFO[] results (the host's validate_credential's
 	 *              answer); the directives as for GET_CRED. */
 	PXC_CMD_VALIDATE_CRED = 26,
+	/* ALLOC  C->S  UINT8 directive (pmix_alloc_directive_t), INFO[] info
+	 *        reply STATUS, INFO[] results (the host's allocate's answer).
+	 *              The host is handed info without the client's
+	 *              PMIX_USERID and PMIX_GRPID, with the connection's own
+	 *              appended (UINT32, as for GET_CRED; server/alloc.c). */
+	PXC_CMD_ALLOC = 28,
 	PXC_CMD_MAX
 };
 
