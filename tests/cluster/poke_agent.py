@@ -4,7 +4,7 @@ suites' broken-request cases (imported by their python3 -c snippets, run
 in a task of the step, which has SLURMIX_SRUN_PORT and SLURMIX_STEP_KEY).
 
 frame() is the core's wire frame (magic, length, tag 7, cmd, flags);
-pstr/u32/size/proc encode single items as the core's codec does
+pstr/u8/u32/size/proc encode single items as the core's codec does
 (src/pmix_core/common/pack.c). send() opens a connection, sends one frame
 and prints "reply CMD status N" or, when srun closes without a reply,
 "closed CMD".
@@ -27,6 +27,10 @@ def pstr(v):
 
 def u32(v):
     return struct.pack(">HII", 14, 1, v)
+
+
+def u8(v):
+    return struct.pack(">HIB", 12, 1, v)
 
 
 def size(v):

@@ -347,6 +347,112 @@ wait'
 $S -N2 -n2 ./pmix_jobctl refuse'
 }
 
+# Allocation requests (docs/alloc.md). EXTEND: refused by the step daemon
+# at once; RELEASE of time and nodes as scontrol then shows them (a node
+# where a step runs is kept: Slurm would kill the step); NEW: granted,
+# the event, a spawn into it, released at srun's end or on request; one
+# that cannot be granted in its time: the error event, nothing left.
+alloc_cases() {
+	mcase "alloc EXTEND: NO_PERMISSIONS at once, the job unchanged" '
+		[ $rc -eq 0 ] && [ "$(grep -c "^extend NO-PERMISSIONS [0-9]*$" <<<"$out")" = 2 ] &&
+		awk "/^extend / { if (\$3 > 500) bad = 1 } END { exit bad }" <<<"$out" &&
+		has_all "limit TimeLimit=00:10:00" "nodes NumNodes=4"' '
+$S -N1 -n1 ./pmix_alloc extend
+echo "limit $(scontrol show job $SLURM_JOB_ID | grep -o "TimeLimit=[^ ]*")"
+echo "nodes $(scontrol show job $SLURM_JOB_ID | grep -o "NumNodes=[^ ]*")"'
+
+	mcase "alloc RELEASE of time: scontrol shows the lower TimeLimit" '
+		[ $rc -eq 0 ] && grep -q "^release-time SUCCESS pmix.alloc.time=420 " <<<"$out" &&
+		has_all "limit TimeLimit=00:07:00"' '
+$S -N1 -n1 ./pmix_alloc release-time 180
+echo "limit $(scontrol show job $SLURM_JOB_ID | grep -o "TimeLimit=[^ ]*")"'
+
+	# a step runs on vn3 meanwhile: vn3 is not released, and the step ends
+	# well; a count releases the last nodes without a step (vn4); then a
+	# time release, which slurmctld defers after a shrink until the
+	# resized job is recorded (never without slurmdbd, as here)
+	mcase "alloc RELEASE of nodes: scontrol shows fewer, a node with a step is kept" '
+		[ $rc -eq 0 ] && grep -q "^release-list BAD-PARAM" <<<"$out" &&
+		grep -q "a step of the job runs there" <<<"$out" &&
+		grep -q "^release-nodes SUCCESS .*pmix.alloc.nlist=vn\[1-3\] pmix.alloc.nnodes=3$" <<<"$out" &&
+		grep -qE "^release-time (SUCCESS|RESOURCE-BUSY) " <<<"$out" &&
+		has_all "nodes NodeList=vn[1-3] NumNodes=3" "vn3 step ended 0"' '
+$S --overlap -w vn3 -N1 -n1 sleep 5 &
+sleep 1.5
+$S --overlap -w vn1 -N1 -n1 ./pmix_alloc release-list vn3
+$S --overlap -w vn1 -N1 -n1 ./pmix_alloc release-nodes 1
+echo "nodes $(scontrol show job $SLURM_JOB_ID | grep -o " NodeList=[^ ]*\|NumNodes=[^ ]*" | paste -sd" " | sed "s/^ //")"
+$S --overlap -w vn1 -N1 -n1 ./pmix_alloc release-time 120
+wait %1; echo "vn3 step ended $?"'
+
+	mcase "alloc RELEASE of a node list: scontrol shows the rest" '
+		[ $rc -eq 0 ] && grep -q "^release-list SUCCESS .*pmix.alloc.nlist=vn\[1,3-4\] pmix.alloc.nnodes=3$" <<<"$out" &&
+		has_all "nodes NodeList=vn[1,3-4] NumNodes=3"' '
+$S -w vn1 -N1 -n1 ./pmix_alloc release-list vn2
+echo "nodes $(scontrol show job $SLURM_JOB_ID | grep -o " NodeList=[^ ]*\|NumNodes=[^ ]*" | paste -sd" " | sed "s/^ //")"'
+
+	# granted at once here (the partition shares its nodes); the child
+	# runs in the new job (a step of it); nothing of it is left once srun
+	# ended, or once released
+	mcase "alloc NEW: id, ALLOC_COMPLETE event, a spawn into it; released at the end or at once" '
+		[ $rc -eq 0 ] && X=$(sed -n "s/^new SUCCESS id=\([0-9]*\) reqid=req-7$/\1/p" <<<"$out" | head -1) &&
+		[ -n "$X" ] && [ "$X" != "$(sed -n "s/^job //p" <<<"$out")" ] &&
+		grep -qE "^event ALLOC_COMPLETE id=$X reqid=req-7 nodes=vn[1-4] nnodes=1 text=$" <<<"$out" &&
+		has_all "spawn SUCCESS slurmix.$X.0" "child slurmix.$X.0 rank 0 job $X" \
+			"child-steps :$X.0" "left :" "release-new SUCCESS" "after-release :"' '
+echo "job $SLURM_JOB_ID"
+$S -N1 -n1 ./pmix_alloc new 1 20 - - spawn
+for i in $(seq 50); do [ -z "$(squeue -h -t PD,R,CG -n slurmix-alloc -o %i)" ] && break; sleep 0.2; done
+echo "left :$(squeue -h -t PD,R,CG -n slurmix-alloc -o %i | paste -sd,)"
+$S -N1 -n1 ./pmix_alloc new 1 20 - - release'
+
+	# vn4 drained: a NEW that asks for it waits, and is cancelled at its
+	# 3 s timeout; an unknown partition is refused by Slurm at once
+	mcase "alloc NEW not granted in its time: JOB_ALLOC_FAILED event, nothing pending; a bad queue" '
+		[ $rc -eq 0 ] && X=$(sed -n "s/^new SUCCESS id=\([0-9]*\) reqid=req-7$/\1/p" <<<"$out") &&
+		[ -n "$X" ] && grep -q "^event JOB_ALLOC_FAILED id=$X reqid=req-7 nodes= nnodes= text=not granted in time: cancelled" <<<"$out" &&
+		t=$(sed -n "s/^took //p" <<<"$out") && [ "$t" -ge 3 ] && [ "$t" -le 9 ] &&
+		has_all "pending " "new FAILED TO OBTAIN ALLOCATION id= reqid="' '
+scontrol update NodeName=vn4 State=DRAIN Reason=alloc-test
+t0=$(date +%s)
+$S -w vn1 -N1 -n1 ./pmix_alloc new 1 3 - vn4
+echo "took $(($(date +%s) - t0))"
+echo "pending $(squeue -h -t PD,R -n slurmix-alloc -o %i | paste -sd,)"
+scontrol update NodeName=vn4 State=RESUME
+$S -N1 -n1 ./pmix_alloc new 1 5 no-such-queue -'
+
+	mcase "alloc: broken requests refused" '
+		[ $rc -eq 0 ] && has_all "broken nodes-string BAD-PARAM" "broken directive BAD-PARAM" \
+			"broken reaquire NOT-SUPPORTED" "broken external NOT-SUPPORTED" \
+			"broken required NOT-SUPPORTED" "broken nothing BAD-PARAM" \
+			"broken other-job NO-PERMISSIONS" "broken own-node BAD-PARAM" \
+			"broken not-ours BAD-PARAM" "broken under-a-minute BAD-PARAM" \
+			"spawn NO-PERMISSIONS " "limit TimeLimit=00:10:00 NumNodes=4"' '
+$S -N1 -n1 ./pmix_alloc broken
+echo "limit $(scontrol show job $SLURM_JOB_ID | grep -o "TimeLimit=[^ ]*\|NumNodes=[^ ]*" | paste -sd" ")"'
+
+	# ALLOC requests (lib/proto.h 52) straight to srun's agent; srun goes
+	# on answering (a good release after them)
+	mcase "alloc: broken ALLOC requests to srun" '
+		[ $rc -eq 0 ] && grep -qx "closed 52" <<<"$out" &&
+		[ "$(grep -cE "^reply 52 status -[0-9]+$" <<<"$out")" = 7 ] &&
+		[ "$(grep -c "malformed allocation request from a step daemon" <<<"$out")" -ge 4 ] &&
+		grep -q "^release-time SUCCESS pmix.alloc.time=540 " <<<"$out"' "
+\$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_alloc release-time 60' '$poke_alloc'"
+}
+
+# ALLOC requests (lib/proto.h 52) straight to srun's agent: a bad key, no
+# payload, a truncated one, a NEW without a timeout, a WAIT for a bad id
+# and for an unknown one, an EXTEND, a huge info count
+poke_alloc='from poke_agent import *
+key = KEY
+me = proc("x", 0)
+for body in (pstr("0" * 32) + me + u8(1), pstr(key), pstr(key) + me + u8(1) + b"\xff" * 3,
+             pstr(key) + me + u8(1) + u32(0) + size(0), pstr(key) + me + u8(0) + pstr("1x"),
+             pstr(key) + me + u8(0) + pstr("12345"), pstr(key) + me + u8(2) + u32(5) + size(0),
+             pstr(key) + me + u8(3) + u32(5) + size(0x7fffffff)):
+    send(52, body)'
+
 # LOG requests (lib/proto.h 51) straight to srun's agent: a bad key, no
 # payload, a truncated one, a priority out of range, a wrong channel type,
 # and a good one
@@ -423,7 +529,7 @@ rm -f mon.root'
 build_programs() {
 	cp "$here/poke_agent.py" "$bin/" || return 1
 	local p
-	for p in pmix_query pmix_cred pmix_log pmix_jobctl pmix_group pmix_monitor; do
+	for p in pmix_query pmix_cred pmix_log pmix_jobctl pmix_group pmix_monitor pmix_alloc; do
 		cc -std=gnu11 -O2 -I"$repo/src/pmix_core/include" -o "$bin/$p" "$here/$p.c" \
 			-L"$build/.libs" -lpmix -lpthread || return 1
 	done
@@ -540,6 +646,7 @@ log_cases
 jobctl_cases
 group_cases
 monitor_cases
+alloc_cases
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"
 [ "$failn" -eq 0 ] || { printf 'failed: %s\n' "${failed_names[@]}"; exit 1; }

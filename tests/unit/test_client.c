@@ -294,7 +294,42 @@ static pmix_status_t h_valcred(const pmix_proc_t *proc, const pmix_byte_object_t
 	return PMIX_SUCCESS;
 }
 
+/* allocate: NEW answers PMIX_ALLOC_ID "tc-<uid>" (the uid the server
+ * handed it) and the caller's PMIX_ALLOC_REQ_ID back; "tc.fail": refused
+ * at once; "tc.hold": never answers; other directives NO_PERMISSIONS
+ * through the callback. */
+static pmix_status_t h_alloc(const pmix_proc_t *proc, pmix_alloc_directive_t dir,
+			     const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
+			     void *cbdata)
+{
+	pmix_info_t res[2];
+	uint32_t uid = 0, gid = 0;
+	char id[32];
+	size_t n = 1;
+
+	(void)proc;
+	if (dir_set(data, ndata, "tc.fail") || !cred_ids(data, ndata, &uid, &gid))
+		return PMIX_ERR_NO_PERMISSIONS;
+	if (dir_set(data, ndata, "tc.hold"))
+		return PMIX_SUCCESS;
+	if (dir != PMIX_ALLOC_NEW) {
+		cbfunc(PMIX_ERR_NO_PERMISSIONS, NULL, 0, cbdata, NULL, NULL);
+		return PMIX_SUCCESS;
+	}
+	snprintf(id, sizeof(id), "tc-%u", uid);
+	info_str(&res[0], PMIX_ALLOC_ID, id);
+	for (size_t i = 0; i < ndata; i++)
+		if (PMIx_Check_key(data[i].key, PMIX_ALLOC_REQ_ID) &&
+		    data[i].value.type == PMIX_STRING)
+			info_str(&res[n++], PMIX_ALLOC_REQ_ID, data[i].value.data.string);
+	cbfunc(PMIX_SUCCESS, res, n, cbdata, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		PMIX_INFO_DESTRUCT(&res[i]);
+	return PMIX_SUCCESS;
+}
+
 static pmix_server_module_t module = {
+	.allocate = h_alloc,
 	.fence_nb = h_fence,
 	.publish = h_publish,
 	.lookup = h_lookup,
@@ -1888,6 +1923,90 @@ static int c_cred(void)
 	return 0;
 }
 
+static volatile int nb_alloc;
+static pmix_status_t nb_alloc_st;
+static char nb_alloc_id[32];
+
+static void allocated(pmix_status_t st, pmix_info_t info[], size_t ninfo, void *cbdata,
+		      pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	(void)cbdata;
+	nb_alloc_st = st;
+	nb_alloc_id[0] = '\0';
+	for (size_t i = 0; i < ninfo; i++)
+		if (PMIx_Check_key(info[i].key, PMIX_ALLOC_ID) && info[i].value.type == PMIX_STRING)
+			snprintf(nb_alloc_id, sizeof(nb_alloc_id), "%s", info[i].value.data.string);
+	if (rel)
+		rel(relcbdata);
+	nb_alloc = pthread_equal(caller, pthread_self()) ? 1 : 2;
+}
+
+static const char *res_str(const pmix_info_t *res, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (PMIx_Check_key(res[i].key, key) && res[i].value.type == PMIX_STRING)
+			return res[i].value.data.string;
+	return "";
+}
+
+/* PMIx_Allocation_request(_nb) through the server to h_alloc: the host
+ * is told this process's uid whatever it claims and its results come
+ * back; bad parameters, the host's refusals, a timeout. */
+static int c_alloc(void)
+{
+	pmix_info_t dirs[2], *res = (pmix_info_t *)1;
+	size_t nres = 99;
+	char want[32];
+	double t0;
+
+	CKS(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS);
+	caller = pthread_self();
+	snprintf(want, sizeof(want), "tc-%u", (unsigned)getuid());
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 1, &res, &nres), PMIX_ERR_BAD_PARAM);
+	CK(res == NULL && nres == 0);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, &res, NULL), PMIX_ERR_BAD_PARAM);
+	CKS(PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, NULL, 1, allocated, NULL),
+	    PMIX_ERR_BAD_PARAM);
+	/* blocking: claiming to be root changes nothing */
+	info_u32(&dirs[0], PMIX_USERID, 0);
+	info_str(&dirs[1], PMIX_ALLOC_REQ_ID, "mine");
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, dirs, 2, &res, &nres), PMIX_SUCCESS);
+	CK(nres == 2 && strcmp(res_str(res, nres, PMIX_ALLOC_ID), want) == 0 &&
+	   strcmp(res_str(res, nres, PMIX_ALLOC_REQ_ID), "mine") == 0);
+	PMIx_Info_free(res, nres);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_EXTEND, dirs, 2, &res, &nres),
+	    PMIX_ERR_NO_PERMISSIONS);
+	CK(res == NULL && nres == 0);
+	/* non-blocking, called back from the progress thread */
+	CKS(PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, dirs, 2, allocated, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_alloc, 1, 5) && nb_alloc == 2);
+	CKS(nb_alloc_st, PMIX_SUCCESS);
+	CK(strcmp(nb_alloc_id, want) == 0);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	PMIX_INFO_DESTRUCT(&dirs[1]);
+	/* the host refuses at once */
+	info_bool(&dirs[0], "tc.fail", true);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_RELEASE, dirs, 1, &res, &nres),
+	    PMIX_ERR_NO_PERMISSIONS);
+	nb_alloc = 0;
+	CKS(PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, dirs, 1, allocated, NULL), PMIX_SUCCESS);
+	CK(wait_flag(&nb_alloc, 1, 5));
+	CKS(nb_alloc_st, PMIX_ERR_NO_PERMISSIONS);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	/* the host never answers: PMIX_TIMEOUT ends the wait */
+	info_bool(&dirs[0], "tc.hold", true);
+	info_int(&dirs[1], PMIX_TIMEOUT, 1);
+	t0 = now_s();
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, dirs, 2, &res, &nres), PMIX_ERR_TIMEOUT);
+	CK(now_s() - t0 < 4);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	PMIX_INFO_DESTRUCT(&dirs[1]);
+	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, NULL, NULL), PMIX_ERR_INIT);
+	return 0;
+}
+
 static int run_scenario(const char *name)
 {
 	static const struct {
@@ -1900,7 +2019,7 @@ static int run_scenario(const char *name)
 		{ "resolve", c_resolve },   { "tool", c_tool },       { "finhdl", c_finhdl },
 		{ "cnx", c_cnx },           { "threads", c_threads }, { "evorder", c_evorder },
 		{ "evlate", c_evlate },     { "evsync", c_evsync },   { "iof", c_iof },
-		{ "push", c_push },         { "cred", c_cred },
+		{ "push", c_push },         { "cred", c_cred },       { "alloc", c_alloc },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -2231,6 +2350,10 @@ START_TEST(credentials)
 
 	server_start(false);
 	ck_assert_int_eq(run_job("nsK", 2, "cred", 20), 0);
+	ck_assert_int_eq(run_job("nsA", 1, "alloc", 20), 0);
+	/* a server process has no server to ask */
+	ck_assert_int_eq(PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, NULL, NULL),
+			 PMIX_ERR_NOT_SUPPORTED);
 	/* a server process has no server to ask */
 	ck_assert_int_eq(PMIx_Get_credential(NULL, 0, &bo), PMIX_ERR_NOT_SUPPORTED);
 	ck_assert_int_eq(PMIx_Validate_credential(&bo, NULL, 0, &res, &nres),

@@ -184,6 +184,13 @@ enum {
 				    * "stderr", "syslog"), INT32 syslog priority,
 				    * STRING key, STRING value (both "" unless
 				    * PMIX_LOG_AGG), STRING message -> (srun/log.c) */
+	PLUG_NET_ALLOC = 52,       /* PROC requester, UINT8 op: PMIX_ALLOC_NEW or
+				    * _RELEASE, then UINT32 the grant's timeout
+				    * (s, 1..86400), INFO[] the directives ->
+				    * INFO[] results; or 0 (WAIT), then STRING a
+				    * NEW one's id -> STATUS granted (SUCCESS) or
+				    * not, INFO[] the event's infos, once Slurm
+				    * decided (srun/alloc.c) */
 	PLUG_NET_REQ_LAST = 59,    /* 40..59: requests */
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 	/* tools attached through srun (srun/tools.c, net/tool.c) */

@@ -106,6 +106,7 @@ static const struct {
 	{ PMIX_APPEND_ENVAR, K_APPEND },
 	/* nothing to do, also when required: srun forwards stdout/stderr to
 	 * the parent srun's, the personality changes nothing here */
+	{ PMIX_ALLOC_ID, K_IGNORE }, /* srun/spawn.c: the allocation to start in */
 	{ PMIX_PERSONALITY, K_IGNORE },
 	{ PMIX_WDIR_USER_SPECIFIED, K_IGNORE },
 	{ PMIX_REQUESTOR_IS_CLIENT, K_IGNORE },

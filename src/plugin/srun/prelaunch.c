@@ -14,6 +14,7 @@
 #include "lib/map.h"
 #include "lib/proto.h"
 #include "srun/abort.h"
+#include "srun/alloc.h"
 #include "srun/agent.h"
 #include "srun/prelaunch.h"
 #include "srun/pubdir.h"
@@ -40,6 +41,7 @@ static int register_features(uint32_t job)
 	plug_pub_srun_init();
 	plug_query_srun_init(job);
 	plug_log_srun_init();
+	plug_alloc_srun_init(job);
 	if (plug_agent_on_table(plug_spawn_srun_warm) < 0 || plug_tools_srun_init() < 0)
 		plug_error("cannot register the spawn warm-up or the tools");
 	if (plug_abort_srun_init() < 0)
@@ -85,6 +87,7 @@ plug_client_state_t *plug_srun_prelaunch(const plug_client_info_t *job, char ***
 int plug_srun_fini(void)
 {
 	plug_spawn_srun_stop(); /* children first: they report to the agent */
+	plug_alloc_srun_stop(); /* after the spawned steps: some ran in them */
 	plug_tools_drain(3000);
 	plug_query_srun_stop(); /* its worker first: nothing asked after */
 	plug_agent_stop();

@@ -58,10 +58,12 @@
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/jobdir.h"
+#include "lib/alloc_req.h"
 #include "lib/spawn_plan.h"
 #include "lib/srun_io.h"
 #include "lib/util.h"
 #include "srun/agent.h"
+#include "srun/alloc.h"
 #include "srun/spawn.h"
 #include "slurm_adapter.h"
 
@@ -75,6 +77,7 @@ typedef struct spawn {
 	uint32_t id;
 	int state;
 	pid_t pid;              /* child srun; 0 once reaped */
+	uint32_t job;           /* the allocation it runs in (PMIX_ALLOC_ID) */
 	uint32_t step;          /* NO_VAL until SPAWN_STEP */
 	plug_agent_req_t *req;  /* the SPAWN request, until answered */
 	plug_agent_req_t *wait; /* a SPAWN_WAIT request */
@@ -162,7 +165,7 @@ static void answer(spawn_t *s, pmix_status_t st)
 	char ns[PMIX_MAX_NSLEN + 1] = "";
 
 	if (st == PMIX_SUCCESS)
-		snprintf(ns, sizeof(ns), "slurmix.%u.%u", spawner.job, s->step);
+		snprintf(ns, sizeof(ns), "slurmix.%u.%u", s->job, s->step);
 	pxc_buf_init(&b);
 	pxc_pack_str(&b, ns);
 	if (st == PMIX_SUCCESS && s->info.size)
@@ -179,7 +182,7 @@ static void kill_child(spawn_t *s, int sig)
 		kill(s->pid, sig);
 	if (sig == SIGKILL && s->step != NO_VAL && !s->killed) {
 		s->killed = true;
-		slurm_kill_job_step(spawner.job, s->step, SIGKILL);
+		slurm_kill_job_step(s->job, s->step, SIGKILL);
 	}
 }
 
@@ -234,7 +237,7 @@ static void reaped(spawn_t *s, int status)
 			   s->id, (int)s->code);
 		s->fail = PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 		if (s->step != NO_VAL && !s->killed)
-			slurm_kill_job_step(spawner.job, s->step, SIGKILL);
+			slurm_kill_job_step(s->job, s->step, SIGKILL);
 	}
 	if (s->state != S_RUNNING) {
 		answer(s, s->fail);
@@ -491,6 +494,37 @@ static const plug_srun_io_t *parent_io(void)
 	return &io;
 }
 
+/* The allocation to start in: this job, or with PMIX_ALLOC_ID one this
+ * srun obtained and Slurm granted (srun/alloc.h: *nodes gets its nodes,
+ * to free). */
+static pmix_status_t target_job(spawn_t *s, const pmix_info_t *info, size_t ninfo, char ***nodes)
+{
+	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_ALLOC_ID);
+	uint32_t id = 0;
+
+	*nodes = NULL;
+	s->job = spawner.job;
+	if (!i)
+		return PMIX_SUCCESS;
+	if (i->value.type != PMIX_STRING || plug_alloc_id_parse(i->value.data.string, &id) < 0)
+		return plug_error("spawn: %s is not a Slurm job id", PMIX_ALLOC_ID),
+		       PMIX_ERR_BAD_PARAM;
+	if (id == spawner.job)
+		return PMIX_SUCCESS;
+	if (!(*nodes = plug_alloc_srun_nodes(id)))
+		return plug_error("spawn: job %u is no granted allocation this step obtained", id),
+		       PMIX_ERR_NO_PERMISSIONS;
+	s->job = id;
+	return PMIX_SUCCESS;
+}
+
+static void nodes_free(char **nodes)
+{
+	for (char **p = nodes; p && *p; p++)
+		free(*p);
+	free(nodes);
+}
+
 /* Plans, writes the multi-prog file, forks. PMIX_SUCCESS or an error
  * (nothing started, nothing left). */
 static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_t *info,
@@ -504,18 +538,24 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 	};
 	const plug_srun_io_t *io = parent_io();
 	plug_spawn_plan_t plan;
-	pmix_status_t st;
+	char **other = NULL;
+	pmix_status_t st = target_job(s, info, ninfo, &other);
 
+	if (st != PMIX_SUCCESS)
+		return st;
 	ctx.out = io->out;
 	ctx.err = io->err;
 	ctx.label = io->label;
-	if (n <= 0 || !(ctx.alloc = allocation()))
+	ctx.job = s->job;
+	if (n <= 0 || !(ctx.alloc = other ? other : allocation()))
 		return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 	exe[n] = '\0';
 	if (!(s->mpfile = mp_path(s->id)))
 		return PMIX_ERR_NOMEM;
 	ctx.mpfile = s->mpfile;
-	if ((st = plug_spawn_plan(&ctx, info, ninfo, apps, napps, &plan)) != PMIX_SUCCESS) {
+	st = plug_spawn_plan(&ctx, info, ninfo, apps, napps, &plan);
+	nodes_free(other);
+	if (st != PMIX_SUCCESS) {
 		plug_error("spawn from %s:%u refused: %s", req->nspace, req->rank, plan.err);
 		free(s->mpfile);
 		s->mpfile = NULL;
@@ -608,17 +648,19 @@ static void take_wait(plug_agent_req_t *req, pmix_data_buffer_t *in)
  * READY may end with the step's job information (BYTE_OBJECT). */
 static void take_child(plug_agent_req_t *req, pmix_data_buffer_t *in, bool ready)
 {
-	uint32_t id = 0, job = spawner.job, step = NO_VAL;
+	uint32_t id = 0, job = NO_VAL, step = NO_VAL;
 	pmix_byte_object_t info = { NULL, 0 };
 	spawn_t *s = NULL;
 	int32_t one = 1;
 
 	if (pxc_unpack_u32(in, &id) == PMIX_SUCCESS &&
 	    (ready || pxc_unpack_u32(in, &job) == PMIX_SUCCESS) &&
-	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS && job == spawner.job &&
+	    pxc_unpack_u32(in, &step) == PMIX_SUCCESS &&
 	    (!ready || !pxc_buf_remaining(in) ||
 	     pxc_unpack(in, &info, &one, PMIX_BYTE_OBJECT) == PMIX_SUCCESS))
 		s = find_id(id);
+	if (s && !ready && job != s->job)
+		s = NULL; /* a step of another allocation than the one asked */
 	if (!s || s->state == S_ENDED) {
 		plug_error("spawn: bad report from a child srun (spawn %u)", id);
 		free(info.bytes);

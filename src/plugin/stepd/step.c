@@ -72,6 +72,7 @@
 #include "stepd/worker.h"
 #include "stepd/log.h"
 #include "stepd/jobctl.h"
+#include "stepd/alloc.h"
 #include "stepd/reap.h"
 #include "stepd/spawn.h"
 #include "stepd/step.h"
@@ -351,6 +352,7 @@ static pmix_server_module_t module = {
 	.validate_credential = plug_cred_validate,
 	.log = plug_log_host,
 	.job_control = plug_jobctl_host,
+	.allocate = plug_alloc_host,
 };
 
 /* Core log lines go to Slurm's log, filtered by SlurmixDebug. */

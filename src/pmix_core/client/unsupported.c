@@ -3,31 +3,12 @@
  * unsupported.c - client API calls that slurmix does not support yet. They are
  * exported so that no binary built against OpenPMIx headers meets a
  * missing symbol, clear their output arguments and return
- * PMIX_ERR_NOT_SUPPORTED: allocation requests, fabric, device distances,
- * attribute registration and session control
- * (PMIx_IOF_push: client/iof.c).
+ * PMIX_ERR_NOT_SUPPORTED: fabric, device distances, attribute registration
+ * and session control (PMIx_IOF_push: client/iof.c).
  */
 #include <pmix_server.h>
 
 #include "client.h"
-
-pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
-				      size_t ninfo, pmix_info_t **results, size_t *nresults)
-{
-	(void)directive, (void)info, (void)ninfo;
-	if (results)
-		*results = NULL;
-	if (nresults)
-		*nresults = 0;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t *info,
-					 size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-	(void)directive, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
 
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric, const pmix_info_t directives[],
 				   size_t ndirs)

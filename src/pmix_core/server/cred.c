@@ -19,26 +19,6 @@
 #include "peer.h"
 #include "cred.h"
 
-/* Replaces the client's PMIX_USERID/PMIX_GRPID in a's directives by p's. */
-static pmix_status_t add_peer_ids(const pxc_peer_t *p, pxc_upcall_args_t *a)
-{
-	uint32_t uid = (uint32_t)p->uid, gid = (uint32_t)p->gid;
-	pmix_info_t gone, *info;
-
-	while (pxc_info_take(a->info, &a->ninfo, PMIX_USERID, &gone) ||
-	       pxc_info_take(a->info, &a->ninfo, PMIX_GRPID, &gone))
-		PMIx_Info_destruct(&gone);
-	info = realloc(a->info, (a->ninfo + 2) * sizeof(*info));
-	if (!info)
-		return PMIX_ERR_NOMEM;
-	a->info = info;
-	PMIx_Info_construct(&info[a->ninfo]);
-	PMIx_Info_construct(&info[a->ninfo + 1]);
-	PMIx_Info_load(&info[a->ninfo++], PMIX_USERID, &uid, PMIX_UINT32);
-	PMIx_Info_load(&info[a->ninfo++], PMIX_GRPID, &gid, PMIX_UINT32);
-	return PMIX_SUCCESS;
-}
-
 /* done function of GET_CRED: STATUS, BYTE_OBJECT credential, INFO[] info. */
 static void cred_done(pxc_upcall_t *r, pxc_upcall_result_t *res)
 {
@@ -62,8 +42,8 @@ int pxc_do_get_cred(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *
 
 	if (pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
-	r = pxc_upcall_start(p, h, pxc_srv.module.get_credential != NULL, add_peer_ids(p, &a),
-			     cred_done, &a);
+	r = pxc_upcall_start(p, h, pxc_srv.module.get_credential != NULL,
+			     pxc_upcall_peer_ids(p, &a), cred_done, &a);
 	if (r)
 		pxc_upcall_after_call(r, pxc_srv.module.get_credential(&r->a.proc, r->a.info,
 								       r->a.ninfo,
@@ -80,8 +60,8 @@ int pxc_do_validate_cred(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffe
 	if (pxc_unpack(in, &a.bo, &(int32_t){ 1 }, PMIX_BYTE_OBJECT) != PMIX_SUCCESS ||
 	    pxc_unpack_array(in, (void **)&a.info, &a.ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return pxc_upcall_args_free(&a), -1;
-	r = pxc_upcall_start(p, h, pxc_srv.module.validate_credential != NULL, add_peer_ids(p, &a),
-			     pxc_upcall_done_info, &a);
+	r = pxc_upcall_start(p, h, pxc_srv.module.validate_credential != NULL,
+			     pxc_upcall_peer_ids(p, &a), pxc_upcall_done_info, &a);
 	if (r)
 		pxc_upcall_after_call(r, pxc_srv.module.validate_credential(
 						 &r->a.proc, &r->a.bo, r->a.info, r->a.ninfo,

@@ -48,6 +48,7 @@
 #include "query.h"
 #include "cred.h"
 #include "monitor.h"
+#include "alloc.h"
 #include "proto.h"
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
@@ -587,6 +588,7 @@ static const pxc_handler_f handlers[PXC_CMD_MAX] = {
 	[PXC_CMD_GET_CRED] = pxc_do_get_cred,
 	[PXC_CMD_VALIDATE_CRED] = pxc_do_validate_cred,
 	[PXC_CMD_MONITOR] = pxc_do_monitor,
+	[PXC_CMD_ALLOC] = pxc_do_alloc,
 };
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg)

@@ -88,6 +88,25 @@ void pxc_upcall_args_free(pxc_upcall_args_t *a)
 	memset(a, 0, sizeof(*a));
 }
 
+pmix_status_t pxc_upcall_peer_ids(const pxc_peer_t *p, pxc_upcall_args_t *a)
+{
+	uint32_t uid = (uint32_t)p->uid, gid = (uint32_t)p->gid;
+	pmix_info_t gone, *info;
+
+	while (pxc_info_take(a->info, &a->ninfo, PMIX_USERID, &gone) ||
+	       pxc_info_take(a->info, &a->ninfo, PMIX_GRPID, &gone))
+		PMIx_Info_destruct(&gone);
+	info = realloc(a->info, (a->ninfo + 2) * sizeof(*info));
+	if (!info)
+		return PMIX_ERR_NOMEM;
+	a->info = info;
+	PMIx_Info_construct(&info[a->ninfo]);
+	PMIx_Info_construct(&info[a->ninfo + 1]);
+	PMIx_Info_load(&info[a->ninfo++], PMIX_USERID, &uid, PMIX_UINT32);
+	PMIx_Info_load(&info[a->ninfo++], PMIX_GRPID, &gid, PMIX_UINT32);
+	return PMIX_SUCCESS;
+}
+
 /* Frees an unlinked request. */
 static void upcall_release(pxc_upcall_t *r)
 {

@@ -110,6 +110,11 @@ void pxc_upcall_cb_validation(pmix_status_t status, pmix_info_t info[], size_t n
 
 /* Frees what a holds and empties it. */
 void pxc_upcall_args_free(pxc_upcall_args_t *a);
+/* Replaces any PMIX_USERID/PMIX_GRPID in a->info by p's own uid and gid
+ * (UINT32: SO_PEERCRED, or the host's word for a tool), appended: who
+ * asks is the server's word, not the client's (cred.c, alloc.c).
+ * PMIX_SUCCESS or PMIX_ERR_NOMEM. */
+pmix_status_t pxc_upcall_peer_ids(const pxc_peer_t *p, pxc_upcall_args_t *a);
 
 /* Helpers of the forwarding requests (abort.c, pubsub.c, spawn.c, ...):
  * hands the unpacked arguments a to a new request for p, or answers p

@@ -186,6 +186,12 @@ enum pxc_cmd {
 	 *              The server runs heartbeat and file monitors itself and
 	 *              raises their alerts as events (server/monitor.c). */
 	PXC_CMD_MONITOR = 27,
+	/* ALLOC  C->S  UINT8 directive (pmix_alloc_directive_t), INFO[] info
+	 *        reply STATUS, INFO[] results (the host's allocate's answer).
+	 *              The host is handed info without the client's
+	 *              PMIX_USERID and PMIX_GRPID, with the connection's own
+	 *              appended (UINT32, as for GET_CRED; server/alloc.c). */
+	PXC_CMD_ALLOC = 28,
 	PXC_CMD_MAX
 };
 
