@@ -11,7 +11,8 @@
  *                         "construct STATUS cid C members N"; then every other
  *                         rank's LOCAL_CID (qualified by C) and endpoint, with
  *                         PMIX_OPTIONAL: "lcid ok" / "endpt ok" (or what was
- *                         wrong); the process set: "pset yes|no"; destruct:
+ *                         wrong); the process set: "pset yes|no"; the group
+ *                         query: "groupq yes|no"; destruct:
  *                         "destruct STATUS"; the same name again: "again
  *                         STATUS cid C2"; destruct: "destruct2 STATUS"
  *   pmix_group fail       the last rank exits without finalizing after a
@@ -175,6 +176,30 @@ static int in_pset(const char *name)
 	return yes;
 }
 
+/* PMIX_QUERY_GROUP_NAMES lists name. */
+static int in_groups(const char *name)
+{
+	pmix_query_t q;
+	pmix_info_t *res = NULL;
+	size_t nres = 0;
+	int yes = 0;
+	pmix_status_t st;
+
+	PMIX_QUERY_CONSTRUCT(&q);
+	PMIX_ARGV_APPEND(st, q.keys, PMIX_QUERY_GROUP_NAMES);
+	if (st == PMIX_SUCCESS && PMIx_Query_info(&q, 1, &res, &nres) == PMIX_SUCCESS)
+		for (size_t i = 0; i < nres; i++)
+			if (res[i].value.type == PMIX_DATA_ARRAY && res[i].value.data.darray &&
+			    res[i].value.data.darray->type == PMIX_STRING)
+				for (size_t k = 0; k < res[i].value.data.darray->size; k++)
+					yes |= !strcmp(((char **)res[i].value.data.darray->array)[k],
+						       name);
+	if (res)
+		PMIX_INFO_FREE(res, nres);
+	PMIX_QUERY_DESTRUCT(&q);
+	return yes;
+}
+
 static void basic(void)
 {
 	pmix_value_t v = { .type = PMIX_STRING };
@@ -197,6 +222,7 @@ static void basic(void)
 	if (st == PMIX_SUCCESS) {
 		check_peers(cid);
 		printf("rank %u pset %s\n", me.rank, in_pset("g1") ? "yes" : "no");
+		printf("rank %u groupq %s\n", me.rank, in_groups("g1") ? "yes" : "no");
 		st = PMIx_Group_destruct("g1", NULL, 0);
 		printf("rank %u destruct %s\n", me.rank, PMIx_Error_string(st));
 		st = construct("g1", procs, size, dirs, 1, &cid2, &n);

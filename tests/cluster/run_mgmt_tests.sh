@@ -549,12 +549,13 @@ group_cases() {
 	# 8 ranks on 4 nodes: one context id for all, every member's
 	# PMIX_GROUP_INFO and posted (uncommitted) data at every other, the
 	# process set, destruct, the same name again with a new id
-	mcase "groups: construct over 4 nodes: one context id, group info and endpoints everywhere, a process set; destruct; the name again" '
+	mcase "groups: construct over 4 nodes: one context id, group info and endpoints everywhere, a process set, the group query; destruct; the name again" '
 		[ $rc -eq 0 ] && [ "$(grep -c "^rank [0-7] construct SUCCESS cid [1-9][0-9]* members 8$" <<<"$out")" = 8 ] &&
 		[ "$(sed -n "s/^rank [0-7] construct SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out" | sort -u | wc -l)" = 1 ] &&
 		[ "$(grep -c "^rank [0-7] lcid ok$" <<<"$out")" = 8 ] &&
 		[ "$(grep -c "^rank [0-7] endpt ok$" <<<"$out")" = 8 ] &&
 		[ "$(grep -c "^rank [0-7] pset yes$" <<<"$out")" = 8 ] &&
+		[ "$(grep -c "^rank [0-7] groupq yes$" <<<"$out")" = 8 ] &&
 		[ "$(grep -c "^rank [0-7] destruct SUCCESS$" <<<"$out")" = 8 ] &&
 		[ "$(grep -c "^rank [0-7] destruct2 SUCCESS$" <<<"$out")" = 8 ] &&
 		c1=$(sed -n "s/^rank 0 construct SUCCESS cid \([0-9]*\) .*/\1/p" <<<"$out") &&

@@ -78,6 +78,57 @@ static size_t lcid(const pxc_store_t *st, const char *ns, pmix_rank_t rank, size
 	return v && v->type == PMIX_SIZE ? v->data.size : 0;
 }
 
+/* One QUERY of key (qualified by PMIX_GROUP_ID grp when not NULL): the
+ * reply's status, its first answer in *out (destructed by the caller). */
+static pmix_status_t query_group(int fd, uint32_t tag, const char *key, const char *grp,
+				 pmix_info_t *out)
+{
+	char *keys[2] = { (char *)key, NULL };
+	pmix_query_t q = { .keys = keys };
+	pmix_info_t qual, *res = NULL;
+	pmix_data_buffer_t b;
+	size_t n = 0;
+	pmix_status_t st;
+
+	if (grp) {
+		PMIx_Info_load(&qual, PMIX_GROUP_ID, grp, PMIX_STRING);
+		q.qualifiers = &qual;
+		q.nqual = 1;
+	}
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, &q, 1, PMIX_QUERY);
+	rc_send(fd, PXC_CMD_QUERY, tag, &b);
+	if (grp)
+		PMIx_Info_destruct(&qual);
+	st = rc_reply(fd, tag, &b);
+	PMIx_Info_construct(out);
+	if (st == PMIX_SUCCESS) {
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		PMIx_Info_xfer(out, &res[0]);
+		pxc_array_free(res, n, PMIX_INFO);
+	}
+	pxc_buf_clear(&b);
+	return st;
+}
+
+/* The group queries see group g of 2 members (and only it). */
+static void check_group_queries(int fd)
+{
+	pmix_info_t a;
+
+	ck_assert_int_eq(query_group(fd, 40, PMIX_QUERY_NUM_GROUPS, NULL, &a), PMIX_SUCCESS);
+	ck_assert_uint_eq(a.value.data.size, 1);
+	PMIx_Info_destruct(&a);
+	ck_assert_int_eq(query_group(fd, 41, PMIX_QUERY_GROUP_NAMES, NULL, &a), PMIX_SUCCESS);
+	ck_assert_uint_eq(a.value.data.darray->size, 1);
+	ck_assert_str_eq(((char **)a.value.data.darray->array)[0], "g");
+	PMIx_Info_destruct(&a);
+	ck_assert_int_eq(query_group(fd, 42, PMIX_QUERY_GROUP_MEMBERSHIP, "g", &a), PMIX_SUCCESS);
+	ck_assert_uint_eq(a.value.data.darray->size, 2);
+	PMIx_Info_destruct(&a);
+}
+
 /* ASSIGN_CONTEXT_ID and a PMIX_GROUP_INFO {LOCAL_CID = lc}. */
 static void construct_info(pmix_info_t info[2], pmix_info_t *gi, pmix_data_array_t *da, size_t lc)
 {
@@ -129,6 +180,7 @@ START_TEST(group_local)
 		pxc_store_destroy(r[i].st);
 	}
 	ck_assert_uint_eq(r[0].cid, r[1].cid);
+	check_group_queries(fd[0]);
 	/* the same name while it exists: refused */
 	send_group(fd[0], 5, PMIX_GROUP_CONSTRUCT, "g", procs, 1, NULL, 0);
 	ck_assert_int_eq(rc_reply(fd[0], 5, &b), PMIX_ERR_EXISTS);

@@ -111,6 +111,13 @@ static void grp_remove(const char *name)
 		}
 }
 
+void pxc_grp_foreach(pxc_grp_visit_f fn, void *arg)
+{
+	for (const grp_t *g = groups; g; g = g->next)
+		if (!fn(g->name, g->members, g->nmembers, arg))
+			return;
+}
+
 void pxc_grp_free_all(void)
 {
 	while (groups) {

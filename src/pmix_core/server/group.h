@@ -41,6 +41,10 @@ void pxc_grp_finish(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info_t *
 void pxc_grp_left(const pmix_proc_t *who, const pmix_info_t *info, size_t ninfo);
 /* A local client ended (finalize or lost). */
 void pxc_grp_client_gone(const pmix_proc_t *proc);
+/* Calls fn for each group this server's clients are in (name, members),
+ * until it returns false. Progress thread. */
+typedef bool (*pxc_grp_visit_f)(const char *name, const pmix_proc_t *members, size_t n, void *arg);
+void pxc_grp_foreach(pxc_grp_visit_f fn, void *arg);
 /* Server finalize: forgets every group. */
 void pxc_grp_free_all(void);
 

@@ -539,7 +539,7 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (pxc_unpack_array(in, (void **)&info, &ninfo, PMIX_INFO) != PMIX_SUCCESS)
 		return -1;
 	pxc_array_free(info, ninfo, PMIX_INFO);
-	pxc_monitor_peer_gone(p->id); /* a finalized client beats no more */
+	pxc_monitor_peer_gone(p->id);     /* a finalized client beats no more */
 	if (!p->finalized && p->client) { /* still connected, in groups: tell the others */
 		pxc_cnx_client_gone(&p->proc);
 		pxc_grp_client_gone(&p->proc);

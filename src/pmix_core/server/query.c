@@ -6,7 +6,9 @@
  * PMIX_JOB_SIZE (PMIX_NSPACE qualifier), PMIX_QUERY_PROC_TABLE and
  * PMIX_QUERY_LOCAL_PROC_TABLE (pmix_proc_info_t arrays, pids from HELLO),
  * PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_PSET_MEMBERSHIP
- * (PMIX_PSET_NAME qualifier), PMIX_QUERY_STABLE_ABI_VERSION,
+ * (PMIX_PSET_NAME qualifier), PMIX_QUERY_NUM_GROUPS, _GROUP_NAMES,
+ * _GROUP_MEMBERSHIP (PMIX_GROUP_ID qualifier; the groups of this server's
+ * clients, group.c), PMIX_QUERY_STABLE_ABI_VERSION,
  * PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_SERVER_URI,
  * PMIX_QUERY_SUPPORTED_KEYS. Each answer is one info whose key is the query
  * key. Other keys go to the host's query in one call, and so do
@@ -28,6 +30,7 @@
 #include "peer.h"
 #include "nspace.h"
 #include "query.h"
+#include "group.h"
 #include "proto.h"
 
 static bool res_str(pxc_infolist_t *r, const char *key, const char *s)
@@ -223,11 +226,76 @@ static bool ans_pset_members(pxc_infolist_t *r, const char *key, const pmix_quer
 	return false;
 }
 
+/* The groups (group.c): PMIX_QUERY_NUM_GROUPS (SIZE), _GROUP_NAMES (a
+ * DATA_ARRAY of STRING), _GROUP_MEMBERSHIP of the group the PMIX_GROUP_ID
+ * qualifier names (a DATA_ARRAY of PROC; false for no such group). */
+typedef struct {
+	const char *want; /* MEMBERSHIP: the group */
+	size_t n;
+	char **names;
+	pmix_data_array_t members;
+	bool failed;
+} grpq_t;
+
+static bool grp_visit(const char *name, const pmix_proc_t *m, size_t n, void *arg)
+{
+	grpq_t *g = arg;
+	char **grown;
+
+	if (g->want) {
+		if (strcmp(name, g->want))
+			return true;
+		g->members = (pmix_data_array_t){ .type = PMIX_PROC,
+						  .size = n,
+						  .array = (void *)m };
+		g->n = 1;
+		return false;
+	}
+	if (!(grown = realloc(g->names, (g->n + 1) * sizeof(*grown))) ||
+	    !(grown[g->n] = strdup(name))) {
+		g->names = grown ? grown : g->names;
+		g->failed = true;
+		return false;
+	}
+	g->names = grown;
+	g->n++;
+	return true;
+}
+
+static bool ans_groups(pxc_infolist_t *r, const char *key, const pmix_query_t *q)
+{
+	const pmix_info_t *id = pxc_info_find(q->qualifiers, q->nqual, PMIX_GROUP_ID);
+	bool members = strcmp(key, PMIX_QUERY_GROUP_MEMBERSHIP) == 0;
+	grpq_t g = { 0 };
+	pmix_data_array_t names = { .type = PMIX_STRING };
+	pmix_info_t *out;
+	bool ok;
+
+	if (members && (!id || id->value.type != PMIX_STRING || !id->value.data.string))
+		return false;
+	g.want = members ? id->value.data.string : NULL;
+	pxc_grp_foreach(grp_visit, &g);
+	names.size = g.n;
+	names.array = g.names;
+	out = g.failed || (members && !g.n) ? NULL : pxc_infolist_add(r, key);
+	ok = out && (members ? PMIx_Info_load(out, key, &g.members, PMIX_DATA_ARRAY) :
+		     strcmp(key, PMIX_QUERY_NUM_GROUPS) == 0 ?
+			       PMIx_Info_load(out, key, &g.n, PMIX_SIZE) :
+			       PMIx_Info_load(out, key, &names, PMIX_DATA_ARRAY)) == PMIX_SUCCESS;
+	if (out && !ok)
+		r->n--;
+	for (size_t i = 0; !members && i < g.n; i++)
+		free(g.names[i]);
+	free(g.names);
+	return ok;
+}
+
 /* clang-format: two passes disagree on it */
 /* clang-format off */
 #define SUPPORTED_KEYS PMIX_QUERY_NAMESPACES "," PMIX_QUERY_NAMESPACE_INFO "," \
 	PMIX_JOB_SIZE "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," \
 	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP "," \
+	PMIX_QUERY_NUM_GROUPS "," PMIX_QUERY_GROUP_NAMES "," PMIX_QUERY_GROUP_MEMBERSHIP "," \
 	PMIX_QUERY_STABLE_ABI_VERSION "," \
 	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
 /* clang-format on */
@@ -257,6 +325,9 @@ static bool answer_key(pxc_infolist_t *r, const char *key, const pmix_query_t *q
 		return ans_pset_members(r, key, q);
 	if (strcmp(key, PMIX_QUERY_NUM_PSETS) == 0 || strcmp(key, PMIX_QUERY_PSET_NAMES) == 0)
 		return ans_psets(r, key, strcmp(key, PMIX_QUERY_PSET_NAMES) == 0);
+	if (strcmp(key, PMIX_QUERY_NUM_GROUPS) == 0 || strcmp(key, PMIX_QUERY_GROUP_NAMES) == 0 ||
+	    strcmp(key, PMIX_QUERY_GROUP_MEMBERSHIP) == 0)
+		return ans_groups(r, key, q);
 	if (strcmp(key, PMIX_QUERY_STABLE_ABI_VERSION) == 0 ||
 	    strcmp(key, PMIX_QUERY_PROVISIONAL_ABI_VERSION) == 0)
 		return res_str(r, key, "0.0");
