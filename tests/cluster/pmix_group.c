@@ -44,6 +44,12 @@
  *                         ("leave STATUS"), the others see PMIX_GROUP_LEFT
  *                         ("left from L") and destruct without it
  *                         ("destruct STATUS")
+ *   pmix_group lost-destruct   ranks 0 and 2 (the first of each node under
+ *                         -N2 -n4) construct "gd" with NOTIFY_TERMINATION;
+ *                         rank 2 then exits without finalizing while rank 3
+ *                         lives on beside it; rank 0 hears MEMBER_FAILED and
+ *                         destructs (PMIX_TIMEOUT 20): "lost-destruct STATUS
+ *                         after S s"
  *   pmix_group refuse     rank 0 alone: "refuse WHAT STATUS" for a wrong
  *                         type, a required unknown directive, an unknown
  *                         group's destruct, an empty name, a caller outside
@@ -409,6 +415,40 @@ static void leave(void)
 	free(procs);
 }
 
+static void lost_destruct(void)
+{
+	pmix_status_t code = PMIX_GROUP_MEMBER_FAILED;
+	pmix_proc_t two[2];
+	pmix_info_t dir;
+	int tmo = 20;
+	size_t cid, n;
+	double t0;
+	pmix_status_t st;
+
+	PMIx_Register_event_handler(&code, 1, NULL, 0, on_event, NULL, NULL);
+	PMIX_LOAD_PROCID(&two[0], me.nspace, 0);
+	PMIX_LOAD_PROCID(&two[1], me.nspace, 2);
+	if (me.rank == 0 || me.rank == 2) {
+		PMIX_INFO_LOAD(&dir, PMIX_GROUP_NOTIFY_TERMINATION, NULL, PMIX_BOOL);
+		st = construct("gd", two, 2, &dir, 1, &cid, &n);
+		printf("rank %u construct %s\n", me.rank, PMIx_Error_string(st));
+	}
+	fence();
+	if (me.rank == 2)
+		_exit(0);
+	if (me.rank == 0) {
+		for (int i = 0; i < 50 && !evcount; i++)
+			usleep(100000);
+		PMIX_INFO_LOAD(&dir, PMIX_TIMEOUT, &tmo, PMIX_INT);
+		t0 = now();
+		st = PMIx_Group_destruct("gd", &dir, 1);
+		printf("rank 0 %s, lost-destruct %s after %.0f s\n", evcount ? evtext : "no event",
+		       PMIx_Error_string(st), now() - t0);
+	} else {
+		sleep(6); /* rank 3 keeps rank 2's step daemon alive meanwhile */
+	}
+}
+
 static void xstep(const char *ns, uint32_t nother)
 {
 	pmix_proc_t *mine = job_procs(), both[2];
@@ -478,6 +518,8 @@ int main(int argc, char **argv)
 		invite(!strcmp(mode, "invite-silent"));
 	else if (!strcmp(mode, "leave"))
 		leave();
+	else if (!strcmp(mode, "lost-destruct"))
+		lost_destruct();
 	else if (!strcmp(mode, "refuse") && me.rank == 0)
 		refuse();
 	PMIx_Finalize(NULL, 0);

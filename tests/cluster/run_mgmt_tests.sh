@@ -582,6 +582,12 @@ $S -N4 -n4 ./pmix_group optional'
 $S -N2 -n4 ./pmix_group notify on
 $S -N2 -n4 ./pmix_group notify off | sed "s/^/off /"'
 
+	# ranks 0 and 2 of -N2 -n4; rank 2 dies, rank 3 keeps its node'"'"'s
+	# step daemon: rank 0'"'"'s destruct goes on without it, not to the timeout
+	mcase "groups: a member dies beside a live task; the other destructs at once" '
+		grep -qE "^rank 0 event from 2 group gd, lost-destruct SUCCESS after [0-3] s$" <<<"$out"' '
+$S -N2 -n4 ./pmix_group lost-destruct'
+
 	# two steps of the allocation: one group over both; each step'"'"'s own
 	# group first: three different ids, the shared one the same in both
 	mcase "groups: a group across two steps; context ids unique across the allocation" '

@@ -462,6 +462,63 @@ START_TEST(group_leave)
 }
 END_TEST
 
+/* Disjoint groups of one id on one server are two groups; a later member's
+ * ASSIGN_CONTEXT_ID counts for all; a member that finalized does not hold
+ * up the destruct. */
+START_TEST(group_same_id_flags_finalized)
+{
+	pmix_server_module_t mod = full_module;
+	pmix_proc_t procs[2];
+	pmix_info_t assign;
+	pmix_data_buffer_t b;
+	reply_t r[2];
+	int fd[2];
+
+	mod.group = NULL;
+	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
+	register_job(2);
+	for (int i = 0; i < 2; i++) {
+		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
+		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
+	}
+	/* "same" twice, each rank alone */
+	for (int i = 0; i < 2; i++) {
+		send_group(fd[i], 4, PMIX_GROUP_CONSTRUCT, "same", &procs[i], 1, NULL, 0);
+		ck_assert_int_eq(group_reply(fd[i], 4, &r[i]), PMIX_SUCCESS);
+		pxc_store_destroy(r[i].st);
+	}
+	send_group(fd[0], 5, PMIX_GROUP_DESTRUCT, "same", NULL, 0, NULL, 0);
+	ck_assert_int_eq(rc_reply(fd[0], 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	send_group(fd[1], 5, PMIX_GROUP_DESTRUCT, "same", NULL, 0, NULL, 0); /* its own is there */
+	ck_assert_int_eq(rc_reply(fd[1], 5, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	/* only the second member asks for a context id: both get it */
+	PMIx_Info_load(&assign, PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
+	send_group(fd[0], 6, PMIX_GROUP_CONSTRUCT, "ga", procs, 2, NULL, 0);
+	send_group(fd[1], 6, PMIX_GROUP_CONSTRUCT, "ga", procs, 2, &assign, 1);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(group_reply(fd[i], 6, &r[i]), PMIX_SUCCESS);
+		ck_assert_uint_gt(r[i].cid, 0);
+		pxc_store_destroy(r[i].st);
+	}
+	ck_assert_uint_eq(r[0].cid, r[1].cid);
+	PMIx_Info_destruct(&assign);
+	/* rank 1 finalizes without destructing: rank 0's destruct goes on */
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, NULL, 0, PMIX_INFO);
+	rc_send(fd[1], PXC_CMD_FINALIZE, 7, &b);
+	ck_assert_int_eq(rc_reply(fd[1], 7, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	send_group(fd[0], 8, PMIX_GROUP_DESTRUCT, "ga", NULL, 0, NULL, 0);
+	ck_assert_int_eq(rc_reply(fd[0], 8, &b), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	for (int i = 0; i < 2; i++)
+		close(fd[i]);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -471,6 +528,7 @@ int main(int argc, char **argv)
 		{ "group_member_lost_notify", group_member_lost_notify },
 		{ "group_member_lost_quiet", group_member_lost_quiet },
 		{ "group_leave", group_leave },
+		{ "group_same_id_flags_finalized", group_same_id_flags_finalized },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -322,7 +322,7 @@ static void fan_out(inst_t *x)
 
 static void advance(inst_t *x)
 {
-	if (!x->local || x->failed || x->sent_up || x->nfrom < x->nkids)
+	if (!x->local || x->failed || x->done || x->sent_up || x->nfrom < x->nkids)
 		return;
 	if (x->optional) { /* every part is in */
 		plug_flag("fence %016llx/%u: %zu bytes from %u nodes", (unsigned long long)x->sig,
@@ -607,6 +607,7 @@ static int spans_nspaces(const pmix_proc_t *procs, size_t n)
 
 static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tmo, char *data,
 				size_t ndata, const call_t *cl);
+static void drop_dead_nodes(inst_t *x);
 
 /* A collective waiting for the step information of other nspaces. */
 typedef struct {
@@ -706,7 +707,7 @@ static pmix_status_t coll_start(const pmix_proc_t procs[], size_t nprocs, int tm
 	else if (!cl->optional && plug_lost_any(procs, nprocs))
 		fail(x, PMIX_ERR_PROC_TERM_WO_SYNC, PLUG_TREE_NONE);
 	else
-		advance(x);
+		drop_dead_nodes(x), advance(x); /* (an optional x is never freed here) */
 	free(nodes);
 	return PMIX_SUCCESS;
 }
@@ -927,12 +928,58 @@ static int involves(const inst_t *x, pmix_rank_t rank)
 	return 0;
 }
 
+/* An optional instance of this step's procs: true when every participant
+ * rank on node is lost (its stepd lives on for other tasks, but none of
+ * them will join). */
+static int node_all_lost(const inst_t *x, uint32_t node)
+{
+	const plug_map_t *m = plug_net_ctx.map;
+	int any = 0;
+
+	for (uint32_t r = 0; m && r < m->ntasks; r++) {
+		if (m->node_of[r] != node || !involves(x, r))
+			continue;
+		if (!plug_lost_rank(r))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* Drops the children of an optional instance whose participants are all
+ * lost, as if their node had gone; the caller advances x then (an
+ * optional instance stays allocated, done or failed, until its timer). */
+static void drop_dead_nodes(inst_t *x)
+{
+	uint32_t *grown;
+
+	if (!x->optional || !x->kids || x->failed || x->done || spans_nspaces(x->procs, x->nprocs))
+		return;
+	for (uint32_t k = 0; k < x->nkids; k++) {
+		if (arrived(x, x->kids[k]) || !node_all_lost(x, x->kids[k]))
+			continue;
+		if (!(grown = realloc(x->from, (x->nfrom + 1) * sizeof(*grown)))) {
+			fail(x, PMIX_ERR_NOMEM, PLUG_TREE_NONE);
+			return;
+		}
+		plug_info("fence %016llx/%u: node %u's participants are gone, dropped",
+			  (unsigned long long)x->sig, x->seq, x->kids[k]);
+		x->from = grown;
+		x->from[x->nfrom++] = x->kids[k];
+	}
+}
+
 void plug_coll_rank_lost(pmix_rank_t rank)
 {
 	inst_t *x, *next;
 
 	for (x = insts; x; x = next) {
 		next = x->next;
+		if (x->local && x->optional && involves(x, rank)) {
+			drop_dead_nodes(x);
+			advance(x);
+			continue;
+		}
 		if (x->local && !x->failed && !x->optional && involves(x, rank)) {
 			plug_error("fence %016llx/%u: rank %u is gone", (unsigned long long)x->sig,
 				   x->seq, rank);

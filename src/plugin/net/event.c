@@ -506,7 +506,11 @@ pmix_status_t plug_event_notify_client(pmix_status_t code, const pmix_proc_t *so
 				       pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
 				       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-	return notify(code, source, range, info, ninfo, true, cbfunc, cbdata);
+	/* a member's leave changes the group records of every member's node
+	 * (server/group.c), with a handler there or not */
+	bool indexed = code != PMIX_GROUP_LEFT;
+
+	return notify(code, source, range, info, ninfo, indexed, cbfunc, cbdata);
 }
 
 /* ---- synchronous events of this step -------------------------------- */

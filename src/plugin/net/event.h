@@ -19,7 +19,8 @@ pmix_status_t plug_event_notify(pmix_status_t code, const pmix_proc_t *source,
 				pmix_op_cbfunc_t cbfunc, void *cbdata);
 /* The host's notify_event (a client's event): the same, but the nodes of
  * this step get it only when one of their clients registered for its
- * code (net/evindex.h); the others are kept. */
+ * code (net/evindex.h); the others are kept. PMIX_GROUP_LEFT goes to
+ * every node in range: their servers' group records need it. */
 pmix_status_t plug_event_notify_client(pmix_status_t code, const pmix_proc_t *source,
 				       pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
 				       pmix_op_cbfunc_t cbfunc, void *cbdata);

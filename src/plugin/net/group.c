@@ -69,6 +69,8 @@ static int timeout_s(const pmix_info_t *info, size_t ninfo)
 
 	if (t && t->value.type == PMIX_INT && t->value.data.integer > 0)
 		return t->value.data.integer;
+	if (t && t->value.type == PMIX_INT32 && t->value.data.int32 > 0)
+		return t->value.data.int32;
 	if (t && t->value.type == PMIX_UINT32 && t->value.data.uint32 > 0 &&
 	    t->value.data.uint32 < 7 * 24 * 3600)
 		return (int)t->value.data.uint32;

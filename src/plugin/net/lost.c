@@ -38,6 +38,7 @@
 #include "lib/tree.h"
 #include "net/ctx.h"
 #include "net/lost.h"
+#include "net/stepend.h"
 #include "net/transport.h"
 #include "slurm_adapter.h"
 
@@ -361,7 +362,9 @@ static void node_lost(uint32_t node, uint32_t from)
 	notify_node(node);
 }
 
-/* A peer of this step is unreachable. Said BYE: it ended, no loss. A
+/* A peer of this step is unreachable. Said BYE: it ended, no loss; so
+ * did a node whose tasks all ended (node 0 knows from its EXITS: its BYE
+ * may still be on the way while its listener is already closed). A
  * closed connection proves little (a broken frame closes one too), so
  * the first time PING goes to it over a fresh connection: if that cannot
  * be made either (refused, timed out: the stepd is gone), the peer is
@@ -370,7 +373,7 @@ static void lost_peer(void *arg, uint32_t peer)
 {
 	(void)arg;
 	if (!lost.map || peer >= lost.map->nnodes || plug_net_peer_ended(plug_net_ctx.net, peer) ||
-	    lost.down[peer])
+	    plug_stepend_node_ended(peer) || lost.down[peer])
 		return;
 	if (lost.probing[peer] ||
 	    plug_net_send(plug_net_ctx.net, peer, PLUG_NET_PING, 0, NULL) < 0) {

@@ -58,9 +58,10 @@ static struct {
 	uint32_t exited, unknown;
 	uint32_t first_rank; /* the highest code's; NO_RANK: none failed */
 	int32_t first_code;
-	bool sent;     /* this node's EXITS went (node 0: counted) */
-	bool ready;    /* the network started: a tool may be served */
-	uint8_t *told; /* node 0: [nnodes] */
+	bool sent;      /* this node's EXITS went (node 0: counted) */
+	bool ready;     /* the network started: a tool may be served */
+	uint8_t *told;  /* node 0: [nnodes] */
+	uint8_t *exits; /* node 0: [nnodes] its EXITS came (every task ended) */
 	uint32_t ntold;
 	bool done, stopped;
 	uint32_t *lrank; /* this node's tasks that reported: rank, pid */
@@ -336,7 +337,14 @@ static void on_msg(void *arg, uint32_t from, const pxc_wire_hdr_t *h, pmix_data_
 	if (rank != NO_RANK)
 		failure(rank, (int32_t)code);
 	se.unknown += unknown;
+	if (se.exits && from < se.nnodes)
+		se.exits[from] = 1;
 	node_told(from);
+}
+
+bool plug_stepend_node_ended(uint32_t node)
+{
+	return se.exits && node < se.nnodes && se.exits[node];
 }
 
 static void on_lost(void *arg, uint32_t peer)
@@ -381,8 +389,8 @@ int plug_stepend_register(plug_net_t *n, uint32_t me, uint32_t nnodes, uint32_t 
 	se.nnodes = nnodes;
 	se.ntasks = local_tasks;
 	se.first_rank = NO_RANK;
-	if ((me == 0 && !(se.told = calloc(nnodes, 1))) || !(se.answered = calloc(nnodes, 1)) ||
-	    !(se.got = calloc(nnodes, sizeof(*se.got))) ||
+	if ((me == 0 && (!(se.told = calloc(nnodes, 1)) || !(se.exits = calloc(nnodes, 1)))) ||
+	    !(se.answered = calloc(nnodes, 1)) || !(se.got = calloc(nnodes, sizeof(*se.got))) ||
 	    !(se.lrank = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lrank))) ||
 	    !(se.lpid = calloc(local_tasks ? local_tasks : 1, sizeof(*se.lpid))))
 		return -1;
@@ -458,5 +466,6 @@ void plug_stepend_free(void)
 	free(se.lrank);
 	free(se.lpid);
 	free(se.told);
+	free(se.exits);
 	memset(&se, 0, sizeof(se));
 }

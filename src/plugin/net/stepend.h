@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <stdbool.h>
 #include "net/transport.h"
 
 /* Before the network starts (job manager thread): this node's index,
@@ -35,6 +36,10 @@ void plug_stepend_tool(plug_stepend_ready_f fn, void *arg);
  * the event went (timeout_ms at most for the ends, 2 s more for the
  * tools' connections to drain). Elsewhere returns at once. */
 void plug_stepend_wait(int timeout_ms);
+/* Node 0: whether node told that every one of its tasks ended (its step
+ * daemon may then end at any time: a refused connection to it is no
+ * loss). Elsewhere false. Progress thread. */
+bool plug_stepend_node_ended(uint32_t node);
 /* Forgets everything (after the network stopped). */
 void plug_stepend_free(void);
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "groupev.h"
 #include "conn.h"
 #include "push.h"
 
@@ -160,7 +161,8 @@ pmix_status_t pxc_client_finalize_common(const pmix_info_t *info, size_t ninfo)
 		return PMIX_ERR_INIT;
 	}
 	if (--pxc_cl.refs == 0) {
-		pxc_push_stop(); /* no more of this process's stdin */
+		pxc_push_stop();    /* no more of this process's stdin */
+		pxc_groupev_stop(); /* pending invitations and joins end */
 		st = send_finalize(info, ninfo);
 		if (st != PMIX_SUCCESS)
 			pxc_debug("client: FINALIZE failed: %s", PMIx_Error_string(st));

@@ -32,16 +32,22 @@
  * Standard's examples join from the INVITED handler). Not available in a
  * server process.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event2/event.h>
 
 #include "client.h"
+#include "groupev.h"
 #include "request.h"
 #include "common/event.h"
 #include "common/progress.h"
 
 enum { D_INVITE, D_JOIN };
+/* The leader's directives every member must construct with. */
+static const char *const flag_keys[] = { PMIX_GROUP_ASSIGN_CONTEXT_ID, PMIX_GROUP_OPTIONAL,
+					 PMIX_GROUP_NOTIFY_TERMINATION };
+#define NFLAGS (sizeof(flag_keys) / sizeof(*flag_keys))
 enum { S_WAIT, S_YES, S_NO };
 
 typedef struct dance {
@@ -54,7 +60,7 @@ typedef struct dance {
 	size_t ninv;
 	pmix_info_t *dirs; /* the caller's directives (a copy) */
 	size_t ndirs;
-	bool assign; /* JOIN: the leader's PMIX_GROUP_ASSIGN_CONTEXT_ID */
+	unsigned flags; /* the group's F_* (a JOIN: the leader's, from its update) */
 	int timeout_s;
 	struct event *timer;
 	bool constructing;
@@ -82,6 +88,18 @@ static bool is_inv(const dance_t *d, const pmix_proc_t *p, size_t *at)
 	return false;
 }
 
+/* A dance never linked into dances (any thread). */
+static void dance_destroy(dance_t *d)
+{
+	if (d->timer)
+		event_free(d->timer);
+	free(d->inv);
+	free(d->state);
+	pxc_array_free(d->dirs, d->ndirs, PMIX_INFO);
+	free(d);
+}
+
+/* Progress thread. */
 static void dance_free(dance_t *d)
 {
 	for (dance_t **pp = &dances; *pp; pp = &(*pp)->next)
@@ -89,12 +107,7 @@ static void dance_free(dance_t *d)
 			*pp = d->next;
 			break;
 		}
-	if (d->timer)
-		event_free(d->timer);
-	free(d->inv);
-	free(d->state);
-	pxc_array_free(d->dirs, d->ndirs, PMIX_INFO);
-	free(d);
+	dance_destroy(d);
 }
 
 static const char *info_group_id(const pmix_info_t *info, size_t ninfo)
@@ -111,17 +124,17 @@ static void tell(dance_t *d, pmix_status_t code, const pmix_proc_t *procs, size_
 {
 	pmix_data_array_t range = { .type = PMIX_PROC, .size = n, .array = (void *)procs };
 	pmix_data_array_t mem = { .type = PMIX_PROC, .size = nmem, .array = (void *)members };
-	pmix_info_t info[4];
+	pmix_info_t info[3 + NFLAGS];
 	size_t ni = 0;
 	pmix_status_t st;
 
 	PMIx_Info_load(&info[ni++], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
 	PMIx_Info_load(&info[ni++], PMIX_GROUP_ID, d->grp, PMIX_STRING);
-	if (members) {
+	if (members)
 		PMIx_Info_load(&info[ni++], PMIX_GROUP_MEMBERSHIP, &mem, PMIX_DATA_ARRAY);
-		if (pxc_info_flag(d->dirs, d->ndirs, PMIX_GROUP_ASSIGN_CONTEXT_ID))
-			PMIx_Info_load(&info[ni++], PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
-	}
+	for (size_t f = 0; members && f < NFLAGS; f++)
+		if (d->flags & (1u << f))
+			PMIx_Info_load(&info[ni++], flag_keys[f], NULL, PMIX_BOOL);
 	st = PMIx_Notify_event(code, &pxc_cl.me, PMIX_RANGE_CUSTOM, info, ni, NULL, NULL);
 	if (st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED)
 		pxc_error("client: group %s: event %d not sent (%d)", d->grp, code, st);
@@ -159,7 +172,7 @@ static void constructed(pmix_status_t st, pmix_info_t *res, size_t nres, void *c
  * leader's context id request). */
 static void construct(dance_t *d, const pmix_proc_t *members, size_t n)
 {
-	pmix_info_t *dirs = PMIx_Info_create(d->ndirs + 1);
+	pmix_info_t *dirs = PMIx_Info_create(d->ndirs + NFLAGS);
 	size_t nd = 0;
 	pmix_status_t st;
 
@@ -167,16 +180,20 @@ static void construct(dance_t *d, const pmix_proc_t *members, size_t n)
 		finish(d, PMIX_ERR_NOMEM, NULL, 0, NULL, NULL);
 		return;
 	}
-	for (size_t i = 0; i < d->ndirs; i++)
-		if (!PMIx_Check_key(d->dirs[i].key, PMIX_GROUP_ASSIGN_CONTEXT_ID) &&
-		    !PMIx_Check_key(d->dirs[i].key, PMIX_TIMEOUT))
+	for (size_t i = 0; i < d->ndirs; i++) {
+		bool group_wide = PMIx_Check_key(d->dirs[i].key, PMIX_TIMEOUT);
+
+		for (size_t f = 0; f < NFLAGS; f++)
+			group_wide |= PMIx_Check_key(d->dirs[i].key, flag_keys[f]);
+		if (!group_wide) /* the caller's own: group info, endpoint data */
 			PMIx_Info_xfer(&dirs[nd++], &d->dirs[i]);
-	if (d->kind == D_INVITE ? pxc_info_flag(d->dirs, d->ndirs, PMIX_GROUP_ASSIGN_CONTEXT_ID) :
-				  d->assign)
-		PMIx_Info_load(&dirs[nd++], PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
+	}
+	for (size_t f = 0; f < NFLAGS; f++)
+		if (d->flags & (1u << f))
+			PMIx_Info_load(&dirs[nd++], flag_keys[f], NULL, PMIX_BOOL);
 	d->constructing = true;
 	st = PMIx_Group_construct_nb(d->grp, members, n, dirs, nd, constructed, d);
-	PMIx_Info_free(dirs, d->ndirs + 1);
+	PMIx_Info_free(dirs, d->ndirs + NFLAGS);
 	if (st != PMIX_SUCCESS)
 		finish(d, st, NULL, 0, NULL, NULL);
 }
@@ -230,7 +247,7 @@ typedef struct {
 	char grp[PMIX_MAX_NSLEN + 1];
 	pmix_proc_t *mem;
 	size_t nmem;
-	bool assign;
+	unsigned flags;
 } evcopy_t;
 
 static dance_t *find(int kind, const char *grp)
@@ -251,7 +268,7 @@ static void got_event(void *arg)
 		if ((d = find(D_JOIN, e->grp)) && PMIx_Check_procid(&d->leader, &e->src)) {
 			if (d->timer)
 				evtimer_del(d->timer);
-			d->assign = e->assign;
+			d->flags = e->flags;
 			construct(d, e->mem, e->nmem);
 		}
 	} else if ((d = find(D_INVITE, e->grp)) && is_inv(d, &e->src, &at) &&
@@ -282,7 +299,9 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *src, pm
 		e->code = status;
 		e->src = *src;
 		snprintf(e->grp, sizeof(e->grp), "%s", grp);
-		e->assign = pxc_info_flag(info, ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID);
+		for (size_t f = 0; f < NFLAGS; f++)
+			if (pxc_info_flag(info, ninfo, flag_keys[f]))
+				e->flags |= 1u << f;
 		if (m && m->value.type == PMIX_DATA_ARRAY && m->value.data.darray &&
 		    m->value.data.darray->type == PMIX_PROC && m->value.data.darray->size &&
 		    (e->mem = malloc(m->value.data.darray->size * sizeof(pmix_proc_t)))) {
@@ -307,9 +326,11 @@ static void reg_run(void *arg)
 {
 	(void)arg;
 	reg_state = 2;
-	for (dance_t *d = dances; d; d = d->next)
+	for (dance_t *d = dances, *next; d; d = next) {
+		next = d->next; /* start may end d */
 		if (!d->timer)
 			start(d);
+	}
 }
 
 static void reg_fail(void *arg)
@@ -352,7 +373,8 @@ static void need_handler(void)
  * both wait for the timer. */
 static void start(dance_t *d)
 {
-	struct timeval tv = { d->timeout_s, 0 };
+	/* a joiner waits past the leader's own deadline for its update */
+	struct timeval tv = { d->kind == D_JOIN ? 2 * d->timeout_s + 5 : d->timeout_s, 0 };
 
 	d->timer = evtimer_new(pxc_progress_base(pxc_progress_global()), on_timer, d);
 	if (!d->timer || evtimer_add(d->timer, &tv) < 0) {
@@ -420,11 +442,12 @@ static pmix_status_t expand(const pmix_proc_t *procs, size_t n, dance_t *d)
 		d->inv = grown;
 		for (uint32_t r = 0; r < size; r++) {
 			pmix_proc_t p = procs[i];
+			size_t at;
 
 			if (procs[i].rank == PMIX_RANK_WILDCARD)
 				p.rank = r;
-			if (!PMIx_Check_procid(&p, &pxc_cl.me))
-				d->inv[d->ninv++] = p;
+			if (!PMIx_Check_procid(&p, &pxc_cl.me) && !is_inv(d, &p, &at))
+				d->inv[d->ninv++] = p; /* once each, the leader left out */
 		}
 	}
 	return (d->state = calloc(d->ninv ? d->ninv : 1, 1)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
@@ -461,10 +484,24 @@ static pmix_status_t dance_go(dance_t *d)
 {
 	if (pxc_progress_post(pxc_progress_global(), dance_run, d) != 0) {
 		d->cb = NULL;
-		dance_free(d);
+		dance_destroy(d);
 		return PMIX_ERR_UNREACH;
 	}
 	return PMIX_SUCCESS;
+}
+
+static void stop_fn(void *arg)
+{
+	while (dances)
+		finish(dances, PMIX_ERR_INIT, NULL, 0, NULL, NULL);
+	reg_state = 0; /* the handler goes with the connection */
+	pxc_sync_signal(arg, PMIX_SUCCESS);
+}
+
+void pxc_groupev_stop(void)
+{
+	if (pxc_cl.pg && pxc_progress_call(pxc_cl.pg, stop_fn, 1000) != PMIX_SUCCESS)
+		pxc_debug("client: group invitations not stopped");
 }
 
 /* ------------------------------------------------------------- API */
@@ -481,8 +518,11 @@ pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], 
 	if ((st = dance_new(D_INVITE, grp, info, ninfo, cbfunc, cbdata, &d)) != PMIX_SUCCESS)
 		return st;
 	d->leader = pxc_cl.me;
+	for (size_t f = 0; f < NFLAGS; f++)
+		if (pxc_info_flag(info, ninfo, flag_keys[f]))
+			d->flags |= 1u << f;
 	if ((st = expand(procs, nprocs, d)) != PMIX_SUCCESS) {
-		dance_free(d);
+		dance_destroy(d);
 		return st;
 	}
 	return dance_go(d);
@@ -504,30 +544,49 @@ pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pm
 	if (opt == PMIX_GROUP_DECLINE) { /* said, and done */
 		tell(d, PMIX_GROUP_INVITE_DECLINED, leader, 1, NULL, 0);
 		d->cb = NULL;
-		dance_free(d);
+		dance_destroy(d);
 		return PMIX_OPERATION_SUCCEEDED;
 	}
 	return dance_go(d);
 }
 
-/* The blocking forms wait on the heap: on a timeout the wait is left
- * behind (the callback may still come). */
+/* The blocking forms wait on the heap: a waiter that times out leaves the
+ * wait to the callback, which frees it (abandoned), so neither side
+ * touches freed memory. */
 typedef struct {
 	pxc_sync_t sync;
+	pthread_mutex_t mu; /* answered, abandoned */
+	bool answered, abandoned;
 	pmix_info_t *res;
 	size_t nres;
 } bwait_t;
+
+static void bw_destroy(bwait_t *w)
+{
+	pxc_array_free(w->res, w->nres, PMIX_INFO);
+	pthread_mutex_destroy(&w->mu);
+	pxc_sync_fini(&w->sync);
+	free(w);
+}
 
 static void bw_done(pmix_status_t st, pmix_info_t *res, size_t nres, void *cbdata,
 		    pmix_release_cbfunc_t rel, void *relcbdata)
 {
 	bwait_t *w = cbdata;
+	bool gone;
 
-	if (st == PMIX_SUCCESS && nres && pxc_info_dup(res, nres, &w->res) == PMIX_SUCCESS)
+	pthread_mutex_lock(&w->mu);
+	gone = w->abandoned;
+	w->answered = true;
+	if (!gone && st == PMIX_SUCCESS && nres && pxc_info_dup(res, nres, &w->res) == PMIX_SUCCESS)
 		w->nres = nres;
+	pthread_mutex_unlock(&w->mu);
 	if (rel)
 		rel(relcbdata);
-	pxc_sync_signal(&w->sync, st);
+	if (gone)
+		bw_destroy(w);
+	else
+		pxc_sync_signal(&w->sync, st);
 }
 
 /* Waits for the call's own timeout (info's, else the default), the
@@ -538,20 +597,29 @@ static pmix_status_t bw_wait(bwait_t *w, pmix_status_t st, const pmix_info_t *in
 	int ms = pxc_request_timeout_ms(info, ninfo);
 	int timeout_s = ms > 0 ? ms / 1000 : pxc_default_timeout();
 
-	if (st == PMIX_OPERATION_SUCCEEDED)
+	if (st == PMIX_OPERATION_SUCCEEDED) {
 		st = PMIX_SUCCESS;
-	else if (st == PMIX_SUCCESS)
+	} else if (st == PMIX_SUCCESS) {
 		st = pxc_sync_wait(&w->sync, (timeout_s + pxc_default_timeout() + 10) * 1000);
-	if (st == PMIX_ERR_TIMEOUT && !w->sync.done)
-		return st; /* w stays: the callback may come */
-	if (results) {
+		if (st == PMIX_ERR_TIMEOUT) {
+			bool answered;
+
+			pthread_mutex_lock(&w->mu);
+			answered = w->answered;
+			w->abandoned = !answered;
+			pthread_mutex_unlock(&w->mu);
+			if (!answered)
+				return st;                /* the callback frees w */
+			st = pxc_sync_wait(&w->sync, -1); /* signalled right after */
+		}
+	}
+	if (results && st == PMIX_SUCCESS) {
 		*results = w->res;
 		*nresults = w->nres;
-	} else {
-		pxc_array_free(w->res, w->nres, PMIX_INFO);
+		w->res = NULL;
+		w->nres = 0;
 	}
-	pxc_sync_fini(&w->sync);
-	free(w);
+	bw_destroy(w);
 	return st;
 }
 
@@ -566,8 +634,10 @@ static bwait_t *bw_new(pmix_info_t **results, size_t *nresults)
 	if (pxc_event_thread_is_self() ||
 	    (pxc_progress_global() && pxc_progress_in_thread(pxc_progress_global())))
 		return NULL; /* would wait for itself */
-	if ((w = calloc(1, sizeof(*w))))
+	if ((w = calloc(1, sizeof(*w)))) {
 		pxc_sync_init(&w->sync);
+		pthread_mutex_init(&w->mu, NULL);
+	}
 	return w;
 }
 

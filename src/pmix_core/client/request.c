@@ -196,6 +196,11 @@ static pmix_status_t unpack_results(pmix_status_t st, pmix_data_buffer_t *reply,
 	ust = pxc_unpack_array(reply, (void **)&r->info, &r->n, PMIX_INFO);
 	if (ust == PMIX_SUCCESS && pxc_buf_remaining(reply) > 0) /* a group's data */
 		ust = pxc_client_merge_blob(reply);
+	if (ust != PMIX_SUCCESS) { /* no results with an error */
+		pxc_array_free(r->info, r->n, PMIX_INFO);
+		r->info = NULL;
+		r->n = 0;
+	}
 	return ust == PMIX_SUCCESS ? st : ust;
 }
 

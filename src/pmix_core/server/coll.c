@@ -110,8 +110,9 @@ static bool names(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
 	return false;
 }
 
-/* How many local participants are already known to be gone. */
-static size_t count_lost(const pmix_proc_t *procs, size_t n)
+/* How many local participants are already known to be gone (lost; with
+ * finalized_too also finalized: for the collectives that may drop them). */
+static size_t count_gone(const pmix_proc_t *procs, size_t n, bool finalized_too)
 {
 	size_t count = 0;
 
@@ -119,10 +120,16 @@ static size_t count_lost(const pmix_proc_t *procs, size_t n)
 		pxc_snspace_t *ns = pxc_ns_find(procs[i].nspace);
 
 		for (pxc_sclient_t *c = ns ? ns->clients : NULL; c; c = c->next)
-			count += c->lost && (procs[i].rank == PMIX_RANK_WILDCARD ||
-					     procs[i].rank == c->proc.rank);
+			count += (c->lost || (finalized_too && c->finalized)) &&
+				 (procs[i].rank == PMIX_RANK_WILDCARD ||
+				  procs[i].rank == c->proc.rank);
 	}
 	return count;
+}
+
+static size_t count_lost(const pmix_proc_t *procs, size_t n)
+{
+	return count_gone(procs, n, false);
 }
 
 /* The local participants to wait for; with drop (OPTIONAL and friends)
@@ -146,7 +153,7 @@ static size_t local_count(const pmix_proc_t *procs, size_t n, bool drop)
 		else
 			count += ns->nclients;
 	}
-	lost = drop ? count_lost(procs, n) : 0;
+	lost = drop ? count_gone(procs, n, true) : 0;
 	return count > lost ? count - lost : 0;
 }
 
@@ -219,6 +226,28 @@ void pxc_coll_fail_all(pmix_status_t status)
 }
 
 static void coll_ready(pxc_coll_t *c);
+
+void pxc_coll_proc_finalized(const pmix_proc_t *proc)
+{
+	pxc_coll_t *c = pxc_srv.colls, *next;
+
+	for (; c; c = next) {
+		bool joined = false;
+
+		next = c->next;
+		if (c->in_host || !names(c->procs, c->nprocs, proc) ||
+		    !pxc_cnx_may_drop(c->cmd, c->info, c->ninfo))
+			continue;
+		for (size_t i = 0; i < c->nmembers; i++)
+			joined |= proc_cmp(&c->members[i].proc, proc) == 0;
+		if (!joined && c->nexpected > 1) {
+			pxc_debug("server: %s:%u finalized before joining: dropped", proc->nspace,
+				  proc->rank);
+			if (--c->nexpected == c->nmembers)
+				coll_ready(c);
+		}
+	}
+}
 
 void pxc_coll_proc_gone(const pmix_proc_t *proc)
 {
@@ -459,22 +488,23 @@ pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 	return st;
 }
 
-/* Appends (key, a copy of val) to a's info copy. 0/-1. */
-static int info_add(pxc_upcall_args_t *a, const char *key, const void *val, pmix_data_type_t type)
+/* Appends (key, a copy of val) to the array *info of *n. 0/-1. */
+static int info_append(pmix_info_t **info, size_t *n, const char *key, const void *val,
+		       pmix_data_type_t type)
 {
-	pmix_info_t *info = PMIx_Info_create(a->ninfo + 1);
+	pmix_info_t *grown = PMIx_Info_create(*n + 1);
 
-	if (!info)
+	if (!grown)
 		return -1;
-	for (size_t i = 0; i < a->ninfo; i++)
-		PMIx_Info_xfer(&info[i], &a->info[i]);
-	if (PMIx_Info_load(&info[a->ninfo], key, val, type) != PMIX_SUCCESS) {
-		PMIx_Info_free(info, a->ninfo + 1);
+	for (size_t i = 0; i < *n; i++)
+		PMIx_Info_xfer(&grown[i], &(*info)[i]);
+	if (PMIx_Info_load(&grown[*n], key, val, type) != PMIX_SUCCESS) {
+		PMIx_Info_free(grown, *n + 1);
 		return -1;
 	}
-	pxc_array_free(a->info, a->ninfo, PMIX_INFO);
-	a->info = info;
-	a->ninfo++;
+	pxc_array_free(*info, *n, PMIX_INFO);
+	*info = grown;
+	(*n)++;
 	return 0;
 }
 
@@ -500,7 +530,7 @@ static int connect_data(const pxc_coll_t *c, pxc_upcall_args_t *a)
 	if (rc == 0 && blob.bytes_used) {
 		bo.bytes = blob.base_ptr;
 		bo.size = blob.bytes_used;
-		rc = info_add(a, PXC_CONNECT_DATA, &bo, PMIX_BYTE_OBJECT);
+		rc = info_append(&a->info, &a->ninfo, PXC_CONNECT_DATA, &bo, PMIX_BYTE_OBJECT);
 	}
 	pxc_buf_clear(&blob);
 	return rc;
@@ -527,7 +557,7 @@ static pmix_status_t call_host(pxc_coll_t *c, pxc_upcall_t *r, hctx_t *x)
 		pmix_byte_object_t bo = { .bytes = x->blob.base_ptr, .size = x->blob.bytes_used };
 
 		if (c->op == PMIX_GROUP_CONSTRUCT &&
-		    info_add(a, PXC_GROUP_DATA, &bo, PMIX_BYTE_OBJECT) < 0)
+		    info_append(&a->info, &a->ninfo, PXC_GROUP_DATA, &bo, PMIX_BYTE_OBJECT) < 0)
 			return PMIX_ERR_NOMEM;
 		if (!(a->str = strdup(c->grp)))
 			return PMIX_ERR_NOMEM;
@@ -627,6 +657,20 @@ static pxc_coll_t *coll_new(uint16_t cmd, pmix_proc_t *procs, size_t n, pmix_inf
 
 /* Validates and records one join; replies itself on errors. Takes procs
  * and info. */
+/* GROUP construct: a later local member's PMIX_GROUP_ASSIGN_CONTEXT_ID or
+ * _NOTIFY_TERMINATION counts as the first one's (any member may ask). */
+static void merge_group_flags(pxc_coll_t *c, const pmix_info_t *info, size_t ninfo)
+{
+	const char *keys[] = { PMIX_GROUP_ASSIGN_CONTEXT_ID, PMIX_GROUP_NOTIFY_TERMINATION };
+	bool yes = true;
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		if (pxc_info_flag(info, ninfo, keys[k]) &&
+		    !pxc_info_flag(c->info, c->ninfo, keys[k]) &&
+		    info_append(&c->info, &c->ninfo, keys[k], &yes, PMIX_BOOL) < 0)
+			return;
+}
+
 static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, size_t n,
 		 pmix_info_t *info, size_t ninfo, uint8_t op, const char *grp)
 {
@@ -643,6 +687,8 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, siz
 		st = pxc_grp_member_info(info, ninfo, &m.ginfo, &m.nginfo);
 	c = st == PMIX_SUCCESS ? coll_find(h->cmd, procs, n, info, ninfo, op, grp) : NULL;
 	if (c) {
+		if (h->cmd == PXC_CMD_GROUP && op == PMIX_GROUP_CONSTRUCT)
+			merge_group_flags(c, info, ninfo);
 		pxc_array_free(procs, n, PMIX_PROC);
 		pxc_array_free(info, ninfo, PMIX_INFO);
 		for (size_t i = 0; i < c->nmembers; i++)

@@ -41,6 +41,9 @@ void pxc_coll_join_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, uint8_t op, con
 /* A local proc is gone (lost connection or deregistered): fail every
  * collective that still waits for it. */
 void pxc_coll_proc_gone(const pmix_proc_t *proc);
+/* A local proc finalized: the collectives that may drop it (an optional
+ * connect or group operation, any destruct) no longer wait for it. */
+void pxc_coll_proc_finalized(const pmix_proc_t *proc);
 /* Server finalize: fails every collective with status. */
 void pxc_coll_fail_all(pmix_status_t status);
 

@@ -57,6 +57,7 @@
 #include "peer.h"
 #include "nspace.h"
 #include "coll.h"
+#include "group.h"
 #include "proto.h"
 #include "pmix_slurmix.h"
 
@@ -321,7 +322,8 @@ int pxc_cnx_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buff
 static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_proc_t *procs,
 		      size_t n, const pmix_info_t *info, size_t ninfo)
 {
-	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT, PMIX_GROUP_ID };
+	const char *keep[] = { PMIX_CONNECT_ID, PMIX_TIMEOUT, PMIX_GROUP_ID,
+			       PXC_GROUP_FROM_SERVER };
 	pmix_data_array_t *da;
 	pxc_upcall_t *r;
 
@@ -329,7 +331,7 @@ static void tell_host(pmix_status_t code, const pmix_proc_t *src, const pmix_pro
 	    !(r = pxc_upcall_new(NULL, 0, PXC_CMD_NOTIFY, pxc_upcall_done_none)))
 		return;
 	r->a.proc = *src;
-	r->a.info = PMIx_Info_create(5);
+	r->a.info = PMIx_Info_create(6);
 	da = PMIx_Data_array_create(n, PMIX_PROC);
 	if (!r->a.info || !da) {
 		PMIx_Data_array_free(da);

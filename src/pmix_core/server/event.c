@@ -458,9 +458,11 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		notif_free(n);
 		return -1;
 	}
-	/* A client speaks for itself only. */
+	/* A client speaks for itself only, and not as a server. */
 	if (p->kind == PXC_PEER_CLIENT)
 		n->src = p->proc;
+	for (pmix_info_t t; pxc_info_take(n->info, &n->ninfo, PXC_GROUP_FROM_SERVER, &t);)
+		PMIx_Info_destruct(&t);
 	n->peer_id = p->id;
 	n->tag = h->tag;
 	n->cmd = h->cmd;

@@ -26,15 +26,20 @@
  *     PMIX_PSET_MEMBERS on the members' nodes);
  *   - every local member's reply is STATUS, INFO[] results
  *     (PMIX_GROUP_CONTEXT_ID when assigned, PMIX_GROUP_MEMBERSHIP: who is
- *     in, those dropped under PMIX_GROUP_OPTIONAL left out), BLOB (the
- *     other members' posted records, every member's group records).
+ *     in, sorted, those dropped under PMIX_GROUP_OPTIONAL left out), BLOB
+ *     (the other members' posted records, every member's group info of
+ *     this construct).
+ * A group is known by its id and a member: disjoint groups may share an
+ * id (one process is in one group of an id).
  * Leave (PXC_GROUP_OP_LEAVE, proto.h): the caller is taken out of the
  * record and the process set, and the other members get PMIX_GROUP_LEFT
  * (source: the caller; PMIX_GROUP_ID); their servers take it out too when
  * that event reaches them (pxc_grp_left), so a later destruct waits for
  * the ones still in.
  * Destruct: the recorded members are the participants, with
- * PMIX_GROUP_OPTIONAL added (a member that is gone does not hold it up);
+ * PMIX_GROUP_OPTIONAL added (a member that is gone - lost, or finalized -
+ * does not hold it up on its node, nor a node whose members are all lost:
+ * net/coll.c);
  * an unknown group is PMIX_ERR_NOT_FOUND, a caller outside it
  * PMIX_ERR_BAD_PARAM. On success the record and the process set go.
  * A member that ends (finalize or lost) while in a group made with
@@ -83,12 +88,22 @@ static bool is_member(const grp_t *g, const pmix_proc_t *p)
 	return false;
 }
 
-static grp_t *grp_find(const char *name)
+/* Groups are named by their id and a member: disjoint groups may share
+ * an id (two halves of a job), a process is in one group of an id. */
+static grp_t *grp_find(const char *name, const pmix_proc_t *member)
+{
+	for (grp_t *g = groups; g; g = g->next)
+		if (strcmp(g->name, name) == 0 && is_member(g, member))
+			return g;
+	return NULL;
+}
+
+static bool name_held(const char *name)
 {
 	for (grp_t *g = groups; g; g = g->next)
 		if (strcmp(g->name, name) == 0)
-			return g;
-	return NULL;
+			return true;
+	return false;
 }
 
 static void grp_free(grp_t *g)
@@ -98,17 +113,19 @@ static void grp_free(grp_t *g)
 	free(g);
 }
 
-static void grp_remove(const char *name)
+/* Unlinks and frees g; the process set of its id goes with the last
+ * group of that id. */
+static void grp_remove(grp_t *g)
 {
 	for (grp_t **pp = &groups; *pp; pp = &(*pp)->next)
-		if (strcmp((*pp)->name, name) == 0) {
-			grp_t *g = *pp;
-
+		if (*pp == g) {
 			*pp = g->next;
-			grp_free(g);
-			ngroups--;
-			return;
+			break;
 		}
+	if (!name_held(g->name))
+		pxc_pset_drop(g->name);
+	grp_free(g);
+	ngroups--;
 }
 
 void pxc_grp_foreach(pxc_grp_visit_f fn, void *arg)
@@ -204,15 +221,15 @@ static pmix_status_t check_request(const pxc_peer_t *p, uint8_t op, const char *
 static void destruct(pxc_peer_t *p, const pxc_wire_hdr_t *h, const char *name, pmix_info_t *info,
 		     size_t ninfo)
 {
-	grp_t *g = grp_find(name);
+	grp_t *g = grp_find(name, &p->proc);
 	pmix_proc_t *procs;
 	pmix_info_t *all;
 	bool yes = true;
 
-	if (!g || !is_member(g, &p->proc)) {
+	if (!g) {
 		pxc_array_free(info, ninfo, PMIX_INFO);
-		pxc_peer_reply(p, h->cmd, h->tag, g ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_FOUND,
-			       NULL);
+		pxc_peer_reply(p, h->cmd, h->tag,
+			       name_held(name) ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_FOUND, NULL);
 		return;
 	}
 	procs = malloc(g->nmembers * sizeof(*procs));
@@ -249,22 +266,21 @@ static void drop_member(grp_t *g, const pmix_proc_t *who)
  * update their records from it, pxc_grp_left). */
 static pmix_status_t leave(const char *name, const pmix_proc_t *who)
 {
-	grp_t *g = grp_find(name);
-	pmix_info_t id;
+	grp_t *g = grp_find(name, who);
+	pmix_info_t id[2];
+	bool yes = true;
 
 	if (!g)
-		return PMIX_ERR_NOT_FOUND;
-	if (!is_member(g, who))
-		return PMIX_ERR_BAD_PARAM;
+		return name_held(name) ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_FOUND;
 	drop_member(g, who);
-	PMIx_Info_load(&id, PMIX_GROUP_ID, g->name, PMIX_STRING);
+	PMIx_Info_load(&id[0], PMIX_GROUP_ID, g->name, PMIX_STRING);
+	PMIx_Info_load(&id[1], PXC_GROUP_FROM_SERVER, &yes, PMIX_BOOL);
 	if (g->nmembers)
-		pxc_cnx_notify_set(PMIX_GROUP_LEFT, who, g->members, g->nmembers, &id, 1);
-	PMIx_Info_destruct(&id);
-	if (!g->nmembers) {
-		pxc_pset_drop(name);
-		grp_remove(name);
-	}
+		pxc_cnx_notify_set(PMIX_GROUP_LEFT, who, g->members, g->nmembers, id, 2);
+	PMIx_Info_destruct(&id[0]);
+	PMIx_Info_destruct(&id[1]);
+	if (!g->nmembers)
+		grp_remove(g);
 	return PMIX_SUCCESS;
 }
 
@@ -272,10 +288,12 @@ void pxc_grp_left(const pmix_proc_t *who, const pmix_info_t *info, size_t ninfo)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_GROUP_ID);
 	grp_t *g = i && i->value.type == PMIX_STRING && i->value.data.string ?
-			   grp_find(i->value.data.string) :
+			   grp_find(i->value.data.string, who) :
 			   NULL;
 
-	if (g && is_member(g, who)) {
+	if (!pxc_info_flag(info, ninfo, PXC_GROUP_FROM_SERVER))
+		return; /* a client's own event: no say over the records */
+	if (g) {
 		pxc_debug("server: %s:%u left group %s", who->nspace, who->rank, g->name);
 		drop_member(g, who);
 	}
@@ -291,7 +309,6 @@ int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 	pmix_status_t st;
 	int32_t one = 1;
 	uint8_t op;
-	grp_t *g;
 
 	if (pxc_unpack(in, &op, &one, PMIX_UINT8) != PMIX_SUCCESS ||
 	    pxc_unpack_str(in, &name) != PMIX_SUCCESS ||
@@ -302,9 +319,10 @@ int pxc_do_group(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 		return -1;
 	}
 	st = check_request(p, op, name, n, info, ninfo, &why);
-	if (st == PMIX_SUCCESS && op == PMIX_GROUP_CONSTRUCT && (g = grp_find(name)) &&
-	    is_member(g, &p->proc))
+	if (st == PMIX_SUCCESS && op == PMIX_GROUP_CONSTRUCT && grp_find(name, &p->proc))
 		st = PMIX_ERR_EXISTS;
+	if (st == PMIX_SUCCESS && op == PMIX_GROUP_CONSTRUCT && ngroups >= GRP_MAX)
+		st = PMIX_ERR_OUT_OF_RESOURCE;
 	if (st != PMIX_SUCCESS) {
 		pxc_debug("server: group %s of %s:%u refused (%d%s%s)", name ? name : "(none)",
 			  p->proc.nspace, p->proc.rank, st, why ? ", " : "", why ? why : "");
@@ -348,9 +366,19 @@ int pxc_grp_local_part(const pxc_coll_member_t *m, size_t n, pmix_data_buffer_t 
 	return rc;
 }
 
-/* One member's group info into the store (see the top of the file). */
-static void put_ginfo(const pmix_proc_t *who, const pmix_info_t *gi, size_t n, bool has_cid,
-		      uint64_t cid)
+/* The members a construct's parts name, and their group info of this
+ * construct (cur: what the replies carry, not the records of earlier
+ * groups). */
+typedef struct {
+	pmix_proc_t *procs;
+	size_t n, cap;
+	pxc_store_t *cur;
+} plist_t;
+
+/* One member's group info into the store and l->cur (see the top of the
+ * file). */
+static void put_ginfo(plist_t *l, const pmix_proc_t *who, const pmix_info_t *gi, size_t n,
+		      bool has_cid, uint64_t cid)
 {
 	char key[PMIX_MAX_KEYLEN + 1];
 
@@ -360,16 +388,21 @@ static void put_ginfo(const pmix_proc_t *who, const pmix_info_t *gi, size_t n, b
 		if (!has_cid)
 			snprintf(key, sizeof(key), "%s", gi[i].key);
 		if (pxc_store_put(pxc_srv.store, who->nspace, PXC_LVL_PROC, who->rank, key,
-				  &gi[i].value, PXC_KIND_GROUP) < 0)
+				  &gi[i].value, PXC_KIND_GROUP) < 0 ||
+		    pxc_store_put(l->cur, who->nspace, PXC_LVL_PROC, who->rank, key, &gi[i].value,
+				  PXC_KIND_GROUP) < 0)
 			pxc_error("server: group info %s of %s:%u not kept", gi[i].key, who->nspace,
 				  who->rank);
 	}
 }
 
-typedef struct {
-	pmix_proc_t *procs;
-	size_t n, cap;
-} plist_t;
+static int proc_order(const void *a, const void *b)
+{
+	const pmix_proc_t *x = a, *y = b;
+	int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
+
+	return c ? c : x->rank < y->rank ? -1 : x->rank > y->rank;
+}
 
 static int plist_add(plist_t *l, const pmix_proc_t *p)
 {
@@ -417,7 +450,7 @@ static pmix_status_t take_parts(const char *data, size_t ndata, bool has_cid, ui
 				break;
 			}
 			st = pxc_server_host_data(bo.bytes, bo.size);
-			put_ginfo(&who, gi, ngi, has_cid, cid);
+			put_ginfo(l, &who, gi, ngi, has_cid, cid);
 			if (st == PMIX_SUCCESS && plist_add(l, &who) < 0)
 				st = PMIX_ERR_NOMEM;
 			free(bo.bytes);
@@ -465,7 +498,12 @@ static pmix_status_t record(const pxc_grp_op_t *o, const plist_t *l, bool has_ci
 	g->has_cid = has_cid;
 	g->cid = cid;
 	g->notify_term = pxc_info_flag(o->info, o->ninfo, PMIX_GROUP_NOTIFY_TERMINATION);
-	grp_remove(o->grp);
+	for (size_t i = 0; i < l->n; i++) { /* an earlier group of the id and a member */
+		grp_t *old = grp_find(o->grp, &l->procs[i]);
+
+		if (old)
+			grp_remove(old);
+	}
 	if (ngroups >= GRP_MAX) {
 		grp_free(g);
 		return PMIX_ERR_NOMEM;
@@ -492,13 +530,15 @@ static int reply_body(const plist_t *l, bool has_cid, uint64_t cid, const pmix_p
 		PMIx_Info_load(&res[nres++], PMIX_GROUP_CONTEXT_ID, &v, PMIX_SIZE);
 	PMIx_Info_load(&res[nres++], PMIX_GROUP_MEMBERSHIP, &da, PMIX_DATA_ARRAY);
 	pxc_buf_init(&blob);
-	for (size_t i = 0; rc == 0 && i < l->n; i++)
-		rc = pxc_store_pack(pxc_srv.store, l->procs[i].nspace, PXC_LVL_PROC,
-				    l->procs[i].rank,
-				    PMIx_Check_procid(&l->procs[i], me) ?
-					    PXC_KINDS_GROUP :
-					    PXC_KINDS_GROUP | PXC_KINDS_POSTED,
+	for (size_t i = 0; rc == 0 && i < l->n; i++) {
+		const pmix_proc_t *m = &l->procs[i];
+
+		rc = pxc_store_pack(l->cur, m->nspace, PXC_LVL_PROC, m->rank, PXC_KINDS_GROUP,
 				    &blob);
+		if (rc == 0 && !PMIx_Check_procid(m, me))
+			rc = pxc_store_pack(pxc_srv.store, m->nspace, PXC_LVL_PROC, m->rank,
+					    PXC_KINDS_POSTED, &blob);
+	}
 	if (rc == 0 && (pxc_pack_array(body, res, nres, PMIX_INFO) != PMIX_SUCCESS ||
 			pxc_pack_blob(body, &blob) != PMIX_SUCCESS))
 		rc = -1;
@@ -529,8 +569,12 @@ static void constructed(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info
 			st = PMIX_ERR_NOT_SUPPORTED;
 		}
 	}
+	if (st == PMIX_SUCCESS && !(l.cur = pxc_store_create()))
+		st = PMIX_ERR_NOMEM;
 	if (st == PMIX_SUCCESS)
 		st = take_parts(data, ndata, has_cid, cid, &l);
+	if (st == PMIX_SUCCESS) /* the same order at every member */
+		qsort(l.procs, l.n, sizeof(*l.procs), proc_order);
 	if (st == PMIX_SUCCESS)
 		st = record(o, &l, has_cid, cid);
 	for (size_t i = 0; i < o->nmembers; i++) {
@@ -545,6 +589,7 @@ static void constructed(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info
 				  mst == PMIX_SUCCESS ? &body : NULL);
 		pxc_buf_clear(&body);
 	}
+	pxc_store_destroy(l.cur);
 	free(l.procs);
 }
 
@@ -555,9 +600,11 @@ void pxc_grp_finish(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info_t *
 		constructed(o, st, res, nres, local, nlocal);
 		return;
 	}
-	if (st == PMIX_SUCCESS) {
-		grp_remove(o->grp);
-		pxc_pset_drop(o->grp);
+	if (st == PMIX_SUCCESS && o->nmembers) {
+		grp_t *g = grp_find(o->grp, &o->members[0].proc);
+
+		if (g)
+			grp_remove(g);
 	}
 	for (size_t i = 0; i < o->nmembers; i++)
 		pxc_peer_reply_id(o->members[i].peer_id, PXC_CMD_GROUP, o->members[i].tag, st,

@@ -36,6 +36,10 @@ typedef struct {
  * member. */
 void pxc_grp_finish(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info_t *res, size_t nres,
 		    const char *local, size_t nlocal);
+/* The info a server adds to the PMIX_GROUP_LEFT it raises (BOOL): only
+ * those change another server's records; a client's own NOTIFY loses it
+ * (server/event.c). */
+#define PXC_GROUP_FROM_SERVER "slurmix.grp.server"
 /* The host delivers PMIX_GROUP_LEFT from another node (server/event.c):
  * who is out of the group PMIX_GROUP_ID of info names. Progress thread. */
 void pxc_grp_left(const pmix_proc_t *who, const pmix_info_t *info, size_t ninfo);

@@ -543,6 +543,7 @@ static int do_finalize(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_
 	if (!p->finalized && p->client) { /* still connected, in groups: tell the others */
 		pxc_cnx_client_gone(&p->proc);
 		pxc_grp_client_gone(&p->proc);
+		pxc_coll_proc_finalized(&p->proc);
 	}
 	if (p->finalized || !p->client || !pxc_srv.module.client_finalized) {
 		p->finalized = true; /* a second FINALIZE is not told twice */
