@@ -203,6 +203,9 @@ int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)
 	out->het_job_id = job->het_job_id;
 	out->cpu_bind_type = (uint32_t)job->cpu_bind_type;
 	out->cpu_bind = job->cpu_bind;
+	out->cwd = job->cwd;
+	out->argv = job->argv;
+	out->argc = job->argv ? job->argc : 0;
 	return 0;
 }
 

@@ -155,6 +155,9 @@ typedef struct {
 	uint32_t het_job_id;    /* NO_VAL unless a het job step */
 	uint32_t cpu_bind_type; /* cpu_bind_type_t: --cpu-bind as the task plugin set it */
 	const char *cpu_bind;   /* its mask/map list, or NULL; borrowed */
+	const char *cwd;        /* the tasks' working directory, or NULL; borrowed */
+	char *const *argv;      /* the step's command line (argc words), or NULL; borrowed */
+	uint32_t argc;
 } plug_stepd_info_t;
 
 /* Copies the fields above out of Slurm's step record. Returns 0, or -1

@@ -172,15 +172,17 @@ keys_cases() {
 			"rank 1 get pmix.local.size=1" "rank 1 get pmix.lpeers=0" \
 			"rank 1 get pmix.app.size=2" "rank 1 get pmix.pmem NOT-FOUND" \
 			"rank 0 get pmix.procid=slurmix.$J.1:1" "rank 0 get pmix.reinc=0" \
-			"rank 0 get pmix.hname=vn3" &&
-		grep -qE "^rank 1 get pmix.lcpus=[0-9,-]+$" <<<"$out"' '
+			"rank 0 get pmix.hname=vn3" "rank 1 get pmix.wdir=$bin" &&
+		grep -qE "^rank 1 get pmix.lcpus=[0-9,-]+$" <<<"$out" &&
+		grep -qx "rank 1 get pmix.app.argv=./pmix_query -g -r 1 pmix.nlist .* pmix.wdir pmix.app.argv@pmix.app.info@pmix.appnum#=0" <<<"$out"' '
 echo "job $SLURM_JOB_ID"
 echo "alloc $(scontrol show hostnames "$SLURM_JOB_NODELIST" | paste -sd,)"
 echo "mem $(awk "/^MemTotal:/ { printf \"%.0f\", \$2 * 1024 }" /proc/meminfo)"
 $S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 1 pmix.nlist pmix.session.id \
 	pmix.alist pmix.num.anodes pmix.nspace pmix.pmem pmix.lcpus \
 	"pmix.local.size@pmix.node.info@pmix.hname=vn2" "pmix.lpeers@pmix.node.info@pmix.nodeid#=0" \
-	"pmix.app.size@pmix.app.info@pmix.appnum#=0" "pmix.pmem@pmix.node.info@pmix.hname=vn2"
+	"pmix.app.size@pmix.app.info@pmix.appnum#=0" "pmix.pmem@pmix.node.info@pmix.hname=vn2" \
+	pmix.wdir "pmix.app.argv@pmix.app.info@pmix.appnum#=0"
 $S -w vn[2-3] -N2 -n2 ./pmix_query -g -r 0 -p 1 pmix.procid pmix.reinc pmix.hname'
 }
 

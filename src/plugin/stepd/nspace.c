@@ -30,10 +30,10 @@
 #include "stepd/nspace.h"
 #include "stepd/step.h"
 
-#define PLUG_JOB_KEYS 28
+#define PLUG_JOB_KEYS 29
 #define PLUG_PROC_KEYS 13
 #define PLUG_NODE_KEYS 8
-#define PLUG_APP_KEYS 4
+#define PLUG_APP_KEYS 6
 
 /* Comma list of the ranks on node `node`, malloc()ed. */
 static char *peers_string(const plug_map_t *m, uint32_t node)
@@ -184,6 +184,8 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	rc |= load(info, n, PMIX_LOCALLDR, &ldr, PMIX_PROC_RANK);
 	if (st->topo_xml)
 		rc |= load(info, n, PMIX_HWLOC_XML_V2, st->topo_xml, PMIX_STRING);
+	if (st->si.cwd) /* one app: its directory is the job's */
+		rc |= load(info, n, PMIX_WDIR, st->si.cwd, PMIX_STRING);
 	free(peers);
 	free(nodes);
 	free(alloc);
@@ -200,13 +202,22 @@ static int app_info(const plug_step_t *st, pmix_info_t *out)
 	pmix_rank_t ldr = 0;
 	size_t n = 0;
 	int rc = 0;
+	/* PMIX_APP_ARGV: the command line, words joined by spaces */
+	char *argv = st->si.argc ? join(st->si.argv, st->si.argc, ' ') : NULL;
 
-	if (!da)
+	if (!da) {
+		free(argv);
 		return -1;
+	}
 	rc |= load(da->array, &n, PMIX_APPNUM, &appnum, PMIX_UINT32);
 	rc |= load(da->array, &n, PMIX_APP_SIZE, &size, PMIX_UINT32);
 	rc |= load(da->array, &n, PMIX_APPLDR, &ldr, PMIX_PROC_RANK);
 	rc |= load(da->array, &n, PMIX_MAX_PROCS, &size, PMIX_UINT32);
+	if (st->si.cwd)
+		rc |= load(da->array, &n, PMIX_WDIR, st->si.cwd, PMIX_STRING);
+	if (argv)
+		rc |= load(da->array, &n, PMIX_APP_ARGV, argv, PMIX_STRING);
+	free(argv);
 	da->size = n;
 	if (!rc)
 		rc = PMIx_Info_load(out, PMIX_APP_INFO_ARRAY, da, PMIX_DATA_ARRAY) ? -1 : 0;
