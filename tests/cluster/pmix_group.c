@@ -30,7 +30,8 @@
  *                         (each nspace WILDCARD) with a context id, after
  *                         a group "gl" of this step alone: "local cid C",
  *                         "xstep STATUS cid C members M"
- *   pmix_group invite     rank 0 invites the whole step (WILDCARD) with a
+ *   pmix_group invite     rank 0 (whose own handler for INVITE_ACCEPTED ends
+ *                         the chain) invites the whole step (WILDCARD) with a
  *                         context id; every other rank's INVITED handler
  *                         joins (PMIx_Group_join_nb ACCEPT), the last one
  *                         declines: rank 0 "invite STATUS cid C members N";
@@ -354,6 +355,11 @@ static void invite(int silent)
 
 	if (!(silent && last))
 		PMIx_Register_event_handler(codes, 2, NULL, 0, on_group_event, NULL, NULL);
+	if (me.rank == 0) { /* a handler of its own ends the answers' chains */
+		pmix_status_t acc = PMIX_GROUP_INVITE_ACCEPTED;
+
+		PMIx_Register_event_handler(&acc, 1, NULL, 0, on_group_event, NULL, NULL);
+	}
 	fence();
 	if (me.rank == 0) {
 		PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);

@@ -30,6 +30,7 @@
 #include "client.h"
 #include "conn.h"
 #include "direct.h"
+#include "groupev.h"
 #include "request.h"
 #include "client/event.h"
 #include "common/event.h"
@@ -98,6 +99,9 @@ void pxc_event_handle_msg(uint32_t tag, pmix_data_buffer_t *payload)
 	nalloc = ninfo;
 	sync = take_sync_id(info, &ninfo);
 	raised = take_raised(info, &ninfo);
+	if (code == PMIX_GROUP_INVITE_ACCEPTED || code == PMIX_GROUP_INVITE_DECLINED ||
+	    code == PMIX_GROUP_MEMBERSHIP_UPDATE)
+		pxc_groupev_event(code, &source, info, ninfo);
 	/* Our own notifications were delivered locally when raised; a
 	 * synchronous one comes from the host, and one the server raised for
 	 * us (a monitor's alert) from the server, whatever its source. */

@@ -26,8 +26,11 @@
  * PXC_GROUP_OP_LEAVE) and tells the others (PMIX_GROUP_LEFT).
  *
  * The library registers one handler of its own for the answers and the
- * updates, the first time it needs it; everything else runs in the
- * progress thread (the handler posts there). The blocking forms must not
+ * updates, the first time it needs it (so that the server sends them
+ * here); it takes them from the EVENT messages as they arrive
+ * (client/event.c calls pxc_groupev_event), so no handler of the
+ * program's can keep them from it. Everything runs in the progress
+ * thread. The blocking forms must not
  * be called from an event handler (the _nb forms may: Open MPI and the
  * Standard's examples join from the INVITED handler). Not available in a
  * server process.
@@ -241,15 +244,6 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 
 /* ------------------------------------------------------------ events */
 
-typedef struct {
-	pmix_status_t code;
-	pmix_proc_t src;
-	char grp[PMIX_MAX_NSLEN + 1];
-	pmix_proc_t *mem;
-	size_t nmem;
-	unsigned flags;
-} evcopy_t;
-
 static dance_t *find(int kind, const char *grp)
 {
 	for (dance_t *d = dances; d; d = d->next)
@@ -258,64 +252,49 @@ static dance_t *find(int kind, const char *grp)
 	return NULL;
 }
 
-static void got_event(void *arg)
+void pxc_groupev_event(pmix_status_t code, const pmix_proc_t *src, const pmix_info_t *info,
+		       size_t ninfo)
 {
-	evcopy_t *e = arg;
+	const char *grp = info_group_id(info, ninfo);
+	const pmix_info_t *m = pxc_info_find(info, ninfo, PMIX_GROUP_MEMBERSHIP);
+	const pmix_data_array_t *da = m && m->value.type == PMIX_DATA_ARRAY ? m->value.data.darray :
+									      NULL;
 	dance_t *d;
 	size_t at;
 
-	if (e->code == PMIX_GROUP_MEMBERSHIP_UPDATE) {
-		if ((d = find(D_JOIN, e->grp)) && PMIx_Check_procid(&d->leader, &e->src)) {
-			if (d->timer)
-				evtimer_del(d->timer);
-			d->flags = e->flags;
-			construct(d, e->mem, e->nmem);
-		}
-	} else if ((d = find(D_INVITE, e->grp)) && is_inv(d, &e->src, &at) &&
-		   d->state[at] == S_WAIT) {
+	if (!grp || !src)
+		return;
+	if (code == PMIX_GROUP_MEMBERSHIP_UPDATE) {
+		if (!da || da->type != PMIX_PROC || !da->size || !(d = find(D_JOIN, grp)) ||
+		    !PMIx_Check_procid(&d->leader, src))
+			return;
+		if (d->timer)
+			evtimer_del(d->timer);
+		d->flags = 0;
+		for (size_t f = 0; f < NFLAGS; f++)
+			if (pxc_info_flag(info, ninfo, flag_keys[f]))
+				d->flags |= 1u << f;
+		construct(d, da->array, da->size);
+	} else if ((code == PMIX_GROUP_INVITE_ACCEPTED || code == PMIX_GROUP_INVITE_DECLINED) &&
+		   (d = find(D_INVITE, grp)) && is_inv(d, src, &at) && d->state[at] == S_WAIT) {
 		bool all = true;
 
-		d->state[at] = e->code == PMIX_GROUP_INVITE_ACCEPTED ? S_YES : S_NO;
+		d->state[at] = code == PMIX_GROUP_INVITE_ACCEPTED ? S_YES : S_NO;
 		for (size_t i = 0; i < d->ninv; i++)
 			all &= d->state[i] != S_WAIT;
 		if (all)
 			form(d);
 	}
-	free(e->mem);
-	free(e);
 }
 
-/* The library's handler (event thread): a copy to the progress thread. */
+/* The library's handler: it registers the codes, so that the server sends
+ * them here; the events themselves were taken as they came
+ * (pxc_groupev_event), before any handler could end their chain. */
 static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *src, pmix_info_t info[],
 		     size_t ninfo, pmix_info_t *results, size_t nresults,
 		     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-	const char *grp = info_group_id(info, ninfo);
-	const pmix_info_t *m = pxc_info_find(info, ninfo, PMIX_GROUP_MEMBERSHIP);
-	evcopy_t *e = grp && src ? calloc(1, sizeof(*e)) : NULL;
-
-	(void)id, (void)results, (void)nresults;
-	if (e) {
-		e->code = status;
-		e->src = *src;
-		snprintf(e->grp, sizeof(e->grp), "%s", grp);
-		for (size_t f = 0; f < NFLAGS; f++)
-			if (pxc_info_flag(info, ninfo, flag_keys[f]))
-				e->flags |= 1u << f;
-		if (m && m->value.type == PMIX_DATA_ARRAY && m->value.data.darray &&
-		    m->value.data.darray->type == PMIX_PROC && m->value.data.darray->size &&
-		    (e->mem = malloc(m->value.data.darray->size * sizeof(pmix_proc_t)))) {
-			e->nmem = m->value.data.darray->size;
-			memcpy(e->mem, m->value.data.darray->array, e->nmem * sizeof(pmix_proc_t));
-		}
-		if (status == PMIX_GROUP_MEMBERSHIP_UPDATE && !e->nmem) {
-			free(e);
-			e = NULL;
-		} else if (pxc_progress_post(pxc_progress_global(), got_event, e) != 0) {
-			free(e->mem);
-			free(e);
-		}
-	}
+	(void)id, (void)status, (void)src, (void)info, (void)ninfo, (void)results, (void)nresults;
 	if (cbfunc)
 		cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
