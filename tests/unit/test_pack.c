@@ -117,6 +117,29 @@ START_TEST(test_bytes_strings_info)
 }
 END_TEST
 
+/* An info that arrives marked PMIX_INFO_PERSISTENT still owns its decoded
+ * value (freeing it frees the value: valgrind sees no leak). */
+START_TEST(test_info_persistent_from_wire)
+{
+	pmix_data_buffer_t b;
+	pmix_info_t in, *out = NULL;
+	size_t n = 0;
+
+	PMIx_Info_load(&in, "k", "a string", PMIX_STRING);
+	in.flags |= PMIX_INFO_PERSISTENT;
+	pxc_buf_init(&b);
+	ck_assert_int_eq(pxc_pack_array(&b, &in, 1, PMIX_INFO), PMIX_SUCCESS);
+	in.flags &= ~(uint32_t)PMIX_INFO_PERSISTENT;
+	PMIx_Info_destruct(&in);
+	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&out, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(!(out[0].flags & PMIX_INFO_PERSISTENT));
+	ck_assert_str_eq(out[0].value.data.string, "a string");
+	pxc_array_free(out, n, PMIX_INFO);
+	pxc_buf_clear(&b);
+}
+END_TEST
+
 /* ---- scalars ---- */
 
 START_TEST(test_scalars_round_trip)
@@ -1036,6 +1059,7 @@ static Suite *pack_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bytes_scalars);
 	tcase_add_test(tc, test_bytes_strings_info);
+	tcase_add_test(tc, test_info_persistent_from_wire);
 	tcase_add_test(tc, test_scalars_round_trip);
 	tcase_add_test(tc, test_float_values);
 	tcase_add_test(tc, test_pointer);

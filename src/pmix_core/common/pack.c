@@ -842,6 +842,9 @@ static pmix_status_t dec_info(rd_t *r, void *e)
 
 	TRY(get_str_into(r, i->key, PMIX_MAX_KEYLEN + 1));
 	TRY(get_u32(r, &i->flags));
+	/* a decoded value is the info's own, whatever the sender said: a
+	 * PERSISTENT flag from the wire would leave it unfreed */
+	i->flags &= ~(uint32_t)PMIX_INFO_PERSISTENT;
 	return dec_value(r, &i->value);
 }
 
