@@ -8,7 +8,9 @@
  * payload, what decides who is in its range, and the peers that got it.
  * When a client registers a handler, the server sends that handler (the
  * EVENT's tag names it, proto.h) every cached event of its codes in range
- * for the client that the client neither got nor raised, after the
+ * for the client that the client neither got nor raised (an event the
+ * server raised in a client's name, PXC_EVENT_RAISED, goes to that
+ * client too: a monitor's alert), after the
  * registration's reply: each handler registered later gets each such
  * event once (docs/events.md).
  *
@@ -29,6 +31,7 @@
 #include "evcache.h"
 #include "peer.h"
 #include "server/event.h"
+#include "proto.h"
 
 #define DEFAULT_BYTES (1024 * 1024)
 #define DEFAULT_AGE_S 60
@@ -45,6 +48,7 @@ struct entry {
 	uint64_t *sent; /* peers that got it or raised it */
 	size_t nsent;
 	bool got;
+	bool raised; /* by the server for its source (PXC_EVENT_RAISED) */
 	long t_ms;
 	size_t bytes;
 };
@@ -151,6 +155,7 @@ void pxc_evcache_add(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
 		e->src = *src;
 	e->range = range;
 	e->got = got;
+	e->raised = pxc_info_flag(info, ninfo, PXC_EVENT_RAISED);
 	e->t_ms = pxc_now_ms();
 	e->bytes = bytes;
 	pxc_buf_init(&e->msg);
@@ -206,7 +211,7 @@ size_t pxc_evcache_replay(pxc_peer_t *p, const pmix_status_t *codes, size_t n, u
 		bool told;
 
 		if (!code_in(e->code, codes, n) || was_sent(e, p->id) ||
-		    same_proc(&e->src, &p->proc) ||
+		    (!e->raised && same_proc(&e->src, &p->proc)) ||
 		    !pxc_event_in_range(p, &e->src, e->range, e->custom, e->ncustom))
 			continue;
 		/* the first one sent reports the losses p was not told of */

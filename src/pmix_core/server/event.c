@@ -370,12 +370,16 @@ typedef struct {
 	pmix_data_range_t range;
 	pmix_info_t *info;
 	size_t ninfo;
+	void (*freed)(uint64_t key); /* pxc_event_raise's */
+	uint64_t key;
 } notif_t;
 
 static void notif_free(void *arg)
 {
 	notif_t *n = arg;
 
+	if (n->freed)
+		n->freed(n->key);
 	pxc_array_free(n->info, n->ninfo, PMIX_INFO);
 	free(n);
 }
@@ -458,10 +462,12 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 		notif_free(n);
 		return -1;
 	}
-	/* A client speaks for itself only, and not as a server. */
+	/* A client speaks for itself only, and not as a server (nor as one
+	 * raising an event in its name). */
 	if (p->kind == PXC_PEER_CLIENT)
 		n->src = p->proc;
-	for (pmix_info_t t; pxc_info_take(n->info, &n->ninfo, PXC_GROUP_FROM_SERVER, &t);)
+	for (pmix_info_t t; pxc_info_take(n->info, &n->ninfo, PXC_GROUP_FROM_SERVER, &t) ||
+			    pxc_info_take(n->info, &n->ninfo, PXC_EVENT_RAISED, &t);)
 		PMIx_Info_destruct(&t);
 	n->peer_id = p->id;
 	n->tag = h->tag;
@@ -474,10 +480,12 @@ int pxc_do_notify(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 /* An event the server raises for a local client (a monitor's alert):
  * the path of a client's NOTIFY without a notifier to answer (peer_id 0,
  * so the source's own connection gets it too), marked PXC_EVENT_RAISED so
- * that the source does not take it for its own notification. Its bound counts the
- * infos' keys and a fixed head (the event is small). */
-void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
-		     const pmix_info_t *info, size_t ninfo)
+ * that the source does not take it for its own notification (a client's
+ * NOTIFY cannot carry that mark: pxc_do_notify takes it out). Its bound
+ * counts the infos' keys and a fixed head (the event is small). */
+bool pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+		     const pmix_info_t *info, size_t ninfo, void (*freed)(uint64_t key),
+		     uint64_t key)
 {
 	notif_t *n = calloc(1, sizeof(*n));
 	bool yes = true;
@@ -486,7 +494,7 @@ void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
 		free(n);
 		pxc_error("server: event %d of %s:%u lost: out of memory", code, src->nspace,
 			  src->rank);
-		return;
+		return false;
 	}
 	for (size_t i = 0; i < ninfo; i++)
 		PMIx_Info_xfer(&n->info[i], &info[i]);
@@ -497,7 +505,10 @@ void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range
 	n->range = range;
 	n->cmd = PXC_CMD_NOTIFY;
 	n->bytes = 256 + ninfo * (PMIX_MAX_KEYLEN + 64);
+	n->freed = freed;
+	n->key = key;
 	pxc_evq_submit(NULL, n->bytes, notif_run, n, notif_free);
+	return true;
 }
 
 /* ---------------------------------------------------- pxc_server_notify */

@@ -65,10 +65,14 @@ pmix_status_t pxc_server_notify(pmix_status_t code, const pmix_proc_t *source,
  * monitor.c) as if src had notified it without waiting for an answer:
  * delivered to the local clients in range that registered for code, src
  * included, and to the process's own handlers, then handed to the host's
- * notify_event when range goes beyond the node. Copies info. Progress
- * thread. */
-void pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
-		     const pmix_info_t *info, size_t ninfo);
+ * notify_event when range goes beyond the node. Copies info. It waits its
+ * turn in the event queue (evqueue.c); freed(key), when not NULL, runs
+ * once it left the queue (handed on, or dropped), so the caller can keep
+ * one at a time. false (nothing raised, freed not called) on ENOMEM.
+ * Progress thread. */
+bool pxc_event_raise(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
+		     const pmix_info_t *info, size_t ninfo, void (*freed)(uint64_t key),
+		     uint64_t key);
 
 /* The host learnt that n events meant for clients of this node were lost
  * before they reached it (kept elsewhere for late registrants, and dropped

@@ -26,25 +26,27 @@
  * requested changed).
  *
  * Files are examined with the client's eyes, though the server may run
- * as root: every directory on the way is opened with O_PATH|O_NOFOLLOW
- * (no symlink anywhere) and must be searchable by the client's uid/gid
- * from its mode bits, and the file must be a regular file the client's
- * uid owns. Otherwise PMIX_ERR_NO_PERMISSIONS; PMIX_ERR_NOT_FOUND only
- * where the client could have seen the absence itself. Each check walks
- * the path again; a check that fails is a miss, telling nothing more.
+ * as root, and never in this thread: monstat.c's helper thread walks the
+ * path as the client's uid/gid (the kernel decides; no symlink; the
+ * client's own regular file) and posts the answer back. The request of a
+ * file monitor is answered after its first check (PMIX_ERR_TIMEOUT when
+ * that takes more than FIRST_CHECK monitor seconds). A tick whose
+ * previous check has not come back is a miss, as is a check that fails;
+ * each check walks the path again.
+ *
+ * An alert waits in the event queue like any notification (evqueue.c);
+ * a monitor has at most one waiting: one that would be raised meanwhile
+ * is dropped, counted and logged when the waiting one leaves.
  *
  * Monitors belong to the requesting client's connection (by peer id): its
  * FINALIZE or its end stops them, and so does server teardown; no timer
- * outlives them. At most PXC_MONITOR_MAX_PER_CLIENT per client.
- * Progress thread only.
+ * outlives them. At most PXC_MONITOR_MAX_PER_CLIENT per client. No
+ * MONITOR after the client's FINALIZE (PMIX_ERR_INIT).
+ * Progress thread only (monstat.c has the helper thread).
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <event2/event.h>
 
 #include "internal.h"
@@ -52,12 +54,17 @@
 #include "peer.h"
 #include "server/event.h"
 #include "monitor.h"
+#include "monstat.h"
 #include "proto.h"
+
+/* The first check of a file has this many monitor seconds. */
+#define FIRST_CHECK 10
 
 typedef enum { MON_BEAT, MON_FILE } mon_kind_t;
 
 typedef struct mon {
 	struct mon *next;
+	uint64_t key; /* names it to the check thread and its alert */
 	uint64_t peer_id;
 	pmix_proc_t proc; /* the monitored process: the requester */
 	uid_t uid;
@@ -71,8 +78,13 @@ typedef struct mon {
 	pmix_data_range_t range;
 	bool hit; /* beat: one came in this period */
 	bool alerted;
-	struct event *timer;
-	char *path; /* file monitors */
+	bool alert_queued;    /* its alert waits in the event queue */
+	uint32_t alerts_lost; /* alerts dropped meanwhile */
+	bool starting;        /* file: the request waits for the first check */
+	bool checking;        /* file: a check is queued or running */
+	uint32_t tag;         /* starting: the request to answer */
+	struct event *timer;  /* the ticks (starting: the first check's limit) */
+	char *path;           /* file monitors */
 	bool size, atime, mtime;
 	struct stat last;
 } mon_t;
@@ -104,8 +116,31 @@ size_t pxc_monitor_count(void)
 	return n;
 }
 
-static void mon_free(mon_t *m)
+static mon_t *by_key(uint64_t key)
 {
+	for (mon_t *m = monitors; m; m = m->next)
+		if (m->key == key)
+			return m;
+	return NULL;
+}
+
+/* The answer to MONITOR: a status and (success) no results. */
+static void reply(uint64_t peer_id, uint32_t tag, pmix_status_t st)
+{
+	pmix_data_buffer_t body;
+
+	pxc_buf_init(&body);
+	if (st == PMIX_SUCCESS)
+		st = pxc_pack_array(&body, NULL, 0, PMIX_INFO);
+	pxc_peer_reply_id(peer_id, PXC_CMD_MONITOR, tag, st, &body);
+	pxc_buf_clear(&body);
+}
+
+/* Frees m (unlinked); the request of one still starting is answered st. */
+static void mon_free(mon_t *m, pmix_status_t st)
+{
+	if (m->starting)
+		reply(m->peer_id, m->tag, st);
 	if (m->timer)
 		event_free(m->timer);
 	free(m->id);
@@ -113,9 +148,18 @@ static void mon_free(mon_t *m)
 	free(m);
 }
 
-/* Unlinks and frees every monitor of peer_id that matches (id NULL: all);
- * returns how many. */
-static size_t mon_remove(uint64_t peer_id, const char *id)
+static void mon_unlink(mon_t *m)
+{
+	for (mon_t **pp = &monitors; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			return;
+		}
+}
+
+/* Unlinks and frees every monitor of peer_id that matches (id NULL: all),
+ * answering the starting ones st; returns how many. */
+static size_t mon_remove(uint64_t peer_id, const char *id, pmix_status_t st)
 {
 	size_t n = 0;
 
@@ -127,7 +171,7 @@ static size_t mon_remove(uint64_t peer_id, const char *id)
 			continue;
 		}
 		*pp = m->next;
-		mon_free(m);
+		mon_free(m, st);
 		n++;
 	}
 	return n;
@@ -135,7 +179,7 @@ static size_t mon_remove(uint64_t peer_id, const char *id)
 
 void pxc_monitor_peer_gone(uint64_t peer_id)
 {
-	mon_remove(peer_id, NULL);
+	mon_remove(peer_id, NULL, PMIX_ERR_INIT);
 }
 
 void pxc_monitor_clear(void)
@@ -144,115 +188,56 @@ void pxc_monitor_clear(void)
 		mon_t *m = monitors;
 
 		monitors = m->next;
-		mon_free(m);
+		mon_free(m, PMIX_ERR_INIT);
 	}
+	pxc_monstat_stop();
 }
 
 /* ------------------------------------------------------------ the file */
-
-/* Whether a directory of mode/owner st may be searched by uid/gid (the
- * client's primary group only: supplementary groups are not known here,
- * so a directory open to one of them alone is refused). */
-static bool searchable(const struct stat *st, uid_t uid, gid_t gid)
-{
-	if (uid == 0)
-		return true;
-	if (st->st_uid == uid)
-		return (st->st_mode & S_IXUSR) != 0;
-	if (st->st_gid == gid)
-		return (st->st_mode & S_IXGRP) != 0;
-	return (st->st_mode & S_IXOTH) != 0;
-}
-
-/* Looks comp up in directory dfd: its stat in *st. A symlink is refused
- * (never followed), a name that is not there is NOT_FOUND. */
-static pmix_status_t lookup(int dfd, const char *comp, struct stat *st)
-{
-	if (fstatat(dfd, comp, st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? PMIX_ERR_NOT_FOUND :
-							     PMIX_ERR_NO_PERMISSIONS;
-	return S_ISLNK(st->st_mode) ? PMIX_ERR_NO_PERMISSIONS : PMIX_SUCCESS;
-}
-
-/* The next directory of the walk, comp of dfd (closed here); -1 with *st
- * the reason when it is not one the client may search. */
-static int descend(int dfd, const char *comp, uid_t uid, gid_t gid, pmix_status_t *st)
-{
-	struct stat cst;
-	int fd = -1;
-
-	if ((*st = lookup(dfd, comp, &cst)) == PMIX_SUCCESS) {
-		if (!S_ISDIR(cst.st_mode))
-			*st = PMIX_ERR_NOT_FOUND;
-		else if (!searchable(&cst, uid, gid))
-			*st = PMIX_ERR_NO_PERMISSIONS;
-		else if ((fd = openat(dfd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
-			 0)
-			*st = PMIX_ERR_NO_PERMISSIONS;
-	}
-	close(dfd);
-	return fd;
-}
-
-/* stat of an absolute path as uid/gid may see it (top of the file): a
- * regular file uid owns, every directory on the way searchable by it. */
-static pmix_status_t file_stat(const char *path, uid_t uid, gid_t gid, struct stat *out)
-{
-	char buf[PATH_MAX], *save = NULL, *comp, *next;
-	pmix_status_t st = PMIX_ERR_NO_PERMISSIONS;
-	struct stat root;
-	int dfd;
-
-	if (strlen(path) >= sizeof(buf) || path[0] != '/')
-		return PMIX_ERR_BAD_PARAM;
-	strcpy(buf, path);
-	dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0 && (fstat(dfd, &root) < 0 || !searchable(&root, uid, gid))) {
-		close(dfd);
-		dfd = -1;
-	}
-	for (comp = strtok_r(buf + 1, "/", &save); dfd >= 0 && comp; comp = next) {
-		if (!(next = strtok_r(NULL, "/", &save))) {
-			if ((st = lookup(dfd, comp, out)) == PMIX_SUCCESS &&
-			    (!S_ISREG(out->st_mode) || (uid != 0 && out->st_uid != uid)))
-				st = PMIX_ERR_NO_PERMISSIONS;
-			break;
-		}
-		dfd = descend(dfd, comp, uid, gid, &st);
-	}
-	if (dfd >= 0)
-		close(dfd);
-	return st;
-}
 
 static bool same_time(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
 }
 
-/* One check: a miss when the file cannot be examined, or when any
- * requested attribute is as it was at the previous check. */
-static bool file_missed(mon_t *m)
+/* Whether any requested attribute of now is as it was at the previous
+ * check. */
+static bool unchanged(const mon_t *m, const struct stat *now)
 {
-	struct stat now;
-	bool miss;
-
-	if (file_stat(m->path, m->uid, m->gid, &now) != PMIX_SUCCESS)
-		return true;
-	miss = (m->size && now.st_size == m->last.st_size) ||
-	       (m->atime && same_time(&now.st_atim, &m->last.st_atim)) ||
-	       (m->mtime && same_time(&now.st_mtim, &m->last.st_mtim));
-	m->last = now;
-	return miss;
+	return (m->size && now->st_size == m->last.st_size) ||
+	       (m->atime && same_time(&now->st_atim, &m->last.st_atim)) ||
+	       (m->mtime && same_time(&now->st_mtim, &m->last.st_mtim));
 }
 
 /* ------------------------------------------------------------- the alert */
+
+/* Its alert left the event queue (delivered, handed to the host, or
+ * dropped at teardown): the next one may be raised. */
+static void alert_freed(uint64_t key)
+{
+	mon_t *m = by_key(key);
+
+	if (!m)
+		return;
+	m->alert_queued = false;
+	if (m->alerts_lost)
+		pxc_log(PXC_LOG_WARN,
+			"server: monitor %s of %s:%u: %u alerts dropped while the event queue "
+			"held the previous one",
+			m->id ? m->id : "(no id)", m->proc.nspace, m->proc.rank, m->alerts_lost);
+	m->alerts_lost = 0;
+}
 
 static void alert(mon_t *m)
 {
 	pmix_info_t info[3];
 	size_t n = 0;
 
+	if (m->alert_queued) { /* at most one waits (the queue's bound) */
+		if (m->alerts_lost < UINT32_MAX)
+			m->alerts_lost++;
+		return;
+	}
 	PMIx_Info_load(&info[n++], PMIX_EVENT_AFFECTED_PROC, &m->proc, PMIX_PROC);
 	if (m->id)
 		PMIx_Info_load(&info[n++], PMIX_MONITOR_ID, m->id, PMIX_STRING);
@@ -260,19 +245,16 @@ static void alert(mon_t *m)
 		PMIx_Info_load(&info[n++], PMIX_MONITOR_FILE, m->path, PMIX_STRING);
 	pxc_debug("server: monitor %s of %s:%u raises %d", m->id ? m->id : "(no id)",
 		  m->proc.nspace, m->proc.rank, m->code);
-	pxc_event_raise(m->code, &m->proc, m->range, info, n);
+	m->alert_queued = true; /* (alert_freed may run inside) */
+	if (!pxc_event_raise(m->code, &m->proc, m->range, info, n, alert_freed, m->key))
+		m->alert_queued = false;
 	for (size_t k = 0; k < n; k++)
 		PMIx_Info_destruct(&info[k]);
 }
 
-/* The end of a period (heartbeat) or a check (file). */
-static void on_tick(evutil_socket_t fd, short what, void *arg)
+/* A period or a check ended: a miss or a hit. */
+static void record(mon_t *m, bool miss)
 {
-	mon_t *m = arg;
-	bool miss = m->kind == MON_BEAT ? !m->hit : file_missed(m);
-
-	(void)fd, (void)what;
-	m->hit = false;
 	if (!miss) {
 		m->misses = 0;
 		m->alerted = false; /* a hit arms it again */
@@ -284,6 +266,87 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
 		m->alerted = true;
 		alert(m);
 	}
+}
+
+static int arm(mon_t *m);
+
+/* The first check came back: the request is answered, and the monitor
+ * runs (or is gone). */
+static void started(mon_t *m, const pxc_monstat_res_t *res)
+{
+	pmix_status_t st = res->status;
+
+	event_free(m->timer);
+	m->timer = NULL;
+	m->starting = false;
+	if (st == PMIX_SUCCESS) {
+		m->last = res->st;
+		if (arm(m) < 0)
+			st = PMIX_ERR_NOMEM;
+	}
+	reply(m->peer_id, m->tag, st);
+	if (st != PMIX_SUCCESS) {
+		mon_unlink(m);
+		mon_free(m, st);
+	}
+}
+
+/* A check came back (monstat.c): a failed one is a miss, as is one where
+ * a requested attribute did not change. */
+static void on_checked(const pxc_monstat_res_t *res)
+{
+	mon_t *m = by_key(res->key);
+
+	if (!m || !m->checking)
+		return; /* cancelled meanwhile */
+	m->checking = false;
+	if (m->starting) {
+		started(m, res);
+		return;
+	}
+	record(m, res->status != PMIX_SUCCESS || unchanged(m, &res->st));
+	if (res->status == PMIX_SUCCESS)
+		m->last = res->st;
+}
+
+/* The first check did not come back in time. */
+static void on_start_late(evutil_socket_t fd, short what, void *arg)
+{
+	mon_t *m = arg;
+
+	(void)fd, (void)what;
+	pxc_log(PXC_LOG_WARN, "server: monitor of %s:%u: the first check of %s did not end",
+		m->proc.nspace, m->proc.rank, m->path);
+	mon_unlink(m);
+	mon_free(m, PMIX_ERR_TIMEOUT);
+}
+
+/* A file's tick: a check is queued, unless the previous one is still on
+ * its way (the file system may hang): then, or when it cannot be queued,
+ * the tick is a miss. */
+static void tick_file(mon_t *m)
+{
+	pxc_monstat_drain(); /* what came back already */
+	if (m->checking ||
+	    pxc_monstat_submit(m->key, m->path, m->uid, m->gid, on_checked) != PMIX_SUCCESS) {
+		record(m, true);
+		return;
+	}
+	m->checking = true;
+}
+
+/* The end of a period (heartbeat) or a check's time (file). */
+static void on_tick(evutil_socket_t fd, short what, void *arg)
+{
+	mon_t *m = arg;
+
+	(void)fd, (void)what;
+	if (m->kind == MON_FILE) {
+		tick_file(m);
+		return;
+	}
+	record(m, !m->hit);
+	m->hit = false;
 }
 
 /* A beat from peer_id: every heartbeat monitor of it had a hit. */
@@ -400,8 +463,8 @@ static pmix_status_t parse_file(const pmix_info_t *mon, const pmix_info_t *dirs,
 {
 	pmix_status_t st;
 
-	if (mon->value.type != PMIX_STRING || !mon->value.data.string ||
-	    mon->value.data.string[0] != '/')
+	if (mon->value.type != PMIX_STRING ||
+	    pxc_monstat_check_path(mon->value.data.string) != PMIX_SUCCESS)
 		return PMIX_ERR_BAD_PARAM;
 	q->path = mon->value.data.string;
 	if ((st = get_u32(dirs, n, PMIX_MONITOR_FILE_CHECK_TIME, 0, &q->period)) != PMIX_SUCCESS ||
@@ -439,8 +502,30 @@ static int arm(mon_t *m)
 	return m->timer && event_add(m->timer, &tv) == 0 ? 0 : -1;
 }
 
-static pmix_status_t start(pxc_peer_t *p, const req_t *q, pmix_status_t error)
+/* A file monitor's first check is queued; its request waits for it
+ * (FIRST_CHECK monitor seconds at most). */
+static pmix_status_t first_check(mon_t *m, uint32_t tag)
 {
+	uint64_t ms = (uint64_t)FIRST_CHECK * unit_ms;
+	struct timeval tv = { .tv_sec = (time_t)(ms / 1000), .tv_usec = (long)(ms % 1000) * 1000 };
+	pmix_status_t st;
+
+	m->timer = event_new(pxc_srv.base, -1, 0, on_start_late, m);
+	if (!m->timer || event_add(m->timer, &tv) != 0)
+		return PMIX_ERR_NOMEM;
+	if ((st = pxc_monstat_submit(m->key, m->path, m->uid, m->gid, on_checked)) != PMIX_SUCCESS)
+		return st;
+	m->starting = m->checking = true;
+	m->tag = tag;
+	return PMIX_SUCCESS;
+}
+
+/* A new monitor: a heartbeat runs at once, a file once its first check
+ * came back (*later: the request is answered then). */
+static pmix_status_t start(pxc_peer_t *p, const req_t *q, pmix_status_t error, uint32_t tag,
+			   bool *later)
+{
+	static uint64_t next_key = 1; /* survives server restarts */
 	mon_t *m;
 	pmix_status_t st = PMIX_SUCCESS;
 
@@ -452,7 +537,8 @@ static pmix_status_t start(pxc_peer_t *p, const req_t *q, pmix_status_t error)
 		return PMIX_ERR_OUT_OF_RESOURCE;
 	if (!(m = calloc(1, sizeof(*m))))
 		return PMIX_ERR_NOMEM;
-	*m = (mon_t){ .peer_id = p->id,
+	*m = (mon_t){ .key = next_key++,
+		      .peer_id = p->id,
 		      .proc = p->proc,
 		      .uid = p->client->uid,
 		      .gid = p->client->gid,
@@ -466,19 +552,20 @@ static pmix_status_t start(pxc_peer_t *p, const req_t *q, pmix_status_t error)
 	m->code = error != PMIX_SUCCESS ? error :
 		  q->kind == MON_BEAT   ? PMIX_MONITOR_HEARTBEAT_ALERT :
 					  PMIX_MONITOR_FILE_ALERT;
-	if (q->path && (st = file_stat(q->path, m->uid, m->gid, &m->last)) == PMIX_SUCCESS &&
-	    !(m->path = strdup(q->path)))
+	if ((q->path && !(m->path = strdup(q->path))) || (q->id && !(m->id = strdup(q->id))))
 		st = PMIX_ERR_NOMEM;
-	if (st == PMIX_SUCCESS && q->id && !(m->id = strdup(q->id)))
-		st = PMIX_ERR_NOMEM;
-	if (st == PMIX_SUCCESS && arm(m) < 0)
+	else if (q->kind == MON_FILE)
+		st = first_check(m, tag);
+	else if (arm(m) < 0)
 		st = PMIX_ERR_NOMEM;
 	if (st != PMIX_SUCCESS) {
-		mon_free(m);
+		m->starting = false; /* answered by the caller */
+		mon_free(m, st);
 		return st;
 	}
 	m->next = monitors;
 	monitors = m;
+	*later = m->starting;
 	return PMIX_SUCCESS;
 }
 
@@ -491,13 +578,13 @@ static pmix_status_t cancel(pxc_peer_t *p, const pmix_info_t *c)
 		id = c->value.data.string && *c->value.data.string ? c->value.data.string : NULL;
 	else if (c->value.type != PMIX_UNDEF)
 		return PMIX_ERR_BAD_PARAM;
-	if (mon_remove(p->id, id) == 0 && id)
+	if (mon_remove(p->id, id, PMIX_ERR_NOT_FOUND) == 0 && id)
 		return PMIX_ERR_NOT_FOUND;
 	return PMIX_SUCCESS;
 }
 
 static pmix_status_t handle(pxc_peer_t *p, const pmix_info_t *mon, pmix_status_t error,
-			    const pmix_info_t *dirs, size_t n)
+			    const pmix_info_t *dirs, size_t n, uint32_t tag, bool *later)
 {
 	const pmix_info_t *c = pxc_info_find(dirs, n, PMIX_MONITOR_CANCEL);
 	req_t q = { 0 };
@@ -505,6 +592,8 @@ static pmix_status_t handle(pxc_peer_t *p, const pmix_info_t *mon, pmix_status_t
 
 	if (!p->client)
 		return PMIX_ERR_NOT_SUPPORTED; /* tools: nothing to monitor */
+	if (p->finalized)
+		return PMIX_ERR_INIT; /* its monitors ended with FINALIZE */
 	if (PMIx_Check_key(mon->key, PMIX_SEND_HEARTBEAT))
 		return beat(p->id), PMIX_SUCCESS;
 	if (PMIx_Check_key(mon->key, PMIX_MONITOR_CANCEL))
@@ -521,7 +610,7 @@ static pmix_status_t handle(pxc_peer_t *p, const pmix_info_t *mon, pmix_status_t
 	    (st = parse_common(dirs, n, &q)) != PMIX_SUCCESS)
 		return st;
 	st = q.kind == MON_BEAT ? parse_beat(dirs, n, &q) : parse_file(mon, dirs, n, &q);
-	return st == PMIX_SUCCESS ? start(p, &q, error) : st;
+	return st == PMIX_SUCCESS ? start(p, &q, error, tag, later) : st;
 }
 
 int pxc_do_monitor(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
@@ -529,7 +618,7 @@ int pxc_do_monitor(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 	pmix_info_t *mon = NULL, *dirs = NULL;
 	size_t nmon = 0, ndirs = 0;
 	pmix_status_t error, st;
-	pmix_data_buffer_t body;
+	bool later = false;
 
 	if (pxc_unpack_array(in, (void **)&mon, &nmon, PMIX_INFO) != PMIX_SUCCESS ||
 	    pxc_unpack_status(in, &error) != PMIX_SUCCESS ||
@@ -538,12 +627,9 @@ int pxc_do_monitor(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		pxc_array_free(dirs, ndirs, PMIX_INFO);
 		return -1;
 	}
-	st = handle(p, mon, error, dirs, ndirs);
-	pxc_buf_init(&body);
-	if (st == PMIX_SUCCESS)
-		st = pxc_pack_array(&body, NULL, 0, PMIX_INFO);
-	pxc_peer_reply(p, h->cmd, h->tag, st, &body);
-	pxc_buf_clear(&body);
+	st = handle(p, mon, error, dirs, ndirs, h->tag, &later);
+	if (!later)
+		reply(p->id, h->tag, st);
 	pxc_array_free(mon, nmon, PMIX_INFO);
 	pxc_array_free(dirs, ndirs, PMIX_INFO);
 	return 0;

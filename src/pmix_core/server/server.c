@@ -140,6 +140,8 @@ static long info_long(const pmix_value_t *v)
 	case PMIX_UINT64: return (long)v->data.uint64;
 	case PMIX_INT16: return v->data.int16;
 	case PMIX_UINT16: return v->data.uint16;
+	case PMIX_INT8: return v->data.int8;
+	case PMIX_UINT8: return v->data.uint8;
 	default: return -1;
 	}
 }
