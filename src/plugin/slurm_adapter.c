@@ -242,6 +242,16 @@ char **plug_hostlist_expand(const char *list, uint32_t *n)
 	return names;
 }
 
+int plug_hostlist_count(const char *list)
+{
+	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	int cnt = hl ? slurm_hostlist_count(hl) : -1;
+
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	return cnt;
+}
+
 int plug_hostlist_index(const char *list, const char *name, uint32_t expect)
 {
 	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;

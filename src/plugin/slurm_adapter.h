@@ -175,6 +175,9 @@ int plug_env_set(char ***env, const char *name, const char *value);
 /* Expands a Slurm host list ("vn[1-3]") into a malloc()ed array of
  * malloc()ed names; *n gets the count. NULL with errno on error. */
 char **plug_hostlist_expand(const char *list, uint32_t *n);
+/* How many names the host list holds, counted without expanding it; -1
+ * when it cannot be parsed. */
+int plug_hostlist_count(const char *list);
 /* The position of name in the host list, one name at a time (no list of
  * its size is built): -1 when absent, -2 when the list does not hold
  * exactly expect names or cannot be parsed. */

@@ -11,7 +11,7 @@
  *   pmix_alloc release-nodes N RELEASE N nodes: "release-nodes STATUS
  *                              pmix.alloc.nlist=L pmix.alloc.nnodes=K"
  *   pmix_alloc release-list L  RELEASE the nodes of host list L, the same
- *   pmix_alloc new N TMO Q L [spawn] [release]
+ *   pmix_alloc new N TMO Q L [spawn] [release] [spawn-early] [long] [limit]
  *                              NEW of N nodes (0: none given), PMIX_TIMEOUT
  *                              TMO, queue Q and node list L ("-": none),
  *                              PMIX_ALLOC_REQ_ID "req-7": "new STATUS
@@ -23,7 +23,17 @@
  *                              it ("spawn STATUS NSPACE"); with release, a
  *                              RELEASE of it ("release-new STATUS", then
  *                              "after-release :IDS", what squeue still
- *                              shows of it pending or running)
+ *                              shows of it pending or running); with
+ *                              spawn-early, that spawn right after the
+ *                              id, before the event; with long,
+ *                              PMIX_ALLOC_TIME of 10 hours; with limit,
+ *                              "new-limit TimeLimit=T" (scontrol's) after
+ *                              the event
+ *   pmix_alloc flood K L       K PMIx_Allocation_request_nb NEW of node
+ *                              list L at once (PMIX_TIMEOUT 3): "flood
+ *                              ok=A full=B other=C" (SUCCESS,
+ *                              OUT_OF_RESOURCE, else), then "flood-events
+ *                              E" (events within 30 s)
  *   pmix_alloc child           a spawned one: "child NSPACE rank R job J"
  *                              (SLURM_JOB_ID) once PMIx_Init succeeded,
  *                              "child-steps :STEPS" (squeue's of job J)
@@ -45,6 +55,7 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static char event_line[1024];
 static char new_id[32];
 static pmix_status_t event_code;
+static int nevents, nflood, flood_ok, flood_full, flood_other;
 
 static double now_ms(void)
 {
@@ -88,6 +99,7 @@ static void on_event(size_t id, pmix_status_t code, const pmix_proc_t *src, pmix
 		 sval(info, ninfo, PMIX_ALLOC_NUM_NODES, b, sizeof(b)),
 		 sval(info, ninfo, PMIX_EVENT_TEXT_MESSAGE, b, sizeof(b)));
 	event_code = code;
+	nevents++;
 	pthread_cond_broadcast(&cond);
 	pthread_mutex_unlock(&lock);
 	if (cbfunc)
@@ -156,19 +168,28 @@ static void spawn_into(void)
 	PMIX_APP_DESTRUCT(&app);
 }
 
-/* The first line squeue prints for cmd (its arguments), or "". */
-static void squeue_line(const char *what, const char *args)
+/* The first line of what the shell command cmd prints (in line, len
+ * bytes), or "". */
+static void first_line(const char *cmd, char *line, size_t len)
 {
-	char cmd[256], line[256] = "";
-	FILE *f;
+	FILE *f = popen(cmd, "r");
 
-	snprintf(cmd, sizeof(cmd), "squeue -h %s 2>/dev/null | paste -sd,", args);
-	if ((f = popen(cmd, "r"))) {
-		if (!fgets(line, sizeof(line), f))
+	line[0] = '\0';
+	if (f) {
+		if (!fgets(line, (int)len, f))
 			line[0] = '\0';
 		pclose(f);
 	}
 	line[strcspn(line, "\n")] = '\0';
+}
+
+/* What squeue prints for args (its lines joined), or "". */
+static void squeue_line(const char *what, const char *args)
+{
+	char cmd[256], line[256];
+
+	snprintf(cmd, sizeof(cmd), "squeue -h %s 2>/dev/null | paste -sd,", args);
+	first_line(cmd, line, sizeof(line));
 	printf("%s :%s\n", what, line);
 }
 
@@ -181,6 +202,16 @@ static void release_new(void)
 	printf("release-new %s\n", PMIx_Error_string(req(PMIX_ALLOC_RELEASE, in, 1, NULL, NULL)));
 	snprintf(args, sizeof(args), "-t PD,R -j %s -o %%i", new_id);
 	squeue_line("after-release", args);
+}
+
+/* "new-limit TimeLimit=T" of job id, as scontrol shows it. */
+static void show_limit(const char *id)
+{
+	char cmd[128], line[128];
+
+	snprintf(cmd, sizeof(cmd), "scontrol show job %s | grep -o 'TimeLimit=[^ ]*'", id);
+	first_line(cmd, line, sizeof(line));
+	printf("new-limit %s\n", line);
 }
 
 static void wait_event(int secs)
@@ -201,16 +232,22 @@ static void new_alloc(int argc, char **argv)
 	pmix_status_t codes[] = { PMIX_NOTIFY_ALLOC_COMPLETE, PMIX_ERR_JOB_ALLOC_FAILED };
 	uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 10) : 0;
 	int tmo = argc > 3 ? atoi(argv[3]) : 10;
-	pmix_info_t in[5], *res = NULL;
+	pmix_info_t in[6], *res = NULL;
 	size_t k = 0, nres = 0;
 	pmix_status_t st;
 	char b[16];
-	bool spawn = false, rel = false;
+	bool spawn = false, rel = false, early = false, lng = false, limit = false;
+	uint32_t ten_hours = 36000;
 
 	for (int i = 6; i < argc; i++) {
 		spawn |= !strcmp(argv[i], "spawn");
 		rel |= !strcmp(argv[i], "release");
+		early |= !strcmp(argv[i], "spawn-early");
+		lng |= !strcmp(argv[i], "long");
+		limit |= !strcmp(argv[i], "limit");
 	}
+	if (lng)
+		PMIX_INFO_LOAD(&in[k++], PMIX_ALLOC_TIME, &ten_hours, PMIX_UINT32);
 	PMIx_Register_event_handler(codes, 2, NULL, 0, on_event, NULL, NULL);
 	if (n)
 		PMIX_INFO_LOAD(&in[k++], PMIX_ALLOC_NUM_NODES, &n, PMIX_UINT64);
@@ -229,13 +266,63 @@ static void new_alloc(int argc, char **argv)
 		PMIx_Info_free(res, nres);
 	if (st != PMIX_SUCCESS)
 		return;
+	if (early)
+		spawn_into();
 	wait_event(tmo + 20);
+	if (limit)
+		show_limit(new_id);
 	fflush(stdout);
 	if (spawn && event_code == PMIX_NOTIFY_ALLOC_COMPLETE)
 		spawn_into();
 	fflush(stdout);
 	if (rel)
 		release_new();
+}
+
+static void flooded(pmix_status_t st, pmix_info_t info[], size_t ninfo, void *cbdata,
+		    pmix_release_cbfunc_t rel, void *relcbdata)
+{
+	(void)info, (void)ninfo, (void)cbdata;
+	pthread_mutex_lock(&lock);
+	flood_ok += st == PMIX_SUCCESS;
+	flood_full += st == PMIX_ERR_OUT_OF_RESOURCE;
+	flood_other += st != PMIX_SUCCESS && st != PMIX_ERR_OUT_OF_RESOURCE;
+	nflood++;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	if (rel)
+		rel(relcbdata);
+}
+
+/* k NEW requests at once: the step daemon takes so many per client. */
+static void flood(int k, const char *list)
+{
+	pmix_status_t codes[] = { PMIX_NOTIFY_ALLOC_COMPLETE, PMIX_ERR_JOB_ALLOC_FAILED };
+	pmix_info_t in[2];
+	int tmo = 3;
+	struct timespec dl;
+
+	PMIx_Register_event_handler(codes, 2, NULL, 0, on_event, NULL, NULL);
+	PMIX_INFO_LOAD(&in[0], PMIX_TIMEOUT, &tmo, PMIX_INT);
+	PMIX_INFO_LOAD(&in[1], PMIX_ALLOC_NODE_LIST, list, PMIX_STRING);
+	for (int i = 0; i < k; i++) {
+		pmix_status_t st = PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, in, 2, flooded, NULL);
+
+		if (st != PMIX_SUCCESS)
+			flooded(st, NULL, 0, NULL, NULL, NULL);
+	}
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += 30;
+	pthread_mutex_lock(&lock);
+	while (nflood < k && pthread_cond_timedwait(&cond, &lock, &dl) == 0)
+		;
+	printf("flood ok=%d full=%d other=%d\n", flood_ok, flood_full, flood_other);
+	while (nevents < flood_ok && pthread_cond_timedwait(&cond, &lock, &dl) == 0)
+		;
+	printf("flood-events %d\n", nevents);
+	pthread_mutex_unlock(&lock);
+	PMIX_INFO_DESTRUCT(&in[0]);
+	PMIX_INFO_DESTRUCT(&in[1]);
 }
 
 /* Each bad request alone. */
@@ -273,6 +360,10 @@ static void broken(void)
 	       PMIx_Error_string(req(PMIX_ALLOC_RELEASE, in, 1, NULL, NULL)));
 	PMIX_INFO_LOAD(&in[0], PMIX_ALLOC_TIME, &(uint32_t){ 30 }, PMIX_UINT32);
 	printf("broken under-a-minute %s\n",
+	       PMIx_Error_string(req(PMIX_ALLOC_RELEASE, in, 1, NULL, NULL)));
+	/* counted, never expanded: more names than the job has */
+	PMIX_INFO_LOAD(&in[0], PMIX_ALLOC_NODE_LIST, "vn[1-60000],x[1-60000]", PMIX_STRING);
+	printf("broken huge-list %s\n",
 	       PMIx_Error_string(req(PMIX_ALLOC_RELEASE, in, 1, NULL, NULL)));
 	snprintf(new_id, sizeof(new_id), "999999");
 	spawn_into(); /* an allocation this step did not obtain */
@@ -313,6 +404,8 @@ int main(int argc, char **argv)
 			new_alloc(argc, argv);
 		else if (!strcmp(mode, "broken"))
 			broken();
+		else if (!strcmp(mode, "flood"))
+			flood((int)v, argc > 3 ? argv[3] : "");
 		else
 			rc = 2;
 	}

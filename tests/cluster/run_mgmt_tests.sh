@@ -395,30 +395,37 @@ echo "nodes $(scontrol show job $SLURM_JOB_ID | grep -o " NodeList=[^ ]*\|NumNod
 
 	# granted at once here (the partition shares its nodes); the child
 	# runs in the new job (a step of it); nothing of it is left once srun
-	# ended, or once released
+	# ended, or once released; its time limit is at most what is left of
+	# this job's (10 min), asked 10 hours or nothing
 	mcase "alloc NEW: id, ALLOC_COMPLETE event, a spawn into it; released at the end or at once" '
 		[ $rc -eq 0 ] && X=$(sed -n "s/^new SUCCESS id=\([0-9]*\) reqid=req-7$/\1/p" <<<"$out" | head -1) &&
+		[ "$(grep -cE "^new-limit TimeLimit=00:(09|10):00$" <<<"$out")" = 2 ] &&
 		[ -n "$X" ] && [ "$X" != "$(sed -n "s/^job //p" <<<"$out")" ] &&
 		grep -qE "^event ALLOC_COMPLETE id=$X reqid=req-7 nodes=vn[1-4] nnodes=1 text=$" <<<"$out" &&
 		has_all "spawn SUCCESS slurmix.$X.0" "child slurmix.$X.0 rank 0 job $X" \
 			"child-steps :$X.0" "left :" "release-new SUCCESS" "after-release :"' '
 echo "job $SLURM_JOB_ID"
-$S -N1 -n1 ./pmix_alloc new 1 20 - - spawn
+$S -N1 -n1 ./pmix_alloc new 1 20 - - spawn long limit
 for i in $(seq 50); do [ -z "$(squeue -h -t PD,R,CG -n slurmix-alloc -o %i)" ] && break; sleep 0.2; done
 echo "left :$(squeue -h -t PD,R,CG -n slurmix-alloc -o %i | paste -sd,)"
-$S -N1 -n1 ./pmix_alloc new 1 20 - - release'
+$S -N1 -n1 ./pmix_alloc new 1 20 - - release limit'
 
 	# vn4 drained: a NEW that asks for it waits, and is cancelled at its
-	# 3 s timeout; an unknown partition is refused by Slurm at once
+	# 3 s timeout; a spawn into it meanwhile is RESOURCE_BUSY; an unknown
+	# partition is refused by Slurm at once; 20 at once from one client:
+	# the step daemon takes 16
 	mcase "alloc NEW not granted in its time: JOB_ALLOC_FAILED event, nothing pending; a bad queue" '
 		[ $rc -eq 0 ] && X=$(sed -n "s/^new SUCCESS id=\([0-9]*\) reqid=req-7$/\1/p" <<<"$out") &&
+		grep -q "^spawn RESOURCE-BUSY $" <<<"$out" && grep -q "allocation $X is not granted yet" <<<"$out" &&
+		has_all "flood ok=16 full=4 other=0" "flood-events 16" &&
 		[ -n "$X" ] && grep -q "^event JOB_ALLOC_FAILED id=$X reqid=req-7 nodes= nnodes= text=not granted in time: cancelled" <<<"$out" &&
 		t=$(sed -n "s/^took //p" <<<"$out") && [ "$t" -ge 3 ] && [ "$t" -le 9 ] &&
 		has_all "pending " "new FAILED TO OBTAIN ALLOCATION id= reqid="' '
 scontrol update NodeName=vn4 State=DRAIN Reason=alloc-test
 t0=$(date +%s)
-$S -w vn1 -N1 -n1 ./pmix_alloc new 1 3 - vn4
+$S -w vn1 -N1 -n1 ./pmix_alloc new 1 3 - vn4 spawn-early
 echo "took $(($(date +%s) - t0))"
+$S -w vn1 -N1 -n1 ./pmix_alloc flood 20 vn4
 echo "pending $(squeue -h -t PD,R -n slurmix-alloc -o %i | paste -sd,)"
 scontrol update NodeName=vn4 State=RESUME
 $S -N1 -n1 ./pmix_alloc new 1 5 no-such-queue -'
@@ -429,7 +436,9 @@ $S -N1 -n1 ./pmix_alloc new 1 5 no-such-queue -'
 			"broken required NOT-SUPPORTED" "broken nothing BAD-PARAM" \
 			"broken other-job NO-PERMISSIONS" "broken own-node BAD-PARAM" \
 			"broken not-ours BAD-PARAM" "broken under-a-minute BAD-PARAM" \
-			"spawn NO-PERMISSIONS " "limit TimeLimit=00:10:00 NumNodes=4"' '
+			"broken huge-list BAD-PARAM" \
+			"spawn NO-PERMISSIONS " "limit TimeLimit=00:10:00 NumNodes=4" &&
+		grep -q "more nodes than the job has" <<<"$out"' '
 $S -N1 -n1 ./pmix_alloc broken
 echo "limit $(scontrol show job $SLURM_JOB_ID | grep -o "TimeLimit=[^ ]*\|NumNodes=[^ ]*" | paste -sd" ")"'
 
@@ -441,7 +450,63 @@ echo "limit $(scontrol show job $SLURM_JOB_ID | grep -o "TimeLimit=[^ ]*\|NumNod
 		[ "$(grep -c "malformed allocation request from a step daemon" <<<"$out")" -ge 4 ] &&
 		grep -q "^release-time SUCCESS pmix.alloc.time=540 " <<<"$out"' "
 \$S -N1 -n1 bash -c 'python3 -c \"\$0\"; exec ./pmix_alloc release-time 60' '$poke_alloc'"
+
+	# 200 NEW at once straight to srun: 64 taken, the rest
+	# OUT_OF_RESOURCE, none left after srun; 64 whose requesters leave at
+	# once: cancelled, their records forgotten after the grace (20 s)
+	mcase "alloc: 200 NEW at once to srun: 64 held, none left; gone requesters cancelled" '
+		[ $rc -eq 0 ] && has_all "many ok 64 full 136 other 0" "held 64" "left 0" \
+			"gone-held 0" "reply 52 status -29" "reply 52 status 0" "end-left 0" &&
+		grep -q "its requester gave up waiting: cancelled" <<<"$out"' "
+\$S -N1 -n1 python3 -c '$poke_many'
+echo \"left \$(squeue -h -n slurmix-alloc -t PD,R,CG -o %i | wc -l)\"
+\$S -N1 -n1 python3 -c '$poke_gone'
+for i in \$(seq 50); do [ -z \"\$(squeue -h -n slurmix-alloc -t PD,R,CG -o %i)\" ] && break; sleep 0.2; done
+echo \"end-left \$(squeue -h -n slurmix-alloc -t PD,R,CG -o %i | wc -l)\""
 }
+
+# NEW requests straight to srun's agent from 200 threads at once, then
+# how many jobs srun holds
+poke_many='from poke_agent import *
+import subprocess, threading
+new = pstr(KEY) + proc("x", 0) + u8(1) + u32(30) + size(0)
+got = []
+def one():
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.settimeout(60)
+    s.sendall(frame(52, new))
+    r = s.recv(100)
+    s.close()
+    got.append(struct.unpack(">i", r[22:26])[0] if len(r) >= 26 else None)
+ts = [threading.Thread(target=one) for i in range(200)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+print("many ok", got.count(0), "full", got.count(-29), "other", len(got) - got.count(0) - got.count(-29))
+q = subprocess.run(["squeue", "-h", "-n", "slurmix-alloc", "-t", "PD,R", "-o", "%i"], capture_output=True, text=True)
+print("held", len(q.stdout.split()))'
+
+# 64 NEW requests whose senders close at once; once srun cancelled them
+# all, one more is refused (the records wait for a WAIT) until the grace
+# passed
+poke_gone='from poke_agent import *
+import subprocess, time
+new = pstr(KEY) + proc("x", 0) + u8(1) + u32(30) + size(0)
+for i in range(64):
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.sendall(frame(52, new))
+    s.close()
+def held():
+    q = subprocess.run(["squeue", "-h", "-n", "slurmix-alloc", "-t", "PD,R", "-o", "%i"], capture_output=True, text=True)
+    return len(q.stdout.split())
+time.sleep(2)
+for i in range(40):
+    if not held():
+        break
+    time.sleep(0.5)
+print("gone-held", held())
+send(52, new)
+time.sleep(23)
+send(52, new)'
 
 # ALLOC requests (lib/proto.h 52) straight to srun's agent: a bad key, no
 # payload, a truncated one, a NEW without a timeout, a WAIT for a bad id

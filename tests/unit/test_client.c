@@ -294,9 +294,45 @@ static pmix_status_t h_valcred(const pmix_proc_t *proc, const pmix_byte_object_t
 	return PMIX_SUCCESS;
 }
 
+typedef struct {
+	pmix_info_cbfunc_t cbfunc;
+	void *cbdata;
+	uint32_t uid;
+} late_t;
+
+static void *late_answer(void *arg)
+{
+	late_t *l = arg;
+	pmix_info_t res;
+	char id[32];
+
+	usleep(1500000);
+	snprintf(id, sizeof(id), "tc-%u", l->uid);
+	info_str(&res, PMIX_ALLOC_ID, id);
+	l->cbfunc(PMIX_SUCCESS, &res, 1, l->cbdata, NULL, NULL);
+	PMIX_INFO_DESTRUCT(&res);
+	free(l);
+	return NULL;
+}
+
+static pmix_status_t alloc_late(uint32_t uid, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+	late_t *l = malloc(sizeof(*l));
+	pthread_t t;
+
+	if (!l)
+		return PMIX_ERR_NOMEM;
+	*l = (late_t){ cbfunc, cbdata, uid };
+	if (pthread_create(&t, NULL, late_answer, l) != 0)
+		return free(l), PMIX_ERR_NOMEM;
+	pthread_detach(t);
+	return PMIX_SUCCESS;
+}
+
 /* allocate: NEW answers PMIX_ALLOC_ID "tc-<uid>" (the uid the server
  * handed it) and the caller's PMIX_ALLOC_REQ_ID back; "tc.fail": refused
- * at once; "tc.hold": never answers; other directives NO_PERMISSIONS
+ * at once; "tc.hold": never answers; "tc.late": NEW answered 1.5 s
+ * later, from a thread of its own; other directives NO_PERMISSIONS
  * through the callback. */
 static pmix_status_t h_alloc(const pmix_proc_t *proc, pmix_alloc_directive_t dir,
 			     const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
@@ -312,6 +348,8 @@ static pmix_status_t h_alloc(const pmix_proc_t *proc, pmix_alloc_directive_t dir
 		return PMIX_ERR_NO_PERMISSIONS;
 	if (dir_set(data, ndata, "tc.hold"))
 		return PMIX_SUCCESS;
+	if (dir_set(data, ndata, "tc.late"))
+		return alloc_late(uid, cbfunc, cbdata);
 	if (dir != PMIX_ALLOC_NEW) {
 		cbfunc(PMIX_ERR_NO_PERMISSIONS, NULL, 0, cbdata, NULL, NULL);
 		return PMIX_SUCCESS;
@@ -1998,8 +2036,16 @@ static int c_alloc(void)
 	info_bool(&dirs[0], "tc.hold", true);
 	info_int(&dirs[1], PMIX_TIMEOUT, 1);
 	t0 = now_s();
-	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, dirs, 2, &res, &nres), PMIX_ERR_TIMEOUT);
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_RELEASE, dirs, 2, &res, &nres), PMIX_ERR_TIMEOUT);
 	CK(now_s() - t0 < 4);
+	PMIX_INFO_DESTRUCT(&dirs[0]);
+	/* a NEW one's PMIX_TIMEOUT is its grant's: not the wait for the id */
+	info_bool(&dirs[0], "tc.late", true);
+	t0 = now_s();
+	CKS(PMIx_Allocation_request(PMIX_ALLOC_NEW, dirs, 2, &res, &nres), PMIX_SUCCESS);
+	CK(nres == 1 && strcmp(res_str(res, nres, PMIX_ALLOC_ID), want) == 0 &&
+	   now_s() - t0 >= 1.4);
+	PMIx_Info_free(res, nres);
 	PMIX_INFO_DESTRUCT(&dirs[0]);
 	PMIX_INFO_DESTRUCT(&dirs[1]);
 	CKS(PMIx_Finalize(NULL, 0), PMIX_SUCCESS);

@@ -215,6 +215,11 @@ static void stop_fn(void *arg)
 	pxc_sync_signal(arg, PMIX_SUCCESS);
 }
 
+int plug_agent_client_stopping(void)
+{
+	return !requests.ready;
+}
+
 void plug_agent_client_stop(void)
 {
 	if (requests.ready) {

@@ -32,5 +32,9 @@ int plug_agent_client_init(char **env);
 /* Fails what is pending with PMIX_ERR_UNREACH (not from the progress
  * thread; in a stepd before PMIx_server_finalize). */
 void plug_agent_client_stop(void);
+/* True once plug_agent_client_stop began (or before init): what fails
+ * with PMIX_ERR_UNREACH then fails because this side stops, not because
+ * srun is unreachable. */
+int plug_agent_client_stopping(void);
 
 #endif

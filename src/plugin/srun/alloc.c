@@ -6,15 +6,23 @@
  * Requests (lib/proto.h PLUG_NET_ALLOC): NEW and RELEASE are checked
  * again here (lib/alloc_req.h: the payload comes from a step daemon, or
  * from anyone who has the job key) and queued for the worker, which
- * makes the RPCs and posts the answer back to the progress thread. A NEW
- * allocation becomes a record (at most ALLOC_MAX at once): PENDING until
+ * makes the RPCs and posts the answer back to the progress thread. At
+ * most ALLOC_TODO_MAX requests wait for the worker, and a NEW one
+ * reserves its record when queued: records and queued NEWs together are
+ * at most ALLOC_MAX (checked again when the record is made: one beyond is
+ * cancelled at once). A NEW allocation becomes a record: PENDING until
  * slurmctld runs it (GRANTED, with its nodes) or refuses or ends it, or
- * until its deadline passes (then the worker cancels it: FAILED). The
- * worker looks at the pending ones every ALLOC_POLL_MS (one
- * slurm_load_job each). WAIT (the step daemon's, right after NEW's
- * answer) is answered once the record is no longer PENDING; a FAILED
- * record goes then, a GRANTED one stays for spawns into it
- * (plug_alloc_srun_nodes) and for its release.
+ * until its deadline passes (then the worker cancels it: FAILED once
+ * slurm_kill_job succeeded or the job is gone, else tried again the next
+ * round). The worker looks at the pending ones every ALLOC_POLL_MS (one
+ * slurm_load_job each), at every record each round. WAIT (the step
+ * daemon's, right after NEW's answer) is answered once the record is no
+ * longer PENDING; a FAILED record goes then, or ALLOC_GRACE_MS after it
+ * failed when no WAIT came; a GRANTED one stays for spawns into it
+ * (plug_alloc_srun_nodes) and for its release. A NEW whose requester has
+ * gone when its answer is ready (the step daemon gave up: no WAIT will
+ * come) is cancelled by the worker. Every new job gets a time limit, at
+ * most what is left of this job's (docs/alloc.md).
  *
  * Which nodes a RELEASE may give back: none on which a step of the job
  * runs (Slurm kills the job's processes on released nodes, steps
@@ -46,11 +54,13 @@
 #include "srun/alloc.h"
 #include "slurm_adapter.h"
 
-#define ALLOC_POLL_MS 1000  /* pending allocations looked at */
-#define ALLOC_STOP_MS 10000 /* the longest srun's end waits for the worker */
-#define ALLOC_MAX 64        /* allocations one srun holds at once */
-#define ALLOC_BUSY_MS 5000  /* the longest wait for a job update slurmctld defers */
-#define ALLOC_WAIT 0        /* the WAIT op of PLUG_NET_ALLOC */
+#define ALLOC_POLL_MS 1000   /* pending allocations looked at */
+#define ALLOC_STOP_MS 10000  /* the longest srun's end waits for the worker */
+#define ALLOC_MAX 64         /* allocations one srun holds at once */
+#define ALLOC_BUSY_MS 5000   /* the longest wait for a job update slurmctld defers */
+#define ALLOC_WAIT 0         /* the WAIT op of PLUG_NET_ALLOC */
+#define ALLOC_TODO_MAX 64    /* requests queued for the worker */
+#define ALLOC_GRACE_MS 20000 /* a FAILED record's wait for its WAIT */
 
 enum { A_PENDING, A_GRANTED, A_FAILED };
 
@@ -67,6 +77,9 @@ typedef struct arec {
 	char why[160];
 	pmix_proc_t who;
 	plug_agent_req_t *wait; /* progress thread */
+	bool cancel;            /* the worker must cancel it (requester gone) */
+	int64_t failed_ms;      /* when it became FAILED */
+	unsigned seen;          /* the worker's last round over it */
 } arec_t;
 
 /* A request for the worker. */
@@ -80,6 +93,8 @@ typedef struct work {
 	plug_alloc_req_t r;
 	pmix_status_t st;   /* the answer */
 	pxc_infolist_t res; /* its results */
+	uint32_t newid;     /* NEW: the job made, 0 if none */
+	bool reserved;      /* NEW: counted in al.nnew */
 } work_t;
 
 static struct {
@@ -88,8 +103,10 @@ static struct {
 	pthread_t thread;
 	bool started, stop, done;
 	work_t *todo;
+	size_t ntodo, nnew; /* queued; NEW ones among them */
 	arec_t *recs;
 	size_t nrecs;
+	unsigned round; /* of the worker over the records */
 	pxc_progress_t *pg;
 	uint32_t job;
 } al = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
@@ -106,6 +123,8 @@ static arec_t *rec_find(uint32_t id)
 
 static void rec_free(arec_t *r)
 {
+	if (!r)
+		return;
 	for (arec_t **p = &al.recs; *p; p = &(*p)->next)
 		if (*p == r) {
 			*p = r->next;
@@ -120,7 +139,31 @@ static void rec_free(arec_t *r)
 static void rec_fail(arec_t *r, const char *why)
 {
 	r->state = A_FAILED;
+	r->cancel = false;
+	r->failed_ms = plug_mono_ms();
 	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+/* The next record of this round for which want() holds, marked seen;
+ * NULL once every one was. */
+static arec_t *rec_next(unsigned round, bool (*want)(const arec_t *))
+{
+	for (arec_t *r = al.recs; r; r = r->next)
+		if (r->seen != round && want(r)) {
+			r->seen = round;
+			return r;
+		}
+	return NULL;
+}
+
+static bool stopping(void)
+{
+	bool s;
+
+	pthread_mutex_lock(&al.lock);
+	s = al.stop;
+	pthread_mutex_unlock(&al.lock);
+	return s;
 }
 
 /* ---- results ------------------------------------------------------------ */
@@ -186,17 +229,49 @@ static job_info_t *job_load(uint32_t id, job_info_msg_t **msg)
 	return &(*msg)->job_array[0];
 }
 
-static void rpc_new(work_t *w)
+/* slurm_kill_job of id: true once it is cancelled or already gone
+ * (errno kept otherwise). */
+static bool kill_ok(uint32_t id)
+{
+	return slurm_kill_job(id, SIGKILL, 0) == SLURM_SUCCESS || errno == ESLURM_ALREADY_DONE ||
+	       errno == ESLURM_INVALID_JOB_ID;
+}
+
+/* The new job's time limit (min, into *limit): what was asked (rounded
+ * up), at most what is left of this job's (its end time); NO_VAL when
+ * neither has one. 0, or -1: this job not loaded (errno) or ending
+ * within the minute (errno 0). */
+static int new_limit(const work_t *w, uint32_t *limit)
+{
+	job_info_msg_t *m;
+	job_info_t *j = job_load(al.job, &m);
+	int64_t want = w->r.time_s ? ((int64_t)w->r.time_s + 59) / 60 : INT64_MAX, left = INT64_MAX;
+
+	if (!j)
+		return -1;
+	if (j->time_limit != INFINITE && j->time_limit != NO_VAL && j->end_time)
+		left = ((int64_t)j->end_time - (int64_t)time(NULL)) / 60;
+	slurm_free_job_info_msg(m);
+	if (left < 1)
+		return errno = 0, -1;
+	want = want < left ? want : left;
+	*limit = want == INT64_MAX ? NO_VAL : want > NO_VAL - 1 ? NO_VAL - 1 : (uint32_t)want;
+	return 0;
+}
+
+/* slurm_allocate_resources for w: rec gets the job (id 0 if none). */
+static void allocate(work_t *w, arec_t *rec)
 {
 	resource_allocation_response_msg_t *resp = NULL;
 	job_desc_msg_t d;
 	char host[256] = "";
-	arec_t *rec = calloc(1, sizeof(*rec));
+	uint32_t limit = NO_VAL;
 
-	if (!rec) {
-		w->st = PMIX_ERR_NOMEM;
-		return;
-	}
+	if (new_limit(w, &limit) < 0)
+		return (void)(errno ? slurm_refused(w, PMIX_ERR_JOB_ALLOC_FAILED,
+						    "cannot load this job (its time left)") :
+				      refused(w, PMIX_ERR_JOB_ALLOC_FAILED,
+					      "this job ends within the minute"));
 	slurm_init_job_desc_msg(&d);
 	gethostname(host, sizeof(host) - 1);
 	d.name = (char *)"slurmix-alloc";
@@ -204,21 +279,18 @@ static void rpc_new(work_t *w)
 	d.group_id = getgid();
 	d.alloc_node = host;
 	d.alloc_sid = (uint32_t)getsid(0);
+	d.time_limit = limit;
 	if (w->r.nnodes)
 		d.min_nodes = w->r.nnodes;
 	if (w->r.nodelist)
 		d.req_nodes = (char *)w->r.nodelist;
 	if (w->r.ncpus)
 		d.min_cpus = w->r.ncpus;
-	if (w->r.time_s)
-		d.time_limit = (w->r.time_s + 59) / 60;
 	if (w->r.queue)
 		d.partition = (char *)w->r.queue;
-	if (slurm_allocate_resources(&d, &resp) != SLURM_SUCCESS || !resp) {
-		free(rec);
-		slurm_refused(w, PMIX_ERR_JOB_ALLOC_FAILED, "Slurm refused the new allocation");
-		return;
-	}
+	if (slurm_allocate_resources(&d, &resp) != SLURM_SUCCESS || !resp)
+		return (void)slurm_refused(w, PMIX_ERR_JOB_ALLOC_FAILED,
+					   "Slurm refused the new allocation");
 	rec->id = resp->job_id;
 	rec->wait_s = w->wait_s;
 	rec->deadline_ms = plug_mono_ms() + (int64_t)w->wait_s * 1000;
@@ -229,14 +301,46 @@ static void rpc_new(work_t *w)
 		rec->nnodes = resp->node_cnt;
 	}
 	slurm_free_resource_allocation_response_msg(resp);
-	plug_flag("alloc: job %u for %s:%u %s", rec->id, w->who.nspace, w->who.rank,
-		  rec->state == A_GRANTED ? "granted" : "pending");
+}
+
+/* NEW: the job made and its record kept (taking the reservation made
+ * when w was queued); one beyond ALLOC_MAX (which the reservations
+ * should prevent) is cancelled at once, or left to the worker to cancel
+ * when slurmctld does not take the cancel. */
+static void rpc_new(work_t *w)
+{
+	arec_t *rec = calloc(1, sizeof(*rec));
+	bool over;
+
+	if (rec)
+		allocate(w, rec);
+	else
+		w->st = PMIX_ERR_NOMEM;
+	pthread_mutex_lock(&al.lock);
+	al.nnew -= w->reserved;
+	w->reserved = false;
+	over = al.nrecs >= ALLOC_MAX;
+	pthread_mutex_unlock(&al.lock);
+	if (!rec || !rec->id)
+		return rec_free(rec);
+	if (over && kill_ok(rec->id)) {
+		refused(w, PMIX_ERR_OUT_OF_RESOURCE,
+			"this srun holds as many allocations as it may");
+		return rec_free(rec);
+	}
+	rec->cancel = over;
 	pthread_mutex_lock(&al.lock);
 	rec->next = al.recs;
 	al.recs = rec;
 	al.nrecs++;
 	pthread_mutex_unlock(&al.lock);
+	if (over)
+		return (void)refused(w, PMIX_ERR_OUT_OF_RESOURCE,
+				     "this srun holds as many allocations as it may");
+	plug_flag("alloc: job %u for %s:%u %s", rec->id, w->who.nspace, w->who.rank,
+		  rec->state == A_GRANTED ? "granted" : "pending");
 	res_id(&w->res, rec->id, w->r.reqid);
+	w->newid = rec->id;
 	w->st = PMIX_SUCCESS;
 }
 
@@ -256,7 +360,7 @@ static int update_job(uint32_t id, uint32_t time_limit, const char *req_nodes)
 	if (req_nodes)
 		u.req_nodes = (char *)req_nodes;
 	while ((rc = slurm_update_job(&u)) != SLURM_SUCCESS && errno == ESLURM_JOB_SETTING_DB_INX &&
-	       plug_mono_ms() < until && !al.stop)
+	       plug_mono_ms() < until && !stopping())
 		usleep(500000);
 	return rc;
 }
@@ -286,7 +390,10 @@ static void release_time(work_t *w, uint32_t id)
 	} else if (update_job(id, limit - cut, NULL) != SLURM_SUCCESS) {
 		slurm_refused(w, PMIX_ERR_NO_PERMISSIONS, "Slurm refused the new time limit");
 	} else {
-		res_u32(&w->res, PMIX_ALLOC_TIME, (limit - cut) * 60);
+		uint64_t left_s = (uint64_t)(limit - cut) * 60;
+
+		res_u32(&w->res, PMIX_ALLOC_TIME,
+			left_s > UINT32_MAX ? UINT32_MAX : (uint32_t)left_s);
 		w->st = PMIX_SUCCESS;
 	}
 }
@@ -343,7 +450,11 @@ static const char *pick(work_t *w, char **all, uint32_t n, char **busy, bool *dr
 	char **asked = NULL;
 
 	if (w->r.nodelist) {
-		if (!(asked = plug_hostlist_expand(w->r.nodelist, &want)) || !want)
+		int count = plug_hostlist_count(w->r.nodelist);
+
+		if (count > 0 && (uint32_t)count > n) /* counted before it is expanded */
+			return "more nodes than the job has";
+		if (count < 1 || !(asked = plug_hostlist_expand(w->r.nodelist, &want)) || !want)
 			return argv_free(asked), "not a node list";
 		for (uint32_t i = 0; asked[i]; i++)
 			if (!in_list(all, asked[i]))
@@ -425,12 +536,12 @@ static void release_all(work_t *w, uint32_t id)
 {
 	arec_t *r;
 
-	if (slurm_kill_job(id, SIGKILL, 0) != SLURM_SUCCESS && errno != ESLURM_ALREADY_DONE)
+	if (!kill_ok(id))
 		return (void)slurm_refused(w, PMIX_ERROR, "cannot release the allocation");
 	pthread_mutex_lock(&al.lock);
-	if ((r = rec_find(id)) && r->state == A_PENDING)
-		rec_fail(r, "released while pending");
-	else if (r && r->state == A_GRANTED && !r->wait)
+	if ((r = rec_find(id)) && (r->state == A_PENDING || r->wait)) /* its WAIT told so */
+		rec_fail(r, r->state == A_PENDING ? "released while pending" : "released");
+	else if (r && r->state == A_GRANTED)
 		rec_free(r);
 	pthread_mutex_unlock(&al.lock);
 	w->st = PMIX_SUCCESS;
@@ -468,31 +579,41 @@ static void rpc_release(work_t *w)
 		res_id(&w->res, id, w->r.reqid);
 }
 
-/* Looks at one pending allocation (no lock held). */
-static void poll_one(uint32_t id, int64_t deadline)
+/* Looks at one pending allocation, or cancels one (no lock held). A
+ * cancel slurmctld does not take is tried again the next round. */
+static void poll_one(uint32_t id, int64_t deadline, bool cancel)
 {
 	job_info_msg_t *m;
 	job_info_t *j = job_load(id, &m);
-	uint32_t state = j ? j->job_state : 0;
+	uint32_t base = j ? j->job_state & JOB_STATE_BASE : 0;
 	char why[160] = "";
 	arec_t *r;
 
 	if (!j && errno != ESLURM_INVALID_JOB_ID)
 		return; /* slurmctld busy: next round */
-	if (j && (state & JOB_STATE_BASE) == JOB_PENDING && plug_mono_ms() >= deadline) {
-		slurm_kill_job(id, SIGKILL, 0);
-		snprintf(why, sizeof(why), "not granted in time: cancelled%s%s%s",
-			 j->state_desc ? " (" : "", j->state_desc ? j->state_desc : "",
-			 j->state_desc ? ")" : "");
-	} else if (!j || (state & JOB_STATE_BASE) > JOB_RUNNING) {
+	if (j && base <= JOB_RUNNING &&
+	    (cancel || (base == JOB_PENDING && plug_mono_ms() >= deadline))) {
+		if (!kill_ok(id)) {
+			plug_error("alloc: cannot cancel job %u: %s (again in %d ms)", id,
+				   slurm_strerror(errno), ALLOC_POLL_MS);
+			return slurm_free_job_info_msg(m);
+		}
+		if (cancel)
+			snprintf(why, sizeof(why), "its requester gave up waiting: cancelled");
+		else
+			snprintf(why, sizeof(why), "not granted in time: cancelled%s%s%s",
+				 j->state_desc ? " (" : "", j->state_desc ? j->state_desc : "",
+				 j->state_desc ? ")" : "");
+	} else if (!j || base > JOB_RUNNING) {
 		snprintf(why, sizeof(why), "ended by Slurm before it was granted");
 	}
 	pthread_mutex_lock(&al.lock);
-	if ((r = rec_find(id)) && r->state == A_PENDING) {
+	if ((r = rec_find(id)) && (r->state == A_PENDING || r->cancel)) {
 		if (why[0]) {
 			rec_fail(r, why);
-		} else if ((state & JOB_STATE_BASE) == JOB_RUNNING && !(state & JOB_CONFIGURING) &&
-			   j->nodes && (r->nodes = strdup(j->nodes))) {
+		} else if (r->state == A_PENDING && base == JOB_RUNNING &&
+			   !(j->job_state & JOB_CONFIGURING) && j->nodes &&
+			   (r->nodes = strdup(j->nodes))) {
 			r->state = A_GRANTED;
 			r->nnodes = j->num_nodes;
 		}
@@ -507,52 +628,79 @@ static void poll_one(uint32_t id, int64_t deadline)
 static void work_done(void *arg);
 static void serve_waits(void *arg);
 
+static bool to_poll(const arec_t *r)
+{
+	return r->state == A_PENDING || r->cancel;
+}
+
+static bool held(const arec_t *r)
+{
+	return r->state != A_FAILED; /* FAILED: the job is gone */
+}
+
+/* FAILED records whose WAIT never came, forgotten ALLOC_GRACE_MS later. */
+static void sweep_failed(void)
+{
+	int64_t now = plug_mono_ms();
+
+	for (arec_t *r = al.recs, *next; r; r = next) {
+		next = r->next;
+		if (r->state == A_FAILED && !r->wait && now - r->failed_ms >= ALLOC_GRACE_MS) {
+			plug_flag("alloc: job %u forgotten: no WAIT for it came", r->id);
+			rec_free(r);
+		}
+	}
+}
+
+/* One round over every record to poll or cancel (al.lock held, dropped
+ * around each RPC). */
 static void poll_pending(void)
 {
-	uint32_t ids[ALLOC_MAX];
-	int64_t dl[ALLOC_MAX];
-	size_t n = 0;
+	unsigned round = ++al.round;
+	bool any = false;
+	arec_t *r;
 
-	for (arec_t *r = al.recs; r && n < ALLOC_MAX; r = r->next)
-		if (r->state == A_PENDING) {
-			ids[n] = r->id;
-			dl[n++] = r->deadline_ms;
-		}
-	pthread_mutex_unlock(&al.lock);
-	for (size_t i = 0; i < n; i++)
-		poll_one(ids[i], dl[i]);
-	pthread_mutex_lock(&al.lock);
-	if (n && !al.stop)
+	while (!al.stop && (r = rec_next(round, to_poll))) {
+		uint32_t id = r->id;
+		int64_t dl = r->deadline_ms;
+		bool cancel = r->cancel;
+
+		pthread_mutex_unlock(&al.lock);
+		poll_one(id, dl, cancel);
+		pthread_mutex_lock(&al.lock);
+		any = true;
+	}
+	sweep_failed();
+	if (any && !al.stop)
 		pxc_progress_post(al.pg, serve_waits, NULL);
 }
 
-static bool any_pending(void)
+/* Whether the worker has rounds to make. */
+static bool any_to_watch(void)
 {
 	for (arec_t *r = al.recs; r; r = r->next)
-		if (r->state == A_PENDING)
+		if (to_poll(r) || (r->state == A_FAILED && !r->wait))
 			return true;
 	return false;
 }
 
-/* srun's end: everything still held goes (al.lock held, dropped). */
+/* srun's end: everything still held goes, every record once (al.lock
+ * held, dropped around each RPC). */
 static void release_held(void)
 {
-	uint32_t ids[ALLOC_MAX];
-	size_t n = 0;
+	unsigned round = ++al.round;
+	arec_t *r;
 
-	for (arec_t *r = al.recs; r && n < ALLOC_MAX; r = r->next)
-		if (r->state != A_FAILED)
-			ids[n++] = r->id;
-	pthread_mutex_unlock(&al.lock);
-	for (size_t i = 0; i < n; i++) {
-		if (slurm_kill_job(ids[i], SIGKILL, 0) != SLURM_SUCCESS &&
-		    errno != ESLURM_ALREADY_DONE)
-			plug_error("alloc: cannot release job %u: %s", ids[i],
-				   slurm_strerror(errno));
+	while ((r = rec_next(round, held))) {
+		uint32_t id = r->id;
+
+		pthread_mutex_unlock(&al.lock);
+		if (!kill_ok(id))
+			plug_error("alloc: cannot release job %u: %s", id, slurm_strerror(errno));
 		else
-			plug_flag("alloc: job %u released at the step's end", ids[i]);
+			plug_flag("alloc: job %u released at the step's end", id);
+		pthread_mutex_lock(&al.lock);
 	}
-	pthread_mutex_lock(&al.lock);
 }
 
 static void *worker(void *arg)
@@ -564,6 +712,7 @@ static void *worker(void *arg)
 
 		if (w) {
 			al.todo = w->next;
+			al.ntodo--;
 			pthread_mutex_unlock(&al.lock);
 			if (w->r.directive == PMIX_ALLOC_NEW)
 				rpc_new(w);
@@ -573,8 +722,9 @@ static void *worker(void *arg)
 			if (al.stop || pxc_progress_post(al.pg, work_done, w) < 0) {
 				w->next = al.todo; /* answered by the agent's stop */
 				al.todo = w;
+				al.ntodo++;
 			}
-		} else if (any_pending()) {
+		} else if (any_to_watch()) {
 			struct timespec dl;
 
 			poll_pending();
@@ -613,10 +763,27 @@ static void reply_infos(plug_agent_req_t *req, pmix_status_t st, const pxc_infol
 	pxc_buf_clear(&b);
 }
 
+/* A NEW whose requester has gone: no WAIT will come, the worker cancels
+ * it. */
+static void cancel_gone(uint32_t id)
+{
+	arec_t *r;
+
+	pthread_mutex_lock(&al.lock);
+	if ((r = rec_find(id)) && r->state != A_FAILED) {
+		r->cancel = true;
+		pthread_cond_broadcast(&al.cond);
+	}
+	pthread_mutex_unlock(&al.lock);
+	plug_error("alloc: job %u: its requester gave up waiting: cancelled", id);
+}
+
 static void work_done(void *arg)
 {
 	work_t *w = arg;
 
+	if (w->newid && plug_agent_req_gone(w->req))
+		cancel_gone(w->newid);
 	reply_infos(w->req, w->st, &w->res);
 	work_free(w);
 	serve_waits(NULL);
@@ -696,6 +863,7 @@ static void on_alloc(plug_agent_req_t *req, pmix_data_buffer_t *in)
 	uint8_t op = 0;
 	int32_t one = 1;
 	char err[160];
+	const char *full = NULL;
 	pmix_status_t st;
 
 	if (!w)
@@ -726,17 +894,29 @@ static void on_alloc(plug_agent_req_t *req, pmix_data_buffer_t *in)
 		return work_free(w);
 	}
 	pthread_mutex_lock(&al.lock);
-	if (al.stop || !al.started || (op == PMIX_ALLOC_NEW && al.nrecs >= ALLOC_MAX)) {
-		st = al.stop || !al.started ? PMIX_ERR_UNREACH : PMIX_ERR_OUT_OF_RESOURCE;
+	if (al.stop || !al.started) {
+		st = PMIX_ERR_UNREACH;
+	} else if (al.ntodo >= ALLOC_TODO_MAX) {
+		full = "too many requests under way";
+	} else if (op == PMIX_ALLOC_NEW && al.nrecs + al.nnew >= ALLOC_MAX) {
+		full = "this srun holds as many allocations as it may";
 	} else {
 		work_t **p = &al.todo;
 
 		while (*p)
 			p = &(*p)->next;
 		*p = w;
+		al.ntodo++;
+		w->reserved = op == PMIX_ALLOC_NEW;
+		al.nnew += w->reserved;
 		pthread_cond_broadcast(&al.cond);
 	}
 	pthread_mutex_unlock(&al.lock);
+	if (full) {
+		plug_error("allocation request of %s:%u refused: %s", w->who.nspace, w->who.rank,
+			   full);
+		st = PMIX_ERR_OUT_OF_RESOURCE;
+	}
 	if (st != PMIX_SUCCESS) {
 		plug_agent_reply(req, st, NULL);
 		work_free(w);
@@ -751,6 +931,8 @@ static void on_stop(void)
 		work_t *w = al.todo;
 
 		al.todo = w->next;
+		al.ntodo--;
+		al.nnew -= w->reserved;
 		plug_agent_reply(w->req, PMIX_ERR_UNREACH, NULL);
 		work_free(w);
 	}
@@ -766,13 +948,16 @@ char **plug_alloc_srun_nodes(uint32_t id)
 	char **nodes = NULL;
 	uint32_t n = 0;
 	arec_t *r;
+	int e = ENOENT;
 
 	pthread_mutex_lock(&al.lock);
 	if ((r = rec_find(id)) && r->state == A_GRANTED)
 		nodes = plug_hostlist_expand(r->nodes, &n);
+	else if (r && r->state == A_PENDING && !r->cancel)
+		e = EAGAIN;
 	pthread_mutex_unlock(&al.lock);
 	if (!nodes)
-		errno = ENOENT;
+		errno = e;
 	return nodes;
 }
 
@@ -780,7 +965,10 @@ int plug_alloc_srun_init(uint32_t job)
 {
 	int e;
 
-	if (al.started)
+	pthread_mutex_lock(&al.lock);
+	e = al.started;
+	pthread_mutex_unlock(&al.lock);
+	if (e)
 		return 0;
 	al.job = job;
 	al.stop = al.done = false;
@@ -791,7 +979,9 @@ int plug_alloc_srun_init(uint32_t job)
 		al.pg = NULL;
 		return plug_error("alloc: cannot start its thread: %s", strerror(e)), -1;
 	}
+	pthread_mutex_lock(&al.lock);
 	al.started = true;
+	pthread_mutex_unlock(&al.lock);
 	if (plug_agent_register_handler(PLUG_NET_ALLOC, on_alloc, on_stop) < 0)
 		plug_error("alloc: cannot register its request");
 	return 0;
@@ -801,10 +991,11 @@ void plug_alloc_srun_stop(void)
 {
 	bool done;
 
-	if (!al.started)
-		return;
-	al.started = false;
 	pthread_mutex_lock(&al.lock);
+	done = !al.started;
+	al.started = false;
+	if (done)
+		return (void)pthread_mutex_unlock(&al.lock);
 	al.stop = true;
 	pthread_cond_broadcast(&al.cond);
 	done = plug_wait_flag(&al.cond, &al.lock, &al.done, ALLOC_STOP_MS);

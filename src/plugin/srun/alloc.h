@@ -7,7 +7,9 @@
  * or the request's time is up), a shrink of this job or of one this srun
  * obtained (slurm_update_job), the release of one this srun obtained
  * (slurm_kill_job). Whatever this srun obtained and still holds is
- * released at its end.
+ * released at its end; should srun end without releasing, each new job's
+ * time limit still ends it at this job's end at the latest (when this
+ * job has a limit).
  *
  * Threads: init and stop in srun's main thread (prelaunch, fini); the
  * requests and plug_alloc_srun_nodes in the agent's progress thread.
@@ -26,8 +28,9 @@ int plug_alloc_srun_init(uint32_t job);
  * Idempotent. */
 void plug_alloc_srun_stop(void);
 /* The nodes of granted allocation id if this srun obtained it: a
- * malloc()ed NULL-terminated array of malloc()ed names; NULL (errno
- * ENOENT) otherwise. Progress thread. */
+ * malloc()ed NULL-terminated array of malloc()ed names; NULL otherwise,
+ * errno EAGAIN when it is one of this srun's still pending, else ENOENT.
+ * Progress thread. */
 char **plug_alloc_srun_nodes(uint32_t id);
 
 #endif

@@ -496,7 +496,8 @@ static const plug_srun_io_t *parent_io(void)
 
 /* The allocation to start in: this job, or with PMIX_ALLOC_ID one this
  * srun obtained and Slurm granted (srun/alloc.h: *nodes gets its nodes,
- * to free). */
+ * to free); one not granted yet is PMIX_ERR_RESOURCE_BUSY (the caller
+ * waits for PMIX_NOTIFY_ALLOC_COMPLETE, docs/alloc.md). */
 static pmix_status_t target_job(spawn_t *s, const pmix_info_t *info, size_t ninfo, char ***nodes)
 {
 	const pmix_info_t *i = pxc_info_find(info, ninfo, PMIX_ALLOC_ID);
@@ -511,7 +512,10 @@ static pmix_status_t target_job(spawn_t *s, const pmix_info_t *info, size_t ninf
 		       PMIX_ERR_BAD_PARAM;
 	if (id == spawner.job)
 		return PMIX_SUCCESS;
-	if (!(*nodes = plug_alloc_srun_nodes(id)))
+	if (!(*nodes = plug_alloc_srun_nodes(id)) && errno == EAGAIN)
+		return plug_error("spawn: allocation %u is not granted yet", id),
+		       PMIX_ERR_RESOURCE_BUSY;
+	if (!*nodes)
 		return plug_error("spawn: job %u is no granted allocation this step obtained", id),
 		       PMIX_ERR_NO_PERMISSIONS;
 	s->job = id;
@@ -547,11 +551,12 @@ static pmix_status_t launch(spawn_t *s, const pmix_proc_t *req, const pmix_info_
 	ctx.err = io->err;
 	ctx.label = io->label;
 	ctx.job = s->job;
-	if (n <= 0 || !(ctx.alloc = other ? other : allocation()))
-		return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+	if (n <= 0 || !(ctx.alloc = other ? other : allocation()) ||
+	    !(s->mpfile = mp_path(s->id))) {
+		nodes_free(other);
+		return n <= 0 || !ctx.alloc ? PMIX_ERR_JOB_FAILED_TO_LAUNCH : PMIX_ERR_NOMEM;
+	}
 	exe[n] = '\0';
-	if (!(s->mpfile = mp_path(s->id)))
-		return PMIX_ERR_NOMEM;
 	ctx.mpfile = s->mpfile;
 	st = plug_spawn_plan(&ctx, info, ninfo, apps, napps, &plan);
 	nodes_free(other);

@@ -14,9 +14,12 @@
  * PMIX_NOTIFY_ALLOC_COMPLETE or PMIX_ERR_JOB_ALLOC_FAILED, range CUSTOM
  * naming it alone, with PMIX_ALLOC_ID and its PMIX_ALLOC_REQ_ID. A WAIT
  * whose answer does not come (srun stuck) fails the same way once its
- * own timeout (the grant's and ALLOC_WAIT_SLACK) passes: a client that
- * waits for the event never waits forever; one that ends with the step
- * (PMIX_ERR_UNREACH) raises nothing.
+ * own timeout (the grant's and ALLOC_WAIT_SLACK) passes, or srun cannot
+ * be reached: a client that waits for the event never waits forever;
+ * only a WAIT that ends because this step daemon stops (the agent
+ * client's stop) raises nothing. A client has at most ALLOC_CLIENT_MAX
+ * requests under way (each holds a connection to srun): more are
+ * PMIX_ERR_OUT_OF_RESOURCE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +36,10 @@
 
 #define ALLOC_WAIT_SLACK 30 /* s beyond the grant's timeout for srun's answer */
 #define ALLOC_WAIT 0        /* the WAIT op of PLUG_NET_ALLOC */
+#define ALLOC_CLIENT_MAX 16 /* requests (and WAITs) under way per client */
 
-typedef struct {
+typedef struct op {
+	struct op *next;
 	pmix_info_cbfunc_t cbfunc;
 	void *cbdata;
 	pmix_proc_t who;
@@ -43,6 +48,27 @@ typedef struct {
 	char id[16], reqid[64];
 	bool has_reqid;
 } op_t;
+
+static op_t *ops; /* under way, progress thread */
+
+static void op_free(op_t *o)
+{
+	for (op_t **p = &ops; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			break;
+		}
+	free(o);
+}
+
+static size_t ops_of(const pmix_proc_t *who)
+{
+	size_t n = 0;
+
+	for (const op_t *o = ops; o; o = o->next)
+		n += PMIx_Check_procid(&o->who, who);
+	return n;
+}
 
 /* The infos of a reply (after its status), malloc()ed; *n of them. */
 static pmix_info_t *unpack_infos(pmix_data_buffer_t *reply, size_t *n)
@@ -99,13 +125,13 @@ static void wait_done(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 
 	if (st == PMIX_SUCCESS && pxc_unpack_status(reply, &out) == PMIX_SUCCESS)
 		info = unpack_infos(reply, &n);
-	if (st != PMIX_ERR_UNREACH) /* UNREACH: this step is ending */
+	if (st != PMIX_ERR_UNREACH || !plug_agent_client_stopping()) /* else: this step ends */
 		raise_event(o,
 			    out == PMIX_SUCCESS ? PMIX_NOTIFY_ALLOC_COMPLETE :
 						  PMIX_ERR_JOB_ALLOC_FAILED,
 			    info, n);
 	pxc_array_free(info, n, PMIX_INFO);
-	free(o);
+	op_free(o);
 }
 
 static void wait_grant(op_t *o)
@@ -123,7 +149,7 @@ static void wait_grant(op_t *o)
 	pxc_buf_clear(&b);
 	if (rc < 0) {
 		raise_event(o, PMIX_ERR_JOB_ALLOC_FAILED, NULL, 0);
-		free(o);
+		op_free(o);
 	}
 }
 
@@ -154,7 +180,7 @@ static void answered(pmix_status_t st, pmix_data_buffer_t *reply, void *arg)
 	o->cbfunc(st, info, n, o->cbdata, rel ? infos_release : NULL, rel);
 	if (st == PMIX_SUCCESS && o->directive == PMIX_ALLOC_NEW)
 		return wait_grant(o);
-	free(o);
+	op_free(o);
 }
 
 pmix_status_t plug_alloc_host(const pmix_proc_t *client, pmix_alloc_directive_t directive,
@@ -172,6 +198,11 @@ pmix_status_t plug_alloc_host(const pmix_proc_t *client, pmix_alloc_directive_t 
 		plug_debug("allocation request of %s:%u refused: %s", client->nspace, client->rank,
 			   err);
 		return st;
+	}
+	if (ops_of(client) >= ALLOC_CLIENT_MAX) {
+		plug_debug("allocation request of %s:%u refused: %d under way", client->nspace,
+			   client->rank, ALLOC_CLIENT_MAX);
+		return PMIX_ERR_OUT_OF_RESOURCE;
 	}
 	if (!(o = calloc(1, sizeof(*o))))
 		return PMIX_ERR_NOMEM;
@@ -194,5 +225,7 @@ pmix_status_t plug_alloc_host(const pmix_proc_t *client, pmix_alloc_directive_t 
 		free(o);
 		return PMIX_ERR_UNREACH;
 	}
+	o->next = ops;
+	ops = o;
 	return PMIX_SUCCESS;
 }
