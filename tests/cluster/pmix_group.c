@@ -163,7 +163,10 @@ static void check_peers(size_t cid)
 		printf("rank %u endpt ok\n", me.rank);
 }
 
-static int in_pset(const char *name)
+/* Whether the answer to query key lists name: as an array of strings
+ * (as_array: PMIX_QUERY_GROUP_NAMES), else in a comma-separated string
+ * (PMIX_QUERY_PSET_NAMES). */
+static int listed(const char *key, const char *name, int as_array)
 {
 	pmix_query_t q;
 	pmix_info_t *res = NULL;
@@ -172,35 +175,19 @@ static int in_pset(const char *name)
 	pmix_status_t st;
 
 	PMIX_QUERY_CONSTRUCT(&q);
-	PMIX_ARGV_APPEND(st, q.keys, PMIX_QUERY_PSET_NAMES);
+	PMIX_ARGV_APPEND(st, q.keys, key);
 	if (st == PMIX_SUCCESS && PMIx_Query_info(&q, 1, &res, &nres) == PMIX_SUCCESS)
-		for (size_t i = 0; i < nres; i++)
-			if (res[i].value.type == PMIX_STRING && res[i].value.data.string)
-				yes |= strstr(res[i].value.data.string, name) != NULL;
-	if (res)
-		PMIX_INFO_FREE(res, nres);
-	PMIX_QUERY_DESTRUCT(&q);
-	return yes;
-}
+		for (size_t i = 0; i < nres; i++) {
+			const pmix_value_t *v = &res[i].value;
+			const pmix_data_array_t *da = v->type == PMIX_DATA_ARRAY ? v->data.darray :
+										   NULL;
 
-/* PMIX_QUERY_GROUP_NAMES lists name. */
-static int in_groups(const char *name)
-{
-	pmix_query_t q;
-	pmix_info_t *res = NULL;
-	size_t nres = 0;
-	int yes = 0;
-	pmix_status_t st;
-
-	PMIX_QUERY_CONSTRUCT(&q);
-	PMIX_ARGV_APPEND(st, q.keys, PMIX_QUERY_GROUP_NAMES);
-	if (st == PMIX_SUCCESS && PMIx_Query_info(&q, 1, &res, &nres) == PMIX_SUCCESS)
-		for (size_t i = 0; i < nres; i++)
-			if (res[i].value.type == PMIX_DATA_ARRAY && res[i].value.data.darray &&
-			    res[i].value.data.darray->type == PMIX_STRING)
-				for (size_t k = 0; k < res[i].value.data.darray->size; k++)
-					yes |= !strcmp(((char **)res[i].value.data.darray->array)[k],
-						       name);
+			if (!as_array && v->type == PMIX_STRING && v->data.string)
+				yes |= strstr(v->data.string, name) != NULL;
+			for (size_t k = 0;
+			     as_array && da && da->type == PMIX_STRING && k < da->size; k++)
+				yes |= !strcmp(((char **)da->array)[k], name);
+		}
 	if (res)
 		PMIX_INFO_FREE(res, nres);
 	PMIX_QUERY_DESTRUCT(&q);
@@ -228,8 +215,10 @@ static void basic(void)
 	       n);
 	if (st == PMIX_SUCCESS) {
 		check_peers(cid);
-		printf("rank %u pset %s\n", me.rank, in_pset("g1") ? "yes" : "no");
-		printf("rank %u groupq %s\n", me.rank, in_groups("g1") ? "yes" : "no");
+		printf("rank %u pset %s\n", me.rank,
+		       listed(PMIX_QUERY_PSET_NAMES, "g1", 0) ? "yes" : "no");
+		printf("rank %u groupq %s\n", me.rank,
+		       listed(PMIX_QUERY_GROUP_NAMES, "g1", 1) ? "yes" : "no");
 		st = PMIx_Group_destruct("g1", NULL, 0);
 		printf("rank %u destruct %s\n", me.rank, PMIx_Error_string(st));
 		st = construct("g1", procs, size, dirs, 1, &cid2, &n);

@@ -145,12 +145,26 @@ static void construct_info_free(pmix_info_t info[2], pmix_info_t *gi)
 	PMIx_Info_destruct(gi);
 }
 
+/* A server without a host group upcall and two clients of NS (ranks 0
+ * and 1) connected: fd[i], procs[i]. */
+static void start_two(int fd[2], pmix_proc_t procs[2])
+{
+	pmix_server_module_t mod = full_module;
+
+	mod.group = NULL;
+	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
+	register_job(2);
+	for (int i = 0; i < 2; i++) {
+		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
+		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
+	}
+}
+
 /* Two clients of this node, no host group upcall: one id, each other's
  * posted data and both group infos in each reply; destruct; the name is
  * free again and a second destruct finds nothing. */
 START_TEST(group_local)
 {
-	pmix_server_module_t mod = full_module;
 	pmix_proc_t procs[2];
 	pmix_info_t info[2][2], gi[2];
 	pmix_data_array_t da[2];
@@ -158,13 +172,9 @@ START_TEST(group_local)
 	int fd[2];
 	pmix_data_buffer_t b;
 
-	mod.group = NULL;
-	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
-	register_job(2);
+	start_two(fd, procs);
 	for (int i = 0; i < 2; i++) {
-		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
 		rc_commit(fd[i], (pmix_rank_t)i, "k.ep", i ? "ep1" : "ep0", PMIX_GLOBAL);
-		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
 		construct_info(info[i], &gi[i], &da[i], 10 + (size_t)i);
 	}
 	for (int i = 0; i < 2; i++)
@@ -366,7 +376,6 @@ END_TEST
  * it nothing comes. */
 static void member_lost(bool notify)
 {
-	pmix_server_module_t mod = full_module;
 	pmix_status_t code = PMIX_GROUP_MEMBER_FAILED;
 	pmix_proc_t procs[2];
 	pmix_info_t nt;
@@ -375,14 +384,8 @@ static void member_lost(bool notify)
 	pmix_data_buffer_t b;
 	int fd[2], n0;
 
-	mod.group = NULL;
-	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
-	register_job(2);
+	start_two(fd, procs);
 	PMIx_Info_load(&nt, PMIX_GROUP_NOTIFY_TERMINATION, NULL, PMIX_BOOL);
-	for (int i = 0; i < 2; i++) {
-		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
-		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
-	}
 	rc_regevents(fd[1], &code, 1);
 	for (int i = 0; i < 2; i++)
 		send_group(fd[i], 4, PMIX_GROUP_CONSTRUCT, "gn", procs, 2, &nt, notify ? 1 : 0);
@@ -422,20 +425,13 @@ END_TEST
  * or one that does not exist, is refused. */
 START_TEST(group_leave)
 {
-	pmix_server_module_t mod = full_module;
 	pmix_status_t code = PMIX_GROUP_LEFT;
 	pmix_proc_t procs[2];
 	pmix_data_buffer_t b;
 	reply_t r;
 	int fd[2];
 
-	mod.group = NULL;
-	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
-	register_job(2);
-	for (int i = 0; i < 2; i++) {
-		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
-		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
-	}
+	start_two(fd, procs);
 	rc_regevents(fd[1], &code, 1);
 	for (int i = 0; i < 2; i++)
 		send_group(fd[i], 4, PMIX_GROUP_CONSTRUCT, "gv", procs, 2, NULL, 0);
@@ -467,20 +463,13 @@ END_TEST
  * up the destruct. */
 START_TEST(group_same_id_flags_finalized)
 {
-	pmix_server_module_t mod = full_module;
 	pmix_proc_t procs[2];
 	pmix_info_t assign;
 	pmix_data_buffer_t b;
 	reply_t r[2];
 	int fd[2];
 
-	mod.group = NULL;
-	ck_assert_int_eq(start_server(&mod, false), PMIX_SUCCESS);
-	register_job(2);
-	for (int i = 0; i < 2; i++) {
-		fd[i] = rc_hello((pmix_rank_t)i, PMIX_SUCCESS, NULL);
-		PMIx_Load_procid(&procs[i], NS, (pmix_rank_t)i);
-	}
+	start_two(fd, procs);
 	/* "same" twice, each rank alone */
 	for (int i = 0; i < 2; i++) {
 		send_group(fd[i], 4, PMIX_GROUP_CONSTRUCT, "same", &procs[i], 1, NULL, 0);

@@ -73,7 +73,6 @@ typedef struct dance {
 
 static dance_t *dances; /* progress thread */
 static int reg_state;   /* 0 none, 1 pending, 2 done, -1 failed; progress thread */
-static size_t reg_id;
 
 static void start(dance_t *d);
 static void finish(dance_t *d, pmix_status_t st, pmix_info_t *res, size_t nres,
@@ -324,7 +323,7 @@ static void reg_fail(void *arg)
 static void registered(pmix_status_t st, size_t id, void *cbdata)
 {
 	(void)cbdata;
-	reg_id = id;
+	(void)id;
 	if (pxc_progress_post(pxc_progress_global(), st == PMIX_SUCCESS ? reg_run : reg_fail,
 			      NULL) != 0)
 		pxc_error("client: group handler registration lost");

@@ -78,7 +78,7 @@ typedef struct pxc_coll {
 
 /* -------------------------------------------------------------- basics */
 
-static int proc_cmp(const void *a, const void *b)
+int pxc_proc_cmp(const void *a, const void *b)
 {
 	const pmix_proc_t *x = a, *y = b;
 	int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
@@ -94,9 +94,9 @@ static size_t sort_unique(pmix_proc_t *procs, size_t n)
 
 	if (n == 0)
 		return 0;
-	qsort(procs, n, sizeof(*procs), proc_cmp);
+	qsort(procs, n, sizeof(*procs), pxc_proc_cmp);
 	for (size_t i = 1; i < n; i++)
-		if (proc_cmp(&procs[out], &procs[i]) != 0)
+		if (pxc_proc_cmp(&procs[out], &procs[i]) != 0)
 			procs[++out] = procs[i];
 	return out + 1;
 }
@@ -227,51 +227,46 @@ void pxc_coll_fail_all(pmix_status_t status)
 
 static void coll_ready(pxc_coll_t *c);
 
-void pxc_coll_proc_finalized(const pmix_proc_t *proc)
+static bool has_joined(const pxc_coll_t *c, const pmix_proc_t *proc)
 {
-	pxc_coll_t *c = pxc_srv.colls, *next;
-
-	for (; c; c = next) {
-		bool joined = false;
-
-		next = c->next;
-		if (c->in_host || !names(c->procs, c->nprocs, proc) ||
-		    !pxc_cnx_may_drop(c->cmd, c->info, c->ninfo))
-			continue;
-		for (size_t i = 0; i < c->nmembers; i++)
-			joined |= proc_cmp(&c->members[i].proc, proc) == 0;
-		if (!joined && c->nexpected > 1) {
-			pxc_debug("server: %s:%u finalized before joining: dropped", proc->nspace,
-				  proc->rank);
-			if (--c->nexpected == c->nmembers)
-				coll_ready(c);
-		}
-	}
+	for (size_t i = 0; i < c->nmembers; i++)
+		if (pxc_proc_cmp(&c->members[i].proc, proc) == 0)
+			return true;
+	return false;
 }
 
-void pxc_coll_proc_gone(const pmix_proc_t *proc)
+/* proc is gone (lost, or finalized) before joining the collectives that
+ * name it: those that may drop it stop waiting for it; the others fail
+ * when it was lost (a finalized proc leaves them to their timer). */
+static void proc_left(const pmix_proc_t *proc, bool finalized)
 {
 	pxc_coll_t *c = pxc_srv.colls, *next;
 
 	for (; c; c = next) {
-		bool joined = false;
-
 		next = c->next;
-		if (c->in_host || !names(c->procs, c->nprocs, proc))
+		if (c->in_host || !names(c->procs, c->nprocs, proc) || has_joined(c, proc))
 			continue;
-		for (size_t i = 0; i < c->nmembers; i++)
-			joined |= proc_cmp(&c->members[i].proc, proc) == 0;
-		if (!joined && c->nexpected > 1 && pxc_cnx_may_drop(c->cmd, c->info, c->ninfo)) {
-			pxc_debug("server: %s:%u went away before joining: dropped (optional)",
-				  proc->nspace, proc->rank);
+		if (c->nexpected > 1 && pxc_cnx_may_drop(c->cmd, c->info, c->ninfo)) {
+			pxc_debug("server: %s:%u %s before joining: dropped (optional)",
+				  proc->nspace, proc->rank, finalized ? "finalized" : "went away");
 			if (--c->nexpected == c->nmembers)
 				coll_ready(c);
-		} else if (!joined) {
+		} else if (!finalized) {
 			pxc_error("server: %s:%u went away before joining a collective",
 				  proc->nspace, proc->rank);
 			coll_finish(c, PXC_COLL_LOST_STATUS, NULL);
 		}
 	}
+}
+
+void pxc_coll_proc_finalized(const pmix_proc_t *proc)
+{
+	proc_left(proc, true);
+}
+
+void pxc_coll_proc_gone(const pmix_proc_t *proc)
+{
+	proc_left(proc, false);
 }
 
 /* ------------------------------------------------------------ results */
@@ -691,9 +686,8 @@ static void join(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_proc_t *procs, siz
 			merge_group_flags(c, info, ninfo);
 		pxc_array_free(procs, n, PMIX_PROC);
 		pxc_array_free(info, ninfo, PMIX_INFO);
-		for (size_t i = 0; i < c->nmembers; i++)
-			if (proc_cmp(&c->members[i].proc, &p->proc) == 0)
-				st = PMIX_ERR_BAD_PARAM; /* joined twice */
+		if (has_joined(c, &p->proc))
+			st = PMIX_ERR_BAD_PARAM; /* joined twice */
 	} else if (st == PMIX_SUCCESS && !(c = coll_new(h->cmd, procs, n, info, ninfo, op, grp))) {
 		st = PMIX_ERR_NOMEM;
 	}

@@ -22,6 +22,10 @@ int pxc_do_fence(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 int pxc_do_connect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 int pxc_do_disconnect(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in);
 
+/* qsort order of procs: namespace (strncmp), then rank; 0 for the same
+ * proc. */
+int pxc_proc_cmp(const void *a, const void *b);
+
 /* One local participant of a collective (coll.c; group.c reads them). */
 typedef struct {
 	uint64_t peer_id;

@@ -396,14 +396,6 @@ static void put_ginfo(plist_t *l, const pmix_proc_t *who, const pmix_info_t *gi,
 	}
 }
 
-static int proc_order(const void *a, const void *b)
-{
-	const pmix_proc_t *x = a, *y = b;
-	int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
-
-	return c ? c : x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 static int plist_add(plist_t *l, const pmix_proc_t *p)
 {
 	if (l->n == l->cap) {
@@ -574,7 +566,7 @@ static void constructed(const pxc_grp_op_t *o, pmix_status_t st, const pmix_info
 	if (st == PMIX_SUCCESS)
 		st = take_parts(data, ndata, has_cid, cid, &l);
 	if (st == PMIX_SUCCESS) /* the same order at every member */
-		qsort(l.procs, l.n, sizeof(*l.procs), proc_order);
+		qsort(l.procs, l.n, sizeof(*l.procs), pxc_proc_cmp);
 	if (st == PMIX_SUCCESS)
 		st = record(o, &l, has_cid, cid);
 	for (size_t i = 0; i < o->nmembers; i++) {
