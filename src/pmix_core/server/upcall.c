@@ -166,7 +166,10 @@ void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res)
 
 void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st)
 {
-	pxc_upcall_result_t res = { .id = r->id, .status = st };
+	/* PMIX_OPERATION_SUCCEEDED: the host did it at once, without its
+	 * callback (the Standard's rule for every upcall) */
+	pxc_upcall_result_t res = { .id = r->id,
+				    .status = st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st };
 
 	if (st == PMIX_SUCCESS)
 		return;

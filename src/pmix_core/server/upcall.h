@@ -84,7 +84,8 @@ pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upca
 /* done function that does nothing (upcalls whose result does not matter). */
 void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res);
 /* After a module call that returned st: anything but PMIX_SUCCESS (the
- * host will not call back) completes r now with st and frees it. */
+ * host will not call back) completes r now with st and frees it;
+ * PMIX_OPERATION_SUCCEEDED (done at once) completes it with PMIX_SUCCESS. */
 void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st);
 pxc_upcall_t *pxc_upcall_find(uint64_t id);
 /* Unlinks and frees r (timer, ctx). */
