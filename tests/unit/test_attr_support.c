@@ -368,7 +368,7 @@ END_TEST
 /* The host's registrations, answered by the server to a client. */
 START_TEST(host_level)
 {
-	char *spawn[] = { "PMIX_HOST", "PMIX_WDIR", NULL }, *bad[] = { "PMIX_NO_SUCH", NULL };
+	char *spawn[] = { "PMIX_HOST", PMIX_WDIR, NULL }, *bad[] = { "PMIX_NO_SUCH", NULL };
 	char *none[] = { "N/A", NULL }, *keys[] = { PMIX_QUERY_ATTRIBUTE_SUPPORT, NULL };
 	pmix_info_t qual[2], *res = NULL;
 	pmix_query_t q;
@@ -402,7 +402,8 @@ START_TEST(host_level)
 	ck_assert_str_eq(res[0].value.data.string, "PMIx_Spawn,PMIx_Spawn_nb,PMIx_Abort");
 	ck_assert_uint_eq(res[1].value.data.darray->size, 2); /* no Log: refused */
 	ck_assert_ptr_nonnull(f = function_of(&res[1], "PMIx_Spawn_nb"));
-	ck_assert_ptr_nonnull(regattr_of(f, "PMIX_WDIR", NULL));
+	ck_assert_ptr_nonnull(regattr_of(f, "PMIX_HOST", NULL));
+	ck_assert_ptr_nonnull(regattr_of(f, "PMIX_WDIR", NULL)); /* given as its string */
 	ck_assert_ptr_nonnull(f = function_of(&res[1], "PMIx_Abort"));
 	ck_assert_ptr_nonnull(regattr_of(f, "NONE", NULL));
 	pxc_array_free(res, n, PMIX_INFO);

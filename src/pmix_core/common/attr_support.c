@@ -16,7 +16,8 @@
  * an attribute that no source file of its level names.
  *
  * The host level is PMIx_Register_attributes's (OpenPMIx 4.2's form: a
- * function name and a NULL-terminated list of attribute names), kept under
+ * function name and a NULL-terminated list of attributes, by name or by
+ * string; kept as names), kept under
  * a lock; the server forgets it at finalize.
  */
 #include <pthread.h>
@@ -314,16 +315,38 @@ static bool host_has(const char *f)
 	return false;
 }
 
-/* attrs: NULL, {NULL}, {"N/A"} or {"NONE"} is none; else every name must
- * be an attribute of ours. */
+/* The name of an attribute given by name ("PMIX_TIMEOUT") or by its
+ * string ("pmix.timeout"), NULL if it is none of ours. */
+static const char *attr_name(const char *a)
+{
+	const char *n = PMIx_Get_attribute_name(a);
+
+	return pxc_attr_lookup(n, NULL, NULL) ? n : NULL;
+}
+
+/* attrs: NULL, {NULL}, {"N/A"} or {"NONE"} is none; else every entry must
+ * be an attribute of ours (a name or a string). */
 static pmix_status_t check_attrs(char **attrs, bool *none)
 {
 	*none = !attrs || !attrs[0] ||
 		(!attrs[1] && (strcmp(attrs[0], "N/A") == 0 || strcmp(attrs[0], "NONE") == 0));
 	for (size_t i = 0; !*none && attrs[i]; i++)
-		if (!pxc_attr_lookup(attrs[i], NULL, NULL))
+		if (!attr_name(attrs[i]))
 			return PMIX_ERR_BAD_PARAM;
 	return PMIX_SUCCESS;
+}
+
+/* The names of attrs (checked), as a malloc'ed argv. */
+static char **name_copy(char **attrs)
+{
+	char **v = NULL;
+
+	for (size_t i = 0; attrs[i]; i++)
+		if (PMIx_Argv_append_nosize(&v, attr_name(attrs[i])) != PMIX_SUCCESS) {
+			PMIx_Argv_free(v);
+			return NULL;
+		}
+	return v;
 }
 
 static pmix_status_t host_add(const char *const api[], size_t n, char **attrs, bool none)
@@ -337,7 +360,7 @@ static pmix_status_t host_add(const char *const api[], size_t n, char **attrs, b
 		host_fn_t *h = &host_fns[host_n];
 
 		h->function = strdup(api[i]);
-		h->attrs = none ? NULL : PMIx_Argv_copy(attrs);
+		h->attrs = none ? NULL : name_copy(attrs);
 		if (!h->function || (!none && !h->attrs)) {
 			free(h->function);
 			PMIx_Argv_free(h->attrs);
