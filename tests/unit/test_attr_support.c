@@ -408,6 +408,28 @@ START_TEST(host_level)
 	ck_assert_ptr_nonnull(regattr_of(f, "NONE", NULL));
 	pxc_array_free(res, n, PMIX_INFO);
 	pxc_buf_clear(&b);
+	/* the Standard's form: the keys after it are function names, answered
+	 * with it (not handed on as unknown keys) */
+	{
+		char *skeys[] = { PMIX_QUERY_ATTRIBUTE_SUPPORT, "PMIx_Spawn", NULL };
+		pmix_info_t sq;
+		pmix_query_t s;
+
+		PMIx_Info_load(&sq, PMIX_HOST_ATTRIBUTES, &yes, PMIX_BOOL);
+		s = make(skeys, &sq, 1);
+		pxc_buf_init(&b);
+		pxc_pack_array(&b, &s, 1, PMIX_QUERY);
+		rc_send(fd, PXC_CMD_QUERY, 4, &b);
+		ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_SUCCESS);
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_str_eq(res[0].key, PMIX_HOST_ATTRIBUTES);
+		ck_assert_uint_eq(res[0].value.data.darray->size, 1);
+		ck_assert_ptr_nonnull(function_of(&res[0], "PMIx_Spawn"));
+		pxc_array_free(res, n, PMIX_INFO);
+		pxc_buf_clear(&b);
+		PMIx_Info_destruct(&sq);
+	}
 	/* a broken qualifier from a raw client: unanswered, the server on */
 	PMIx_Info_destruct(&qual[1]);
 	load_u32(&qual[1], PMIX_HOST_ATTRIBUTES, 7);
