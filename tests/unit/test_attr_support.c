@@ -365,6 +365,26 @@ START_TEST(broken_qualifiers)
 }
 END_TEST
 
+/* q sent to the server over fd as request tag: the reply's status, its
+ * results in *res (free with pxc_array_free) when it has some. */
+static pmix_status_t ask_wire(int fd, uint32_t tag, const pmix_query_t *q, pmix_info_t **res,
+			      size_t *n)
+{
+	pmix_data_buffer_t b;
+	pmix_status_t st;
+
+	*res = NULL;
+	*n = 0;
+	pxc_buf_init(&b);
+	pxc_pack_array(&b, q, 1, PMIX_QUERY);
+	rc_send(fd, PXC_CMD_QUERY, tag, &b);
+	st = rc_reply(fd, tag, &b);
+	if (st == PMIX_SUCCESS)
+		ck_assert_int_eq(pxc_unpack_array(&b, (void **)res, n, PMIX_INFO), PMIX_SUCCESS);
+	pxc_buf_clear(&b);
+	return st;
+}
+
 /* The host's registrations, answered by the server to a client. */
 START_TEST(host_level)
 {
@@ -372,7 +392,6 @@ START_TEST(host_level)
 	char *none[] = { "N/A", NULL }, *keys[] = { PMIX_QUERY_ATTRIBUTE_SUPPORT, NULL };
 	pmix_info_t qual[2], *res = NULL;
 	pmix_query_t q;
-	pmix_data_buffer_t b;
 	const pmix_info_t *f;
 	size_t n = 0;
 	bool yes = true;
@@ -392,11 +411,7 @@ START_TEST(host_level)
 	PMIx_Info_load(&qual[1], PMIX_HOST_ATTRIBUTES, "PMIx_Spawn_nb,PMIx_Abort,PMIx_Log",
 		       PMIX_STRING);
 	q = make(keys, qual, 2);
-	pxc_buf_init(&b);
-	pxc_pack_array(&b, &q, 1, PMIX_QUERY);
-	rc_send(fd, PXC_CMD_QUERY, 2, &b);
-	ck_assert_int_eq(rc_reply(fd, 2, &b), PMIX_SUCCESS);
-	ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+	ck_assert_int_eq(ask_wire(fd, 2, &q, &res, &n), PMIX_SUCCESS);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(res[0].key, PMIX_HOST_FUNCTIONS);
 	ck_assert_str_eq(res[0].value.data.string, "PMIx_Spawn,PMIx_Spawn_nb,PMIx_Abort");
@@ -407,7 +422,6 @@ START_TEST(host_level)
 	ck_assert_ptr_nonnull(f = function_of(&res[1], "PMIx_Abort"));
 	ck_assert_ptr_nonnull(regattr_of(f, "NONE", NULL));
 	pxc_array_free(res, n, PMIX_INFO);
-	pxc_buf_clear(&b);
 	/* the Standard's form: the keys after it are function names, answered
 	 * with it (not handed on as unknown keys) */
 	{
@@ -417,27 +431,18 @@ START_TEST(host_level)
 
 		PMIx_Info_load(&sq, PMIX_HOST_ATTRIBUTES, &yes, PMIX_BOOL);
 		s = make(skeys, &sq, 1);
-		pxc_buf_init(&b);
-		pxc_pack_array(&b, &s, 1, PMIX_QUERY);
-		rc_send(fd, PXC_CMD_QUERY, 4, &b);
-		ck_assert_int_eq(rc_reply(fd, 4, &b), PMIX_SUCCESS);
-		ck_assert_int_eq(pxc_unpack_array(&b, (void **)&res, &n, PMIX_INFO), PMIX_SUCCESS);
+		ck_assert_int_eq(ask_wire(fd, 4, &s, &res, &n), PMIX_SUCCESS);
 		ck_assert_uint_eq(n, 1);
 		ck_assert_str_eq(res[0].key, PMIX_HOST_ATTRIBUTES);
 		ck_assert_uint_eq(res[0].value.data.darray->size, 1);
 		ck_assert_ptr_nonnull(function_of(&res[0], "PMIx_Spawn"));
 		pxc_array_free(res, n, PMIX_INFO);
-		pxc_buf_clear(&b);
 		PMIx_Info_destruct(&sq);
 	}
 	/* a broken qualifier from a raw client: unanswered, the server on */
 	PMIx_Info_destruct(&qual[1]);
 	load_u32(&qual[1], PMIX_HOST_ATTRIBUTES, 7);
-	pxc_buf_init(&b);
-	pxc_pack_array(&b, &q, 1, PMIX_QUERY);
-	rc_send(fd, PXC_CMD_QUERY, 3, &b);
-	ck_assert_int_eq(rc_reply(fd, 3, &b), PMIX_ERR_NOT_SUPPORTED);
-	pxc_buf_clear(&b);
+	ck_assert_int_eq(ask_wire(fd, 3, &q, &res, &n), PMIX_ERR_NOT_SUPPORTED);
 	PMIx_Info_destruct(&qual[0]);
 	PMIx_Info_destruct(&qual[1]);
 	close(fd);
