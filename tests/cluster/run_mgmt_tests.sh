@@ -145,8 +145,23 @@ wait'
 $S -N2 -n4 ./pmix_query pmix.qry.spawn,pmix.qry.debug,pmix.qry.mem,slurmix.no.such.key'
 
 	mcase "query from python3-pmix -N4 -n8" '
-		[ $rc -eq 0 ] && grep -qE "^python query ok: left [0-9]+ s, namespaces 1$" <<<"$out"' '
+		[ $rc -eq 0 ] && grep -qE "^python query ok: left [0-9]+ s, namespaces 1, host functions [1-9][0-9]+$" <<<"$out"' '
 $S -N4 -n8 /usr/bin/python3 ./py_query.py 600 vc'
+
+	# PMIX_QUERY_ATTRIBUTE_SUPPORT from a task on another node than node 0:
+	# the host level from the step daemon's registrations (spawn's from the
+	# planner's table, without what it refuses; log without e-mail), the
+	# client level answered in the task, an unknown function absent; a
+	# level qualifier of the wrong type refused (docs/query.md)
+	mcase "query PMIX_QUERY_ATTRIBUTE_SUPPORT: host and client levels" '
+		[ $rc -eq 0 ] && grep -qx "rank 1 status SUCCESS" <<<"$out" &&
+		grep -qE "^rank 1 pmix.host.fns=(.*,)?PMIx_Spawn,(.*,)?PMIx_Job_control(,|$)" <<<"$out" &&
+		grep -qE "^rank 1 pmix.host.attrs=\{PMIx_Spawn=\[(.*,)?PMIX_HOST/pmix.host/PMIX_STRING,.*\];PMIx_Log=\[.*PMIX_LOG_STDERR/.*\];PMIx_Job_control=\[.*PMIX_JOB_CTRL_PAUSE/pmix.jctrl.pause/PMIX_BOOL.*\]\}$" <<<"$out" &&
+		grep -qE "^rank 1 pmix.client.attrs=\{PMIx_Get=\[.*PMIX_TIMEOUT/pmix.timeout/PMIX_INT.*\]\}$" <<<"$out" &&
+		! grep -qE "PMIX_MAPPER|PMIX_LOG_EMAIL|PMIx_Nope" <<<"$out" &&
+		grep -qx "rank 0 status BAD-PARAM" <<<"$out"' '
+$S -N2 -n2 ./pmix_query -r 1 "pmix.qry.attrs@pmix.host.fns@pmix.host.attrs=PMIx_Log,PMIx_Nope,PMIx_Job_control,PMIx_Spawn@pmix.client.attrs=PMIx_Get"
+$S -N1 -n1 ./pmix_query "pmix.qry.attrs@pmix.host.attrs#=3"'
 
 	# broken query requests to srun: a bad key is dropped, broken
 	# payloads get an error reply, srun goes on answering

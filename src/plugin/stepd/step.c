@@ -62,6 +62,7 @@
 #include "net/tool.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
+#include "stepd/attrs.h"
 #include "stepd/family.h"
 #include "stepd/input.h"
 #include "stepd/nspace.h"
@@ -662,6 +663,7 @@ static int start_server(plug_step_t *st)
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
+	plug_attrs_register(); /* logs what failed; the step runs on */
 	return 0;
 }
 

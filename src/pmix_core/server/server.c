@@ -48,6 +48,7 @@
 #include "evqueue.h"
 #include "iof.h"
 #include "monitor.h"
+#include "attr_support.h"
 #include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -522,6 +523,7 @@ static void teardown_in_thread(void *arg)
 	pxc_cnx_free_all();
 	pxc_grp_free_all();
 	pxc_topo_free();
+	pxc_attr_host_clear();
 	pxc_store_destroy(pxc_srv.store);
 	pxc_srv.store = NULL;
 	pxc_sync_signal(s, PMIX_SUCCESS);
