@@ -487,7 +487,7 @@ static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x)
 	pxc_upcall_t *r = pxc_upcall_new(p, h->tag, h->cmd, query_host_done);
 
 	if (!r) {
-		query_reply(p->id, h->tag, PMIX_ERR_NOMEM, &x->local);
+		query_reply(p->id, h->tag, pxc_upcall_new_status(), &x->local);
 		qctx_free(x);
 		return;
 	}
