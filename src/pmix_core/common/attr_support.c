@@ -96,8 +96,8 @@ static const pxc_attr_fn_t client_fns[] = {
 	FN("PMIx_Allocation_request_nb", TIMEOUT),
 	FN("PMIx_Job_control", TIMEOUT),
 	FN("PMIx_Job_control_nb", TIMEOUT),
-	FN("PMIx_Process_monitor", "PMIX_SEND_HEARTBEAT", TIMEOUT),
-	FN("PMIx_Process_monitor_nb", "PMIX_SEND_HEARTBEAT", TIMEOUT),
+	FN("PMIx_Process_monitor", TIMEOUT),
+	FN("PMIx_Process_monitor_nb", TIMEOUT),
 	FN("PMIx_Get_credential", TIMEOUT),
 	FN("PMIx_Get_credential_nb", TIMEOUT),
 	FN("PMIx_Validate_credential", TIMEOUT),
@@ -159,7 +159,7 @@ static const pxc_attr_fn_t server_fns[] = {
 	   "PMIX_LOCAL_PEERS"),
 	FN0("PMIx_server_register_client"),
 	FN0("PMIx_server_setup_fork"),
-	FN("PMIx_server_dmodex_request", TIMEOUT),
+	FN0("PMIx_server_dmodex_request"),
 	FN("PMIx_server_IOF_deliver", "PMIX_IOF_COMPLETE"),
 	FN0("PMIx_server_define_process_set"),
 	FN0("PMIx_server_delete_process_set"),
@@ -185,7 +185,7 @@ static const pxc_attr_fn_t server_fns[] = {
 	FN("PMIx_Group_destruct", TIMEOUT, "PMIX_GROUP_OPTIONAL"),
 	FN("PMIx_Group_destruct_nb", TIMEOUT, "PMIX_GROUP_OPTIONAL"),
 	FN("PMIx_IOF_pull", IOF_OPTS),
-	FN("PMIx_IOF_push", "PMIX_IOF_COMPLETE", "PMIX_IOF_PUSH_STDIN"),
+	FN("PMIx_IOF_push", "PMIX_IOF_COMPLETE"),
 	{ NULL, NULL },
 };
 
