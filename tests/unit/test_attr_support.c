@@ -249,6 +249,53 @@ START_TEST(host_table_is_true)
 	ck_assert_uint_gt(checked, 40);
 	free(others);
 	free(t);
+	/* the credential upcalls never look at PMIX_TIMEOUT (stepd/cred.c) */
+	ck_assert_ptr_nonnull(t = slurp("src/plugin/stepd/attrs.c"));
+	for (const char *const *f = (const char *const[]){ "{ \"get_credential\"",
+							  "{ \"validate_credential\"", NULL };
+	     *f; f++) {
+		ck_assert_ptr_nonnull(p = strstr(t, *f));
+		ck_assert_ptr_nonnull(end = strchr(p, '}'));
+		*end = '\0';
+		ck_assert_msg(!strstr(p, "PMIX_TIMEOUT"), "%s: the host has no PMIX_TIMEOUT", *f);
+		*end = '}';
+	}
+	free(t);
+}
+END_TEST
+
+/* Every server-module function the step daemon implements (stepd/step.c's
+ * module) that stands for user-facing functions is registered. */
+START_TEST(host_registers_its_module)
+{
+	char *step = slurp("src/plugin/stepd/step.c"), *attrs = slurp("src/plugin/stepd/attrs.c");
+	static const char *const not_api[] = { "tool_connected", "client_connected",
+					       "client_connected2", "client_finalized", NULL };
+	char *p, *end;
+	size_t checked = 0;
+
+	ck_assert_ptr_nonnull(step);
+	ck_assert_ptr_nonnull(attrs);
+	ck_assert_ptr_nonnull(p = strstr(step, "pmix_server_module_t module = {"));
+	ck_assert_ptr_nonnull(end = strstr(p, "\n};"));
+	*end = '\0';
+	while ((p = strstr(p, "\n\t."))) {
+		char fn[64], entry[80];
+		bool skip = false;
+
+		p += 3;
+		snprintf(fn, sizeof(fn), "%.*s", (int)strcspn(p, " ="), p);
+		for (size_t i = 0; not_api[i]; i++)
+			skip = skip || !strcmp(fn, not_api[i]);
+		if (skip || !strcmp(fn, "spawn")) /* spawn: the planner's table */
+			continue;
+		snprintf(entry, sizeof(entry), "{ \"%s\",", fn);
+		ck_assert_msg(strstr(attrs, entry), "stepd/attrs.c registers no %s", fn);
+		checked++;
+	}
+	ck_assert_uint_gt(checked, 15);
+	free(step);
+	free(attrs);
 }
 END_TEST
 
@@ -531,6 +578,7 @@ int main(int argc, char **argv)
 	const struct unit_test tests[] = {
 		{ "tables_are_true", tables_are_true },
 		{ "host_table_is_true", host_table_is_true },
+		{ "host_registers_its_module", host_registers_its_module },
 		{ "answers", answers },
 		{ "standard_form_and_all_levels", standard_form_and_all_levels },
 		{ "broken_qualifiers", broken_qualifiers },
