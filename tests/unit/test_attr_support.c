@@ -252,7 +252,7 @@ START_TEST(host_table_is_true)
 	/* the credential upcalls never look at PMIX_TIMEOUT (stepd/cred.c) */
 	ck_assert_ptr_nonnull(t = slurp("src/plugin/stepd/attrs.c"));
 	for (const char *const *f = (const char *const[]){ "{ \"get_credential\"",
-							  "{ \"validate_credential\"", NULL };
+							   "{ \"validate_credential\"", NULL };
 	     *f; f++) {
 		ck_assert_ptr_nonnull(p = strstr(t, *f));
 		ck_assert_ptr_nonnull(end = strchr(p, '}'));
