@@ -96,8 +96,8 @@ static const pxc_attr_fn_t client_fns[] = {
 	FN("PMIx_Allocation_request_nb", TIMEOUT),
 	FN("PMIx_Job_control", TIMEOUT),
 	FN("PMIx_Job_control_nb", TIMEOUT),
-	FN("PMIx_Process_monitor", "PMIX_SEND_HEARTBEAT", TIMEOUT),
-	FN("PMIx_Process_monitor_nb", "PMIX_SEND_HEARTBEAT", TIMEOUT),
+	FN("PMIx_Process_monitor", TIMEOUT),
+	FN("PMIx_Process_monitor_nb", TIMEOUT),
 	FN("PMIx_Get_credential", TIMEOUT),
 	FN("PMIx_Get_credential_nb", TIMEOUT),
 	FN("PMIx_Validate_credential", TIMEOUT),
@@ -159,7 +159,7 @@ static const pxc_attr_fn_t server_fns[] = {
 	   "PMIX_LOCAL_PEERS"),
 	FN0("PMIx_server_register_client"),
 	FN0("PMIx_server_setup_fork"),
-	FN("PMIx_server_dmodex_request", TIMEOUT),
+	FN0("PMIx_server_dmodex_request"),
 	FN("PMIx_server_IOF_deliver", "PMIX_IOF_COMPLETE"),
 	FN0("PMIx_server_define_process_set"),
 	FN0("PMIx_server_delete_process_set"),
@@ -185,7 +185,7 @@ static const pxc_attr_fn_t server_fns[] = {
 	FN("PMIx_Group_destruct", TIMEOUT, "PMIX_GROUP_OPTIONAL"),
 	FN("PMIx_Group_destruct_nb", TIMEOUT, "PMIX_GROUP_OPTIONAL"),
 	FN("PMIx_IOF_pull", IOF_OPTS),
-	FN("PMIx_IOF_push", "PMIX_IOF_COMPLETE", "PMIX_IOF_PUSH_STDIN"),
+	FN("PMIx_IOF_push", "PMIX_IOF_COMPLETE"),
 	{ NULL, NULL },
 };
 
@@ -357,17 +357,20 @@ static pmix_status_t host_add(const char *const api[], size_t n, char **attrs, b
 		return PMIX_ERR_NOMEM;
 	host_fns = g;
 	for (size_t i = 0; i < n; i++) {
-		host_fn_t *h = &host_fns[host_n];
+		host_fn_t *h = &host_fns[host_n + i];
 
 		h->function = strdup(api[i]);
 		h->attrs = none ? NULL : name_copy(attrs);
 		if (!h->function || (!none && !h->attrs)) {
-			free(h->function);
-			PMIx_Argv_free(h->attrs);
+			/* nothing half-registered: none of api[] is kept */
+			for (size_t k = 0; k <= i; k++) {
+				free(host_fns[host_n + k].function);
+				PMIx_Argv_free(host_fns[host_n + k].attrs);
+			}
 			return PMIX_ERR_NOMEM;
 		}
-		host_n++;
 	}
+	host_n += n;
 	return PMIX_SUCCESS;
 }
 
@@ -528,6 +531,15 @@ pmix_status_t pxc_attr_query_check(const pmix_query_t *q, bool *host)
 	return PMIX_SUCCESS;
 }
 
+static void snapshot_free(pxc_attr_fn_t *t)
+{
+	for (size_t i = 0; t && t[i].function; i++) {
+		free((char *)t[i].function);
+		PMIx_Argv_free((char **)t[i].attrs);
+	}
+	free(t);
+}
+
 /* A copy of the host's table (the lock is not held while answering). */
 static pxc_attr_fn_t *host_snapshot(void)
 {
@@ -536,20 +548,21 @@ static pxc_attr_fn_t *host_snapshot(void)
 	pthread_mutex_lock(&host_lock);
 	t = calloc(host_n + 1, sizeof(*t));
 	for (size_t i = 0; t && i < host_n; i++) {
-		t[i].function = strdup(host_fns[i].function);
-		t[i].attrs = (const char *const *)PMIx_Argv_copy(host_fns[i].attrs);
+		char *f = strdup(host_fns[i].function);
+		char **v = PMIx_Argv_copy(host_fns[i].attrs);
+
+		if (!f || (host_fns[i].attrs && !v)) {
+			free(f);
+			PMIx_Argv_free(v);
+			snapshot_free(t); /* what was copied (t[i] is still empty) */
+			t = NULL;
+			break;
+		}
+		t[i].function = f;
+		t[i].attrs = (const char *const *)v;
 	}
 	pthread_mutex_unlock(&host_lock);
 	return t;
-}
-
-static void snapshot_free(pxc_attr_fn_t *t)
-{
-	for (size_t i = 0; t && t[i].function; i++) {
-		free((char *)t[i].function);
-		PMIx_Argv_free((char **)t[i].attrs);
-	}
-	free(t);
 }
 
 static size_t count(const char *const *v)
@@ -638,15 +651,22 @@ pmix_status_t pxc_attr_query_answer(const pmix_query_t *q, pxc_infolist_t *r)
 	for (size_t i = 0; i < n && st == PMIX_SUCCESS; i++) {
 		int l = a[i].level;
 		const pxc_attr_fn_t *t = tables[l];
-		pmix_info_t *o = pxc_infolist_add(r, a[i].fns ? level_fns[l] : level_attrs[l]);
+		pmix_info_t *o;
 
-		if (l == PXC_LEVEL_HOST && !host && !(host = host_snapshot()))
+		if (l == PXC_LEVEL_HOST && !host && !(host = host_snapshot())) {
 			st = PMIX_ERR_NOMEM;
+			break;
+		}
 		if (l == PXC_LEVEL_HOST)
 			t = host;
-		if (!o)
+		/* a level without functions (a host that registered none) has
+		 * no functions list, as in OpenPMIx (whose pattrs cannot read
+		 * an empty one) */
+		if (a[i].fns && !t->function)
+			continue;
+		if (!(o = pxc_infolist_add(r, a[i].fns ? level_fns[l] : level_attrs[l])))
 			st = PMIX_ERR_NOMEM;
-		else if (st == PMIX_SUCCESS)
+		else
 			st = a[i].fns ? answer_fns(o, t) : answer_attrs(o, t, &a[i]);
 	}
 	snapshot_free(host);
