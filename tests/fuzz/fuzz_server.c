@@ -18,7 +18,20 @@
  * size must be answered, or the connection closed by the server, within
  * 15 s: a server that stops answering a client is a finding (abort), like
  * a crash, a leak or undefined behaviour.
+ *
+ * Confinement: a client may register files and directories for the
+ * server to remove (PMIx_Job_control's PMIX_REGISTER_CLEANUP*), and the
+ * fuzzer will name any path; this process runs as root in CI. So the
+ * target is linked with --wrap for unlink, unlinkat, rmdir and remove
+ * (tests/fuzz/run.sh): a removal goes through only inside this target's
+ * own directory, and not of the server's socket or directory before the
+ * server finalizes; anything else fails with EPERM, after the server's
+ * checks ran (those are what is fuzzed). An early version without it
+ * emptied /tmp of root's files in a few minutes.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +55,64 @@
 
 static char dir[64];
 static unsigned long seq;
+static bool finalizing;
+
+int __real_unlink(const char *path);
+int __real_unlinkat(int dfd, const char *path, int flags);
+int __real_rmdir(const char *path);
+int __real_remove(const char *path);
+int __wrap_unlink(const char *path);
+int __wrap_unlinkat(int dfd, const char *path, int flags);
+int __wrap_rmdir(const char *path);
+int __wrap_remove(const char *path);
+
+/* Whether path (absolute, or relative to the directory open as dfd) may
+ * be removed: inside dir, and not the server's own before finalize. */
+static bool removable(int dfd, const char *path)
+{
+	char full[PATH_MAX], link[64], at[PATH_MAX];
+	size_t n = strlen(dir);
+	ssize_t len;
+
+	if (!path || !dir[0])
+		return false;
+	if (path[0] == '/' || dfd == AT_FDCWD) {
+		if (path[0] != '/')
+			return false; /* (the server removes by absolute path) */
+		snprintf(full, sizeof(full), "%s", path);
+	} else {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
+		if ((len = readlink(link, at, sizeof(at) - 1)) < 0)
+			return false;
+		at[len] = '\0';
+		snprintf(full, sizeof(full), "%s/%s", at, path);
+	}
+	if (strstr(full, "/..") || strncmp(full, dir, n) || (full[n] && full[n] != '/'))
+		return false;
+	if (!finalizing && pxc_srv.dir && !strncmp(full, pxc_srv.dir, strlen(pxc_srv.dir)))
+		return false;
+	return full[n] != '\0' || finalizing;
+}
+
+int __wrap_unlink(const char *path)
+{
+	return removable(AT_FDCWD, path) ? __real_unlink(path) : (errno = EPERM, -1);
+}
+
+int __wrap_unlinkat(int dfd, const char *path, int flags)
+{
+	return removable(dfd, path) ? __real_unlinkat(dfd, path, flags) : (errno = EPERM, -1);
+}
+
+int __wrap_rmdir(const char *path)
+{
+	return removable(AT_FDCWD, path) ? __real_rmdir(path) : (errno = EPERM, -1);
+}
+
+int __wrap_remove(const char *path)
+{
+	return removable(AT_FDCWD, path) ? __real_remove(path) : (errno = EPERM, -1);
+}
 
 static pmix_status_t fence_nb(const pmix_proc_t p[], size_t np, const pmix_info_t i[], size_t ni,
 			      char *d, size_t nd, pmix_modex_cbfunc_t cb, void *cbd)
@@ -60,6 +131,7 @@ static void op_cb(pmix_status_t st, void *arg)
 /* At exit: the server's socket and files go, then its directory. */
 static void cleanup(void)
 {
+	finalizing = true;
 	PMIx_server_finalize();
 	rmdir(dir);
 }
