@@ -11,8 +11,9 @@
  * before and deregistered after, so nothing of one input reaches the
  * next). An input is: u8 rank (its low bit: the connection says HELLO as
  * client 0 or 1), u8 n and n bytes: the namespace's name (recorded
- * traffic names its own, tests/fuzz/record.c; n = 0 or a name that is
- * not printable: "fuzz.<count>"), then frames: u8 command (any value;
+ * traffic names its own, tests/fuzz/record.c; it gets ".<count>" so that
+ * no name comes back, as under a real host; n = 0 or a name that is not
+ * printable: "fuzz.<count>"), then frames: u8 command (any value;
  * past the last command: unknown ones), u8 flags, u32 tag, u16 length,
  * then that many payload bytes (fewer when the input ends). A last GET of the job
  * size must be answered, or the connection closed by the server, within
@@ -297,12 +298,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < nl; i++)
 		named = named && data[2 + i] > ' ' && data[2 + i] < 127;
-	if (named && nl) {
-		memcpy(ns, data + 2, nl);
-		ns[nl] = '\0';
-	} else {
+	/* a fresh name each time, as a host never reuses one (a recorded name
+	 * gets the input's number) */
+	if (named && nl)
+		snprintf(ns, sizeof(ns), "%.*s.%lu", (int)(nl < 200 ? nl : 200), data + 2, ++seq);
+	else
 		snprintf(ns, sizeof(ns), "fuzz.%lu", ++seq);
-	}
 	off += nl;
 	nspace(ns, true);
 	fd = connect_server();
