@@ -206,8 +206,21 @@ static void send_frame(int fd, uint16_t cmd, uint16_t flags, uint32_t tag, const
 		return; /* the server closed it: fine */
 }
 
+/* The server stopped answering: every thread's stack (gdb, when there
+ * is one) before the abort, so that the finding says where it waits. */
+static void stuck(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "gdb -p %d -batch -ex 'thread apply all bt' >&2 2>/dev/null",
+		 (int)getpid());
+	if (system(cmd) < 0)
+		perror("fuzz_server: gdb");
+	abort();
+}
+
 /* Reads frames until the one with tag (true) or the end (false; EOF is
- * an answer too). A wait past WAIT_MS aborts. */
+ * an answer too). A wait past WAIT_MS aborts (stuck). */
 static bool await(int fd, uint32_t tag)
 {
 	unsigned char hdr[PXC_WIRE_HDR_LEN];
@@ -221,7 +234,7 @@ static bool await(int fd, uint32_t tag)
 			ssize_t r;
 
 			if (poll(&pf, 1, WAIT_MS) <= 0)
-				abort(); /* the server stopped answering */
+				stuck(); /* the server stopped answering */
 			if ((r = recv(fd, hdr + got, sizeof(hdr) - got, 0)) <= 0)
 				return false;
 			got += (size_t)r;
@@ -233,7 +246,7 @@ static bool await(int fd, uint32_t tag)
 			ssize_t r;
 
 			if (poll(&pf, 1, WAIT_MS) <= 0)
-				abort();
+				stuck();
 			if ((r = recv(fd, sink, left < sizeof(sink) ? left : sizeof(sink), 0)) <= 0)
 				return false;
 			left -= (size_t)r;
