@@ -581,3 +581,11 @@ void *pxc_conn_get_arg(const pxc_conn_t *c)
 {
 	return c->arg;
 }
+
+void pxc_conn_set_callbacks(pxc_conn_t *c, pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
+			    void *arg)
+{
+	c->on_msg = on_msg;
+	c->on_close = on_close;
+	c->arg = arg;
+}
