@@ -182,8 +182,10 @@ static void acceptor_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffe
 	void *owner = hs->arg;
 	plug_auth_claim_t claim;
 
-	if (h->cmd != PLUG_NET_AUTH || payload(in, AUTH_MSG, &p) < 0)
+	if (h->cmd != PLUG_NET_AUTH)
 		return finish(c, hs, EACCES, "no handshake (an old or foreign peer?)");
+	if (payload(in, AUTH_MSG, &p) < 0)
+		return finish(c, hs, EACCES, "a truncated or malformed handshake");
 	memcpy(hs->nonce_c, p, PLUG_AUTH_NONCE);
 	get_claim(p + PLUG_AUTH_NONCE, &claim);
 	plug_auth_mac(hs->key, 'C', hs->nonce_a, hs->nonce_c, &claim, mac);
