@@ -242,7 +242,7 @@ static int attach_auth(sess_t *s)
 	}
 	rc = attach_frame(s->step, PLUG_NET_AUTH_OK, mac, sizeof(mac));
 	if (rc > 0 && !plug_auth_acceptor_ok(plug_agent_key(), &claim, s->nonce_a, s->nonce_c, mac))
-		return attach_fail(s, "no proof of the job key: dropped"), -1;
+		return attach_fail(s, "it has no proof of the job key"), -1;
 	if (rc <= 0)
 		return rc < 0 ? (attach_fail(s, "no handshake"), -1) : 0;
 	if (attach_request(s) < 0)
