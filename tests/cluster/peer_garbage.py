@@ -57,6 +57,16 @@
 # Each must be closed without AUTH_OK. A handshake with KEY (claiming a
 # stepd of another step) must get a valid AUTH_OK: the control. Prints
 # "REFUSED n of m; CONTROL ok|failed".
+#
+#   python3 peer_garbage.py boot KEY JOB STEP SOCKET...
+#
+# delivers to each endpoint socket (src/plugin/net/boot.h), as slurmd's
+# forwarder would (root's uid, the length, the data), four endpoint
+# reports a step daemon must refuse: one under a stale key, one of the
+# old form (the key in clear first), one with a valid HMAC but for step
+# STEP + 1 (a report replayed from another step of the job), and one
+# with a valid HMAC for this step from node 1 (which reported already: a
+# replay within the step). Prints "BOOT delivered=n".
 import hashlib
 import hmac
 import os
@@ -374,6 +384,30 @@ def tool_attach(key, step, uid, endpoint):
     print("ATTACH refused=%d of %d" % (refused, len(cases)))
 
 
+def report(key, job, step, sender, records):
+    """An endpoint report of net/boot.c, its HMAC under key."""
+    body = (u32(job) + u32(step) + u32(sender) + struct.pack(">HIQ", T_BYTE_OBJECT, 1, 32) +
+            os.urandom(32) + u32(len(records)) +
+            b"".join(u32(n) + pstr(a) + u32(p) for n, a, p in records))
+    return body + hmac.new(key.encode(), b"slurmix boot 1" + body, hashlib.sha256).digest()
+
+
+def boot(key, job, step, sockets):
+    rec = [(1, "127.0.0.1", 9)]
+    cases = [report("f" * 32, job, step, 1, rec),
+             pstr(key) + u32(1) + u32(1) + u32(1) + pstr("127.0.0.1") + u32(9),
+             report(key, job, step + 1, 1, rec), report(key, job, step, 1, rec)]
+    n = 0
+    for path in sockets:
+        for data in cases:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            s.sendall(struct.pack(">II", 0, len(data)) + data)
+            s.close()
+            n += 1
+    print("BOOT delivered=%d" % n)
+
+
 def refused(key, stale, step, endpoint):
     port = int(endpoint.split(":")[1])
     other = step + 4242  # a stepd of another step of the job: no node's link
@@ -408,6 +442,9 @@ def refused(key, stale, step, endpoint):
 
 
 def main():
+    if sys.argv[1] == "boot":
+        boot(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:])
+        return
     if sys.argv[1] == "refused":
         refused(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
         return

@@ -1163,12 +1163,15 @@ auth_garbage() {
 # with the key in clear, a handshake with the earlier job's key (a stale
 # key), a complete handshake replayed on a new connection, a truncated
 # one. Each is refused without the step daemon's proof and logged once;
+# so are endpoint reports delivered through slurmd's socket (net/boot.h)
+# under a stale key, in the old form, or replayed from another step or
+# from a node that reported already;
 # a handshake with the job's key gets a valid proof (the control); the
 # job goes on. The tasks' environment holds neither the key nor its
 # credential (/proc/<task>/environ).
 key_refused() {
 	local name="a stale key or a replayed handshake is refused, the job goes on; no key in the tasks' environment" \
-		pid rc t0 n stale ep0 got logs refusals envbad
+		pid rc t0 n stale ep0 got logs refusals envbad key step job socks boot bootbad
 	want_case "$name" || return 0
 	rm -f "$bin"/kr.*
 	stale=$(cd "$bin" && timeout 30 srun --mpi=slurmix -N1 -n1 \
@@ -1178,7 +1181,7 @@ key_refused() {
 	(cd "$bin" && SLURMIX_TIMEOUT=100 timeout 90 srun --mpi=slurmix -N2 -n4 --ntasks-per-node=2 \
 		bash -c 'if [ "$SLURM_PROCID" = 0 ]; then
 				tr "\0" "\n" </proc/$$/environ >kr.env.0
-				echo "$(cat "$SLURMIX_JOBDIR_BASE/slurmix-$(id -u)/job.$SLURM_JOB_ID/key") $SLURM_STEP_ID" >kr.key
+				echo "$(cat "$SLURMIX_JOBDIR_BASE/slurmix-$(id -u)/job.$SLURM_JOB_ID/key") $SLURM_STEP_ID $SLURM_JOB_ID" >kr.key
 			fi
 			[ "$SLURM_PROCID" = 3 ] && tr "\0" "\n" </proc/$$/environ >kr.env.3
 			for i in $(seq 150); do [ -e kr.go ] && break; sleep 0.1; done
@@ -1187,25 +1190,28 @@ key_refused() {
 	for n in $(seq 100); do [ -s "$bin/kr.key" ] && [ -s "$bin/kr.env.3" ] && break; sleep 0.1; done
 	sleep 0.5	# every stepd listens
 	ep0=$(stepd_endpoints | grep '^0:' | head -1)
-	# shellcheck disable=SC2046
-	got=$(python3 "$here/peer_garbage.py" refused $(cut -d' ' -f1 "$bin/kr.key") "$stale" \
-		$(cut -d' ' -f2 "$bin/kr.key") "$ep0" 2>&1)
+	read -r key step job <"$bin/kr.key"
+	got=$(python3 "$here/peer_garbage.py" refused "$key" "$stale" "$step" "$ep0" 2>&1)
+	socks=$(ls "$state"/nodes/*/spool/slurmix."$job"."$step" 2>/dev/null)
+	# shellcheck disable=SC2086
+	boot=$(python3 "$here/peer_garbage.py" boot "$key" "$job" "$step" $socks 2>&1)
 	touch "$bin/kr.go"
 	wait "$pid"
 	rc=$?
 	sleep 0.5
 	logs=$(log_new)
 	refusals=$(grep -c "mpi/slurmix: step daemons' network: connection from 127.0.0.1:[0-9]*: .*dropped" <<<"$logs")
-	envbad=$(cat "$bin"/kr.env.* | grep -c -e '^SLURMIX_STEP_KEY=' -e '^SLURMIX_STEP_CRED=' \
-		-e "$(cut -d' ' -f1 "$bin/kr.key")")
+	bootbad=$(grep -c "mpi/slurmix: endpoints: a bad report through slurmd: dropped" <<<"$logs")
+	envbad=$(cat "$bin"/kr.env.* | grep -c -e '^SLURMIX_STEP_KEY=' -e '^SLURMIX_STEP_CRED=' -e "$key")
 	if [ $rc -eq 0 ] && grep -qx OK "$state/kr.out" && [ "$got" = "REFUSED 4 of 4; CONTROL ok" ] &&
-	   [ "$refusals" -eq 4 ] && [ ${#stale} -eq 32 ] && [ "$stale" != "$(cut -d' ' -f1 "$bin/kr.key")" ] &&
+	   [ "$refusals" -eq 4 ] && [ ${#stale} -eq 32 ] && [ "$stale" != "$key" ] &&
+	   [ "$boot" = "BOOT delivered=8" ] && [ "$bootbad" -eq 8 ] &&
 	   [ "$envbad" -eq 0 ] && [ -s "$bin/kr.env.0" ] && [ -s "$bin/kr.env.3" ]; then
-		ok "$name: $got, $refusals logged, job OK, 2 task environments clean ($(since "$t0") s)"
+		ok "$name: $got, $refusals logged; 8 stale or replayed endpoint reports refused; job OK, 2 task environments clean ($(since "$t0") s)"
 	else
 		tail -20 "$state/kr.out"
 		grep "mpi/slurmix" <<<"$logs" | tail -8
-		bad "$name" "(rc $rc, sender: $got, $refusals logged, $envbad key lines in the environment, stale '$stale')"
+		bad "$name" "(rc $rc, sender: $got, $refusals logged, $boot, $bootbad reports refused, $envbad key lines in the environment, stale '$stale')"
 	fi
 	rm -f "$bin"/kr.*
 }

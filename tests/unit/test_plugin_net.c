@@ -8,7 +8,11 @@
  * reported to every user, that stop reaches every user once and sends
  * nothing after, and that a peer found unreachable inside plug_net_send
  * is reported from the loop after the send returned, never from inside
- * it, and that connections without the job key are dropped. The same case is then played through direct modex
+ * it, and that connections that do not prove the job key in the
+ * handshake of lib/auth.h are dropped and logged once (garbage, the old
+ * HELLO with the key in clear, a truncated handshake, a wrong and a stale
+ * key, a replayed answer; a peer transport with another key; a listener
+ * that answers with a replayed AUTH_OK gets nothing). The same case is then played through direct modex
  * (src/plugin/net/dmodex.c): a Get whose owner has no endpoint ends
  * PMIX_ERR_UNREACH at once instead of waiting for its timeout.
  */

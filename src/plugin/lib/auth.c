@@ -201,8 +201,7 @@ static void acceptor_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffe
 }
 
 /* The connector's side: CHALLENGE in, AUTH out; AUTH_OK in. */
-static void connector_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in,
-			  void *arg)
+static void connector_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
 {
 	hs_t *hs = arg;
 	const unsigned char *p;
