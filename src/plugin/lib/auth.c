@@ -4,8 +4,8 @@
  * connection in its handshake: the owner's callbacks, the key and both
  * nonces; it is the connection's user pointer until the handshake ends and
  * is freed then. A connection its owner closes in the middle (a stop)
- * leaves its record behind: the frame layer calls no callback after
- * pxc_conn_close.
+ * has its record freed with it (pxc_conn_on_free), as the frame layer calls no
+ * callback after pxc_conn_close.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -131,6 +131,12 @@ static void peer_name(pxc_conn_t *c, char *out, size_t len)
 	snprintf(out, len, "%s:%s", host, port);
 }
 
+static void hs_free(void *arg)
+{
+	memset(arg, 0, sizeof(hs_t)); /* the key */
+	free(arg);
+}
+
 /* Hands c back to its owner, as closed with err (0: authenticated). */
 static void finish(pxc_conn_t *c, hs_t *hs, int err, const char *why)
 {
@@ -146,8 +152,8 @@ static void finish(pxc_conn_t *c, hs_t *hs, int err, const char *why)
 		auth_log(line);
 	}
 	pxc_conn_set_callbacks(c, hs->on_msg, hs->on_close, hs->arg);
-	memset(hs, 0, sizeof(*hs)); /* the key */
-	free(hs);
+	pxc_conn_on_free(c, NULL, NULL);
+	hs_free(hs);
 	if (err)
 		on_close(c, err, arg);
 }
@@ -267,6 +273,7 @@ int plug_auth_accept(pxc_conn_t *c, const char *what, const char *key, plug_auth
 		return -1;
 	}
 	pxc_conn_set_callbacks(c, acceptor_msg, hs_close, hs);
+	pxc_conn_on_free(c, hs_free, hs);
 	return 0;
 }
 
@@ -281,5 +288,6 @@ int plug_auth_connect(pxc_conn_t *c, const char *what, const char *key,
 	hs->ready = ready;
 	hs->claim = *claim;
 	pxc_conn_set_callbacks(c, connector_msg, hs_close, hs);
+	pxc_conn_on_free(c, hs_free, hs);
 	return 0;
 }
