@@ -669,6 +669,7 @@ START_TEST(t_acceptor_must_prove_the_key)
 	ck_assert_ptr_nonnull(net[1] = make_node(1)); /* never reached */
 	ck_assert_int_eq(add_user(net[0], &seen[2], KIND_C, KIND_C), 0);
 	ck_assert_int_eq(plug_net_start(net[0]), 0);
+	ck_assert_int_eq(plug_net_start(net[1]), 0); /* so that down() stops it */
 	ck_assert_int_eq(seen_wait(&seen[2], &seen[2].starts, 1), 1);
 	t.addr[0] = (char *)plug_net_addr(net[0]);
 	t.port[0] = plug_net_port(net[0]);
