@@ -17,6 +17,7 @@
  * PMIX_ERR_UNREACH at once instead of waiting for its timeout.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -647,6 +648,55 @@ static void *fake_acceptor(void *arg)
 	return NULL;
 }
 
+/* The blocking connector (a step daemon's launch-failure report): with
+ * the key it is through; with another key it fails, and the acceptor
+ * logs it once. */
+START_TEST(t_blocking_connector)
+{
+	plug_auth_claim_t cl = { PLUG_NET_HELLO, 0, 9 }; /* a stepd of another step */
+	int fd, before;
+
+	plug_auth_set_log(count_log);
+	two_nodes(0);
+	fd = dial(plug_net_port(net[1]), plug_net_addr(net[1]));
+	ck_assert_int_eq(plug_auth_connect_fd(fd, "test", KEY, &cl, pxc_now_ms() + WAIT_MS), 0);
+	close(fd);
+	before = logs_now();
+	fd = dial(plug_net_port(net[1]), plug_net_addr(net[1]));
+	ck_assert_int_eq(plug_auth_connect_fd(fd, "test", "ffffffffffffffffffffffffffffffff", &cl,
+					      pxc_now_ms() + WAIT_MS),
+			 -1);
+	close(fd);
+	ck_assert_int_eq(logs_now(), before + 1);
+	/* a listener that answers with a replayed AUTH_OK: refused, logged */
+	{
+		struct sockaddr_in sa = { .sin_family = AF_INET };
+		socklen_t sl = sizeof(sa);
+		fake_t fk = { 0 };
+		pthread_t th;
+
+		fk.lfd = socket(AF_INET, SOCK_STREAM, 0);
+		inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+		ck_assert_int_eq(bind(fk.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+		ck_assert_int_eq(listen(fk.lfd, 4), 0);
+		ck_assert_int_eq(getsockname(fk.lfd, (struct sockaddr *)&sa, &sl), 0);
+		ck_assert_int_eq(pthread_create(&th, NULL, fake_acceptor, &fk), 0);
+		fd = dial(ntohs(sa.sin_port), "127.0.0.1");
+		errno = 0;
+		ck_assert_int_eq(plug_auth_connect_fd(fd, "test", KEY, &cl, pxc_now_ms() + WAIT_MS),
+				 -1);
+		ck_assert_int_eq(errno, EACCES);
+		close(fd);
+		pthread_join(th, NULL);
+		close(fk.lfd);
+		ck_assert_int_eq(fk.got_auth, 1);
+		ck_assert_int_eq(logs_now(), before + 2);
+	}
+	down();
+	plug_auth_set_log(NULL);
+}
+END_TEST
+
 START_TEST(t_acceptor_must_prove_the_key)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
@@ -837,6 +887,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, t_stop);
 	tcase_add_test(tc, t_strangers_dropped);
 	tcase_add_test(tc, t_peer_with_a_wrong_key);
+	tcase_add_test(tc, t_blocking_connector);
 	tcase_add_test(tc, t_acceptor_must_prove_the_key);
 	tcase_add_test(tc, t_lost_inside_send_is_posted);
 	tcase_add_test(tc, t_dmodex_unreachable_owner);

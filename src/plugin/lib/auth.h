@@ -73,6 +73,13 @@ void plug_auth_mac(const char *key, char role, const unsigned char nonce_a[PLUG_
 		   const unsigned char nonce_c[PLUG_AUTH_NONCE], const plug_auth_claim_t *claim,
 		   unsigned char out[PLUG_AUTH_MAC]);
 
+/* The connector's side on a blocking socket (a step daemon's report that
+ * the step could not be set up, from its job manager thread), bounded by
+ * deadline (pxc_now_ms() time). 0 once the acceptor proved the key too;
+ * -1 with errno (EACCES: a failed handshake, logged). Any thread. */
+int plug_auth_connect_fd(int fd, const char *what, const char *key, const plug_auth_claim_t *claim,
+			 long deadline);
+
 /* For a connector that reads its frames itself (srun's tool relay): the
  * AUTH payload answering nonce_a, with a fresh nonce_c (written). 0/-1. */
 int plug_auth_answer(const char *key, const plug_auth_claim_t *claim,

@@ -470,7 +470,8 @@ void plug_abort_watch(void)
 		plug_error("cannot watch events: aborts from other steps are not served");
 }
 
-/* Blocking: connect, send, wait for the ACK (or the close); bounded. */
+/* Blocking: connect, the handshake, send, wait for the ACK (or the
+ * close); bounded. */
 static void send_blocking(const pmix_data_buffer_t *msg)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
@@ -478,6 +479,7 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	struct timeval tv = { PLUG_ABORT_SEC, 0 };
 	unsigned char hdr[PXC_WIRE_HDR_LEN], ack[PXC_WIRE_HDR_LEN];
 	pxc_wire_hdr_t h = { .len = (uint32_t)msg->bytes_used, .cmd = PLUG_NET_ABORT };
+	plug_auth_claim_t claim = { PLUG_NET_ABORT, reporter.node, reporter.step };
 	int fd = -1;
 
 	if (getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
@@ -487,6 +489,8 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0 &&
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
 	    connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+	    plug_auth_connect_fd(fd, "abort report", reporter.key, &claim,
+				 pxc_now_ms() + 1000L * PLUG_ABORT_SEC) == 0 &&
 	    send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == (ssize_t)sizeof(hdr) &&
 	    send(fd, msg->base_ptr, msg->bytes_used, MSG_NOSIGNAL) == (ssize_t)msg->bytes_used)
 		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL); /* ACK, or srun closed */
