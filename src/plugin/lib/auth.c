@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include "pxc_host.h"
 #include "lib/auth.h"
@@ -118,14 +119,14 @@ int plug_auth_acceptor_ok(const char *key, const plug_auth_claim_t *claim,
 	return plug_mem_equal(want, mac, PLUG_AUTH_MAC);
 }
 
-/* "a.b.c.d:port" of c's peer, for log lines. */
-static void peer_name(pxc_conn_t *c, char *out, size_t len)
+/* "a.b.c.d:port" of fd's peer, for log lines. */
+static void peer_name(int fd, char *out, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char host[INET6_ADDRSTRLEN] = "?", port[8] = "?";
 
-	if (getpeername(pxc_conn_fd(c), (struct sockaddr *)&ss, &sl) == 0)
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
 		getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port, sizeof(port),
 			    NI_NUMERICHOST | NI_NUMERICSERV);
 	snprintf(out, len, "%s:%s", host, port);
@@ -137,20 +138,27 @@ static void hs_free(void *arg)
 	free(arg);
 }
 
+/* The one line of a failed handshake on fd. */
+static void log_failure(int fd, const char *what, int acceptor, const char *why)
+{
+	char peer[80], line[256];
+
+	if (!auth_log)
+		return;
+	peer_name(fd, peer, sizeof(peer));
+	snprintf(line, sizeof(line), "%s: connection %s %s: %s: dropped", what,
+		 acceptor ? "from" : "to", peer, why);
+	auth_log(line);
+}
+
 /* Hands c back to its owner, as closed with err (0: authenticated). */
 static void finish(pxc_conn_t *c, hs_t *hs, int err, const char *why)
 {
 	pxc_conn_close_f on_close = hs->on_close;
 	void *arg = hs->arg;
 
-	if (why && auth_log) {
-		char peer[80], line[256];
-
-		peer_name(c, peer, sizeof(peer));
-		snprintf(line, sizeof(line), "%s: connection %s %s: %s: dropped", hs->what,
-			 hs->acceptor ? "from" : "to", peer, why);
-		auth_log(line);
-	}
+	if (why)
+		log_failure(pxc_conn_fd(c), hs->what, hs->acceptor, why);
 	pxc_conn_set_callbacks(c, hs->on_msg, hs->on_close, hs->arg);
 	pxc_conn_on_free(c, NULL, NULL);
 	hs_free(hs);
@@ -256,6 +264,52 @@ static hs_t *hs_new(const char *what, const char *key, pxc_conn_msg_f on_msg,
 	hs->on_close = on_close;
 	hs->arg = arg;
 	return hs;
+}
+
+/* One frame of cmd with exactly len payload bytes, blocking. 0/-1. */
+static int read_frame_fd(int fd, uint16_t cmd, unsigned char *out, size_t len, long deadline)
+{
+	unsigned char hdr[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h;
+
+	if (pxc_io_read_all(fd, hdr, sizeof(hdr), deadline) < 0)
+		return -1;
+	if (pxc_wire_hdr_decode(hdr, len, &h) < 0 || h.cmd != cmd || h.len != len)
+		return errno = EACCES, -1;
+	return pxc_io_read_all(fd, out, len, deadline);
+}
+
+static int write_frame_fd(int fd, uint16_t cmd, const void *data, size_t len, long deadline)
+{
+	unsigned char hdr[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h = { .cmd = cmd, .len = (uint32_t)len };
+	struct iovec iov[2] = { { hdr, sizeof(hdr) }, { (void *)data, len } };
+
+	pxc_wire_hdr_encode(&h, hdr);
+	return pxc_io_write_all(fd, iov, 2, deadline);
+}
+
+int plug_auth_connect_fd(int fd, const char *what, const char *key, const plug_auth_claim_t *claim,
+			 long deadline)
+{
+	unsigned char na[PLUG_AUTH_NONCE], nc[PLUG_AUTH_NONCE], msg[PLUG_AUTH_MSG];
+	unsigned char mac[PLUG_AUTH_MAC];
+	int rc = -1;
+
+	if (!key || strlen(key) != PLUG_KEY_LEN)
+		return errno = EINVAL, -1;
+	if (read_frame_fd(fd, PLUG_NET_AUTH_CHALLENGE, na, sizeof(na), deadline) < 0 ||
+	    plug_auth_answer(key, claim, na, nc, msg) < 0 ||
+	    write_frame_fd(fd, PLUG_NET_AUTH, msg, sizeof(msg), deadline) < 0 ||
+	    read_frame_fd(fd, PLUG_NET_AUTH_OK, mac, sizeof(mac), deadline) < 0)
+		rc = -1;
+	else if (!plug_auth_acceptor_ok(key, claim, na, nc, mac))
+		errno = EACCES;
+	else
+		rc = 0;
+	if (rc < 0 && errno == EACCES)
+		log_failure(fd, what, 0, "no handshake, or no proof of the job key");
+	return rc;
 }
 
 int plug_auth_accept(pxc_conn_t *c, const char *what, const char *key, plug_auth_admit_f admit,
