@@ -454,7 +454,6 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 static void on_accept(int lfd, short what, void *arg)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
 	pxc_conn_t *c;
 
 	(void)what, (void)arg;
