@@ -18,9 +18,13 @@
  * SlurmixTimeout; then the step's fences fail instead of hanging.
  *
  * Only root or SlurmUser may deliver (SO_PEERCRED of slurmd's connection
- * and the uid slurmd reports), and every message carries the job key;
- * a child reports once, every node id once. Anything else is logged and
- * dropped.
+ * and the uid slurmd reports), and every message ends with an
+ * HMAC-SHA256 under the job key (lib/sha256.h) of all of it, which holds
+ * the job and step ids, the sender's node id and a fresh random nonce:
+ * the key itself never travels (the forwarded data is not encrypted). A
+ * child reports once per step and every node id comes once, so a
+ * replayed report (of this step, or of another step of the job) is
+ * refused. Anything else is logged and dropped.
  *
  * Threads: start and join run in the job manager thread; go, stop and
  * the receiving side in the progress thread; one sender thread per stepd
