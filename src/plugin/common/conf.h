@@ -67,7 +67,7 @@ typedef struct {
 	/* Limits on what the node's processes control (docs/limits.md),
 	 * the PMIx server's: */
 	uint32_t max_connections; /* SlurmixMaxConnections (1024): held at once */
-	uint32_t max_pending;     /* SlurmixMaxPending (1024): requests of one
+	uint32_t max_pending;     /* SlurmixMaxPending (65536): requests of one
 					 * connection waiting for the step daemon */
 	uint32_t max_message_mb;  /* SlurmixMaxMessageMB (256): one message */
 	uint32_t hello_timeout;   /* SlurmixHelloTimeout, seconds (10): for a

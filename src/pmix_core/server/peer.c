@@ -63,7 +63,7 @@ static struct {
 	uint32_t max_peers, max_pending, max_message, hello_ms;
 	uint32_t npeers;
 	time_t refused_at; /* the last "too many connections" line */
-} lim = { 1024, 1024, PXC_WIRE_MAX_PAYLOAD, 10000, 0, 0 };
+} lim = { 1024, 65536, PXC_WIRE_MAX_PAYLOAD, 10000, 0, 0 };
 
 void pxc_peer_config(uint32_t max_peers, uint32_t max_pending, uint32_t max_message,
 		     uint32_t hello_ms)

@@ -20,8 +20,9 @@ typedef struct pxc_peer pxc_peer_t;
  *                           reply channels, ones not past HELLO): a new
  *                           one beyond it is closed at once (1024);
  *   PXC_SERVER_MAX_PENDING  requests of one connection waiting for the
- *                           host: one more is answered
- *                           PMIX_ERR_OUT_OF_RESOURCE (1024);
+ *                           host (notifications not counted: their bytes
+ *                           are bounded, evqueue.h): one more is answered
+ *                           PMIX_ERR_OUT_OF_RESOURCE (65536);
  *   PXC_SERVER_MAX_MESSAGE  bytes of one message's payload: a larger one
  *                           closes the connection (256 MiB, at least 64 KiB);
  *   PXC_SERVER_HELLO_MS     a connection that has not said HELLO by then

@@ -266,7 +266,7 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024),
 		       info_u32(info, ninfo, PXC_SERVER_IOF_QUEUE, 4 * 1024 * 1024));
 	pxc_peer_config(info_u32(info, ninfo, PXC_SERVER_MAX_PEERS, 1024),
-			info_u32(info, ninfo, PXC_SERVER_MAX_PENDING, 1024),
+			info_u32(info, ninfo, PXC_SERVER_MAX_PENDING, 65536),
 			info_u32(info, ninfo, PXC_SERVER_MAX_MESSAGE, PXC_WIRE_MAX_PAYLOAD),
 			info_u32(info, ninfo, PXC_SERVER_HELLO_MS, 10000));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);

@@ -46,17 +46,20 @@ pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upca
 {
 	pxc_upcall_t *r;
 
-	if (!pxc_peer_request_ok(p)) {
+	/* a notification's own bound is its bytes (evqueue.c): not counted */
+	bool count = p && cmd != PXC_CMD_NOTIFY;
+
+	if (count && !pxc_peer_request_ok(p)) {
 		errno = EBUSY;
 		return NULL;
 	}
 	if (!(r = calloc(1, sizeof(*r)))) {
-		if (p)
+		if (count)
 			pxc_peer_request_done(p->id);
 		errno = ENOMEM;
 		return NULL;
 	}
-	r->counted = p != NULL;
+	r->counted = count;
 	r->id = pxc_srv_new_id();
 	r->peer_id = p ? p->id : 0;
 	r->a.proc = p ? p->proc : pxc_srv.me;
