@@ -85,12 +85,14 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/slurm-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 echo "$PROG: building Slurm $version from $tarball into $prefix" >&2
+tar xf "$tarball" -C "$work" 2>"$work/tar.err" ||
+	die "cannot unpack $tarball: $(head -n2 "$work/tar.err" | tr '\n' ' ')"
+src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'slurm-*' | head -n1)
+[ -n "$src" ] || die "tarball '$tarball' holds no slurm-* directory"
+# only now: a bad tarball leaves an earlier build in place
 rm -rf "$prefix"
 mkdir -p "$prefix"
 log=$prefix/build.log
-tar xf "$tarball" -C "$work"
-src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'slurm-*' | head -n1)
-[ -n "$src" ] || die "tarball '$tarball' holds no slurm-* directory"
 jobs=${SLURMIX_SLURM_JOBS:-$(nproc)}
 if ! (cd "$src" && ./configure "${conf_opts[@]}" &&
 	make -j"$jobs" && make install) >"$log" 2>&1; then
