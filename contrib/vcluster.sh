@@ -715,6 +715,9 @@ for v in NODES CPUS TREE_WIDTH PORT_BASE TIMEOUT; do
 done
 if [ -n "$PLUGIN_DIR" ]; then
     PLUGIN_DIR=$(cd "$PLUGIN_DIR" 2>/dev/null && pwd) || die "no such plugin directory"
+    case "$PLUGIN_DIR/" in
+        /tmp/*|/dev/shm/*) die "plugin directory must not be under /tmp or /dev/shm (each node has its own: its slurmd would not see it)" ;;
+    esac
 fi
 if [ -n "$MPI_CONF" ]; then
     [ -r "$MPI_CONF" ] || die "cannot read $MPI_CONF"

@@ -9,7 +9,8 @@
 #  - slurm_adapter.h stops the compiler on an unknown series;
 #  - contrib/slurm-from-source.sh refuses bad arguments, a missing tarball
 #    and a tarball that is none, before it builds anything;
-#  - contrib/vcluster.sh --slurm refuses a prefix that holds no Slurm.
+#  - contrib/vcluster.sh --slurm refuses a prefix that holds no Slurm, and
+#    --plugin-dir one under /tmp (no node's slurmd would see it).
 # Needs the build's Makefile (SLURMIX_BUILDDIR) and Slurm's public headers
 # of the build (any series); prints PASS/FAIL per check and exits 1 on any
 # failure.
@@ -106,6 +107,10 @@ expect_fail "vcluster --slurm: a missing prefix" "--slurm: no such directory" \
 	bash "$src/contrib/vcluster.sh" env --slurm "$tmp/none" --state-dir /var/lib/slurmix-vtest-none
 expect_fail "vcluster --slurm: a prefix without Slurm" "no sbin/slurmctld there" \
 	bash "$src/contrib/vcluster.sh" env --slurm "$tmp/empty" --state-dir /var/lib/slurmix-vtest-none
+
+mkdir -p "$tmp/plugins"
+expect_fail "vcluster --plugin-dir under /tmp" "plugin directory must not be under /tmp" \
+	bash "$src/contrib/vcluster.sh" env --plugin-dir "$tmp/plugins" --state-dir /var/lib/slurmix-vtest-none
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
