@@ -207,6 +207,11 @@ const char *plug_slurm_cluster_name(void)
 								       NULL;
 }
 
+bool plug_slurm_forward_confirmed(void)
+{
+	return !PLUG_SLURM_FORWARD_FALSE_OK;
+}
+
 const char *plug_slurm_topo_cache(void)
 {
 #if PLUG_SLURM_NO_TOPO_CACHE

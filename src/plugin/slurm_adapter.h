@@ -108,7 +108,19 @@
  * (slurmstepd_job.h) */
 #define PLUG_SLURM_STEPD_NODE_ADDRS PLUG_SLURM_SINCE(23, 11)
 
-/* Slurm 24.05: read at slurm-24-05-8-1. Nothing we use changed
+/* From Slurm 23.02.5 to 23.11.x, slurmd's REQUEST_FORWARD_DATA handler
+ * (_rpc_forward_data, src/slurmd/slurmd/req.c) answers success when it
+ * could not connect to the socket and errno happens to be 0 (commit
+ * 1f63e9c399 "Ensure fd is usable", first in 23.02.5; fixed in 24.05.0 by
+ * 2799c4e367 "Prevent the rc of REQUEST_FORWARD_DATA RPC from being a false
+ * success", which names mpi/pmix's start-up failing from it). Seen here on
+ * 23.11.11: a stepd's endpoint report to a parent whose socket was not
+ * there yet was "delivered" and lost, and the step's first fence timed
+ * out. The only fact that depends on the micro release. */
+#define PLUG_SLURM_FORWARD_FALSE_OK \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 5) && !PLUG_SLURM_SINCE(24, 5))
+
+/* Slurm 24.05: read at slurm-24-05-8-1. Nothing else we use changed
  * (stepd_step_rec_t's switch_job became switch_step, in the same place). */
 
 /* Slurm 24.11: read at slurm-24-11-7-1 and in the release tarball
@@ -251,6 +263,11 @@ uid_t plug_slurm_user(void);
  * data. Blocking (up to MessageTimeout). 0, or -1 when slurmd could not
  * deliver it (no such socket yet, node down). */
 int plug_slurm_forward(const char *host, const char *path, const void *data, uint32_t len);
+/* True when plug_slurm_forward's 0 means the data was delivered. False
+ * for the Slurm releases whose slurmd answers success for a socket it
+ * could not connect to (PLUG_SLURM_FORWARD_FALSE_OK): a sender that needs
+ * delivery must then send again until it sees the effect. */
+bool plug_slurm_forward_confirmed(void);
 /* slurm.conf ClusterName (PMIX_CLUSTER_ID), or NULL. */
 const char *plug_slurm_cluster_name(void);
 /* The file in SlurmdSpoolDir where slurmd caches its hwloc topology

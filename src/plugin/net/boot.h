@@ -15,12 +15,15 @@
  * which travels down the same tree over the direct connections (TABLE)
  * and to srun for the step file. A send that finds no socket yet (the
  * parent's stepd still starting) is retried with a growing pause until
- * SlurmixTimeout; then the step's fences fail instead of hanging.
+ * SlurmixTimeout; then the step's fences fail instead of hanging. Where
+ * slurmd may answer success for a report it could not deliver
+ * (plug_slurm_forward_confirmed: Slurm 23.02.5 to 23.11), the report is
+ * sent again, with the same pauses, until this node has the table.
  *
  * Only root or SlurmUser may deliver (SO_PEERCRED of slurmd's connection
  * and the uid slurmd reports), and every message carries the job key;
- * a child reports once, every node id once. Anything else is logged and
- * dropped.
+ * a child's report counts once (a repeat is dropped silently), every
+ * node id once. Anything else is logged and dropped.
  *
  * Threads: start and join run in the job manager thread; go, stop and
  * the receiving side in the progress thread; one sender thread per stepd
