@@ -83,6 +83,9 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/slurm-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# the compiler's temporary files too: nothing in /tmp that others may clean
+mkdir -p "$work/tmp"
+export TMPDIR=$work/tmp
 start=$(date +%s)
 echo "$PROG: building Slurm $version from $tarball into $prefix" >&2
 tar xf "$tarball" -C "$work" 2>"$work/tar.err" ||
