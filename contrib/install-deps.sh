@@ -24,6 +24,8 @@ PKGS=(
 	# test-only: the layout checks, tests/style (Universal Ctags) and
 	# tests/format_check.sh (clang-format 14)
 	universal-ctags python3 clang-format
+	# test-only: the fuzz targets (tests/fuzz: clang's libFuzzer and sanitizers)
+	clang libclang-rt-14-dev
 )
 
 missing=()

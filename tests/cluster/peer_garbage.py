@@ -232,11 +232,21 @@ def jobctl_messages(step):
     """JOBCTL: empty, garbage; for this step (JOB known, else a step of no
     job, answered NOT_FOUND unlogged): signal 0, a signal out of range, no
     ranks, fewer ranks than it says, a rank out of range (none may signal
-    a task); JOBCTL_ACK: empty, for no request."""
+    a task); with the part after the ranks (to every rank of the node, so
+    that only that part is wrong): a kind out of range, a pause without a
+    wait, a truncated one, a checkpoint with a signal, a wait over an hour;
+    JOBCTL_ACK: empty, for no request."""
     job = os.environ.get("SLURMIX_GARBAGE_JOB", "999999998")
     ns = pstr("slurmix.%s.%d" % (job, step))
     i32 = lambda v: struct.pack(">HIi", 9, 1, v)
+    u8 = lambda v: item(12, "B", v)
+    who = proc("slurmix.%s.%d" % (job, step), 0)
+    head = lambda sig: ns + i32(sig) + u32(0) + u32(1) + u32(0xFFFFFFFF)
+    tail = lambda kind, wait, ck: u8(kind) + who + pstr("l") + u32(wait) + pstr(ck)
     return [
+        (JOBCTL, head(0) + tail(9, 1000, ""), 29), (JOBCTL, head(0) + tail(1, 0, ""), 30),
+        (JOBCTL, head(0) + u8(1), 31), (JOBCTL, head(10) + tail(2, 1000, "c"), 32),
+        (JOBCTL, head(10) + tail(0, 3600001, ""), 33),
         (JOBCTL, b"", 21), (JOBCTL, JUNK, 22), (JOBCTL, ns + i32(0) + u32(0) + u32(1) + u32(0), 23),
         (JOBCTL, ns + i32(999) + u32(0) + u32(1) + u32(0), 24),
         (JOBCTL, ns + i32(10) + u32(0) + u32(0), 25),

@@ -16,7 +16,8 @@
  * (for bench/query_bench.sh). Each asking
  * rank prints "rank R status STATUS" and one line per result,
  * "rank R KEY=VALUE" (strings as they are, numbers in decimal, statuses by
- * name, arrays as {KEY=VALUE;...}). Exits 1 when PMIx fails to start.
+ * name, arrays as {KEY=VALUE;...}, pmix_regattr_t arrays as
+ * [NAME/string/type,...]). Exits 1 when PMIx fails to start.
  * It uses only the macros that both our headers and OpenPMIx 4.2's have:
  * bench/query_bench.sh builds it against OpenPMIx's, to run it under
  * Slurm's --mpi=pmix too.
@@ -40,6 +41,16 @@ static void print_infos(const pmix_info_t *info, size_t n)
 	printf("}");
 }
 
+/* An attribute query's pmix_regattr_t: [NAME/string/type,...] */
+static void print_regattrs(const pmix_regattr_t *r, size_t n)
+{
+	printf("[");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s/%s/%s", i ? "," : "", r[i].name ? r[i].name : "", r[i].string,
+		       PMIx_Data_type_string(r[i].type));
+	printf("]");
+}
+
 static void print_value(const pmix_value_t *v)
 {
 	switch (v->type) {
@@ -59,6 +70,8 @@ static void print_value(const pmix_value_t *v)
 	case PMIX_DATA_ARRAY:
 		if (v->data.darray && v->data.darray->type == PMIX_INFO)
 			print_infos(v->data.darray->array, v->data.darray->size);
+		else if (v->data.darray && v->data.darray->type == PMIX_REGATTR)
+			print_regattrs(v->data.darray->array, v->data.darray->size);
 		else
 			printf("<array>");
 		break;

@@ -20,6 +20,9 @@
  *   pmix_spawn nb N          PMIx_Spawn_nb
  *   pmix_spawn nonpmi        PMIX_NON_PMI: /bin/sleep 1, ready once forked
  *   pmix_spawn cwd           PMIX_SET_SESSION_CWD: children print their cwd
+ *   pmix_spawn indexargv     PMIX_INDEX_ARGV: 3 children with one argument
+ *                            "x" each print "ARGV rank R argc N last L"
+ *                            (their rank appended: argc 4, last R)
  *   pmix_spawn info          the parent and 2 children hold each other's
  *                            job information: rank 0 prints "PINFO spawned
  *                            size N optional <status>" (PMIX_OPTIONAL: its
@@ -286,6 +289,13 @@ static int parent(const char *mode, const char *arg)
 		PMIx_Info_load(&info[0], PMIX_SET_SESSION_CWD, &yes, PMIX_BOOL);
 		return spawn(info, 1, apps, 1, ns) != PMIX_SUCCESS;
 	}
+	if (!strcmp(mode, "indexargv")) {
+		set_app(&apps[0], self, 3, "child", "x");
+		PMIx_Argv_append_nosize(&apps[0].env, "SPAWN_SHOW_ARGV=1");
+		info = PMIx_Info_create(1);
+		PMIx_Info_load(&info[0], PMIX_INDEX_ARGV, &yes, PMIX_BOOL);
+		return spawn(info, 1, apps, 1, ns) != PMIX_SUCCESS;
+	}
 	if (!strcmp(mode, "timeout")) {
 		set_app(&apps[0], "/bin/sleep", 2, "600", NULL);
 		info = PMIx_Info_create(1);
@@ -381,6 +391,10 @@ int main(int argc, char **argv)
 		return printf("INIT_FAILED\n"), 1;
 	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "childspawn") ||
 	    !strcmp(argv[1], "childinfo")) {
+		if (getenv("SPAWN_SHOW_ARGV")) {
+			printf("ARGV rank %u argc %d last %s\n", me.rank, argc, argv[argc - 1]);
+			fflush(stdout);
+		}
 		bad = child(argv[1], argc > 2 ? argv[2] : NULL);
 		PMIx_Finalize(NULL, 0);
 		return bad;

@@ -7,7 +7,11 @@ same with a key nobody knows. The first must succeed with a remaining time
 in (0, argv[1]] seconds, its own namespace among the namespaces, the queue
 argv[2] in the list and pmix.host among the spawn attributes; the second
 must be a partial success (python3-pmix 4.2 hands no results with it).
-Rank 0 prints "python query ok: left S s, namespaces N". Run with
+Then PMIX_QUERY_ATTRIBUTE_SUPPORT for the client's and the host's
+functions: PMIx_Get among the first, PMIx_Spawn and PMIx_Job_control
+among the second (python3-pmix 4.2 cannot unpack pmix_regattr_t arrays,
+so the lists of attributes are pmix_query.c's). Rank 0 prints "python
+query ok: left S s, namespaces N, host functions F". Run with
 /usr/bin/python3.
 """
 import sys
@@ -55,8 +59,21 @@ def main():
                         "qualifiers": []}])
     if rc != pmix.PMIX_QUERY_PARTIAL_SUCCESS:
         fail("an unknown key beside a known one: %d, not partial success" % rc)
+    CF, HF = text(pmix.PMIX_CLIENT_FUNCTIONS), text(pmix.PMIX_HOST_FUNCTIONS)
+    quals = [{"key": k, "value": True, "val_type": pmix.PMIX_BOOL} for k in (CF, HF)]
+    rc, res = c.query([{"keys": [text(pmix.PMIX_QUERY_ATTRIBUTE_SUPPORT)],
+                        "qualifiers": quals}])
+    if rc != pmix.PMIX_SUCCESS:
+        fail("attribute support: %d" % rc)
+    got = {text(r["key"]): str(r["value"]).split(",") for r in res}
+    if "PMIx_Get" not in got.get(CF, []):
+        fail("client functions %r" % got.get(CF))
+    host = got.get(HF, [])
+    if "PMIx_Spawn" not in host or "PMIx_Job_control" not in host:
+        fail("host functions %r" % host)
     if me["rank"] == 0:
-        print("python query ok: left %d s, namespaces %d" % (left, len(spaces)))
+        print("python query ok: left %d s, namespaces %d, host functions %d"
+              % (left, len(spaces), len(host)))
     c.finalize([])
 
 

@@ -1127,7 +1127,7 @@ auth_garbage() {
 	   [ "$isub" -ge $((6 * n)) ] && [ "$iask" -ge $((4 * n)) ] && [ "$idat" -ge $((2 * n)) ] &&
 	   [ "$ihold" -ge "$n" ] && [ "$iother" -ge $((4 * n)) ] && [ "$exits" -ge $((6 * n)) ] &&
 	   [ "$sin" -ge $((12 * n)) ] && [ "$sother" -ge $((2 * n)) ] && [ "$sranks" -ge $((2 * n)) ] &&
-	   [ "$sack" -ge $((4 * n)) ] && [ "$jctl" -ge $((7 * n)) ]; then
+	   [ "$sack" -ge $((4 * n)) ] && [ "$jctl" -ge $((24 * n)) ]; then
 		ok "$name: $n stepds, ${sent#SENT } messages; logged $lost LOST, $coll fence," \
 			"$fout FANOUT, $dmdx dmdx, $ev EVENT, $fwd+$sfwd EVENT_FWD, $ack EVENT_ACK, $tbl TABLE," \
 			"$nd NODE_DOWN, $hold HOLD, $kab abort, $reg+$oreg EVREG, $elost EVLOST," \

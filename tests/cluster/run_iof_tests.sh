@@ -356,7 +356,10 @@ pipe_case() {
 # (src/pmix_core/compat/ptools.c): pps lists the step (it ignores its
 # --pid and takes the first server it finds), pquery --pid gives the
 # namespaces, the process table and the job size, pevent sends an event,
-# pattrs lists; --help prints their usage, a bad option fails (254).
+# pattrs lists the client's functions and a function's attributes (from
+# the library's tables), and --pid the host's functions and attributes
+# (the step daemon's registrations, docs/query.md); --help prints their
+# usage, a bad option fails (254).
 ptools_cases() {
 	local name="OpenPMIx's pps, pquery, pevent, pattrs on our library" t0 P ns r1 r2 r3 r4 r5 r6
 	want_case "$name" || return 0
@@ -372,7 +375,12 @@ ptools_cases() {
 		"PMIX_QUERY_PROC_TABLE[PMIX_NSPACE=$ns]" 2>&1)
 	r3=$(timeout 20 pquery --pid "$P" "PMIX_JOB_SIZE[PMIX_NSPACE=$ns]" 2>&1)
 	r4=$(timeout 20 pevent --pid "$P" --event -25 --range 3 2>&1; echo "rc=$?")
-	r5=$(timeout 20 pattrs --client-fns 2>&1; echo "rc=$?")
+	r5=$(timeout 20 pattrs --client-fns 2>&1; timeout 20 pattrs --client PMIx_Get 2>&1
+		# one function a call: pattrs 4.2.2 prints every function with the
+		# first one's count of attributes
+		timeout 20 pattrs --pid "$P" --host PMIx_Spawn 2>&1
+		timeout 20 pattrs --pid "$P" --host PMIx_Log 2>&1
+		timeout 20 pattrs --pid "$P" --host-fns 2>&1; echo "rc=$?")
 	r6=$(timeout 20 pps --help 2>&1 | head -3; timeout 20 pps --bogus >/dev/null 2>&1; echo "rc=$?")
 	unset LD_LIBRARY_PATH
 	wait "$P"
@@ -380,7 +388,12 @@ ptools_cases() {
 	   grep -q "ARRAY of 4 PMIX_PROC_INFO \[PROC: $ns:0 HOST: vn1" <<<"$r2" &&
 	   grep -q "PROC: $ns:3 HOST: vn2 EXE: NULL PID: [1-9]" <<<"$r2" &&
 	   grep -q "^  PMIX_UINT32: 4" <<<"$r3" && grep -q "^rc=0" <<<"$r4" &&
-	   grep -q "^CLIENT SUPPORTED FUNCTIONS" <<<"$r5" && grep -q "^Usage: pps" <<<"$r6" &&
+	   grep -q "^CLIENT SUPPORTED FUNCTIONS" <<<"$r5" && grep -qx "PMIx_Get_nb" <<<"$r5" &&
+	   grep -qx "PMIx_Get:" <<<"$r5" && grep -qE "^ +PMIX_TIMEOUT +pmix.timeout +PMIX_INT$" <<<"$r5" &&
+	   grep -q "^HOST SUPPORTED ATTRIBUTES" <<<"$r5" && grep -qx "PMIx_Spawn:" <<<"$r5" &&
+	   grep -qE "^ +PMIX_HOST +pmix.host +PMIX_STRING$" <<<"$r5" && grep -qx "PMIx_Log:" <<<"$r5" &&
+	   grep -q "^HOST SUPPORTED FUNCTIONS:" <<<"$r5" &&
+	   grep -qP "^\tPMIx_Job_control$" <<<"$r5" && grep -q "^Usage: pps" <<<"$r6" &&
 	   grep -q "^rc=254" <<<"$r6"; then
 		ok "$name ($(since "$t0") s)"
 	else

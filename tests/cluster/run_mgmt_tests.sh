@@ -145,8 +145,23 @@ wait'
 $S -N2 -n4 ./pmix_query pmix.qry.spawn,pmix.qry.debug,pmix.qry.mem,slurmix.no.such.key'
 
 	mcase "query from python3-pmix -N4 -n8" '
-		[ $rc -eq 0 ] && grep -qE "^python query ok: left [0-9]+ s, namespaces 1$" <<<"$out"' '
+		[ $rc -eq 0 ] && grep -qE "^python query ok: left [0-9]+ s, namespaces 1, host functions [1-9][0-9]+$" <<<"$out"' '
 $S -N4 -n8 /usr/bin/python3 ./py_query.py 600 vc'
+
+	# PMIX_QUERY_ATTRIBUTE_SUPPORT from a task on another node than node 0:
+	# the host level from the step daemon's registrations (spawn's from the
+	# planner's table, without what it refuses; log without e-mail), the
+	# client level answered in the task, an unknown function absent; a
+	# level qualifier of the wrong type refused (docs/query.md)
+	mcase "query PMIX_QUERY_ATTRIBUTE_SUPPORT: host and client levels" '
+		[ $rc -eq 0 ] && grep -qx "rank 1 status SUCCESS" <<<"$out" &&
+		grep -qE "^rank 1 pmix.host.fns=(.*,)?PMIx_Spawn,(.*,)?PMIx_Job_control(,|$)" <<<"$out" &&
+		grep -qE "^rank 1 pmix.host.attrs=\{PMIx_Spawn=\[(.*,)?PMIX_HOST/pmix.host/PMIX_STRING,.*\];PMIx_Log=\[.*PMIX_LOG_STDERR/.*\];PMIx_Job_control=\[.*PMIX_JOB_CTRL_PAUSE/pmix.jctrl.pause/PMIX_BOOL.*\]\}$" <<<"$out" &&
+		grep -qE "^rank 1 pmix.client.attrs=\{PMIx_Get=\[.*PMIX_TIMEOUT/pmix.timeout/PMIX_INT.*\]\}$" <<<"$out" &&
+		! grep -qE "PMIX_MAPPER|PMIX_LOG_EMAIL|PMIx_Nope" <<<"$out" &&
+		grep -qx "rank 0 status BAD-PARAM" <<<"$out"' '
+$S -N2 -n2 ./pmix_query -r 1 "pmix.qry.attrs@pmix.host.fns@pmix.host.attrs=PMIx_Log,PMIx_Nope,PMIx_Job_control,PMIx_Spawn@pmix.client.attrs=PMIx_Get"
+$S -N1 -n1 ./pmix_query "pmix.qry.attrs@pmix.host.attrs#=3"'
 
 	# broken query requests to srun: a bad key is dropped, broken
 	# payloads get an error reply, srun goes on answering
@@ -324,6 +339,35 @@ $S -w vn1 -N1 -n3 ./pmix_jobctl signal 0 | sed "s/^rank/self rank/"'
 		grep -qE "^resumed state [SR]$" <<<"$out"' '
 $S -N2 -n4 ./pmix_jobctl pause'
 
+	# PAUSE tells the handlers first (PMIX_JCTRL_PREEMPT_ALERT): rank 1's
+	# answers after 1 s (its mark is there before the stop; without the
+	# wait it is not, tried), rank 2 has none (no wait), rank 3's never
+	# answers (stopped at the wait's end, 2 s: half its PMIX_TIMEOUT)
+	mcase "job control: PAUSE waits for the alert handlers, or for its wait's end" '
+		[ $rc -eq 0 ] && has_all "pausev 1 SUCCESS waited long mark yes state T" \
+			"pausev 2 SUCCESS waited short mark no state T" \
+			"pausev 3 SUCCESS waited long mark no state T" &&
+		[ "$(grep -cE "^resumed [123] state [SR]$" <<<"$out")" = 3 ]' '
+$S -N2 -n4 ./pmix_jobctl pausev'
+
+	# checkpoints by the registered method: rank 1 an event, rank 2 a
+	# signal, rank 3 none
+	mcase "job control: CHECKPOINT by each rank's method (event, signal, none), broken methods" '
+		[ $rc -eq 0 ] && has_all "rank 1 method SUCCESS" "rank 2 method SUCCESS" \
+			"ckpt methods SUCCESS" "rank 1 checkpoint ck1" "rank 2 checkpoint signal 12" \
+			"ckpt none NOT-SUPPORTED" "ckpt bad-method BAD-PARAM" \
+			"ckpt other-target BAD-PARAM" "ckpt bad-signal BAD-PARAM"' '
+$S -N2 -n4 ./pmix_jobctl ckpt'
+
+	# CANCEL of a TERMINATE's SIGKILL (rank 3 ignores SIGTERM: it lives)
+	# and of a PAUSE still waiting for rank 3's silent handler
+	mcase "job control: CANCEL of a pending TERMINATE and PAUSE" '
+		[ $rc -eq 0 ] && has_all "cancel terminate SUCCESS" "cancel term SUCCESS" \
+			"cancel again NOT-FOUND" "cancel pause SUCCESS" \
+			"pause answered JOB CANCELED" &&
+		grep -qE "^rank 3 state [SR]$" <<<"$out"' '
+$S -N2 -n4 ./pmix_jobctl cancel'
+
 	# the rank ignores SIGTERM: SIGKILL after KillWait (3 s here)
 	mcase "job control: TERMINATE (SIGTERM ignored, SIGKILL after KillWait) and KILL" '
 		has_all "term SUCCESS" "kill SUCCESS" && ! grep -q "still alive" <<<"$out" &&
@@ -342,6 +386,7 @@ wait'
 
 	mcase "job control: refused directives and targets" '
 		[ $rc -eq 0 ] && has_all "refuse preemptible NOT-SUPPORTED" \
+			"refuse ckpt-timeout-alone BAD-PARAM" "refuse cancel-twice BAD-PARAM" \
 			"refuse required NOT-SUPPORTED" "refuse two BAD-PARAM" \
 			"refuse other-nspace NOT-SUPPORTED" "refuse no-such-step NOT-FOUND" \
 			"refuse rank BAD-PARAM" \

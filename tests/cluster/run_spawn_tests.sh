@@ -130,6 +130,11 @@ pmix_cases() {
 		'[ $rc = 0 ] && [ "$(count "^CWD /tmp/slurmix\.[0-9]+\.1\.[01]/job$")" = 2 ] &&
 		 [ "$(count "^TASKENV parent=.. spawned=..$")" = 2 ]' \
 		$S -N2 -n2 ./pmix_spawn cwd
+	# each child's rank after its arguments (without the attribute, or
+	# with %t not substituted, the last word is "x": tried)
+	spawn_case "PMIX_INDEX_ARGV: each child gets its rank as its last argument" \
+		'[ $rc = 0 ] && [ "$(count "^ARGV rank ([0-2]) argc 4 last \\1$")" = 3 ]' \
+		$S -N2 -n2 ./pmix_spawn indexargv
 	spawn_case "missing executable: error, parent continues" \
 		'[ $rc = 0 ] && [ "$(count "^SPAWN JOB FAILED TO LAUNCH -")" = 1 ] && [ "$(count "^OK$")" = 1 ]' \
 		$S -N2 -n2 ./pmix_spawn missing

@@ -513,6 +513,37 @@ START_TEST(test_empty_and_null)
 }
 END_TEST
 
+/* Every type's emptiest element (zeroed: NULL strings, an empty nspace)
+ * alone in a buffer reads back: the decoder's smallest width for a type
+ * (checked against the bytes left before anything is allocated) must not
+ * exceed its real smallest encoding (it did for PMIX_PROC_STATS, found
+ * by fuzzing: 86 bytes asked for, 85 written). */
+START_TEST(test_smallest_elements)
+{
+	for (pmix_data_type_t t = 1; t < 80; t++) {
+		size_t sz = pxc_type_size(t);
+		pmix_data_buffer_t b;
+		void *zero, *back;
+		int32_t n = 1;
+
+		if (!sz || t == PMIX_POINTER)
+			continue;
+		zero = calloc(1, sz);
+		back = calloc(1, sz);
+		pxc_buf_init(&b);
+		if (pxc_pack(&b, zero, 1, t) == PMIX_SUCCESS) {
+			ck_assert_msg(pxc_unpack(&b, back, &n, t) == PMIX_SUCCESS,
+				      "type %u: its smallest element does not read back", t);
+			pxc_array_free(back, 1, t);
+		} else {
+			free(back);
+		}
+		pxc_buf_clear(&b);
+		free(zero);
+	}
+}
+END_TEST
+
 START_TEST(test_apps_queries_pdata)
 {
 	char *argv[] = { "a.out", "-x", NULL }, *env[] = { "A=1", NULL };
@@ -1069,6 +1100,7 @@ static Suite *pack_suite(void)
 	tcase_add_test(tc, test_value_fields);
 	tcase_add_test(tc, test_nested_infos);
 	tcase_add_test(tc, test_empty_and_null);
+	tcase_add_test(tc, test_smallest_elements);
 	tcase_add_test(tc, test_apps_queries_pdata);
 	tcase_add_test(tc, test_stats_regattr_dbuf);
 	tcase_add_test(tc, test_hwloc);

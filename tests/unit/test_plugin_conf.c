@@ -308,6 +308,10 @@ static void setup(void)
 	"SlurmixIOF=yes\n"                        \
 	"SlurmixIOFHistory=65536\n"               \
 	"SlurmixIOFQueueBytes=4194304\n"          \
+	"SlurmixMaxConnections=1024\n"            \
+	"SlurmixMaxPending=1024\n"                \
+	"SlurmixMaxMessageMB=256\n"               \
+	"SlurmixHelloTimeout=10\n"                \
 	"SlurmixQueryCache=5\n"
 
 /* ---- tests ------------------------------------------------------------- */
@@ -337,6 +341,10 @@ START_TEST(test_defaults)
 				   "SlurmixIOF=yes\n"
 				   "SlurmixIOFHistory=65536\n"
 				   "SlurmixIOFQueueBytes=4194304\n"
+				   "SlurmixMaxConnections=1024\n"
+				   "SlurmixMaxPending=1024\n"
+				   "SlurmixMaxMessageMB=256\n"
+				   "SlurmixHelloTimeout=10\n"
 				   "SlurmixQueryCache=5\n");
 	plug_conf.timeout = 7;
 	plug_conf_set(NULL); /* no mpi.conf */
@@ -367,12 +375,16 @@ START_TEST(test_options)
 		{ "SlurmixIOF", S_P_BOOLEAN },
 		{ "SlurmixIOFHistory", S_P_UINT32 },
 		{ "SlurmixIOFQueueBytes", S_P_UINT32 },
+		{ "SlurmixMaxConnections", S_P_UINT32 },
+		{ "SlurmixMaxPending", S_P_UINT32 },
+		{ "SlurmixMaxMessageMB", S_P_UINT32 },
+		{ "SlurmixHelloTimeout", S_P_UINT32 },
 		{ "SlurmixQueryCache", S_P_UINT32 },
 	};
 	int n;
 	s_p_options_t *opts = options(&n);
 
-	ck_assert_int_eq(n, 1 + 17);
+	ck_assert_int_eq(n, 1 + 21);
 	ck_assert_str_eq(opts[-1].key, "OtherPluginKey");
 	for (int i = 0; i < 17; i++) {
 		ck_assert_str_eq(opts[i].key, want[i].key);
@@ -402,6 +414,10 @@ START_TEST(test_file_values)
 		"SlurmixIOF=no",
 		"SlurmixIOFHistory=4096",
 		"SlurmixIOFQueueBytes=65536",
+		"SlurmixMaxConnections=64",
+		"SlurmixMaxPending=8",
+		"SlurmixMaxMessageMB=16",
+		"SlurmixHelloTimeout=5",
 		"SlurmixQueryCache=0",
 		NULL,
 	};
@@ -421,6 +437,10 @@ START_TEST(test_file_values)
 			   "SlurmixIOF=no\n"
 			   "SlurmixIOFHistory=4096\n"
 			   "SlurmixIOFQueueBytes=65536\n"
+			   "SlurmixMaxConnections=64\n"
+			   "SlurmixMaxPending=8\n"
+			   "SlurmixMaxMessageMB=16\n"
+			   "SlurmixHelloTimeout=5\n"
 			   "SlurmixQueryCache=0\n";
 
 	plug_conf_set(file(lines));
@@ -464,6 +484,8 @@ START_TEST(test_round_trip_every_row)
 
 		if (!strcmp(opts[i].key, "SlurmixIOFQueueBytes")) /* (at least 64 KiB) */
 			snprintf(want[i], sizeof(want[i]), "65536");
+		else if (!strcmp(opts[i].key, "SlurmixMaxConnections")) /* (at least 16) */
+			snprintf(want[i], sizeof(want[i]), "16");
 		else if (opts[i].type == S_P_UINT32)
 			snprintf(want[i], sizeof(want[i]), "%s", strcmp(dflt, "2") ? "2" : "1");
 		else if (opts[i].type == S_P_BOOLEAN)

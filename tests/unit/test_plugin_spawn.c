@@ -514,6 +514,51 @@ START_TEST(mpmd)
 }
 END_TEST
 
+/* PMIX_INDEX_ARGV: one app through --multi-prog with %t (the task's
+ * rank) after its arguments; PMIX_REPORT_BINDINGS: --cpu-bind=verbose,
+ * alone or before a binding */
+START_TEST(index_argv_report_bindings)
+{
+	plug_spawn_ctx_t c = ctx();
+	pmix_app_t a = app(3);
+	pmix_info_t info[2];
+	plug_spawn_plan_t p;
+	bool yes = true, no = false;
+
+	PMIx_Info_load(&info[0], PMIX_INDEX_ARGV, &yes, PMIX_BOOL);
+	PMIx_Info_load(&info[1], PMIX_REPORT_BINDINGS, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--multi-prog"));
+	ck_assert(!has(p.argv, "./child"));
+	ck_assert_ptr_nonnull(p.multiprog);
+	ck_assert_str_eq(p.multiprog, "0-2 env ./child 'a b' %t\n");
+	ck_assert(has(p.argv, "--cpu-bind=verbose"));
+	plug_spawn_plan_free(&p);
+	PMIx_Info_destruct(&info[1]);
+	PMIx_Info_load(&info[1], PMIX_BINDTO, "core", PMIX_STRING);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_REPORT_BINDINGS, &yes, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 2, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert(has(p.argv, "--cpu-bind=verbose,cores"));
+	ck_assert(has(p.argv, "./child")); /* no index: no multi-prog */
+	plug_spawn_plan_free(&p);
+	/* false: nothing */
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_INDEX_ARGV, &no, PMIX_BOOL);
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_SUCCESS);
+	ck_assert_ptr_null(p.multiprog);
+	plug_spawn_plan_free(&p);
+	/* required, and without a place for the file: refused */
+	info[0].flags |= PMIX_INFO_REQD;
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_load(&info[0], PMIX_INDEX_ARGV, &yes, PMIX_BOOL);
+	c.mpfile = NULL;
+	ck_assert_int_eq(plug_spawn_plan(&c, info, 1, &a, 1, &p), PMIX_ERR_NOT_SUPPORTED);
+	PMIx_Info_destruct(&info[0]);
+	PMIx_Info_destruct(&info[1]);
+}
+END_TEST
+
 START_TEST(broken)
 {
 	plug_spawn_ctx_t c = ctx();
@@ -550,8 +595,8 @@ END_TEST
 START_TEST(supported)
 {
 	char *list = plug_spawn_supported(), *dup, *save = NULL;
-	static const char *const in[] = { PMIX_HOST, PMIX_WDIR, PMIX_IOF_TAG_OUTPUT,
-					  PMIX_SET_ENVAR };
+	static const char *const in[] = { PMIX_HOST,      PMIX_WDIR,       PMIX_IOF_TAG_OUTPUT,
+					  PMIX_SET_ENVAR, PMIX_INDEX_ARGV, PMIX_REPORT_BINDINGS };
 	static const char *const out[] = { PMIX_MAPPER, PMIX_DISPLAY_MAP, PMIX_PRELOAD_BIN,
 					   PMIX_MAX_RESTARTS };
 	size_t n = 0;
@@ -588,6 +633,7 @@ static Suite *spawn_suite(void)
 	tcase_add_test(t, required);
 	tcase_add_test(t, environment);
 	tcase_add_test(t, mpmd);
+	tcase_add_test(t, index_argv_report_bindings);
 	tcase_add_test(t, broken);
 	tcase_add_test(t, supported);
 	suite_add_tcase(s, t);

@@ -232,8 +232,25 @@ START_TEST(attributes)
 	ck_assert_int_eq(pmix_register_client_attrs(), PMIX_SUCCESS);
 	fns = pmix_attributes_print_functions("pmix.client.fns");
 	ck_assert_str_eq(fns[0], "CLIENT SUPPORTED FUNCTIONS: ");
+	ck_assert_str_eq(fns[1], "PMIx_Init");
 	PMIx_Argv_free(fns);
-	ck_assert_ptr_null(pmix_attributes_print_attr("pmix.client.attrs", "all"));
+	/* pattrs --client PMIx_Get,PMIx_Nope: the headers, the function and
+	 * its attributes, nothing for an unknown name */
+	fns = pmix_attributes_print_attr("pmix.client.attrs", "PMIx_Get,PMIx_Nope");
+	ck_assert_ptr_nonnull(fns);
+	ck_assert_str_eq(fns[0], "CLIENT SUPPORTED ATTRIBUTES: ");
+	ck_assert_str_eq(fns[1], "PMIx_Get:");
+	ck_assert_ptr_nonnull(strstr(fns[2], "PMIX_OPTIONAL"));
+	ck_assert_ptr_nonnull(strstr(fns[2], "pmix.optional"));
+	for (size_t i = 1; fns[i]; i++)
+		ck_assert_ptr_null(strstr(fns[i], "PMIx_Nope"));
+	PMIx_Argv_free(fns);
+	/* broken: no function, a level that is none */
+	ck_assert_ptr_null(pmix_attributes_print_attr("pmix.client.attrs", NULL));
+	fns = pmix_attributes_print_attr("pmix.no.level", "all");
+	ck_assert_ptr_nonnull(fns);
+	ck_assert_ptr_null(fns[1]);
+	PMIx_Argv_free(fns);
 	ck_assert(pmix_output_init());
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -446,6 +447,91 @@ START_TEST(real_clients)
 }
 END_TEST
 
+/* True when the server closes fd within ms (EOF after any replies);
+ * false when it stays open (rc_closed cannot tell: a timeout counts as
+ * closed there). */
+static bool eof_within(int fd, int ms)
+{
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&pf, 1, ms) <= 0)
+			return false;
+		if ((r = read(fd, buf, sizeof(buf))) <= 0)
+			return true;
+	}
+}
+
+/* The limits of peer.h: requests waiting for the host (the one over
+ * answered PMIX_ERR_OUT_OF_RESOURCE at once, the others later, then room
+ * again), a connection without HELLO closed at its deadline (one that
+ * said HELLO kept), connections held (one over closed at once; room
+ * again once one ends), a message over the size closing its connection
+ * only. Without each limit the matching check fails (tried). */
+START_TEST(limits)
+{
+	pmix_info_t extra[4];
+	pmix_data_buffer_t b;
+	char *big = calloc(1, 70000);
+	int a, c, d, e, f;
+
+	load_u32(&extra[0], PXC_SERVER_MAX_PEERS, 3);
+	load_u32(&extra[1], PXC_SERVER_MAX_PENDING, 2);
+	load_u32(&extra[2], PXC_SERVER_MAX_MESSAGE, 65536);
+	load_u32(&extra[3], PXC_SERVER_HELLO_MS, 400);
+	keeper.keep_ms = 600;
+	ck_assert_int_eq(start_server_with(&keep_module, false, extra, 4), PMIX_SUCCESS);
+	register_job(2);
+	a = rc_hello(0, PMIX_SUCCESS, NULL);
+	/* pending: the third of three held queries is refused at once */
+	send_query(a, 11, PMIX_TIME_REMAINING, NULL);
+	send_query(a, 12, PMIX_TIME_REMAINING, NULL);
+	send_query(a, 13, PMIX_TIME_REMAINING, NULL);
+	ck_assert_int_eq(rc_reply(a, 13, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	ck_assert_int_ne(rc_reply(a, 11, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	ck_assert_int_ne(rc_reply(a, 12, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	send_query(a, 14, PMIX_TIME_REMAINING, NULL); /* room again */
+	ck_assert_int_ne(rc_reply(a, 14, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	/* connections: a, c (no HELLO), d (no HELLO); e is one too many */
+	c = rc_connect();
+	d = rc_connect();
+	e = rc_connect();
+	ck_assert(eof_within(e, 200));
+	close(e);
+	/* the deadline: c and d go, a (it said HELLO) stays */
+	ck_assert(eof_within(c, 1500));
+	ck_assert(eof_within(d, 1500));
+	close(c);
+	close(d);
+	f = rc_hello(1, PMIX_SUCCESS, NULL); /* room again */
+	send_query(a, 15, PMIX_TIME_REMAINING, NULL);
+	ck_assert_int_ne(rc_reply(a, 15, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	/* a message over 64 KiB (a well-formed query) closes its
+	 * connection, not f's */
+	memset(big, 'k', 69999);
+	send_query(a, 9, big, NULL);
+	ck_assert(eof_within(a, 1500));
+	send_query(f, 16, PMIX_TIME_REMAINING, NULL);
+	ck_assert_int_ne(rc_reply(f, 16, &b), PMIX_ERR_OUT_OF_RESOURCE);
+	pxc_buf_clear(&b);
+	close(a);
+	close(f);
+	free(big);
+	keeper_drain(4);
+	for (int i = 0; i < 4; i++)
+		PMIx_Info_destruct(&extra[i]);
+	stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct unit_test tests[] = {
@@ -456,6 +542,7 @@ int main(int argc, char **argv)
 		{ "rendezvous_stale", rendezvous_stale },
 		{ "rendezvous_deferred", rendezvous_deferred },
 		{ "real_clients", real_clients },
+		{ "limits", limits },
 	};
 
 	return server_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -64,6 +64,14 @@ typedef struct {
 	uint32_t query_cache;       /* SlurmixQueryCache, seconds (5), 0..3600:
 					 * how long an answer of slurmctld serves
 					 * PMIx_Query_info (srun/query.c) */
+	/* Limits on what the node's processes control (docs/limits.md),
+	 * the PMIx server's: */
+	uint32_t max_connections; /* SlurmixMaxConnections (1024): held at once */
+	uint32_t max_pending;     /* SlurmixMaxPending (1024): requests of one
+					 * connection waiting for the step daemon */
+	uint32_t max_message_mb;  /* SlurmixMaxMessageMB (256): one message */
+	uint32_t hello_timeout;   /* SlurmixHelloTimeout, seconds (10): for a
+					 * new connection's HELLO */
 } plug_conf_t;
 
 extern plug_conf_t plug_conf;

@@ -85,7 +85,12 @@ enum {
 	PLUG_NET_JOBCTL = 13,     /* tag = request id: STRING the receiver's
 				   * nspace (else NOT_FOUND), INT32 signal, u32 grace
 				   * ms (then SIGKILL; 0: none), u32 n, n x u32
-				   * rank (UINT32_MAX: every rank of the node) */
+				   * rank (UINT32_MAX: every rank of the node),
+				   * then (absent: a signal) UINT8 kind
+				   * (stepd/jobact.h; signal 0 unless a signal),
+				   * PROC requestor, STRING label, u32 wait ms (not
+				   * 0 for a pause or a checkpoint), STRING
+				   * checkpoint id */
 	PLUG_NET_JOBCTL_ACK = 14, /* tag = request id: STATUS */
 	/* direct modex (net/dmodex.c) */
 	PLUG_NET_DMODEX_REQ = 20,  /* tag = request id: rank, u32 timeout

@@ -46,6 +46,8 @@ enum kind {
 	K_PPR,
 	K_RANKBY,
 	K_BINDTO,
+	K_REPORTBIND,
+	K_INDEXARGV,
 	K_CPUS,
 	K_NOOVER,
 	K_NOHEAD,
@@ -90,6 +92,10 @@ static const struct {
 	{ PMIX_PPR, K_PPR },
 	{ PMIX_RANKBY, K_RANKBY },
 	{ PMIX_BINDTO, K_BINDTO },
+	/* srun's --cpu-bind=verbose: each task's binding on its stderr */
+	{ PMIX_REPORT_BINDINGS, K_REPORTBIND },
+	/* each task's rank after its arguments: --multi-prog's %t */
+	{ PMIX_INDEX_ARGV, K_INDEXARGV },
 	{ PMIX_CPUS_PER_PROC, K_CPUS },
 	{ PMIX_NO_OVERSUBSCRIBE, K_NOOVER },
 	{ PMIX_NO_PROCS_ON_HEAD, K_NOHEAD },
@@ -138,7 +144,6 @@ static const struct {
 	{ "pmix.mapper", K_UNSUPPORTED },
 	{ PMIX_DISPLAY_MAP, K_UNSUPPORTED },
 	{ PMIX_FWD_STDDIAG, K_UNSUPPORTED },
-	{ PMIX_INDEX_ARGV, K_UNSUPPORTED },
 	{ PMIX_PRELOAD_BIN, K_UNSUPPORTED },
 	{ PMIX_PRELOAD_FILES, K_UNSUPPORTED },
 	{ PMIX_SPAWN_TOOL, K_UNSUPPORTED },
@@ -161,16 +166,17 @@ typedef struct {
 	char *dist, *bind, *wdir;
 	uint32_t ppn, cpus, sp_timeout;
 	bool overlap, nohead, cwd;
-	bool no_out, no_err;    /* PMIX_FWD_STDOUT/STDERR false */
-	bool tag, stamp, merge; /* PMIX_TAG_OUTPUT, _TIMESTAMP_OUTPUT, _MERGE_STDERR_STDOUT */
-	bool xml;               /* PMIX_IOF_XML_OUTPUT */
-	char *outfile;          /* PMIX_OUTPUT_TO_FILE */
-	char *outdir;           /* PMIX_OUTPUT_TO_DIRECTORY, made absolute */
-	bool pattern;           /* PMIX_IOF_FILE_PATTERN: outfile is the name */
-	bool copy_reqd;         /* PMIX_IOF_FILE_ONLY false, required */
-	bool fwd_in;            /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
-	int64_t stdin_tgt;      /* PMIX_STDIN_TGT's rank, -1: every rank */
-	char **env;             /* the srun's environment */
+	bool report_bind, index_argv; /* PMIX_REPORT_BINDINGS, PMIX_INDEX_ARGV */
+	bool no_out, no_err;          /* PMIX_FWD_STDOUT/STDERR false */
+	bool tag, stamp, merge;       /* PMIX_TAG_OUTPUT, _TIMESTAMP_OUTPUT, _MERGE_STDERR_STDOUT */
+	bool xml;                     /* PMIX_IOF_XML_OUTPUT */
+	char *outfile;                /* PMIX_OUTPUT_TO_FILE */
+	char *outdir;                 /* PMIX_OUTPUT_TO_DIRECTORY, made absolute */
+	bool pattern;                 /* PMIX_IOF_FILE_PATTERN: outfile is the name */
+	bool copy_reqd;               /* PMIX_IOF_FILE_ONLY false, required */
+	bool fwd_in;                  /* PMIX_FWD_STDIN true, or PMIX_STDIN_TGT */
+	int64_t stdin_tgt;            /* PMIX_STDIN_TGT's rank, -1: every rank */
+	char **env;                   /* the srun's environment */
 	app_t *apps;
 	size_t napps;
 } st_t;
@@ -623,6 +629,8 @@ static pmix_status_t job_attr(st_t *s, enum kind k, const pmix_info_t *i, bool r
 	case K_RANKBY: return rankby(s, v_str(i), reqd);
 	case K_BINDTO: return bindto(s, v_str(i), reqd);
 	case K_CPULIST: return cpulist(s, v_str(i));
+	case K_REPORTBIND: s->report_bind = s->report_bind || v_bool(i); return PMIX_SUCCESS;
+	case K_INDEXARGV: s->index_argv = s->index_argv || v_bool(i); return PMIX_SUCCESS;
 	case K_NOOVER:
 		if (v_bool(i))
 			s->overlap = false;
@@ -965,8 +973,9 @@ static pmix_status_t srun_opts(st_t *s, char ***argv)
 		rc |= add(argv, "--distribution=%s", s->dist);
 	if (s->cpus)
 		rc |= add(argv, "--cpus-per-task=%u", s->cpus);
-	if (s->bind)
-		rc |= add(argv, "--cpu-bind=%s", s->bind);
+	if (s->bind || s->report_bind) /* ("verbose" alone keeps the task plugin's binding) */
+		rc |= add(argv, "--cpu-bind=%s%s%s", s->report_bind ? "verbose" : "",
+			  s->report_bind && s->bind ? "," : "", s->bind ? s->bind : "");
 	if (s->napps == 1 && (s->apps[0].wdir || s->wdir))
 		rc |= add(argv, "--chdir=%s", s->apps[0].wdir ? s->apps[0].wdir : s->wdir);
 	else if (s->wdir)
@@ -1066,6 +1075,8 @@ static int mp_line(st_t *s, size_t i, const pmix_app_t *app, uint32_t first, cha
 		rc = append_quoted(&line, app->cmd);
 	for (char **p = app->argv && app->argv[0] ? app->argv + 1 : NULL; !rc && p && *p; p++)
 		rc = append_quoted(&line, *p);
+	if (!rc && s->index_argv) /* srun puts the task's rank there */
+		rc = append_quoted(&line, "%t");
 	*out = line;
 	return rc ? -1 : 0;
 }
@@ -1093,10 +1104,11 @@ static pmix_status_t multiprog(st_t *s, const pmix_app_t *apps, char ***argv)
 	return PMIX_SUCCESS;
 }
 
-/* The command: one app directly, several through --multi-prog. */
+/* The command: one app directly, several (or any with PMIX_INDEX_ARGV)
+ * through --multi-prog. */
 static pmix_status_t command(st_t *s, const pmix_app_t *apps, char ***argv, char ***env)
 {
-	if (s->napps > 1) {
+	if (s->napps > 1 || s->index_argv) {
 		if (!s->ctx->mpfile)
 			return fail(s, PMIX_ERR_NOT_SUPPORTED, "no place for a multi-prog file");
 		pmix_status_t st = multiprog(s, apps, argv);

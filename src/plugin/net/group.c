@@ -90,12 +90,9 @@ static void req_free(void *arg)
 /* Splits the gathered data into the parts and the smallest proposal. */
 static pmix_status_t take(req_t *r, const char *data, size_t ndata, uint64_t *cid)
 {
-	pmix_data_buffer_t in = { .base_ptr = (char *)data,
-				  .unpack_ptr = (char *)data,
-				  .pack_ptr = (char *)data + ndata,
-				  .bytes_allocated = ndata,
-				  .bytes_used = ndata };
+	pmix_data_buffer_t in;
 
+	pxc_buf_view(&in, data, ndata);
 	*cid = 0;
 	while (pxc_buf_remaining(&in) > 0) {
 		pmix_byte_object_t bo = { 0 };

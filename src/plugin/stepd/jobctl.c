@@ -4,17 +4,14 @@
  *
  * A request names ranks of steps of the job (no targets: all of the
  * caller's; WILDCARD: all of a step), whose nodes come from net/xstep.h
- * for the other steps. The caller's node signals its own targets at once
- * and sends each other node of targets, of any step, one JOBCTL (signal,
- * grace, ranks: of the receiver's step), which that node answers with
- * JOBCTL_ACK (status: PMIX_SUCCESS,
- * or PMIX_ERR_NOT_FOUND when a named rank is not running there); the call
- * answers when every node did (a lost node: PMIX_ERR_UNREACH). A signal
- * goes to the task itself through its pidfd (stepd/reap.c), never to its
- * process group: Slurm puts every task of a node into one group (that of
- * the node's first task), so a group signal would reach the task's
- * neighbours. TERMINATE is SIGTERM, then, after Slurm's KillWait, SIGKILL
- * to those of the same tasks still running.
+ * for the other steps. The caller's node acts on its own targets at once
+ * (stepd/jobact.c) and sends each other node of targets, of any step, one
+ * JOBCTL (the action, ranks: of the receiver's step), which that node
+ * answers with JOBCTL_ACK once its part is done (status: PMIX_SUCCESS, or
+ * jobact.h's failures); the call answers when every node did (a lost
+ * node: PMIX_ERR_UNREACH). A cancel succeeds when some node cancelled
+ * something. PMIX_JOB_CTRL_CHECKPOINT_METHOD is recorded here at once,
+ * for the requestor only (its step daemon is the one that acts on it).
  * Trust: JOBCTL is taken from this step's nodes and from other steps'
  * step daemons (the job key vouches for them), for this node's own ranks;
  * JOBCTL_ACK only from a peer asked. Every client of this server is the
@@ -23,15 +20,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#include <event2/event.h>
 #include <pmix.h>
 
 #include "pxc_host.h"
@@ -39,11 +31,11 @@
 #include "net/ctx.h"
 #include "lib/util.h"
 #include "net/xstep.h"
-#include "stepd/reap.h"
+#include "common/conf.h"
+#include "stepd/jobact.h"
 #include "stepd/jobctl.h"
 #include "slurm_adapter.h"
 
-#define JC_ALL UINT32_MAX  /* JOBCTL: every rank of the node */
 #define JC_DONE UINT32_MAX /* an asked peer that answered */
 
 typedef struct op {
@@ -52,108 +44,21 @@ typedef struct op {
 	uint32_t waiting; /* parts not answered (with this call's own) */
 	uint32_t *peers;  /* the peers asked (JC_DONE once answered) */
 	size_t npeers, cap;
-	int sig;
-	uint32_t grace; /* ms, then SIGKILL */
+	plug_ja_t act; /* label and ckpt owned */
 	pmix_proc_t *targets;
 	size_t nt;
 	pmix_status_t st;
+	bool any_ok; /* a cancel: some node cancelled something */
 	pmix_info_cbfunc_t cbfunc;
 	void *cbdata;
 } op_t;
 
-/* SIGKILL due after a TERMINATE's grace. */
-typedef struct late {
-	struct late *next;
-	struct event *ev;
-	uint32_t *ranks;
-	size_t n;
-} late_t;
-
 static struct {
 	plug_net_t *net;
 	op_t *ops;
-	late_t *lates;
 	uint32_t next_id;
 	bool stopped;
 } jc;
-
-/* ---- signalling this node's tasks --------------------------------------- */
-
-/* sig to the task of rank through its pidfd (the task's own: never a
- * process that took a recycled pid). 0, or -1 (not running here). */
-static int send_signal(uint32_t rank, int sig)
-{
-	int fd = plug_reap_pidfd(rank);
-
-	return fd >= 0 && syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) == 0 ? 0 : -1;
-}
-
-static void late_free(late_t *l)
-{
-	for (late_t **p = &jc.lates; *p; p = &(*p)->next)
-		if (*p == l) {
-			*p = l->next;
-			break;
-		}
-	if (l->ev)
-		event_free(l->ev);
-	free(l->ranks);
-	free(l);
-}
-
-static void late_kill(evutil_socket_t fd, short what, void *arg)
-{
-	late_t *l = arg;
-
-	(void)fd, (void)what;
-	for (size_t i = 0; i < l->n; i++)
-		send_signal(l->ranks[i], SIGKILL); /* those still there */
-	late_free(l);
-}
-
-/* Signals this node's ranks[0..n) (JC_ALL as the only rank: all of them);
- * with grace_ms, SIGKILL to them that long later. PMIX_SUCCESS, or
- * PMIX_ERR_NOT_FOUND when a named rank is not a running task here. */
-static pmix_status_t signal_here(int sig, uint32_t grace_ms, const uint32_t *ranks, uint32_t n)
-{
-	const plug_map_t *m = plug_net_ctx.map;
-	uint32_t me = plug_net_ctx.me;
-	bool every = n == 1 && ranks[0] == JC_ALL;
-	size_t cap = every ? m->count[me] : n, k = 0;
-	uint32_t *hit = calloc(cap ? cap : 1, sizeof(*hit));
-	pmix_status_t st = PMIX_SUCCESS;
-
-	if (!hit)
-		return PMIX_ERR_NOMEM;
-	for (size_t i = 0; i < cap; i++) {
-		uint32_t r = every ? m->ranks[m->first[me] + i] : ranks[i];
-
-		if (send_signal(r, sig) == 0)
-			hit[k++] = r;
-		else if (!every)
-			st = PMIX_ERR_NOT_FOUND;
-	}
-	if (grace_ms && k) {
-		late_t *l = calloc(1, sizeof(*l));
-		struct timeval tv = { grace_ms / 1000, (grace_ms % 1000) * 1000 };
-
-		if (l && (l->ev = evtimer_new(plug_net_base(jc.net), late_kill, l)) &&
-		    evtimer_add(l->ev, &tv) == 0) {
-			l->ranks = hit;
-			l->n = k;
-			l->next = jc.lates;
-			jc.lates = l;
-			return st;
-		}
-		if (l && l->ev)
-			event_free(l->ev);
-		free(l);
-		for (size_t i = 0; i < k; i++) /* no timer: no grace */
-			send_signal(hit[i], SIGKILL);
-	}
-	free(hit);
-	return st;
-}
 
 /* ---- requests ------------------------------------------------------------ */
 
@@ -172,7 +77,11 @@ static void op_done(op_t *o)
 			*p = o->next;
 			break;
 		}
+	if (o->act.kind == PLUG_JA_CANCEL && o->any_ok)
+		o->st = PMIX_SUCCESS; /* cancelled somewhere */
 	o->cbfunc(o->st, NULL, 0, o->cbdata, NULL, NULL);
+	free((char *)o->act.label);
+	free((char *)o->act.ckpt);
 	free(o->peers);
 	free(o->targets);
 	free(o);
@@ -180,57 +89,132 @@ static void op_done(op_t *o)
 
 static void part_done(op_t *o, pmix_status_t st)
 {
-	if (st != PMIX_SUCCESS && o->st == PMIX_SUCCESS)
+	if (st == PMIX_SUCCESS)
+		o->any_ok = true;
+	else if (o->st == PMIX_SUCCESS)
 		o->st = st;
 	if (--o->waiting == 0)
 		op_done(o);
 }
 
-/* What a directive asks. 0 with *sig (and *grace_ms), or an error. */
-static pmix_status_t action(const pmix_info_t *d, size_t n, int *sig, uint32_t *grace_ms)
+/* This node's own part of the request of that id is done. */
+static void local_done(pmix_status_t st, void *arg)
 {
-	int found = 0;
+	op_t *o = op_find((uint32_t)(uintptr_t)arg);
 
-	*sig = 0;
-	*grace_ms = 0;
+	if (o)
+		part_done(o, st);
+}
+
+/* A string directive's value: 0 with *out (NULL for none) copied, or -1. */
+static int take_str(const pmix_info_t *d, char **out)
+{
+	if (d->value.type != PMIX_STRING)
+		return -1;
+	free(*out);
+	*out = NULL;
+	if (d->value.data.string && !(*out = strdup(d->value.data.string)))
+		return -1;
+	return 0;
+}
+
+/* The handlers' longest wait: SlurmixEventTimeout, and half the call's
+ * PMIX_TIMEOUT when it has one (so that the answer is in time). */
+static uint32_t wait_ms(const pmix_info_t *d, size_t n, int secs)
+{
+	uint32_t ms = plug_conf.event_timeout * 1000;
+	const pmix_info_t *t = pxc_info_find(d, n, PMIX_TIMEOUT);
+
+	if (secs > 0 && (uint32_t)secs <= 3600)
+		ms = (uint32_t)secs * 1000;
+	if (t && (t->value.type == PMIX_INT || t->value.type == PMIX_INT32) &&
+	    t->value.data.integer > 0 && (uint32_t)t->value.data.integer * 500 < ms)
+		ms = (uint32_t)t->value.data.integer * 500;
+	return ms ? ms : 1000;
+}
+
+/* What the directives ask, into a (label and ckpt malloc()ed): exactly
+ * one action. *method: the PMIX_JOB_CTRL_CHECKPOINT_METHOD registration
+ * instead. PMIX_SUCCESS, or the refusal. */
+static pmix_status_t action(const pmix_info_t *d, size_t n, plug_ja_t *a,
+			    const pmix_info_t **method)
+{
+	int found = 0, ckpt_secs = 0;
+	bool ckpt_timeout = false;
+
+	memset(a, 0, sizeof(*a));
+	*method = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *k = d[i].key;
 
 		if (PMIx_Check_key(k, PMIX_JOB_CTRL_SIGNAL)) {
 			if (d[i].value.type != PMIX_INT && d[i].value.type != PMIX_INT32)
 				return PMIX_ERR_BAD_PARAM;
-			*sig = d[i].value.data.integer;
-			if (*sig <= 0 || *sig >= NSIG)
+			a->sig = d[i].value.data.integer;
+			if (a->sig <= 0 || a->sig >= NSIG)
 				return PMIX_ERR_BAD_PARAM;
 			found++;
 		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_KILL) && pxc_info_flag(&d[i], 1, k)) {
-			*sig = SIGKILL, found++;
+			a->sig = SIGKILL, found++;
 		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_TERMINATE) &&
 			   pxc_info_flag(&d[i], 1, k)) {
-			*sig = SIGTERM, found++;
-			*grace_ms = (plug_slurm_kill_wait() ? plug_slurm_kill_wait() : 30) * 1000;
+			a->sig = SIGTERM, found++;
+			a->grace_ms = (plug_slurm_kill_wait() ? plug_slurm_kill_wait() : 30) * 1000;
 		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_PAUSE) && pxc_info_flag(&d[i], 1, k)) {
-			*sig = SIGSTOP, found++;
+			a->kind = PLUG_JA_PAUSE, found++;
 		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_RESUME) && pxc_info_flag(&d[i], 1, k)) {
-			*sig = SIGCONT, found++;
-		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_ID) || PMIx_Check_key(k, PMIX_TIMEOUT)) {
+			a->sig = SIGCONT, found++;
+		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_CHECKPOINT)) {
+			if (take_str(&d[i], (char **)&a->ckpt) < 0)
+				return PMIX_ERR_BAD_PARAM;
+			a->kind = PLUG_JA_CKPT, found++;
+		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_CHECKPOINT_TIMEOUT)) {
+			/* (the same key as _CHECKPOINT_SIGNAL, which only a method has) */
+			if ((d[i].value.type != PMIX_INT && d[i].value.type != PMIX_INT32) ||
+			    d[i].value.data.integer <= 0 || d[i].value.data.integer > 3600)
+				return PMIX_ERR_BAD_PARAM;
+			ckpt_secs = d[i].value.data.integer;
+			ckpt_timeout = true;
+		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_CHECKPOINT_METHOD)) {
+			*method = &d[i], found++;
+		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_CANCEL)) {
+			if (take_str(&d[i], (char **)&a->label) < 0)
+				return PMIX_ERR_BAD_PARAM;
+			a->kind = PLUG_JA_CANCEL, found++;
+		} else if (PMIx_Check_key(k, PMIX_JOB_CTRL_ID)) {
+			if (d[i].value.type != PMIX_STRING)
+				return PMIX_ERR_BAD_PARAM;
+		} else if (PMIx_Check_key(k, PMIX_TIMEOUT)) {
 			continue;
 		} else if (!strncmp(k, "pmix.jctrl.", 11) || (d[i].flags & PMIX_INFO_REQD)) {
-			/* a directive we know and do not do (preemption, checkpoints,
-			 * cancel, restart, provisioning), or any required one we do
-			 * not know: never a silent success */
+			/* a directive we know and do not do (preemption, restart,
+			 * provisioning), or any required one we do not know: never
+			 * a silent success */
 			return PMIX_ERR_NOT_SUPPORTED;
 		}
 	}
-	return found == 1 ? PMIX_SUCCESS : found ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_SUPPORTED;
+	if (found != 1 || (ckpt_timeout && a->kind != PLUG_JA_CKPT))
+		return found ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOT_SUPPORTED;
+	if (a->kind == PLUG_JA_PAUSE || a->kind == PLUG_JA_CKPT)
+		a->wait_ms = wait_ms(d, n, ckpt_secs);
+	if (a->kind != PLUG_JA_CANCEL) { /* (a cancel's label is what it cancels) */
+		const pmix_info_t *id = pxc_info_find(d, n, PMIX_JOB_CTRL_ID);
+
+		if (id && take_str(id, (char **)&a->label) < 0)
+			return PMIX_ERR_NOMEM;
+	}
+	return PMIX_SUCCESS;
 }
 
-/* Sends one node's part (its ranks) to peer, awaiting its answer. */
+/* Sends one node's part (its ranks) to peer, awaiting its answer. The
+ * message: STRING nspace, INT32 sig, UINT32 grace, UINT32 n, n x UINT32
+ * rank, then UINT8 kind, PROC requestor, STRING label, UINT32 wait,
+ * STRING ckpt (lib/proto.h). */
 static pmix_status_t send_part(op_t *o, const char *nspace, uint32_t peer, const uint32_t *ranks,
 			       uint32_t n)
 {
 	pmix_data_buffer_t b;
-	int32_t s = o->sig;
+	int32_t s = o->act.sig;
 	uint32_t *g;
 	bool ok;
 
@@ -245,9 +229,15 @@ static pmix_status_t send_part(op_t *o, const char *nspace, uint32_t peer, const
 	pxc_buf_init(&b);
 	ok = pxc_pack_str(&b, nspace) == PMIX_SUCCESS &&
 	     pxc_pack(&b, &s, 1, PMIX_INT32) == PMIX_SUCCESS &&
-	     pxc_pack_u32(&b, o->grace) == PMIX_SUCCESS && pxc_pack_u32(&b, n) == PMIX_SUCCESS;
+	     pxc_pack_u32(&b, o->act.grace_ms) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&b, n) == PMIX_SUCCESS;
 	for (uint32_t i = 0; ok && i < n; i++)
 		ok = pxc_pack_u32(&b, ranks[i]) == PMIX_SUCCESS;
+	ok = ok && pxc_pack(&b, &o->act.kind, 1, PMIX_UINT8) == PMIX_SUCCESS &&
+	     pxc_pack_proc(&b, &o->act.requestor) == PMIX_SUCCESS &&
+	     pxc_pack_str(&b, o->act.label) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&b, o->act.wait_ms) == PMIX_SUCCESS &&
+	     pxc_pack_str(&b, o->act.ckpt) == PMIX_SUCCESS;
 	ok = ok && plug_net_send(jc.net, peer, PLUG_NET_JOBCTL, o->id, &b) == 0;
 	pxc_buf_clear(&b);
 	if (!ok)
@@ -258,13 +248,13 @@ static pmix_status_t send_part(op_t *o, const char *nspace, uint32_t peer, const
 }
 
 /* The targets of o in the step of nspace: each node holding some gets its
- * ranks (JC_ALL for all of its). The status of this node's own part, or
- * of a part that could not go. */
+ * ranks (PLUG_JA_ALL for all of its). The status of a part that could
+ * not go (this node's own answers later, through local_done). */
 static pmix_status_t step_parts(op_t *o, const char *nspace)
 {
 	const plug_map_t *m;
 	const uint32_t *peer;
-	uint32_t *ranks, all_one = JC_ALL;
+	uint32_t *ranks, all_one = PLUG_JA_ALL;
 	unsigned char *want;
 	bool all = false;
 	pmix_status_t st = PMIX_SUCCESS, ps;
@@ -298,11 +288,14 @@ static pmix_status_t step_parts(op_t *o, const char *nspace)
 			continue;
 		if (all && !m->count[node])
 			continue;
-		if (!peer && node == plug_net_ctx.me)
-			ps = signal_here(o->sig, o->grace, all ? &all_one : ranks, all ? 1 : n);
-		else
-			ps = send_part(o, nspace, peer ? peer[node] : node, all ? &all_one : ranks,
-				       all ? 1 : n);
+		if (!peer && node == plug_net_ctx.me) {
+			o->waiting++;
+			plug_ja_run(&o->act, all ? &all_one : ranks, all ? 1 : n, local_done,
+				    (void *)(uintptr_t)o->id);
+			continue;
+		}
+		ps = send_part(o, nspace, peer ? peer[node] : node, all ? &all_one : ranks,
+			       all ? 1 : n);
 		if (ps != PMIX_SUCCESS)
 			st = ps;
 	}
@@ -344,7 +337,12 @@ static void dispatch(op_t *o)
 		    st == PMIX_SUCCESS)
 			st = ps;
 	}
-	part_done(o, st); /* this call's own part */
+	if (st != PMIX_SUCCESS) {
+		o->any_ok = false; /* a cancel that could not reach all is no success */
+		o->st = st;
+	}
+	if (--o->waiting == 0) /* this call's own part */
+		op_done(o);
 }
 
 /* The other steps of o's targets are known (or cannot be). */
@@ -359,14 +357,28 @@ static void steps_known(pmix_status_t st, void *arg)
 	dispatch(o); /* unknown steps answer PMIX_ERR_NOT_FOUND */
 }
 
+/* PMIX_JOB_CTRL_CHECKPOINT_METHOD: the requestor's own, no other target. */
+static pmix_status_t register_method(const pmix_proc_t *requestor, const pmix_proc_t *targets,
+				     size_t nt, const pmix_info_t *method)
+{
+	if (!PMIx_Check_nspace(requestor->nspace, plug_net_ctx.nspace) ||
+	    requestor->rank >= plug_net_ctx.map->ntasks ||
+	    plug_net_ctx.map->node_of[requestor->rank] != plug_net_ctx.me ||
+	    (nt && (nt > 1 || !PMIx_Check_nspace(targets[0].nspace, requestor->nspace) ||
+		    targets[0].rank != requestor->rank)))
+		return PMIX_ERR_BAD_PARAM;
+	return plug_ja_ckpt_register(requestor->rank, method);
+}
+
 pmix_status_t plug_jobctl_host(const pmix_proc_t *requestor, const pmix_proc_t targets[],
 			       size_t ntargets, const pmix_info_t directives[], size_t ndirs,
 			       pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
+	const pmix_info_t *method;
 	pmix_status_t st;
-	uint32_t grace;
+	plug_ja_t act;
 	op_t *o;
-	int rc, sig;
+	int rc;
 
 	if (!jc.net || jc.stopped || !plug_net_ctx.map)
 		return PMIX_ERR_NOT_AVAILABLE;
@@ -376,15 +388,22 @@ pmix_status_t plug_jobctl_host(const pmix_proc_t *requestor, const pmix_proc_t t
 		if (!PMIx_Check_nspace(targets[i].nspace, plug_net_ctx.nspace) &&
 		    !plug_nspace_same_job(targets[i].nspace, plug_net_ctx.nspace))
 			return PMIX_ERR_NOT_SUPPORTED; /* outside the allocation */
-	if ((st = action(directives, ndirs, &sig, &grace)) != PMIX_SUCCESS)
-		return st;
+	if ((st = action(directives, ndirs, &act, &method)) != PMIX_SUCCESS || method) {
+		if (st == PMIX_SUCCESS)
+			st = register_method(requestor, targets, ntargets, method);
+		free((char *)act.label);
+		free((char *)act.ckpt);
+		return st == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : st;
+	}
 	if (!(o = calloc(1, sizeof(*o))) ||
 	    !(o->targets = calloc(ntargets ? ntargets : 1, sizeof(*o->targets)))) {
+		free((char *)act.label);
+		free((char *)act.ckpt);
 		free(o);
 		return PMIX_ERR_NOMEM;
 	}
-	o->sig = sig;
-	o->grace = grace;
+	o->act = act;
+	o->act.requestor = *requestor;
 	if (ntargets) {
 		memcpy(o->targets, targets, ntargets * sizeof(*targets));
 		o->nt = ntargets;
@@ -398,8 +417,8 @@ pmix_status_t plug_jobctl_host(const pmix_proc_t *requestor, const pmix_proc_t t
 	o->waiting = 1; /* this call's own part */
 	o->next = jc.ops;
 	jc.ops = o;
-	plug_flag("job control: signal %d to %zu target(s) of %s:%u", o->sig, o->nt,
-		  requestor->nspace, requestor->rank);
+	plug_flag("job control: action %u (signal %d) to %zu target(s) of %s:%u",
+		  (unsigned)o->act.kind, o->act.sig, o->nt, requestor->nspace, requestor->rank);
 	rc = plug_xstep_need(o->targets, o->nt, steps_known, (void *)(uintptr_t)o->id);
 	if (rc != 0)
 		dispatch(o); /* known (1), or not to be had (< 0): dispatch tells */
@@ -408,12 +427,63 @@ pmix_status_t plug_jobctl_host(const pmix_proc_t *requestor, const pmix_proc_t t
 
 /* ---- the transport's callbacks ------------------------------------------ */
 
+/* Where a JOBCTL's answer goes. */
+typedef struct {
+	uint32_t from, tag;
+} reply_t;
+
+static void send_ack(uint32_t to, uint32_t tag, pmix_status_t st)
+{
+	pmix_data_buffer_t b;
+
+	if (jc.stopped)
+		return;
+	pxc_buf_init(&b);
+	if (pxc_pack_status(&b, st) == PMIX_SUCCESS)
+		plug_net_send(jc.net, to, PLUG_NET_JOBCTL_ACK, tag, &b);
+	pxc_buf_clear(&b);
+}
+
+static void remote_done(pmix_status_t st, void *arg)
+{
+	reply_t *r = arg;
+
+	send_ack(r->from, r->tag, st);
+	free(r);
+}
+
+/* The part after the ranks (absent: a plain signal, as before it had
+ * one). 0, or -1 when it is broken. */
+static int unpack_trailer(pmix_data_buffer_t *in, plug_ja_t *a)
+{
+	int32_t one = 1;
+	char *label = NULL, *ckpt = NULL;
+
+	if (!pxc_buf_remaining(in))
+		return 0;
+	if (pxc_unpack(in, &a->kind, &one, PMIX_UINT8) != PMIX_SUCCESS ||
+	    pxc_unpack_proc(in, &a->requestor) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &label) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &a->wait_ms) != PMIX_SUCCESS ||
+	    pxc_unpack_str(in, &ckpt) != PMIX_SUCCESS || a->kind >= PLUG_JA_KINDS ||
+	    a->wait_ms > 3600000 ||
+	    ((a->kind == PLUG_JA_PAUSE || a->kind == PLUG_JA_CKPT) && !a->wait_ms)) {
+		free(label);
+		free(ckpt);
+		return -1;
+	}
+	a->label = label;
+	a->ckpt = ckpt;
+	return 0;
+}
+
 static void jobctl_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 {
 	int32_t sig = 0, one = 1;
 	uint32_t grace = 0, n = 0, *ranks = NULL;
 	pmix_status_t st = PMIX_SUCCESS;
-	pmix_data_buffer_t b;
+	plug_ja_t a = { 0 };
+	reply_t *r = NULL;
 	char *ns = NULL;
 
 	if (pxc_unpack_str(in, &ns) != PMIX_SUCCESS || !ns ||
@@ -423,33 +493,40 @@ static void jobctl_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
 		if (!ns)
 			plug_error("job control: a broken request from node %u: refused", from);
 		free(ns);
-		pxc_buf_init(&b);
-		if (pxc_pack_status(&b, st) == PMIX_SUCCESS)
-			plug_net_send(jc.net, from, PLUG_NET_JOBCTL_ACK, tag, &b);
-		pxc_buf_clear(&b);
+		send_ack(from, tag, st);
 		return;
 	}
 	free(ns);
 	if (pxc_unpack(in, &sig, &one, PMIX_INT32) != PMIX_SUCCESS ||
 	    pxc_unpack_u32(in, &grace) != PMIX_SUCCESS || pxc_unpack_u32(in, &n) != PMIX_SUCCESS ||
-	    n == 0 || n > pxc_buf_remaining(in) || sig <= 0 || sig >= NSIG || grace > 3600000 ||
+	    n == 0 || n > pxc_buf_remaining(in) || grace > 3600000 ||
 	    !(ranks = calloc(n, sizeof(*ranks))))
 		st = PMIX_ERR_BAD_PARAM;
 	for (uint32_t i = 0; st == PMIX_SUCCESS && i < n; i++)
 		if (pxc_unpack_u32(in, &ranks[i]) != PMIX_SUCCESS ||
-		    (ranks[i] != JC_ALL &&
+		    (ranks[i] != PLUG_JA_ALL &&
 		     (ranks[i] >= plug_net_ctx.map->ntasks ||
 		      plug_net_ctx.map->node_of[ranks[i]] != plug_net_ctx.me)))
 			st = PMIX_ERR_BAD_PARAM;
-	if (st == PMIX_SUCCESS)
-		st = signal_here(sig, grace, ranks, n);
-	else
-		plug_error("job control: a broken request from node %u: refused", from);
+	if (st == PMIX_SUCCESS && unpack_trailer(in, &a) < 0)
+		st = PMIX_ERR_BAD_PARAM;
+	a.sig = sig;
+	a.grace_ms = grace;
+	if (st == PMIX_SUCCESS && (a.kind == PLUG_JA_SIGNAL ? sig <= 0 || sig >= NSIG : sig != 0))
+		st = PMIX_ERR_BAD_PARAM;
+	if (st == PMIX_SUCCESS && !(r = malloc(sizeof(*r))))
+		st = PMIX_ERR_NOMEM;
+	if (st == PMIX_SUCCESS) {
+		*r = (reply_t){ from, tag };
+		plug_ja_run(&a, ranks, n, remote_done, r);
+	} else {
+		if (st == PMIX_ERR_BAD_PARAM)
+			plug_error("job control: a broken request from node %u: refused", from);
+		send_ack(from, tag, st);
+	}
+	free((char *)a.label);
+	free((char *)a.ckpt);
 	free(ranks);
-	pxc_buf_init(&b);
-	if (pxc_pack_status(&b, st) == PMIX_SUCCESS)
-		plug_net_send(jc.net, from, PLUG_NET_JOBCTL_ACK, tag, &b);
-	pxc_buf_clear(&b);
 }
 
 static void ack_in(uint32_t from, uint32_t tag, pmix_data_buffer_t *in)
@@ -503,10 +580,10 @@ static void jc_stop(void *arg)
 	jc.stopped = true;
 	while (jc.ops) {
 		jc.ops->st = PMIX_ERR_UNREACH;
+		jc.ops->any_ok = false;
 		op_done(jc.ops);
 	}
-	while (jc.lates)
-		late_kill(-1, 0, jc.lates); /* the grace ends with the step */
+	plug_ja_stop(); /* the pending parts find no request to answer */
 }
 
 int plug_jobctl_net_register(plug_net_t *n)
@@ -520,5 +597,6 @@ int plug_jobctl_net_register(plug_net_t *n)
 
 	memset(&jc, 0, sizeof(jc));
 	jc.net = n;
+	plug_ja_start(plug_net_base(n));
 	return plug_net_register(n, &u);
 }

@@ -62,6 +62,7 @@
 #include "net/tool.h"
 #include "net/transport.h"
 #include "stepd/abort.h"
+#include "stepd/attrs.h"
 #include "stepd/family.h"
 #include "stepd/input.h"
 #include "stepd/nspace.h"
@@ -621,11 +622,13 @@ static int task_localities(plug_step_t *st)
 
 static int start_server(plug_step_t *st)
 {
-	pmix_info_t *info = PMIx_Info_create(18);
+	pmix_info_t *info = PMIx_Info_create(22);
 	pmix_topology_t topo = { .source = "hwloc", .topology = st->topo };
 	uint32_t uid = st->si.uid, gid = st->si.gid, nodeid = st->si.nodeid;
+	uint32_t max_message = plug_conf.max_message_mb << 20,
+		 hello_ms = plug_conf.hello_timeout * 1000;
 	bool yes = true;
-	size_t n = 10;
+	size_t n = 14;
 	char tmo[16];
 	pmix_status_t rc;
 
@@ -646,6 +649,10 @@ static int start_server(plug_step_t *st)
 		       PMIX_UINT32);
 	PMIx_Info_load(&info[8], PXC_SERVER_IOF_HISTORY, &plug_conf.iof_history, PMIX_UINT32);
 	PMIx_Info_load(&info[9], PXC_SERVER_IOF_QUEUE, &plug_conf.iof_queue, PMIX_UINT32);
+	PMIx_Info_load(&info[10], PXC_SERVER_MAX_PEERS, &plug_conf.max_connections, PMIX_UINT32);
+	PMIx_Info_load(&info[11], PXC_SERVER_MAX_PENDING, &plug_conf.max_pending, PMIX_UINT32);
+	PMIx_Info_load(&info[12], PXC_SERVER_MAX_MESSAGE, &max_message, PMIX_UINT32);
+	PMIx_Info_load(&info[13], PXC_SERVER_HELLO_MS, &hello_ms, PMIX_UINT32);
 	if (st->topo) /* the server uses ours instead of discovering again */
 		PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
 	/* tools find the step in the node's temporary directory:
@@ -659,10 +666,11 @@ static int start_server(plug_step_t *st)
 	/* the files appear once the step is registered and the network is up */
 	PMIx_Info_load(&info[n++], PXC_SERVER_RDV_DEFER, &yes, PMIX_BOOL);
 	rc = PMIx_server_init(&module, info, n);
-	PMIx_Info_free(info, 18);
+	PMIx_Info_free(info, 22);
 	if (rc != PMIX_SUCCESS)
 		return plug_error("PMIx_server_init: %s", PMIx_Error_string(rc)), -1;
 	st->server_up = true;
+	plug_attrs_register(); /* logs what failed; the step runs on */
 	return 0;
 }
 

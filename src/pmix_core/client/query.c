@@ -2,9 +2,12 @@
 /*
  * query.c - PMIx_Query_info(_nb).
  *
- * Queries the library can answer itself (the ABI version keys) are
- * answered without a server, even before PMIx_Init; other keys go to the
- * server (or, in a server process, to pxc_server_query). Result arrays
+ * Queries the library can answer itself (the ABI version keys, and
+ * PMIX_QUERY_ATTRIBUTE_SUPPORT for the client, server and tool levels:
+ * common/attr_support.c) are answered without a server, even before
+ * PMIx_Init; other keys (and the host level) go to the server (or, in a
+ * server process, to pxc_server_query). A broken attribute query (a level
+ * qualifier of the wrong type) is PMIX_ERR_BAD_PARAM. Result arrays
  * handed to a pmix_info_cbfunc_t belong to the library until the caller
  * invokes the release function it was given. Callbacks run in the
  * progress thread, except a local-only query made before init, which is
@@ -19,45 +22,89 @@
 #include "conn.h"
 #include "request.h"
 #include "server/query.h"
+#include "attr_support.h"
 
 #define ABI_VERSION "0.0"
 
-static bool key_local(const char *k)
+static bool abi_key(const char *k)
 {
 	return strcmp(k, PMIX_QUERY_STABLE_ABI_VERSION) == 0 ||
 	       strcmp(k, PMIX_QUERY_PROVISIONAL_ABI_VERSION) == 0;
 }
 
+/* An attribute-support query is answered here unless it asks for the
+ * host level (which only the server knows). */
+static bool attrs_local(const pmix_query_t *q)
+{
+	bool host = true;
+
+	return pxc_attr_query_check(q, &host) == PMIX_SUCCESS && !host;
+}
+
+static bool is_attrs(const char *k)
+{
+	return strcmp(k, PMIX_QUERY_ATTRIBUTE_SUPPORT) == 0;
+}
+
+/* In the Standard's form the keys after a first PMIX_QUERY_ATTRIBUTE_
+ * SUPPORT are function names. */
 static bool queries_local(const pmix_query_t *q, size_t nq)
 {
-	for (size_t i = 0; i < nq; i++)
-		for (char **k = q[i].keys; k && *k; k++)
-			if (!key_local(*k))
+	for (size_t i = 0; i < nq; i++) {
+		if (q[i].keys && q[i].keys[0] && is_attrs(q[i].keys[0])) {
+			if (!attrs_local(&q[i]))
 				return false;
+			continue;
+		}
+		for (char **k = q[i].keys; k && *k; k++)
+			if (!abi_key(*k) && !(is_attrs(*k) && attrs_local(&q[i])))
+				return false;
+	}
 	return true;
 }
 
-static pmix_status_t answer_local(const pmix_query_t *q, size_t nq, pxc_results_t *r)
+/* A broken attribute-support query is the caller's error. */
+static pmix_status_t queries_check(const pmix_query_t *q, size_t nq)
 {
-	size_t n = 0;
-
 	for (size_t i = 0; i < nq; i++)
 		for (char **k = q[i].keys; k && *k; k++)
-			n++;
-	if (n == 0)
-		return PMIX_ERR_NOT_FOUND;
-	if (!(r->info = calloc(n, sizeof(*r->info))))
-		return PMIX_ERR_NOMEM;
-	for (size_t i = 0; i < nq; i++) {
-		for (char **k = q[i].keys; k && *k; k++) {
-			pmix_info_t *in = &r->info[r->n++];
+			if (is_attrs(*k) && pxc_attr_query_check(&q[i], NULL) != PMIX_SUCCESS)
+				return PMIX_ERR_BAD_PARAM;
+	return PMIX_SUCCESS;
+}
 
-			snprintf(in->key, sizeof(in->key), "%s", *k);
-			in->value.type = PMIX_STRING;
-			in->value.data.string = strdup(ABI_VERSION);
+/* Answers queries_local's queries. In the Standard's form of an attribute
+ * query the keys after PMIX_QUERY_ATTRIBUTE_SUPPORT are function names. */
+static pmix_status_t answer_local(const pmix_query_t *q, size_t nq, pxc_results_t *r)
+{
+	pxc_infolist_t l = { NULL, 0, 0 };
+	pmix_status_t st = PMIX_SUCCESS;
+
+	for (size_t i = 0; i < nq && st == PMIX_SUCCESS; i++) {
+		for (char **k = q[i].keys; k && *k && st == PMIX_SUCCESS; k++) {
+			pmix_info_t *in;
+
+			if (is_attrs(*k)) {
+				st = pxc_attr_query_answer(&q[i], &l);
+				if (k == q[i].keys)
+					break; /* the rest are its function names */
+				continue;
+			}
+			if (!(in = pxc_infolist_add(&l, *k)))
+				st = PMIX_ERR_NOMEM;
+			else
+				st = PMIx_Info_load(in, *k, ABI_VERSION, PMIX_STRING);
 		}
 	}
-	r->info[r->n - 1].flags |= PMIX_INFO_ARRAY_END;
+	if (st == PMIX_SUCCESS && l.n == 0)
+		st = PMIX_ERR_NOT_FOUND;
+	if (st != PMIX_SUCCESS) {
+		pxc_infolist_free(&l);
+		return st;
+	}
+	l.info[l.n - 1].flags |= PMIX_INFO_ARRAY_END;
+	r->info = l.info;
+	r->n = l.n;
 	return PMIX_SUCCESS;
 }
 
@@ -86,6 +133,8 @@ pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info
 		return PMIX_ERR_BAD_PARAM;
 	*results = NULL;
 	*nresults = 0;
+	if ((st = queries_check(queries, nqueries)) != PMIX_SUCCESS)
+		return st;
 	if (queries_local(queries, nqueries)) {
 		st = answer_local(queries, nqueries, &r);
 		*results = r.info;
@@ -153,7 +202,7 @@ pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_i
 	pmix_data_buffer_t b;
 	pmix_status_t st;
 
-	if (!cbfunc || !queries || !nqueries)
+	if (!cbfunc || !queries || !nqueries || queries_check(queries, nqueries) != PMIX_SUCCESS)
 		return PMIX_ERR_BAD_PARAM;
 	if (queries_local(queries, nqueries))
 		return query_local_nb(queries, nqueries, cbfunc, cbdata);

@@ -3,8 +3,9 @@
  * unsupported.c - client API calls that slurmix does not support yet. They are
  * exported so that no binary built against OpenPMIx headers meets a
  * missing symbol, clear their output arguments and return
- * PMIX_ERR_NOT_SUPPORTED: fabric, device distances, attribute registration
- * and session control (PMIx_IOF_push: client/iof.c).
+ * PMIX_ERR_NOT_SUPPORTED: fabric, device distances and session control
+ * (PMIx_IOF_push: client/push.c; attribute registration:
+ * common/attr_support.c).
  */
 #include <pmix_server.h>
 
@@ -66,12 +67,6 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cp
 					pmix_device_dist_cbfunc_t cbfunc, void *cbdata)
 {
 	(void)topo, (void)cpuset, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-	return PMIX_ERR_NOT_SUPPORTED;
-}
-
-pmix_status_t PMIx_Register_attributes(char *function, char *attrs[])
-{
-	(void)function, (void)attrs;
 	return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -4,7 +4,10 @@
 public headers (src/pmix_core/include/pmix_common.h and pmix_deprecated.h).
 
 attr_table.h lists every attribute macro whose value is a string literal,
-as { "PMIX_NAME", "pmix.string" }, for PMIx_Get_attribute_string/_name.
+as { "PMIX_NAME", "pmix.string", PMIX_TYPE }, for PMIx_Get_attribute_string/
+_name and the pmix_regattr_t of attribute queries; the type is read from
+the macro's comment ("/* uint32_t */"), PMIX_UNDEF where it says none or
+"varies".
 status_table.h lists every status/event macro with a negative (or zero)
 integer value, as { PMIX_NAME, "PMIX_NAME" }, for PMIx_Error_string/_code;
 the first header wins when two names share a code.
@@ -20,7 +23,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INC = os.path.join(HERE, "..", "include")
 HEADERS = ["pmix_common.h", "pmix_deprecated.h"]
 
-ATTR = re.compile(r'^#define\s+(PMIX_[A-Z0-9_]+)\s+"([^"]*)"')
+ATTR = re.compile(r'^#define\s+(PMIX_[A-Z0-9_]+)\s+"([^"]*)"\s*(?:/\*\s*(.*?)\s*\*/)?')
+# the C type a header comment names -> its PMIx data type
+TYPES = {
+    "char*": "PMIX_STRING", "bool": "PMIX_BOOL", "pmix_data_array_t*": "PMIX_DATA_ARRAY",
+    "uint32_t": "PMIX_UINT32", "size_t": "PMIX_SIZE", "int": "PMIX_INT",
+    "uint64_t": "PMIX_UINT64", "uint16_t": "PMIX_UINT16", "int32_t": "PMIX_INT32",
+    "pmix_byte_object_t": "PMIX_BYTE_OBJECT", "pmix_rank_t": "PMIX_PROC_RANK",
+    "pmix_proc_t*": "PMIX_PROC", "double": "PMIX_DOUBLE", "float": "PMIX_FLOAT",
+    "pmix_envar_t*": "PMIX_ENVAR", "pmix_status_t": "PMIX_STATUS", "time_t": "PMIX_TIME",
+    "pid_t": "PMIX_PID", "void*": "PMIX_POINTER", "pointer": "PMIX_POINTER",
+    "pmix_topology_t*": "PMIX_TOPO", "pmix_cpuset_t*": "PMIX_PROC_CPUSET",
+    "pmix_proc_state_t": "PMIX_PROC_STATE", "pmix_persistence_t": "PMIX_PERSIST",
+    "pmix_data_range_t": "PMIX_DATA_RANGE", "pmix_scope_t": "PMIX_SCOPE",
+    "pmix_link_state_t": "PMIX_LINK_STATE", "pmix_geometry_t": "PMIX_GEOMETRY",
+    "pmix_device_type_t": "PMIX_DEVTYPE", "pmix_storage_medium_t": "PMIX_STOR_MEDIUM",
+    "pmix_storage_accessibility_t": "PMIX_STOR_ACCESS",
+    "pmix_storage_persistence_t": "PMIX_STOR_PERSIST",
+    "pmix_storage_access_type_t": "PMIX_STOR_ACCESS_TYPE",
+}
 STATUS = re.compile(r'^#define\s+(PMIX_[A-Z0-9_]+)\s+\(?\s*(-?[0-9]+)\s*\)?\s*(?:/[*/].*)?$')
 # status macros live between these markers in pmix_common.h and anywhere
 # with a negative value in pmix_deprecated.h
@@ -39,8 +60,8 @@ def collect():
         in_status = hdr != "pmix_common.h"
         for line in read(hdr):
             m = ATTR.match(line)
-            if m and m.group(1) not in (a for a, _ in attrs):
-                attrs.append((m.group(1), m.group(2)))
+            if m and m.group(1) not in (a for a, _, _ in attrs):
+                attrs.append((m.group(1), m.group(2), TYPES.get(m.group(3), "PMIX_UNDEF")))
                 continue
             m = STATUS.match(line)
             if not m:
@@ -69,7 +90,7 @@ def main():
     if not attrs or not status:
         sys.exit("gen_tables.py: nothing found in %s" % INC)
     write(os.path.join(HERE, "attr_table.h"), "PXC_ATTR_TABLE_H",
-          ['\t{ "%s", "%s" },' % (n, s) for n, s in attrs])
+          ['\t{ "%s", "%s", %s },' % a for a in attrs])
     write(os.path.join(HERE, "status_table.h"), "PXC_STATUS_TABLE_H",
           ['\t{ %s, "%s", %s },' % (n, n, "true" if alias else "false")
            for n, _, alias in status])

@@ -107,6 +107,16 @@ void pxc_buf_load_take(pmix_data_buffer_t *buf, void *bytes, size_t len)
 	buf->pack_ptr = buf->base_ptr + len;
 }
 
+void pxc_buf_view(pmix_data_buffer_t *buf, const void *bytes, size_t len)
+{
+	pxc_buf_init(buf);
+	if (!bytes || !len)
+		return; /* (no arithmetic on a NULL pointer) */
+	buf->base_ptr = buf->unpack_ptr = (char *)bytes;
+	buf->pack_ptr = buf->base_ptr + len;
+	buf->bytes_allocated = buf->bytes_used = len;
+}
+
 int pxc_buf_load_copy(pmix_data_buffer_t *buf, const void *bytes, size_t len)
 {
 	void *copy = NULL;
@@ -1456,7 +1466,7 @@ static const struct codec codecs[] = {
 	[PMIX_LOCTYPE] = SC(pmix_locality_t, 2, enc_16, dec_16),
 	[PMIX_COMPRESSED_BYTE_OBJECT] = ST(pmix_byte_object_t, 8, bo, bo),
 	[PMIX_PROC_NSPACE] = BX(pmix_nspace_t, 4, nspace),
-	[PMIX_PROC_STATS] = BX(pmix_proc_stats_t, 86, pstats),
+	[PMIX_PROC_STATS] = BX(pmix_proc_stats_t, 85, pstats),
 	[PMIX_DISK_STATS] = BX(pmix_disk_stats_t, 92, dkstats),
 	[PMIX_NET_STATS] = BX(pmix_net_stats_t, 52, netstats),
 	[PMIX_NODE_STATS] = BX(pmix_node_stats_t, 80, ndstats),

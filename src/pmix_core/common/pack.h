@@ -45,6 +45,9 @@ void pxc_buf_clear(pmix_data_buffer_t *buf);
 int pxc_buf_load_copy(pmix_data_buffer_t *buf, const void *bytes, size_t len);
 /* Makes buf own bytes (malloc'ed by the caller) and read from them. */
 void pxc_buf_load_take(pmix_data_buffer_t *buf, void *bytes, size_t len);
+/* Makes buf a read-only view of bytes[0..len), which stay the caller's
+ * (never clear such a buffer); an empty view when len is 0. */
+void pxc_buf_view(pmix_data_buffer_t *buf, const void *bytes, size_t len);
 /* Appends raw bytes. Returns 0, or -1/ENOMEM. */
 int pxc_buf_append(pmix_data_buffer_t *buf, const void *bytes, size_t len);
 /* Bytes not read yet. */

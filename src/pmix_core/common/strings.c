@@ -199,6 +199,7 @@ static const struct status_name status_names[] = {
 struct attr_name {
 	const char *name;
 	const char *string;
+	pmix_data_type_t type; /* unused here: attr_support.c's regattrs */
 };
 
 static const struct attr_name attrs[] = {

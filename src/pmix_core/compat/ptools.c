@@ -21,8 +21,9 @@
  *   - help texts: a file's "[topic]" section, lines up to the next "[",
  *     "#" lines skipped, used as the format for the caller's arguments;
  *   - attribute names through our PMIx_Get_attribute_string/_name; the
- *     tables of supported attributes per function are not kept (pattrs
- *     prints the titles and no attributes).
+ *     functions and attributes pattrs prints (--client-fns, --client F, ...)
+ *     come from common/attr_support.c, the tables the library answers
+ *     PMIX_QUERY_ATTRIBUTE_SUPPORT from.
  * Any thread; the tools call it from their main thread before and around
  * PMIx_tool_init.
  */
@@ -37,6 +38,8 @@
 #include <string.h>
 #include <pmix.h>
 #include <pmix_version.h>
+
+#include "attr_support.h"
 
 #include "compat/ptools.h"
 
@@ -692,19 +695,68 @@ static const char *level_title(const char *level, const char *what)
 	return t;
 }
 
+/* This process's answer to an attribute query of one level qualifier
+ * (key, with the functions value, or a bool when value is NULL). */
+static pmix_status_t ask_level(const char *key, const char *value, pxc_infolist_t *r)
+{
+	pmix_info_t q_info;
+	pmix_query_t q = { 0 };
+	bool yes = true;
+	pmix_status_t st;
+
+	PMIx_Info_load(&q_info, key, value ? (const void *)value : &yes,
+		       value ? PMIX_STRING : PMIX_BOOL);
+	q.qualifiers = &q_info;
+	q.nqual = 1;
+	st = pxc_attr_query_answer(&q, r);
+	PMIx_Info_destruct(&q_info);
+	return st;
+}
+
 char **pmix_attributes_print_functions(char *level)
 {
-	char **ans = NULL;
+	char **ans = NULL, **names;
+	pxc_infolist_t r = { NULL, 0, 0 };
 
 	PMIx_Argv_append_nosize(&ans, level_title(level, "FUNCTIONS"));
+	if (level && ask_level(level, NULL, &r) == PMIX_SUCCESS && r.n == 1 &&
+	    r.info[0].value.type == PMIX_STRING && r.info[0].value.data.string) {
+		names = PMIx_Argv_split(r.info[0].value.data.string, ',');
+		for (size_t i = 0; names && names[i]; i++)
+			PMIx_Argv_append_nosize(&ans, names[i]);
+		PMIx_Argv_free(names);
+	}
+	pxc_infolist_free(&r);
 	return ans;
 }
 
+/* The attributes of the functions named (comma list or "all") at level,
+ * as pattrs prints them: the headers, then each function and its
+ * attributes. */
 char **pmix_attributes_print_attr(char *level, char *function)
 {
-	(void)level;
-	(void)function;
-	return NULL; /* no per-function tables: as OpenPMIx for "all" */
+	char **ans = NULL;
+	pxc_infolist_t r = { NULL, 0, 0 };
+	const pmix_data_array_t *d;
+
+	if (!level || !function)
+		return NULL;
+	pmix_attributes_print_headers(&ans, level);
+	if (ask_level(level, function, &r) == PMIX_SUCCESS && r.n == 1 &&
+	    r.info[0].value.type == PMIX_DATA_ARRAY && (d = r.info[0].value.data.darray) &&
+	    d->type == PMIX_INFO) {
+		const pmix_info_t *f = d->array;
+
+		for (size_t i = 0; i < d->size; i++) {
+			const pmix_data_array_t *a = f[i].value.data.darray;
+
+			if (f[i].value.type == PMIX_DATA_ARRAY && a && a->type == PMIX_REGATTR)
+				pmix_attributes_print_attrs(&ans, (char *)f[i].key, a->array,
+							    a->size);
+		}
+	}
+	pxc_infolist_free(&r);
+	return ans;
 }
 
 void pmix_attributes_print_headers(char ***ans, char *level)
@@ -724,9 +776,12 @@ void pmix_attributes_print_attrs(char ***ans, char *function, pmix_regattr_t *at
 		free(line);
 	}
 	for (size_t i = 0; attrs && i < nattrs; i++) {
-		if (asprintf(&line, "    %-35.35s  %-25.25s  %s",
-			     attrs[i].name ? attrs[i].name : "", attrs[i].string,
-			     PMIx_Data_type_string(attrs[i].type)) < 0)
+		/* an entry without a string ("NONE": no attributes) is its name */
+		if ((attrs[i].string[0] ?
+			     asprintf(&line, "    %-35.35s  %-25.25s  %s",
+				      attrs[i].name ? attrs[i].name : "", attrs[i].string,
+				      PMIx_Data_type_string(attrs[i].type)) :
+			     asprintf(&line, "    %s", attrs[i].name ? attrs[i].name : "")) < 0)
 			return;
 		PMIx_Argv_append_nosize(ans, line);
 		free(line);

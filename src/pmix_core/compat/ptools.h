@@ -128,8 +128,11 @@ PMIX_EXPORT int pmix_asprintf(char **ptr, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Attribute names: "PMIX_QUERY_NAMESPACES" <-> "pmix.qry.ns" (either way
- * an unknown input comes back), and the attribute tables pattrs prints
- * (functions listed, no per-function attributes). */
+ * an unknown input comes back), and the attribute tables pattrs prints:
+ * a level's functions (print_functions: the title, then one per line),
+ * the attributes of the functions named (print_attr: level is a
+ * PMIX_*_ATTRIBUTES key, function a comma list or "all"; the host level
+ * only in a server process), from common/attr_support.c. */
 PMIX_EXPORT const char *pmix_attributes_lookup(const char *name);
 PMIX_EXPORT const char *pmix_attributes_reverse_lookup(const char *attrstring);
 PMIX_EXPORT void pmix_init_registered_attrs(void);

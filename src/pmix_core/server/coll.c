@@ -333,14 +333,10 @@ static void fence_marks(const pxc_coll_t *c)
  * once with its final size, goes to every member. */
 static void fence_finish(pxc_coll_t *c, pmix_status_t st, const char *data, size_t ndata)
 {
-	pmix_data_buffer_t view = { .base_ptr = (char *)data,
-				    .unpack_ptr = (char *)data,
-				    .bytes_allocated = ndata,
-				    .bytes_used = ndata };
 	pmix_byte_object_t bo = { .bytes = (char *)data, .size = ndata };
-	pmix_data_buffer_t msg;
+	pmix_data_buffer_t view, msg;
 
-	view.pack_ptr = view.base_ptr + ndata;
+	pxc_buf_view(&view, data, ndata);
 	if (st == PMIX_SUCCESS && ndata &&
 	    (st = pxc_store_unpack(pxc_srv.store, &view)) != PMIX_SUCCESS)
 		pxc_error("server: the host's fence data does not unpack (%d)", st);
@@ -470,13 +466,10 @@ static int collect_local(pxc_coll_t *c, pmix_data_buffer_t *out)
 
 pmix_status_t pxc_server_host_data(const char *data, size_t ndata)
 {
-	pmix_data_buffer_t view = { .base_ptr = (char *)data,
-				    .unpack_ptr = (char *)data,
-				    .bytes_allocated = ndata,
-				    .bytes_used = ndata };
+	pmix_data_buffer_t view;
 	pmix_status_t st;
 
-	view.pack_ptr = view.base_ptr + ndata;
+	pxc_buf_view(&view, data, ndata);
 	st = ndata ? pxc_store_unpack(pxc_srv.store, &view) : PMIX_SUCCESS;
 	if (st != PMIX_SUCCESS)
 		pxc_error("server: the host's connect data does not unpack (%d)", st);

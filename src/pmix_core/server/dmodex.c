@@ -497,7 +497,8 @@ static void get_from_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, const pmix_pro
 	}
 	if (!r || waiter_add(g, p->id, h->tag, key) < 0 ||
 	    pxc_info_dup(info, ninfo, &r->a.info) != PMIX_SUCCESS) {
-		pxc_peer_reply(p, h->cmd, h->tag, PMIX_ERR_NOMEM, NULL);
+		pxc_peer_reply(p, h->cmd, h->tag,
+			       g && !r ? pxc_upcall_new_status() : PMIX_ERR_NOMEM, NULL);
 		if (r)
 			pxc_upcall_free(r); /* frees g */
 		else

@@ -395,7 +395,7 @@ static void tell_host_notify(notif_t *n)
 
 	if (!r) {
 		if (p)
-			pxc_peer_reply(p, n->cmd, n->tag, PMIX_ERR_NOMEM, NULL);
+			pxc_peer_reply(p, n->cmd, n->tag, pxc_upcall_new_status(), NULL);
 		pxc_evq_done(n->bytes);
 		return;
 	}

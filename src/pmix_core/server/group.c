@@ -415,13 +415,10 @@ static int plist_add(plist_t *l, const pmix_proc_t *p)
 static pmix_status_t take_parts(const char *data, size_t ndata, bool has_cid, uint64_t cid,
 				plist_t *l)
 {
-	pmix_data_buffer_t in = { .base_ptr = (char *)data,
-				  .unpack_ptr = (char *)data,
-				  .pack_ptr = (char *)data + ndata,
-				  .bytes_allocated = ndata,
-				  .bytes_used = ndata };
+	pmix_data_buffer_t in;
 	pmix_status_t st = PMIX_SUCCESS;
 
+	pxc_buf_view(&in, data, ndata);
 	while (st == PMIX_SUCCESS && pxc_buf_remaining(&in) > 0) {
 		uint32_t count;
 

@@ -97,6 +97,9 @@ struct pxc_peer {
 	uint32_t ev_marked;    /* ev_sent when the last event mark went (peer.c) */
 	uint32_t ev_lost_seen; /* the event cache's losses it was told of (event.c) */
 	bool finalized;
+	struct event *hello_timer; /* until it says HELLO (peer.c) */
+	uint32_t npending;         /* its requests waiting for the host */
+	bool pending_warned;       /* it was told of the limit (logged once) */
 };
 
 typedef struct pxc_pset {

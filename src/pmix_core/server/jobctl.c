@@ -338,7 +338,7 @@ int pxc_do_jobctl(pxc_peer_t *p, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in
 	} else if (!pxc_srv.module.job_control) {
 		reply_results(p, h, PMIX_ERR_NOT_SUPPORTED);
 	} else if (!(r = pxc_upcall_new(p, h->tag, h->cmd, pxc_upcall_done_info))) {
-		reply_results(p, h, PMIX_ERR_NOMEM);
+		reply_results(p, h, pxc_upcall_new_status());
 	} else {
 		/* the request owns what the host is handed */
 		r->a.procs = targets;

@@ -693,15 +693,12 @@ pmix_status_t pxc_server_hold_nspace(const char *ns)
 
 pmix_status_t pxc_server_hold_nspace_data(const char *ns, const void *data, size_t ndata)
 {
-	pmix_data_buffer_t view = { .base_ptr = (char *)data,
-				    .unpack_ptr = (char *)data,
-				    .bytes_allocated = ndata,
-				    .bytes_used = ndata };
+	pmix_data_buffer_t view;
 	pmix_status_t st;
 
 	if (!ns || !ns[0] || !data || !ndata || !pxc_srv.store)
 		return PMIX_ERR_BAD_PARAM;
-	view.pack_ptr = view.base_ptr + ndata;
+	pxc_buf_view(&view, data, ndata);
 	if ((st = pxc_store_unpack(pxc_srv.store, &view)) == PMIX_SUCCESS)
 		keep(ns);
 	return st;

@@ -19,12 +19,17 @@
  * When a client's connection ends without FINALIZE, the client is marked
  * lost: collectives waiting for it fail at once and GETs parked on its
  * data are answered, so no other client hangs on it.
+ *
+ * Limits (peer.h): connections held at once, a HELLO deadline, requests
+ * of one connection waiting for the host, the size of one message.
  */
 #include <errno.h>
+#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -54,13 +59,77 @@
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *payload, void *arg);
 static void on_close(pxc_conn_t *c, int err, void *arg);
 
+static struct {
+	uint32_t max_peers, max_pending, max_message, hello_ms;
+	uint32_t npeers;
+	time_t refused_at; /* the last "too many connections" line */
+} lim = { 1024, 1024, PXC_WIRE_MAX_PAYLOAD, 10000, 0, 0 };
+
+void pxc_peer_config(uint32_t max_peers, uint32_t max_pending, uint32_t max_message,
+		     uint32_t hello_ms)
+{
+	lim.max_peers = max_peers ? max_peers : 1;
+	lim.max_pending = max_pending ? max_pending : 1;
+	lim.max_message = max_message < 65536                ? 65536 :
+			  max_message > PXC_WIRE_MAX_PAYLOAD ? PXC_WIRE_MAX_PAYLOAD :
+							       max_message;
+	lim.hello_ms = hello_ms ? hello_ms : 1;
+}
+
+bool pxc_peer_request_ok(pxc_peer_t *p)
+{
+	if (!p)
+		return true; /* the server's own */
+	if (p->npending >= lim.max_pending) {
+		if (!p->pending_warned)
+			pxc_error("server: %s:%u (pid %d) has %u requests waiting: refusing more "
+				  "(SlurmixMaxPending)",
+				  p->proc.nspace, p->proc.rank, (int)p->pid, p->npending);
+		p->pending_warned = true;
+		return false;
+	}
+	p->npending++;
+	return true;
+}
+
+void pxc_peer_request_done(uint64_t peer_id)
+{
+	pxc_peer_t *p = peer_id ? pxc_peer_find(peer_id) : NULL;
+
+	if (p && p->npending)
+		p->npending--;
+}
+
+/* No HELLO in time: closed. */
+static void hello_late(evutil_socket_t fd, short what, void *arg)
+{
+	pxc_peer_t *p = arg;
+
+	(void)fd, (void)what;
+	pxc_error("server: connection of pid %d said no HELLO in %u ms: closed", (int)p->pid,
+		  lim.hello_ms);
+	pxc_peer_drop(p, false);
+}
+
 /* ------------------------------------------------------------ life cycle */
 
 static void peer_new(int fd, uid_t uid, gid_t gid, pid_t pid, bool proxied)
 {
-	pxc_peer_t *p = calloc(1, sizeof(*p));
+	pxc_peer_t *p;
+	struct timeval tv = { lim.hello_ms / 1000, (lim.hello_ms % 1000) * 1000 };
 
-	if (!p) {
+	if (lim.npeers >= lim.max_peers) {
+		time_t now = time(NULL);
+
+		if (now - lim.refused_at >= 10) /* a line per 10 s at most */
+			pxc_error("server: %u connections held: pid %d refused "
+				  "(SlurmixMaxConnections)",
+				  lim.npeers, (int)pid);
+		lim.refused_at = now;
+		close(fd);
+		return;
+	}
+	if (!(p = calloc(1, sizeof(*p)))) {
 		close(fd);
 		return;
 	}
@@ -70,11 +139,17 @@ static void peer_new(int fd, uid_t uid, gid_t gid, pid_t pid, bool proxied)
 	p->pid = pid;
 	p->proxied = proxied;
 	p->kind = -1;
-	p->conn = pxc_conn_new(pxc_srv.base, fd, 0, on_msg, on_close, p);
-	if (!p->conn) {
+	p->conn = pxc_conn_new(pxc_srv.base, fd, lim.max_message, on_msg, on_close, p);
+	if (!p->conn || !(p->hello_timer = evtimer_new(pxc_srv.base, hello_late, p)) ||
+	    evtimer_add(p->hello_timer, &tv) < 0) {
+		if (p->hello_timer)
+			event_free(p->hello_timer);
+		if (p->conn)
+			pxc_conn_close(p->conn, false); /* (else pxc_conn_new closed fd) */
 		free(p);
 		return;
 	}
+	lim.npeers++;
 	p->next = pxc_srv.peers;
 	pxc_srv.peers = p;
 }
@@ -147,6 +222,9 @@ void pxc_peer_drop(pxc_peer_t *p, bool flush)
 	if (p->rchan)
 		pxc_peer_drop(p->rchan, flush);
 	unlink_peer(p);
+	lim.npeers--;
+	if (p->hello_timer)
+		event_free(p->hello_timer);
 	pxc_evsync_peer_gone(p->id);
 	pxc_iof_peer_gone(p->id);
 	pxc_monitor_peer_gone(p->id);
@@ -606,7 +684,11 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *p
 		why = p->pending_hello ? "request during HELLO" : "request before HELLO";
 	else if (p->kind == PXC_PEER_REPLY)
 		why = "request on a reply channel";
-	else if (handlers[h->cmd](p, h, payload) < 0)
+	if (!why && h->cmd == PXC_CMD_HELLO && p->hello_timer) {
+		event_free(p->hello_timer); /* it said HELLO in time */
+		p->hello_timer = NULL;
+	}
+	if (!why && handlers[h->cmd](p, h, payload) < 0)
 		why = "malformed payload";
 	if (why) {
 		pxc_error("server: closing connection of pid %d (%s:%u): %s (cmd %u)", (int)p->pid,

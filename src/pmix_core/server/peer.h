@@ -14,6 +14,32 @@
 
 typedef struct pxc_peer pxc_peer_t;
 
+/* Limits on what a local process controls (server init info, UINT32;
+ * docs/limits.md), each hit refused to that peer only:
+ *   PXC_SERVER_MAX_PEERS    connections held at once (clients, tools,
+ *                           reply channels, ones not past HELLO): a new
+ *                           one beyond it is closed at once (1024);
+ *   PXC_SERVER_MAX_PENDING  requests of one connection waiting for the
+ *                           host: one more is answered
+ *                           PMIX_ERR_OUT_OF_RESOURCE (1024);
+ *   PXC_SERVER_MAX_MESSAGE  bytes of one message's payload: a larger one
+ *                           closes the connection (256 MiB, at least 64 KiB);
+ *   PXC_SERVER_HELLO_MS     a connection that has not said HELLO by then
+ *                           is closed (10000 ms). */
+#define PXC_SERVER_MAX_PEERS "slurmix.srv.max.peers"
+#define PXC_SERVER_MAX_PENDING "slurmix.srv.max.pending"
+#define PXC_SERVER_MAX_MESSAGE "slurmix.srv.max.message"
+#define PXC_SERVER_HELLO_MS "slurmix.srv.hello.ms"
+
+/* From the init infos (server.c). */
+void pxc_peer_config(uint32_t max_peers, uint32_t max_pending, uint32_t max_message,
+		     uint32_t hello_ms);
+/* Whether p may start one more request waiting for the host; counts it
+ * when so (pxc_peer_request_done uncounts it). Logs the first refusal
+ * of each connection. */
+bool pxc_peer_request_ok(pxc_peer_t *p);
+void pxc_peer_request_done(uint64_t peer_id);
+
 /* Takes a connection the listener accepted: reads its credentials and
  * gives it to the progress thread's event base; on failure fd is closed. */
 void pxc_peer_accept(int fd);

@@ -10,7 +10,10 @@
  * _GROUP_MEMBERSHIP (PMIX_GROUP_ID qualifier; the groups of this server's
  * clients, group.c), PMIX_QUERY_STABLE_ABI_VERSION,
  * PMIX_QUERY_PROVISIONAL_ABI_VERSION, PMIX_SERVER_URI,
- * PMIX_QUERY_SUPPORTED_KEYS. Each answer is one info whose key is the query
+ * PMIX_QUERY_SUPPORTED_KEYS, PMIX_QUERY_ATTRIBUTE_SUPPORT (every level,
+ * the host's from its PMIx_Register_attributes: common/attr_support.c;
+ * one info per level asked, and the keys after it in the Standard's form
+ * are its function names, not keys). Each answer is one info whose key is the query
  * key. Other keys go to the host's query in one call, and so do
  * NAMESPACES and NAMESPACE_INFO when the host has one (it may know every
  * namespace of the allocation; what it leaves unanswered of those two is
@@ -32,6 +35,7 @@
 #include "query.h"
 #include "group.h"
 #include "proto.h"
+#include "attr_support.h"
 
 static bool res_str(pxc_infolist_t *r, const char *key, const char *s)
 {
@@ -290,6 +294,25 @@ static bool ans_groups(pxc_infolist_t *r, const char *key, const pmix_query_t *q
 	return ok;
 }
 
+/* A failed answer leaves nothing behind (a broken qualifier: unanswered). */
+static bool ans_attrs(pxc_infolist_t *r, const pmix_query_t *q)
+{
+	size_t n0 = r->n;
+
+	if (pxc_attr_query_answer(q, r) == PMIX_SUCCESS)
+		return true;
+	while (r->n > n0)
+		PMIx_Info_destruct(&r->info[--r->n]);
+	return false;
+}
+
+/* The Standard's attribute query: PMIX_QUERY_ATTRIBUTE_SUPPORT first, the
+ * function names after it (answered with it). */
+static bool attrs_first(const pmix_query_t *q)
+{
+	return q->keys && q->keys[0] && strcmp(q->keys[0], PMIX_QUERY_ATTRIBUTE_SUPPORT) == 0;
+}
+
 /* clang-format: two passes disagree on it */
 /* clang-format off */
 #define SUPPORTED_KEYS PMIX_QUERY_NAMESPACES "," PMIX_QUERY_NAMESPACE_INFO "," \
@@ -297,7 +320,7 @@ static bool ans_groups(pxc_infolist_t *r, const char *key, const pmix_query_t *q
 	PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP "," \
 	PMIX_QUERY_NUM_GROUPS "," PMIX_QUERY_GROUP_NAMES "," PMIX_QUERY_GROUP_MEMBERSHIP "," \
 	PMIX_QUERY_STABLE_ABI_VERSION "," \
-	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI
+	PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_SERVER_URI "," PMIX_QUERY_ATTRIBUTE_SUPPORT
 /* clang-format on */
 
 /* The keys a host with a query of its own answers first (it knows more
@@ -335,6 +358,8 @@ static bool answer_key(pxc_infolist_t *r, const char *key, const pmix_query_t *q
 		return res_str(r, key, pxc_srv.uri);
 	if (strcmp(key, PMIX_QUERY_SUPPORTED_KEYS) == 0)
 		return res_str(r, key, SUPPORTED_KEYS);
+	if (strcmp(key, PMIX_QUERY_ATTRIBUTE_SUPPORT) == 0)
+		return ans_attrs(r, q);
 	return false;
 }
 
@@ -348,9 +373,13 @@ static size_t answer_local(pmix_query_t *q, size_t nq, pxc_infolist_t *r, pmix_q
 	for (size_t i = 0; i < nq; i++) {
 		size_t nk = 0;
 
+		bool names = attrs_first(&q[i]) && answer_key(r, q[i].keys[0], &q[i]);
+
 		for (size_t k = 0; q[i].keys && q[i].keys[k]; k++)
-			if ((defer && host_first(q[i].keys[k])) ||
-			    !answer_key(r, q[i].keys[k], &q[i]))
+			if (names)
+				free(q[i].keys[k]);
+			else if ((defer && host_first(q[i].keys[k])) ||
+				 !answer_key(r, q[i].keys[k], &q[i]))
 				q[i].keys[nk++] = q[i].keys[k];
 			else
 				free(q[i].keys[k]);
@@ -458,7 +487,7 @@ static void ask_host(pxc_peer_t *p, const pxc_wire_hdr_t *h, qctx_t *x)
 	pxc_upcall_t *r = pxc_upcall_new(p, h->tag, h->cmd, query_host_done);
 
 	if (!r) {
-		query_reply(p->id, h->tag, PMIX_ERR_NOMEM, &x->local);
+		query_reply(p->id, h->tag, pxc_upcall_new_status(), &x->local);
 		qctx_free(x);
 		return;
 	}

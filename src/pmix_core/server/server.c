@@ -48,6 +48,7 @@
 #include "evqueue.h"
 #include "iof.h"
 #include "monitor.h"
+#include "attr_support.h"
 #include "server/event.h"
 
 pxc_srv_t pxc_srv = { .lfd = -1 };
@@ -264,6 +265,10 @@ static int read_attrs(const pmix_info_t *info, size_t ninfo)
 	pxc_monitor_config(info_u32(info, ninfo, PXC_SERVER_MONITOR_UNIT_MS, 1000));
 	pxc_iof_config(info_u32(info, ninfo, PXC_SERVER_IOF_HISTORY, 64 * 1024),
 		       info_u32(info, ninfo, PXC_SERVER_IOF_QUEUE, 4 * 1024 * 1024));
+	pxc_peer_config(info_u32(info, ninfo, PXC_SERVER_MAX_PEERS, 1024),
+			info_u32(info, ninfo, PXC_SERVER_MAX_PENDING, 1024),
+			info_u32(info, ninfo, PXC_SERVER_MAX_MESSAGE, PXC_WIRE_MAX_PAYLOAD),
+			info_u32(info, ninfo, PXC_SERVER_HELLO_MS, 10000));
 	s = info_str(info, ninfo, PMIX_HOSTNAME);
 	if (s)
 		snprintf(pxc_srv.hostname, sizeof(pxc_srv.hostname), "%s", s);
@@ -522,6 +527,7 @@ static void teardown_in_thread(void *arg)
 	pxc_cnx_free_all();
 	pxc_grp_free_all();
 	pxc_topo_free();
+	pxc_attr_host_clear();
 	pxc_store_destroy(pxc_srv.store);
 	pxc_srv.store = NULL;
 	pxc_sync_signal(s, PMIX_SUCCESS);

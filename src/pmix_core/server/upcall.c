@@ -44,10 +44,19 @@ static pxc_upcall_t **upcall_tail(void);
 
 pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done)
 {
-	pxc_upcall_t *r = calloc(1, sizeof(*r));
+	pxc_upcall_t *r;
 
-	if (!r)
+	if (!pxc_peer_request_ok(p)) {
+		errno = EBUSY;
 		return NULL;
+	}
+	if (!(r = calloc(1, sizeof(*r)))) {
+		if (p)
+			pxc_peer_request_done(p->id);
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->counted = p != NULL;
 	r->id = pxc_srv_new_id();
 	r->peer_id = p ? p->id : 0;
 	r->a.proc = p ? p->proc : pxc_srv.me;
@@ -108,8 +117,15 @@ pmix_status_t pxc_upcall_peer_ids(const pxc_peer_t *p, pxc_upcall_args_t *a)
 }
 
 /* Frees an unlinked request. */
+pmix_status_t pxc_upcall_new_status(void)
+{
+	return errno == EBUSY ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_NOMEM;
+}
+
 static void upcall_release(pxc_upcall_t *r)
 {
+	if (r->counted)
+		pxc_peer_request_done(r->peer_id);
 	pxc_srv_timer_free(r->timer);
 	if (r->ctx_free)
 		r->ctx_free(r->ctx);
@@ -166,7 +182,10 @@ void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res)
 
 void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st)
 {
-	pxc_upcall_result_t res = { .id = r->id, .status = st };
+	/* PMIX_OPERATION_SUCCEEDED: the host did it at once, without its
+	 * callback (the Standard's rule for every upcall) */
+	pxc_upcall_result_t res = { .id = r->id,
+				    .status = st == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : st };
 
 	if (st == PMIX_SUCCESS)
 		return;
@@ -359,7 +378,7 @@ pxc_upcall_t *pxc_upcall_start(pxc_peer_t *p, const pxc_wire_hdr_t *h, bool have
 	if (!have)
 		err = PMIX_ERR_NOT_SUPPORTED;
 	else if (err == PMIX_SUCCESS && !(r = pxc_upcall_new(p, h->tag, h->cmd, done)))
-		err = PMIX_ERR_NOMEM;
+		err = pxc_upcall_new_status();
 	if (!r) {
 		reply_now(p, h, err);
 		pxc_upcall_args_free(a);

@@ -76,15 +76,21 @@ struct pxc_upcall {
 	void (*ctx_free)(void *ctx);
 	struct event *timer; /* optional timeout */
 	pxc_upcall_args_t a; /* what the host was handed */
+	bool counted;        /* against its peer's pending limit (peer.h) */
 };
 
 /* A new request in pxc_srv.upcalls; a.proc is a copy of p's identity (or
- * the server's own when p is NULL). NULL on ENOMEM. */
+ * the server's own when p is NULL). NULL with errno ENOMEM, or EBUSY
+ * when p has as many requests waiting as it may (pxc_peer_request_ok). */
 pxc_upcall_t *pxc_upcall_new(pxc_peer_t *p, uint32_t tag, uint16_t cmd, pxc_upcall_done_f done);
+/* The status for a NULL from pxc_upcall_new (errno): PMIX_ERR_OUT_OF_RESOURCE
+ * or PMIX_ERR_NOMEM. */
+pmix_status_t pxc_upcall_new_status(void);
 /* done function that does nothing (upcalls whose result does not matter). */
 void pxc_upcall_done_none(pxc_upcall_t *r, pxc_upcall_result_t *res);
 /* After a module call that returned st: anything but PMIX_SUCCESS (the
- * host will not call back) completes r now with st and frees it. */
+ * host will not call back) completes r now with st and frees it;
+ * PMIX_OPERATION_SUCCEEDED (done at once) completes it with PMIX_SUCCESS. */
 void pxc_upcall_after_call(pxc_upcall_t *r, pmix_status_t st);
 pxc_upcall_t *pxc_upcall_find(uint64_t id);
 /* Unlinks and frees r (timer, ctx). */
