@@ -19,6 +19,9 @@
 # instance fences across nodes before the plugin supports them) shows as
 # "failed"; the script goes on.
 #
+# Slurm: the one of SLURMIX_VCLUSTER_SLURM (a prefix, e.g. of
+# contrib/slurm-from-source.sh; its commands first in PATH), else Debian's.
+#
 # Cluster: without --running it starts its own (STATE_DIR default
 # /var/lib/slurmix-bench, port base default 21917, as many nodes as the
 # largest configuration, TreeWidth 4) with BUILDDIR/.libs as plugin
@@ -62,6 +65,9 @@ while [ $# -gt 0 ]; do
 done
 BENCH_ARGS=("$@")
 vc=$repo/contrib/vcluster.sh
+if [ -n "${SLURMIX_VCLUSTER_SLURM:-}" ]; then
+	export PATH=$SLURMIX_VCLUSTER_SLURM/bin:$SLURMIX_VCLUSTER_SLURM/sbin:$PATH
+fi
 BUILD=$(cd "$BUILD" && pwd) || exit 2
 OUTDIR=${OUTDIR:-$BUILD/bench/cluster-$(date +%Y%m%d-%H%M%S)}
 bench_prepare side_by_side.sh
@@ -99,6 +105,7 @@ SRUN=(timeout 120 srun)
 	echo "# $(date -u +%Y-%m-%dT%H:%MZ) on $(hostname) ($(nproc) CPUs); cluster $STATE" \
 		"($(sinfo -h -o %D 2>/dev/null) nodes, TreeWidth $(scontrol show config 2>/dev/null |
 		awk '$1 == "TreeWidth" { print $3 }')); output in $OUTDIR"
+	echo "# Slurm: $(slurmd -V 2>/dev/null) ($(command -v srun))"
 	echo "# pmix_bench: ${SRUN[*]} --mpi={slurmix,pmix} -N<nodes> -n<nodes*tasks>" \
 		"--ntasks-per-node=<tasks> $BENCH -t 20 ${BENCH_ARGS[*]}; $ROUNDS rounds, alternating"
 } | tee "$OUTDIR/commands.txt"

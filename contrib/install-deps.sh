@@ -17,6 +17,10 @@ PKGS=(
 	valgrind procps util-linux iproute2 bc
 	# test-only: xmllint, to check the IO forwarding's XML
 	libxml2-utils
+	# test-only: contrib/slurm-from-source.sh (Slurm's release tarballs are
+	# .tar.xz; its build takes munge, hwloc and OpenPMIx from the packages
+	# above)
+	xz-utils
 	# test-only: the layout checks, tests/style (Universal Ctags) and
 	# tests/format_check.sh (clang-format 14)
 	universal-ctags python3 clang-format

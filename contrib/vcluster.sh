@@ -21,6 +21,8 @@ NODES=4
 CPUS=8
 TREE_WIDTH=4
 PLUGIN_DIR=""
+SLURM_PREFIX=${SLURMIX_VCLUSTER_SLURM:-}
+SLURM_GIVEN=0
 PORT_BASE=${SLURMIX_VCLUSTER_PORT:-17817}
 TIMEOUT=60
 RESTART=0
@@ -56,8 +58,14 @@ Options (start/restart; --state-dir for every command):
   -c, --cpus N           CPUs declared per node (default $CPUS)
   -w, --tree-width W     Slurm TreeWidth (default $TREE_WIDTH; Slurm's own
                          default is 50)
-  -p, --plugin-dir DIR   put DIR before Debian's plugin directory in PluginDir
+  -p, --plugin-dir DIR   put DIR before Slurm's plugin directory in PluginDir
                          (e.g. the build directory holding mpi_slurmix.so)
+      --slurm PREFIX     run the Slurm installed in PREFIX (its sbin/slurmctld,
+                         sbin/slurmd, bin/srun, lib/slurm plugins; e.g. one
+                         built by contrib/slurm-from-source.sh) instead of
+                         Debian's (env SLURMIX_VCLUSTER_SLURM).  Every
+                         command of a running cluster uses the Slurm it was
+                         started with; 'env' puts PREFIX/bin first in PATH.
   -s, --state-dir DIR    configuration, spool, logs, per-node /tmp
                          (default $STATE_DIR, env SLURMIX_VCLUSTER_DIR).  Must
                          not be under /tmp: every node has its own /tmp.
@@ -166,6 +174,12 @@ elapsed() {         # elapsed START -> seconds since START ($EPOCHREALTIME)
 
 find_slurm_plugin_dir() {
     local d
+    if [ -n "$SLURM_PREFIX" ]; then
+        for d in "$SLURM_PREFIX/lib/slurm" "$SLURM_PREFIX/lib64/slurm"; do
+            [ -e "$d/select_cons_tres.so" ] && { printf '%s\n' "$d"; return 0; }
+        done
+        return 1
+    fi
     for d in /usr/lib/*/slurm-wlm /usr/lib/slurm-wlm /usr/lib64/slurm /usr/lib/slurm; do
         [ -e "$d/select_cons_tres.so" ] && { printf '%s\n' "$d"; return 0; }
     done
@@ -173,8 +187,10 @@ find_slurm_plugin_dir() {
 }
 
 ensure_packages() {
-    local missing=() p
-    for p in munge slurmctld slurmd slurm-client; do
+    local missing=() p pkgs=(munge slurmctld slurmd slurm-client)
+    # a Slurm of its own prefix needs only Debian's munge
+    [ -n "$SLURM_PREFIX" ] && pkgs=(munge)
+    for p in "${pkgs[@]}"; do
         dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
     done
     command -v unshare >/dev/null || missing+=(util-linux)
@@ -265,7 +281,7 @@ hosts_add() {
 # ---- configuration ---------------------------------------------------------
 write_conf() {
     local debian_plugins plugindir i name
-    debian_plugins=$(find_slurm_plugin_dir) || die "cannot find Slurm's plugin directory"
+    debian_plugins=$(find_slurm_plugin_dir) || die "cannot find Slurm's plugin directory${SLURM_PREFIX:+ in $SLURM_PREFIX}"
     plugindir=$debian_plugins
     if [ -n "$PLUGIN_DIR" ]; then
         [ -d "$PLUGIN_DIR" ] || die "plugin directory $PLUGIN_DIR does not exist"
@@ -325,7 +341,9 @@ EOF
     } >"$CONF.new"
     mv "$CONF.new" "$CONF"
     # Slurm reads mpi.conf from the directory of slurm.conf: empty unless
-    # --mpi-conf gives one.  No cgroup.conf: nothing here uses cgroups.
+    # --mpi-conf gives one.  Nothing here uses cgroups: no cgroup.conf up to
+    # Slurm 23.11; from 24.05 (which knows CgroupPlugin=disabled) one that
+    # turns them off, or every step logs that cgroup.conf is missing.
     if [ -n "$MPI_CONF" ]; then
         cp "$MPI_CONF" "$ETC/mpi.conf.new"
     else
@@ -333,12 +351,19 @@ EOF
     fi
     mv "$ETC/mpi.conf.new" "$ETC/mpi.conf"
     rm -f "$ETC/cgroup.conf"
+    local series
+    series=$(slurmd -V 2>/dev/null | awk '{split($2, v, "."); printf "%d", v[1] * 100 + v[2]}')
+    if [ -n "$series" ] && [ "$series" -ge 2405 ]; then
+        printf '# Written by %s: nothing here uses cgroups.\nCgroupPlugin=disabled\n' "$PROG" \
+            >"$ETC/cgroup.conf"
+        chmod 644 "$ETC/cgroup.conf"
+    fi
     chmod 644 "$CONF" "$ETC/mpi.conf"
 }
 
 save_params() {
-    printf 'NODES=%s\nCPUS=%s\nTREE_WIDTH=%s\nPLUGIN_DIR=%s\nPORT_BASE=%s\nDEBUG=%s\n' \
-        "$NODES" "$CPUS" "$TREE_WIDTH" "$PLUGIN_DIR" "$PORT_BASE" "$DEBUG" >"$PARAMS"
+    printf 'NODES=%s\nCPUS=%s\nTREE_WIDTH=%s\nPLUGIN_DIR=%s\nPORT_BASE=%s\nDEBUG=%s\nSLURM=%s\n' \
+        "$NODES" "$CPUS" "$TREE_WIDTH" "$PLUGIN_DIR" "$PORT_BASE" "$DEBUG" "$SLURM_PREFIX" >"$PARAMS"
 }
 
 load_param() {      # load_param KEY -> value saved by the running cluster
@@ -440,9 +465,9 @@ cmd_start() {
             cmd_stop
         else
             local want have
-            want=$(printf '%s|' "$NODES" "$CPUS" "$TREE_WIDTH" "$PLUGIN_DIR" "$PORT_BASE" "$DEBUG")
+            want=$(printf '%s|' "$NODES" "$CPUS" "$TREE_WIDTH" "$PLUGIN_DIR" "$PORT_BASE" "$DEBUG" "$SLURM_PREFIX")
             have=$(printf '%s|' "$(load_param NODES)" "$(load_param CPUS)" "$(load_param TREE_WIDTH)" \
-                "$(load_param PLUGIN_DIR)" "$(load_param PORT_BASE)" "$(load_param DEBUG)")
+                "$(load_param PLUGIN_DIR)" "$(load_param PORT_BASE)" "$(load_param DEBUG)" "$(load_param SLURM)")
             if [ "$want" != "$have" ]; then
                 die "a virtual cluster with other settings is running (use --restart, or stop first)"
             fi
@@ -480,6 +505,7 @@ summary() {
     printf '%d nodes %s[1-%d] x %d CPUs, TreeWidth=%s, port %s, SLURM_CONF=%s' \
         "$NODES" "$NODE_PREFIX" "$NODES" "$CPUS" "$TREE_WIDTH" "$PORT_BASE" "$CONF"
     [ -n "$PLUGIN_DIR" ] && printf ', PluginDir=%s:...' "$PLUGIN_DIR"
+    [ -n "$SLURM_PREFIX" ] && printf ', Slurm %s' "$SLURM_PREFIX"
     return 0
 }
 
@@ -625,6 +651,9 @@ cmd_status() {
 }
 
 cmd_env() {
+    if [ -n "$SLURM_PREFIX" ]; then
+        printf 'export PATH=%q:"$PATH"\n' "$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin"
+    fi
     cat <<EOF
 export SLURM_CONF=$CONF
 export OMPI_MCA_btl_tcp_if_include=lo
@@ -655,6 +684,8 @@ while [ $# -gt 0 ]; do
         -c|--cpus)        CPUS=${2:?}; shift ;;
         -w|--tree-width)  TREE_WIDTH=${2:?}; shift ;;
         -p|--plugin-dir)  PLUGIN_DIR=${2:?}; shift ;;
+        --slurm)          SLURM_PREFIX=${2:?}; SLURM_GIVEN=1; shift ;;
+        --slurm=*)        SLURM_PREFIX=${1#*=}; SLURM_GIVEN=1 ;;
         -s|--state-dir)   STATE_DIR=${2:?}; shift ;;
         --port-base)      PORT_BASE=${2:?}; shift ;;
         -t|--timeout)     TIMEOUT=${2:?}; shift ;;
@@ -684,11 +715,27 @@ for v in NODES CPUS TREE_WIDTH PORT_BASE TIMEOUT; do
 done
 if [ -n "$PLUGIN_DIR" ]; then
     PLUGIN_DIR=$(cd "$PLUGIN_DIR" 2>/dev/null && pwd) || die "no such plugin directory"
+    case "$PLUGIN_DIR/" in
+        /tmp/*|/dev/shm/*) die "plugin directory must not be under /tmp or /dev/shm (each node has its own: its slurmd would not see it)" ;;
+    esac
 fi
 if [ -n "$MPI_CONF" ]; then
     [ -r "$MPI_CONF" ] || die "cannot read $MPI_CONF"
 fi
 set_paths
+# The Slurm to run: --slurm (or SLURMIX_VCLUSTER_SLURM) for start, else
+# the one the running cluster was started with.
+if [ "$SLURM_GIVEN" -eq 0 ] && [ "$CMD" != start ] && [ "$CMD" != restart ] &&
+    [ -r "$PARAMS" ]; then
+    SLURM_PREFIX=$(load_param SLURM || true)
+fi
+if [ -n "$SLURM_PREFIX" ]; then
+    SLURM_PREFIX=$(cd "$SLURM_PREFIX" 2>/dev/null && pwd) || die "--slurm: no such directory"
+    for f in sbin/slurmctld sbin/slurmd sbin/slurmstepd bin/srun bin/sinfo; do
+        [ -x "$SLURM_PREFIX/$f" ] || die "--slurm $SLURM_PREFIX: no $f there (not a Slurm installation prefix?)"
+    done
+    export PATH=$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin:$PATH
+fi
 
 case "$CMD" in
     start)   cmd_start ;;

@@ -5,7 +5,7 @@
  * (common/conf.c: mpi.conf; srun/prelaunch.c: srun side; stepd/step.c: slurmstepd
  * side). The version script mpi_slurmix.map exports exactly these.
  *
- * Who calls what (Slurm 22.05): slurmd and slurmctld load every mpi plugin
+ * Who calls what (every supported series, 22.05-26.05): slurmd and slurmctld load every mpi plugin
  * at start-up (init, conf_*); srun calls client_prelaunch/client_fini;
  * slurmstepd calls prefork in the job manager thread, task in each forked
  * task, and fini at step cleanup. init() starts nothing.
@@ -18,7 +18,7 @@
 #include "stepd/step.h"
 #include "slurm_adapter.h"
 
-/* Not in Slurm's enum (101-107 in 22.05, 108 from 25.11): ours. */
+/* Not in Slurm's enum (101-107 in 22.05, 108 added in 25.05.x/25.11): ours. */
 #define PLUG_MPI_PLUGIN_ID 120
 
 PLUG_EXPORT const char plugin_name[] = "slurmix PMIx plugin";
@@ -40,11 +40,11 @@ PLUG_EXPORT int init(void)
 	return SLURM_SUCCESS;
 }
 
-PLUG_EXPORT int fini(void)
+/* Slurm's loader calls fini as void (*)(void) in every series. */
+PLUG_EXPORT void fini(void)
 {
 	plug_step_fini();
 	plug_conf_reset();
-	return SLURM_SUCCESS;
 }
 
 PLUG_EXPORT int mpi_p_slurmstepd_prefork(const plug_stepd_rec_t *job, char ***env)
@@ -85,7 +85,7 @@ PLUG_EXPORT s_p_hashtbl_t *mpi_p_conf_get(void)
 	return plug_conf_get();
 }
 
-PLUG_EXPORT List mpi_p_conf_get_printable(void)
+PLUG_EXPORT plug_list_t mpi_p_conf_get_printable(void)
 {
 	return plug_conf_printable();
 }

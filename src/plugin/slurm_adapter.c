@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * slurm_adapter.c - the Slurm 22.05 side of slurm_adapter.h: declarations
- * of the libslurmfull functions we call and of the head of slurmstepd's
- * step record, and thin wrappers over them.
+ * slurm_adapter.c - the Slurm side of slurm_adapter.h: declarations of the
+ * libslurmfull functions we call and of the head of slurmstepd's step
+ * record, for the series slurm_adapter.h selected (its PLUG_SLURM_*
+ * facts), and thin wrappers over them.
  *
  * Memory rule: objects handed to Slurm (option arrays, hash tables, lists
  * and their items) are allocated with Slurm's allocator, because Slurm
@@ -21,8 +22,11 @@
 
 #include "slurm_adapter.h"
 
-/* ---- libslurmfull (22.05), resolved when Slurm loads the plugin --------- */
+/* ---- libslurmfull, resolved when Slurm loads the plugin ----------------- */
 
+/* The same in every series 22.05-26.05 (slurm_adapter.h): log.h, xmalloc.h,
+ * xstring.h, parse_config.h, list.h, read_config.h, env.h and
+ * slurm_protocol_api.h, under the slurm_ names their strong_alias gives. */
 extern slurm_conf_t slurm_conf;
 extern void slurm_log_var(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_, const char *file, int line,
@@ -35,24 +39,38 @@ extern int slurm_s_p_parse_pair(s_p_hashtbl_t *tbl, const char *key, const char 
 extern int slurm_s_p_get_string(char **str, const char *key, const s_p_hashtbl_t *tbl);
 extern int slurm_s_p_get_uint32(uint32_t *num, const char *key, const s_p_hashtbl_t *tbl);
 extern int slurm_s_p_get_boolean(bool *flag, const char *key, const s_p_hashtbl_t *tbl);
-extern List slurm_list_create(void (*destroy)(void *));
-extern void *slurm_list_append(List l, void *x);
+extern plug_list_t slurm_list_create(void (*destroy)(void *));
+#if PLUG_SLURM_LIST_APPEND_VOID
+extern void slurm_list_append(plug_list_t l, void *x);
+#else
+extern void *slurm_list_append(plug_list_t l, void *x);
+#endif
 extern void slurm_destroy_config_key_pair(void *object);
 extern int slurm_env_array_overwrite(char ***array, const char *name, const char *value);
-/* src/common/slurm_protocol_api.h */
 extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, const char *data);
 
-/* src/common/read_config.h */
+/* read_config.h: config_key_pair_t */
 typedef struct {
 	char *name;
 	char *value;
 } plug_key_pair_t;
 
-/* Head of stepd_step_rec_t, src/slurmd/slurmstepd/slurmstepd_job.h at
- * slurm-22-05-8-1, field for field up to `batch`. Only valid for 22.05. */
+/* slurm.h's host list handle */
+#if PLUG_SLURM_HOSTLIST_STRUCT
+typedef hostlist_t *plug_hostlist_t;
+#else
+typedef hostlist_t plug_hostlist_t;
+#endif
+
+/* Head of stepd_step_rec_t (src/slurmd/slurmstepd/slurmstepd_job.h at the
+ * tag of the series' block in slurm_adapter.h), field for field up to
+ * `batch`. 22.05's container is a char *, a step_container_t * from 23.02:
+ * a pointer in both. Checked against the real header (offsetof of the
+ * fields we read, compiled in a configured source tree) for 22.05.8,
+ * 24.11.7 and 26.05.3 on x86_64: docs/slurm-versions.md. */
 struct plug_stepd_rec {
 	char *alias_list;
-	char *container;
+	void *container;
 	int state; /* slurmstepd_state_t */
 	pthread_cond_t state_cond;
 	pthread_mutex_t state_mutex;
@@ -63,6 +81,10 @@ struct plug_stepd_rec {
 	uint32_t ntasks;
 	uint32_t nodeid;
 	uint32_t node_tasks;
+#if PLUG_SLURM_STEPD_NODE_ADDRS
+	void *node_addrs; /* slurm_addr_t * */
+	char *node_list;
+#endif
 	uint32_t het_job_id;
 	uint32_t het_job_nnodes;
 	char *het_job_node_list;
@@ -70,6 +92,9 @@ struct plug_stepd_rec {
 	uint32_t het_job_ntasks;
 	uint32_t het_job_offset;
 	uint32_t het_job_step_cnt;
+#if PLUG_SLURM_STEPD_HET_STEP_TASK_CNTS
+	uint32_t *het_job_step_task_cnts;
+#endif
 	uint32_t het_job_task_offset;
 	uint16_t *het_job_task_cnts;
 	uint32_t **het_job_tids;
@@ -94,7 +119,7 @@ struct plug_stepd_rec {
 	uint32_t cpu_freq_min;
 	uint32_t cpu_freq_max;
 	uint32_t cpu_freq_gov;
-	void *switch_job; /* dynamic_plugin_data_t * */
+	void *switch_job; /* dynamic_plugin_data_t *; switch_step from 24.05 */
 	uid_t uid;
 	char *user_name;
 	char *pw_gecos;
@@ -182,6 +207,20 @@ const char *plug_slurm_cluster_name(void)
 								       NULL;
 }
 
+bool plug_slurm_forward_confirmed(void)
+{
+	return !PLUG_SLURM_FORWARD_FALSE_OK;
+}
+
+const char *plug_slurm_topo_cache(void)
+{
+#if PLUG_SLURM_NO_TOPO_CACHE
+	return NULL;
+#else
+	return "hwloc_topo_whole.xml";
+#endif
+}
+
 /* ---- step record -------------------------------------------------------- */
 
 int plug_stepd_info(const plug_stepd_rec_t *job, plug_stepd_info_t *out)
@@ -218,7 +257,7 @@ int plug_env_set(char ***env, const char *name, const char *value)
 
 char **plug_hostlist_expand(const char *list, uint32_t *n)
 {
-	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	plug_hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
 	int cnt = hl ? slurm_hostlist_count(hl) : 0;
 	char **names = cnt > 0 ? calloc((size_t)cnt + 1, sizeof(char *)) : NULL;
 	char *h;
@@ -244,7 +283,7 @@ char **plug_hostlist_expand(const char *list, uint32_t *n)
 
 int plug_hostlist_count(const char *list)
 {
-	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	plug_hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
 	int cnt = hl ? slurm_hostlist_count(hl) : -1;
 
 	if (hl)
@@ -254,7 +293,7 @@ int plug_hostlist_count(const char *list)
 
 int plug_hostlist_index(const char *list, const char *name, uint32_t expect)
 {
-	hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
+	plug_hostlist_t hl = list ? slurm_hostlist_create(list) : NULL;
 	int cnt = hl ? slurm_hostlist_count(hl) : 0, idx = -1;
 	char *h;
 
@@ -333,8 +372,8 @@ int plug_slurm_job_alive(uint32_t job, time_t *submit)
 	int rc;
 
 	*submit = 0;
-	if (slurm_load_job(&msg, job, SHOW_ALL) != SLURM_SUCCESS)
-		return slurm_get_errno() == ESLURM_INVALID_JOB_ID ? 0 : -1;
+	if (plug_slurm_load_job(&msg, job) != SLURM_SUCCESS)
+		return errno == ESLURM_INVALID_JOB_ID ? 0 : -1;
 	if (!msg || msg->record_count < 1) {
 		slurm_free_job_info_msg(msg);
 		return 0;
@@ -344,4 +383,101 @@ int plug_slurm_job_alive(uint32_t job, time_t *submit)
 	*submit = msg->job_array[0].submit_time;
 	slurm_free_job_info_msg(msg);
 	return rc;
+}
+
+/* ---- API calls whose arguments differ between series -------------------- */
+
+#if PLUG_SLURM_JOB_CALLS_BY_ID || PLUG_SLURM_STEP_CALLS_BY_ID
+/* A slurm_step_id_t by its fields, never positionally (PLUG_SLURM_SLUID:
+ * the struct starts with the sluid from 24.11): sluid 0, unknown to us,
+ * as in slurm.h's SLURM_STEP_ID_INITIALIZER; no het component. */
+static slurm_step_id_t step_id_of(uint32_t job, uint32_t step)
+{
+	slurm_step_id_t id;
+
+	memset(&id, 0, sizeof(id));
+	id.job_id = job;
+	id.step_id = step;
+	id.step_het_comp = NO_VAL;
+	return id;
+}
+#endif
+
+int plug_slurm_kill_step(uint32_t job, uint32_t step, uint16_t sig)
+{
+#if PLUG_SLURM_STEP_CALLS_BY_ID
+	slurm_step_id_t id = step_id_of(job, step);
+
+	return slurm_kill_job_step(&id, sig, 0);
+#elif PLUG_SLURM_KILL_STEP_FLAGS
+	return slurm_kill_job_step(job, step, sig, 0);
+#else
+	return slurm_kill_job_step(job, step, sig);
+#endif
+}
+
+int plug_slurm_kill_job(uint32_t job, uint16_t sig)
+{
+#if PLUG_SLURM_JOB_CALLS_BY_ID
+	return slurm_kill_job(step_id_of(job, NO_VAL), sig, 0);
+#else
+	return slurm_kill_job(job, sig, 0);
+#endif
+}
+
+int plug_slurm_load_job(job_info_msg_t **msg, uint32_t job)
+{
+#if PLUG_SLURM_JOB_CALLS_BY_ID
+	return slurm_load_job(msg, step_id_of(job, NO_VAL), SHOW_ALL);
+#else
+	return slurm_load_job(msg, job, SHOW_ALL);
+#endif
+}
+
+int plug_slurm_job_steps(uint32_t job, job_step_info_response_msg_t **msg)
+{
+#if PLUG_SLURM_STEP_CALLS_BY_ID
+	slurm_step_id_t id = step_id_of(job, NO_VAL);
+
+	return slurm_get_job_steps(&id, msg, SHOW_ALL);
+#else
+	return slurm_get_job_steps(0, job, NO_VAL, msg, SHOW_ALL);
+#endif
+}
+
+int plug_slurm_alloc_lookup(uint32_t job, resource_allocation_response_msg_t **msg)
+{
+#if PLUG_SLURM_JOB_CALLS_BY_ID
+	return slurm_allocation_lookup(step_id_of(job, NO_VAL), msg);
+#else
+	return slurm_allocation_lookup(job, msg);
+#endif
+}
+
+uint32_t plug_slurm_alloc_job(const resource_allocation_response_msg_t *msg)
+{
+#if PLUG_SLURM_MSG_STEP_ID
+	return msg->step_id.job_id;
+#else
+	return msg->job_id;
+#endif
+}
+
+void plug_slurm_desc_job(job_desc_msg_t *desc, uint32_t job)
+{
+#if PLUG_SLURM_MSG_STEP_ID
+	desc->step_id.job_id = job;
+#else
+	desc->job_id = job;
+#endif
+}
+
+bool plug_slurm_err_retry(int e)
+{
+#if PLUG_SLURM_NO_DB_INX
+	(void)e;
+	return false;
+#else
+	return e == ESLURM_JOB_SETTING_DB_INX;
+#endif
 }

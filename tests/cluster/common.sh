@@ -29,8 +29,25 @@ skip() {	# missing prerequisite: skip, or fail under CI
 	exit 77
 }
 
+# A Slurm of its own prefix (contrib/slurm-from-source.sh): the virtual
+# cluster runs it (contrib/vcluster.sh reads SLURMIX_VCLUSTER_SLURM too),
+# and its commands come first in PATH.
+if [ -n "${SLURMIX_VCLUSTER_SLURM:-}" ]; then
+	export PATH=$SLURMIX_VCLUSTER_SLURM/bin:$SLURMIX_VCLUSTER_SLURM/sbin:$PATH
+fi
+
 [ "$(id -u)" -eq 0 ] || skip "needs root"
 command -v srun >/dev/null || skip "no srun (apt-get install slurm-client slurmd slurmctld)"
+# Slurm loads a plugin built for its exact release only.
+plugin_slurm=$(sed -n 's/^slurm_version_str = //p' "$build/Makefile" 2>/dev/null)
+# (srun --version needs a configuration: read the release srun was
+# installed with from the slurm_version.h beside it)
+srun_slurm=$(sed -n 's/^#define SLURM_VERSION_NUMBER //p' \
+	"$(dirname "$(command -v srun)")/../include/slurm/slurm_version.h" 2>/dev/null)
+[ -z "$srun_slurm" ] || srun_slurm=$(printf '%d.%02d.%d' $((srun_slurm >> 16)) \
+	$(((srun_slurm >> 8) & 255)) $((srun_slurm & 255)))
+[ -z "$plugin_slurm" ] || [ "$plugin_slurm" = "$srun_slurm" ] ||
+	skip "the plugin in $build is built for Slurm $plugin_slurm, srun is ${srun_slurm:-unknown} (set SLURMIX_VCLUSTER_SLURM to that Slurm's prefix)"
 command -v mpicc >/dev/null || skip "no mpicc (apt-get install libopenmpi-dev)"
 [ -e "$build/.libs/mpi_slurmix.so" ] && [ -e "$build/.libs/libpmix.so.2" ] ||
 	skip "no mpi_slurmix.so/libpmix.so.2 in $build/.libs"

@@ -103,22 +103,28 @@ static void failed_fn(void *arg)
 	plug_net_table_failed(arg, "the parent step daemon could not be reached");
 }
 
+/* Sends the report until slurmd delivered it. Where slurmd may call a
+ * lost report delivered (plug_slurm_forward_confirmed), until this node
+ * has the table (then every report reached the root) or the deadline;
+ * the parent takes a repeated report as the first. */
 static void *sender(void *arg)
 {
 	long deadline = pxc_now_ms() + 1000L * boot.a.timeout_s;
-	int delay = 10, ok = 0;
+	int delay = 10, ok = 0, sent = 0;
+	bool sure = plug_slurm_forward_confirmed();
 
 	(void)arg;
-	while (!atomic_load(&boot.stop) && !ok) {
+	while (!atomic_load(&boot.stop)) {
 		ok = plug_slurm_forward(boot.a.hosts[boot.parent], boot.raw, boot.out.base_ptr,
 					(uint32_t)boot.out.bytes_used) == 0;
-		if (ok || pxc_now_ms() >= deadline)
+		sent |= ok;
+		if ((ok && sure) || plug_net_table_seen(boot.a.net) || pxc_now_ms() >= deadline)
 			break;
 		for (int t = 0; t < delay && !atomic_load(&boot.stop); t += 10)
 			usleep(10000);
 		delay = delay < 500 ? delay * 2 : 500;
 	}
-	if (!ok && !atomic_load(&boot.stop)) {
+	if (!sent && !atomic_load(&boot.stop)) {
 		pxc_progress_t *pg = pxc_progress_global();
 
 		plug_error("endpoints: node %s (parent of node %u) not reachable through "
@@ -243,8 +249,13 @@ static int take_report(uint32_t uid, char *data, uint32_t len)
 	pxc_buf_init(&in);
 	pxc_buf_load_take(&in, data, len);
 	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) || report_open(&in, len, &from) < 0 ||
-	    (k = kid_index(from)) < 0 || boot.kid_done[k] || pxc_unpack_u32(&in, &n) ||
-	    n > boot.a.nnodes)
+	    (k = kid_index(from)) < 0)
+		goto out;
+	if (boot.kid_done[k]) { /* sent again (sender), or replayed: taken already */
+		rc = 0;
+		goto out;
+	}
+	if (pxc_unpack_u32(&in, &n) || n > boot.a.nnodes)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		addr = NULL;

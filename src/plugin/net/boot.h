@@ -15,16 +15,19 @@
  * which travels down the same tree over the direct connections (TABLE)
  * and to srun for the step file. A send that finds no socket yet (the
  * parent's stepd still starting) is retried with a growing pause until
- * SlurmixTimeout; then the step's fences fail instead of hanging.
+ * SlurmixTimeout; then the step's fences fail instead of hanging. Where
+ * slurmd may answer success for a report it could not deliver
+ * (plug_slurm_forward_confirmed: Slurm 23.02.5 to 23.11), the report is
+ * sent again, with the same pauses, until this node has the table.
  *
  * Only root or SlurmUser may deliver (SO_PEERCRED of slurmd's connection
  * and the uid slurmd reports), and every message ends with an
  * HMAC-SHA256 under the job key (lib/sha256.h) of all of it, which holds
  * the job and step ids, the sender's node id and a fresh random nonce:
  * the key itself never travels (the forwarded data is not encrypted). A
- * child reports once per step and every node id comes once, so a
- * replayed report (of this step, or of another step of the job) is
- * refused. Anything else is logged and dropped.
+ * child's report counts once per step (a repeat, the sender's own or a
+ * replay, is dropped silently: it changes nothing) and every node id comes
+ * once. Anything else is logged and dropped.
  *
  * Threads: start and join run in the job manager thread; go, stop and
  * the receiving side in the progress thread; one sender thread per stepd

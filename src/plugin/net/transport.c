@@ -35,6 +35,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +111,16 @@ struct plug_net {
 	peer_t *peers;
 	link_t *links;
 	int have_table, up, started, stopped, stuck;
-	pconn_t *pconns; /* connects in progress */
+	atomic_int table_seen; /* have_table, for other threads */
+	pconn_t *pconns;       /* connects in progress */
 	plug_net_user_t users[NET_MAX_USERS];
 	size_t nusers;
 };
+
+bool plug_net_table_seen(plug_net_t *n)
+{
+	return atomic_load(&n->table_seen) != 0;
+}
 
 bool plug_net_peer_ended(const plug_net_t *n, uint32_t peer)
 {
@@ -570,6 +577,7 @@ static int take_table(plug_net_t *n, pmix_data_buffer_t *in)
 	if (plug_endpoints_unpack(in, n->nnodes, set_peer, n) < 0)
 		return -1;
 	n->have_table = 1;
+	atomic_store(&n->table_seen, 1);
 	for (uint32_t i = 0; i < n->nnodes; i++)
 		if (n->peers[i].queue)
 			peer_connect(n, i);

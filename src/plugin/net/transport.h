@@ -115,6 +115,8 @@ struct event_base *plug_net_base(const plug_net_t *n);
  * sent on to this node's children in the tree of all nodes, and, when
  * to_srun, handed to srun. Progress thread. */
 void plug_net_table_in(plug_net_t *n, const pmix_data_buffer_t *table, bool to_srun);
+/* True once this node has the complete table. Any thread. */
+bool plug_net_table_seen(plug_net_t *n);
 /* There will be no table: every peer of the step is lost (logged once).
  * A no-op once the network stops. Progress thread. */
 void plug_net_table_failed(plug_net_t *n, const char *why);

@@ -122,7 +122,7 @@ static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 		 * by their own stepds */
 		if (!some && !report.killed) {
 			report.killed = 1;
-			slurm_kill_job_step(plug_agent_job(), plug_agent_step(), SIGKILL);
+			plug_slurm_kill_step(plug_agent_job(), plug_agent_step(), SIGKILL);
 		}
 	}
 	free(host);

@@ -209,7 +209,7 @@ static pmix_status_t slurm_refused(work_t *w, pmix_status_t st, const char *what
 	snprintf(line, sizeof(line), "%s: %s", what, slurm_strerror(e));
 	if (e == ESLURM_ACCESS_DENIED || e == ESLURM_USER_ID_MISSING)
 		st = PMIX_ERR_NO_PERMISSIONS;
-	else if (e == ESLURM_JOB_SETTING_DB_INX)
+	else if (plug_slurm_err_retry(e))
 		st = PMIX_ERR_RESOURCE_BUSY;
 	return refused(w, st, line);
 }
@@ -218,7 +218,7 @@ static pmix_status_t slurm_refused(work_t *w, pmix_status_t st, const char *what
 static job_info_t *job_load(uint32_t id, job_info_msg_t **msg)
 {
 	*msg = NULL;
-	if (slurm_load_job(msg, id, SHOW_ALL) != SLURM_SUCCESS)
+	if (plug_slurm_load_job(msg, id) != SLURM_SUCCESS)
 		return NULL;
 	if ((*msg)->record_count < 1 || (*msg)->job_array[0].job_id != id) {
 		slurm_free_job_info_msg(*msg);
@@ -233,7 +233,7 @@ static job_info_t *job_load(uint32_t id, job_info_msg_t **msg)
  * (errno kept otherwise). */
 static bool kill_ok(uint32_t id)
 {
-	return slurm_kill_job(id, SIGKILL, 0) == SLURM_SUCCESS || errno == ESLURM_ALREADY_DONE ||
+	return plug_slurm_kill_job(id, SIGKILL) == SLURM_SUCCESS || errno == ESLURM_ALREADY_DONE ||
 	       errno == ESLURM_INVALID_JOB_ID;
 }
 
@@ -291,7 +291,7 @@ static void allocate(work_t *w, arec_t *rec)
 	if (slurm_allocate_resources(&d, &resp) != SLURM_SUCCESS || !resp)
 		return (void)slurm_refused(w, PMIX_ERR_JOB_ALLOC_FAILED,
 					   "Slurm refused the new allocation");
-	rec->id = resp->job_id;
+	rec->id = plug_slurm_alloc_job(resp);
 	rec->wait_s = w->wait_s;
 	rec->deadline_ms = plug_mono_ms() + (int64_t)w->wait_s * 1000;
 	rec->who = w->who;
@@ -354,12 +354,12 @@ static int update_job(uint32_t id, uint32_t time_limit, const char *req_nodes)
 	int rc;
 
 	slurm_init_job_desc_msg(&u);
-	u.job_id = id;
+	plug_slurm_desc_job(&u, id);
 	if (time_limit)
 		u.time_limit = time_limit;
 	if (req_nodes)
 		u.req_nodes = (char *)req_nodes;
-	while ((rc = slurm_update_job(&u)) != SLURM_SUCCESS && errno == ESLURM_JOB_SETTING_DB_INX &&
+	while ((rc = slurm_update_job(&u)) != SLURM_SUCCESS && plug_slurm_err_retry(errno) &&
 	       plug_mono_ms() < until && !stopping())
 		usleep(500000);
 	return rc;
@@ -421,7 +421,7 @@ static char **busy_nodes(uint32_t id)
 	char **busy = calloc(1, sizeof(char *));
 	size_t n = 0;
 
-	if (!busy || slurm_get_job_steps(0, id, NO_VAL, &r, SHOW_ALL) != SLURM_SUCCESS)
+	if (!busy || plug_slurm_job_steps(id, &r) != SLURM_SUCCESS)
 		return free(busy), NULL;
 	for (uint32_t i = 0; busy && i < r->job_step_count; i++) {
 		uint32_t k = 0;

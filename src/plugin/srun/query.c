@@ -140,7 +140,7 @@ static int fetch_end(qsrc_t *s)
 {
 	job_info_msg_t *r = NULL;
 
-	if (slurm_load_job(&r, q.job, SHOW_ALL) != SLURM_SUCCESS)
+	if (plug_slurm_load_job(&r, q.job) != SLURM_SUCCESS)
 		return -1;
 	if (r->record_count < 1 || r->job_array[0].job_id != q.job) {
 		slurm_free_job_info_msg(r);
@@ -156,7 +156,7 @@ static int fetch_steps(qsrc_t *s)
 {
 	job_step_info_response_msg_t *r = NULL;
 
-	if (slurm_get_job_steps(0, q.job, NO_VAL, &r, SHOW_ALL) != SLURM_SUCCESS)
+	if (plug_slurm_job_steps(q.job, &r) != SLURM_SUCCESS)
 		return -1;
 	s->steps = calloc(r->job_step_count ? r->job_step_count : 1, sizeof(*s->steps));
 	for (uint32_t i = 0; s->steps && i < r->job_step_count; i++) {

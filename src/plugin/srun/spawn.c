@@ -182,7 +182,7 @@ static void kill_child(spawn_t *s, int sig)
 		kill(s->pid, sig);
 	if (sig == SIGKILL && s->step != NO_VAL && !s->killed) {
 		s->killed = true;
-		slurm_kill_job_step(s->job, s->step, SIGKILL);
+		plug_slurm_kill_step(s->job, s->step, SIGKILL);
 	}
 }
 
@@ -237,7 +237,7 @@ static void reaped(spawn_t *s, int status)
 			   s->id, (int)s->code);
 		s->fail = PMIX_ERR_JOB_FAILED_TO_LAUNCH;
 		if (s->step != NO_VAL && !s->killed)
-			slurm_kill_job_step(s->job, s->step, SIGKILL);
+			plug_slurm_kill_step(s->job, s->step, SIGKILL);
 	}
 	if (s->state != S_RUNNING) {
 		answer(s, s->fail);
@@ -317,7 +317,7 @@ static char **lookup_alloc(void)
 
 	if (spawner.alloc || !spawner.job)
 		return spawner.alloc;
-	if (slurm_allocation_lookup(spawner.job, &r) != SLURM_SUCCESS || !r)
+	if (plug_slurm_alloc_lookup(spawner.job, &r) != SLURM_SUCCESS || !r)
 		return NULL;
 	spawner.alloc = plug_hostlist_expand(r->node_list, &n);
 	slurm_free_resource_allocation_response_msg(r);

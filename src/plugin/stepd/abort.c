@@ -127,7 +127,7 @@ static void op_done(op_t *o, int acked, pmix_status_t st)
 	} else if (!acked && st != PMIX_ERR_UNREACH) {
 		plug_error("srun did not take the abort report: killing step %u.%u", reporter.job,
 			   reporter.step);
-		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
+		plug_slurm_kill_step(reporter.job, reporter.step, SIGKILL);
 	}
 	if (o->cbfunc)
 		o->cbfunc(st, o->cbdata);
@@ -370,7 +370,7 @@ kill:
 	if (ranks)
 		plug_lost_abort(ranks, nranks, status);
 	else
-		slurm_kill_job_step(reporter.job, reporter.step, SIGKILL);
+		plug_slurm_kill_step(reporter.job, reporter.step, SIGKILL);
 	return PMIX_OPERATION_SUCCEEDED;
 }
 

@@ -125,7 +125,7 @@ static void end_now(void)
 {
 	plug_info("the parent step %s failed: ending step %u.%u", fam.parent.nspace, fam.job,
 		  fam.step);
-	slurm_kill_job_step(fam.job, fam.step, SIGKILL);
+	plug_slurm_kill_step(fam.job, fam.step, SIGKILL);
 }
 
 static void grace_over(int fd, short what, void *arg)

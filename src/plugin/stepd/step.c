@@ -500,19 +500,20 @@ static uint32_t parent_tasks_here(const plug_step_t *st, char **env)
 }
 
 /* slurmd's own topology, which it caches in SlurmdSpoolDir
- * (hwloc_topo_whole.xml, Slurm 22.05): NUL-terminated, with *len, from a
- * regular file of root or SlurmUser that nobody else may write; else NULL. */
+ * (plug_slurm_topo_cache: Slurm up to 24.11): NUL-terminated, with *len,
+ * from a regular file of root or SlurmUser that nobody else may write;
+ * else NULL. */
 static char *slurmd_topology(const plug_step_t *st, size_t *len)
 {
-	const char *spool = plug_slurm_spooldir();
+	const char *spool = plug_slurm_spooldir(), *file = plug_slurm_topo_cache();
 	char raw[4096], path[4096], host[256] = "";
 	struct stat sb;
 	char *xml = NULL;
 	ssize_t n = 0, r;
 	int fd;
 
-	if (!spool || !st->hosts ||
-	    snprintf(raw, sizeof(raw), "%s/hwloc_topo_whole.xml", spool) >= (int)sizeof(raw))
+	if (!spool || !file || !st->hosts ||
+	    snprintf(raw, sizeof(raw), "%s/%s", spool, file) >= (int)sizeof(raw))
 		return NULL;
 	if (gethostname(host, sizeof(host) - 1) < 0 ||
 	    plug_path_expand(raw, st->hosts[st->si.nodeid], host, path, sizeof(path)) < 0 ||
