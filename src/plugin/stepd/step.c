@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -740,6 +741,33 @@ static int prepare_ld_path(plug_step_t *st, char **env)
 	return st->ld_path ? 0 : -1;
 }
 
+/* PMI-1 / PMI-2 (the server's pmi.c): a socketpair per local task, the
+ * server's end handed over, the task's end kept for the task hook, both
+ * close-on-exec (the hook clears it on the task's own end only). */
+static int prepare_pmi(plug_step_t *st, uint32_t i, pmix_proc_t *proc)
+{
+	char num[16];
+	int sv[2];
+
+	st->pmi_fd[i] = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return plug_error("PMI socketpair: %s", strerror(errno)), -1;
+	if (pxc_server_pmi_add(sv[0], sv[1], proc) < 0)
+		return plug_error("PMI for rank %u: %s", proc->rank, strerror(errno)), -1;
+	st->pmi_fd[i] = sv[1];
+	snprintf(num, sizeof(num), "%d", sv[1]);
+	if (env_add(&st->task_env[i], "PMI_FD", num) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%u", proc->rank);
+	if (env_add(&st->task_env[i], "PMI_RANK", num) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%u", st->map->ntasks);
+	if (env_add(&st->task_env[i], "PMI_SIZE", num) < 0 ||
+	    env_add(&st->task_env[i], "PMI_JOBID", st->nspace) < 0)
+		return -1;
+	return 0;
+}
+
 static int prepare_tasks(plug_step_t *st, char **env)
 {
 	const plug_map_t *m = st->map;
@@ -747,7 +775,10 @@ static int prepare_tasks(plug_step_t *st, char **env)
 	pmix_proc_t proc;
 
 	st->task_env = calloc(m->count[node], sizeof(char **));
-	if (!st->task_env || prepare_ld_path(st, env) < 0)
+	st->pmi_fd = malloc(m->count[node] * sizeof(int));
+	for (uint32_t i = 0; st->pmi_fd && i < m->count[node]; i++)
+		st->pmi_fd[i] = -1;
+	if (!st->task_env || !st->pmi_fd || prepare_ld_path(st, env) < 0)
 		return plug_error("out of memory"), -1;
 	PMIx_Load_nspace(proc.nspace, st->nspace);
 	for (uint32_t i = 0; i < m->count[node]; i++) {
@@ -755,6 +786,8 @@ static int prepare_tasks(plug_step_t *st, char **env)
 		if (PMIx_server_setup_fork(&proc, &st->task_env[i]) != PMIX_SUCCESS ||
 		    (st->ld_path && env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
 			return plug_error("setup_fork for rank %u failed", proc.rank), -1;
+		if (prepare_pmi(st, i, &proc) < 0)
+			return plug_error("PMI for rank %u failed", proc.rank), -1;
 		/* Split in place: the task hook must not allocate to do it. */
 		for (char **e = st->task_env[i]; *e; e++) {
 			char *eq = strchr(*e, '=');
@@ -996,6 +1029,12 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 	}
 	if (plug_spawn_task_env(env, step.cltdir) < 0)
 		return -1;
+	/* PMI: the task's pid first on its end, which it keeps across exec
+	 * (the other tasks' ends close at exec); without it, no PMI_FD */
+	if (step.pmi_fd && step.pmi_fd[lr] >= 0 &&
+	    (pxc_pmi_preamble_write(step.pmi_fd[lr], getpid()) < 0 ||
+	     fcntl(step.pmi_fd[lr], F_SETFD, 0) < 0))
+		drop_env(*env, "PMI_FD");
 	drop_env(*env, PLUG_STDIN_ENV); /* for this step only, not the tasks' own sruns */
 	drop_env(*env, PLUG_IOF_FORMAT_ENV);
 	drop_env(*env, PLUG_IOF_DIR_ENV);
@@ -1035,6 +1074,7 @@ void plug_step_fini(void)
 	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)
 		free_list(step.task_env[i]);
 	free(step.task_env);
+	free(step.pmi_fd); /* the fds are the server's (pxc_server_pmi_add) */
 	free_list(step.hosts);
 	free_list(step.job_hosts);
 	plug_map_free(step.map);
