@@ -66,5 +66,7 @@
  * the task's end (pmi_wire.h). */
 #include "server/pmi.h"
 #include "server/pmi_wire.h"
+/* PMI spawn's preput pairs in a spawned step's environment (pmi_spawn.h). */
+#include "server/pmi_spawn.h"
 
 #endif

@@ -13,6 +13,10 @@ PMI_FD (src/pmix_core/server/pmi_wire.h), for the cluster tests.
   pmi_poke.py badlen2     a PMI-2 message with a broken length: the server
                           closes the connection (the framing is lost)
   pmi_poke.py pubsub2     PMI-2 name-publish / lookup / unpublish
+  pmi_poke.py spawn1      PMI-1 spawn (two mcmds) of child1 with a preput pair
+  pmi_poke.py spawn2      PMI-2 spawn (two commands) of child2
+  pmi_poke.py pub2 FILE   PMI-2 publish, wait for FILE, unpublish
+  pmi_poke.py look2 FILE  PMI-2 lookup of what pub2 published, then FILE
 
 Prints one line per check ("CHECK name ok" or "CHECK name FAIL ..."), and
 "DONE rank R" at the end when every check passed (exit 0), else exit 1.
@@ -20,6 +24,7 @@ Prints one line per check ("CHECK name ok" or "CHECK name FAIL ..."), and
 import os
 import socket
 import sys
+import time
 
 fd = int(os.environ["PMI_FD"])
 rank = int(os.environ["PMI_RANK"])
@@ -184,6 +189,15 @@ def broken1():
         ("mcmd other than spawn", "mcmd=nosuch\na=b\nendcmd\n"),
         ("NUL byte", b"cmd=put\0 key=a value=b\n"),
         ("abort with a bad exitcode", "cmd=abort exitcode=abc\n"),
+        ("spawn without execname", "mcmd=spawn\nnprocs=1\nendcmd\n"),
+        ("spawn with a bad nprocs", "mcmd=spawn\nnprocs=-3\nexecname=x\nendcmd\n"),
+        ("spawn out of order", "mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=3\n"
+         "spawnssofar=2\nendcmd\n"),
+        ("spawn with a missing argument", "mcmd=spawn\nnprocs=1\nexecname=x\nargcnt=2\n"
+         "arg1=a\nendcmd\n"),
+        ("spawn with a missing preput", "mcmd=spawn\nnprocs=1\nexecname=x\npreput_num=1\n"
+         "endcmd\n"),
+        ("spawn as a one-line request", "cmd=spawn nprocs=1 execname=x\n"),
     ]
     for name, line in cases:
         r = v1(line)
@@ -214,7 +228,12 @@ def broken2():
         ("putnodeattr oversized", "cmd=info-putnodeattr;key=a;value=%s;" % ("v" * 5000)),
         ("getnodeattr without key", "cmd=info-getnodeattr;"),
         ("name-publish without port", "cmd=name-publish;name=svc;"),
-        ("spawn (not supported)", "cmd=spawn;ncmds=1;"),
+        ("spawn with fewer commands than ncmds", "cmd=spawn;ncmds=2;subcmd=x;maxprocs=1;"),
+        ("spawn with more commands than ncmds",
+         "cmd=spawn;ncmds=1;subcmd=x;maxprocs=1;subcmd=y;maxprocs=1;"),
+        ("spawn with too many processes", "cmd=spawn;ncmds=1;subcmd=x;maxprocs=9999999;"),
+        ("spawn with a missing preput", "cmd=spawn;ncmds=1;preputcount=2;ppkey0=a;ppval0=b;"
+         "subcmd=x;maxprocs=1;"),
         ("job-connect", "cmd=job-connect;jobid=x;"),
         ("too many pairs", "cmd=kvs-put;" + "a=b;" * 2000),
     ]
@@ -266,7 +285,92 @@ def pubsub2():
     v2("finalize")
 
 
-{"fence1": fence1, "fence2": fence2, "broken1": broken1, "broken2": broken2,
+def spawn1():
+    """Rank 0 spawns 2 children (2 mcmds of 1 process each) with a preput
+    pair; every rank barriers after."""
+    init(1)
+    if rank == 0:
+        req = ""
+        for i in (1, 2):
+            req += ("mcmd=spawn\nnprocs=1\nexecname=./pmi_poke.py\ntotspawns=2\n"
+                    "spawnssofar=%d\nargcnt=2\narg1=child1\narg2=from cmd %d\n"
+                    "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\n"
+                    "preput_val_0=tag#0$port=1 x\ninfo_num=0\nendcmd\n" % (i, i))
+        r = v1(req)
+        check("spawn_result", r.get("cmd") == "spawn_result" and r.get("rc") == "0", str(r))
+    r = v1("cmd=barrier_in\n")
+    check("barrier", r.get("rc") == "0", str(r))
+    v1("cmd=finalize\n")
+
+
+def child1():
+    init(1)
+    kvs = v1("cmd=get_my_kvsname\n").get("kvsname")
+    r = v1("cmd=get kvsname=%s key=PARENT_ROOT_PORT_NAME\n" % kvs)
+    check("child sees the preput", r.get("value") == "tag#0$port=1_x", str(r))
+    print("CHILD rank %d of %d spawned %s args %s" % (rank, size, os.environ.get("PMI_SPAWNED"),
+                                                     "|".join(sys.argv[2:])), flush=True)
+    v1("cmd=finalize\n")
+
+
+def spawn2():
+    init(2)
+    v2("fullinit", pmirank=rank)
+    if rank == 0:
+        r = v2raw("cmd=spawn;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;ppval0=p2;"
+                  "subcmd=./pmi_poke.py;maxprocs=2;argc=1;argv0=child2;infokeycount=0;"
+                  "subcmd=./pmi_poke.py;maxprocs=1;argc=2;argv0=child2;argv1=second;"
+                  "infokeycount=1;infokey0=wdir;infoval0=%s;" % os.getcwd())
+        check("spawn-response", r.get("cmd") == "spawn-response" and r.get("rc") == "0" and
+              r.get("jobid", "").startswith("slurmix."), str(r))
+    v2("kvs-fence")
+    v2("finalize")
+
+
+def child2():
+    init(2)
+    r = v2("fullinit", pmirank=rank)
+    check("child has a spawner", r.get("spawner-jobid", "").startswith("slurmix."), str(r))
+    r = v2("kvs-get", key="PARENT_ROOT_PORT_NAME")
+    check("child sees the preput", r.get("value") == "p2", str(r))
+    print("CHILD rank %d of %d args %s" % (rank, size, "|".join(sys.argv[2:])), flush=True)
+    v2("finalize")
+
+
+def pub2():
+    """Publishes pmixsvc, waits for the lookup step's word, unpublishes."""
+    init(2)
+    v2("fullinit", pmirank=rank)
+    r = v2("name-publish", name="xstepsvc", port="port-of-%s" % os.environ["SLURM_STEP_ID"])
+    check("name-publish", r.get("rc") == "0", str(r))
+    print("PUBLISHED", flush=True)
+    for _ in range(100):
+        if os.path.exists(sys.argv[2]):
+            break
+        time.sleep(0.1)
+    r = v2("name-unpublish", name="xstepsvc")
+    check("name-unpublish", r.get("rc") == "0", str(r))
+    v2("finalize")
+
+
+def look2():
+    """Looks up what another step of the allocation published."""
+    init(2)
+    v2("fullinit", pmirank=rank)
+    r = {}
+    for _ in range(50):
+        r = v2("name-lookup", name="xstepsvc")
+        if r.get("rc") == "0":
+            break
+        time.sleep(0.1)
+    check("name-lookup from another step", r.get("port", "").startswith("port-of-"), str(r))
+    print("LOOKUP %s" % r.get("port"), flush=True)
+    open(sys.argv[2], "w").close()
+    v2("finalize")
+
+
+{"pub2": pub2, "look2": look2, "spawn1": spawn1, "child1": child1, "spawn2": spawn2, "child2": child2,
+ "fence1": fence1, "fence2": fence2, "broken1": broken1, "broken2": broken2,
  "badlen2": badlen2, "pubsub2": pubsub2}[sys.argv[1]]()
 if not failed:
     print("DONE rank %d" % rank, flush=True)

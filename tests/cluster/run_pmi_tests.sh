@@ -72,6 +72,23 @@ wire_cases() {
 		$S -N2 -n4 ./pmi_poke.py pubsub2
 }
 
+spawn_cases() {
+	check_case "PMI-1 spawn (two mcmds): a new step, preput pair, PMI_SPAWNED" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD rank [01] of 2 spawned 1 args from cmd [12]$")" = 2 ] &&
+		 [ "$(count "^DONE rank [01]$")" = 4 ] && [ "$(count "FAIL")" = 0 ]' \
+		$S -N2 -n2 ./pmi_poke.py spawn1
+	check_case "PMI-2 spawn (two commands, wdir): spawner-jobid, preput pair" \
+		'[ $rc = 0 ] && [ "$(count "^CHILD rank [0-2] of 3 args")" = 3 ] &&
+		 [ "$(count "^CHILD rank [0-2] of 3 args second$")" = 1 ] &&
+		 [ "$(count "^DONE rank [0-2]$")" = 5 ] && [ "$(count "FAIL")" = 0 ]' \
+		$S -N2 -n2 ./pmi_poke.py spawn2
+	rm -f "$bin/looked"
+	check_case "PMI-2 name-lookup of another step's name-publish (allocation-wide)" \
+		'[ $rc = 0 ] && [ "$(count "^LOOKUP port-of-[0-9]+$")" = 1 ] && [ "$(count "FAIL")" = 0 ] &&
+		 [ "$(count "^DONE rank 0$")" = 2 ]' \
+		salloc -N2 -n2 bash -c "$S -N1 -n1 ./pmi_poke.py pub2 looked & sleep 1; $S -N1 -n1 ./pmi_poke.py look2 looked; wait"
+}
+
 no_leftovers() {
 	local name="nothing left: no step, no file" left
 	want_case "$name" || return 0
@@ -107,6 +124,7 @@ build_programs || { echo "FAIL cannot build the test programs"; exit 1; }
 
 mpich_cases
 wire_cases
+spawn_cases
 no_leftovers
 
 echo "$pass passed, $failn failed ($(since "$t_all") s)"

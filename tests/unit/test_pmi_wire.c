@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_pmi_wire.c - check suite for the PMI-1 / PMI-2 wire
- * (src/pmix_core/server/pmi_wire.c): the requests MPICH's clients send
+ * (src/pmix_core/server/pmi_wire.c) and its spawn requests as PMIx apps
+ * (pmi_spawn.c): the requests MPICH's clients send
  * parse into their command and pairs; the reader splits a stream fed in
  * any pieces; replies come out in each format; and broken input (long
  * lines, bad lengths, words without '=', NUL bytes, too many pairs,
@@ -13,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pmix.h>
+#include "server/pmi_spawn.h"
 #include "server/pmi_wire.h"
 #include "runner.h"
 
@@ -304,6 +307,134 @@ START_TEST(test_preamble)
 }
 END_TEST
 
+static void msg(pxc_pmi_shape_t shape, const char *body, pxc_pmi_msg_t *m)
+{
+	const char *why;
+
+	ck_assert_msg(parse(shape, body, m, &why) == 0, "%s: %s", body, why);
+}
+
+START_TEST(test_spawn_v1)
+{
+	pxc_pmi_msg_t m;
+	pmix_app_t app;
+	char **pre = NULL;
+	const char *why = NULL;
+	long total, sofar;
+
+	msg(PXC_PMI_SHAPE_MCMD,
+	    "mcmd=spawn\nnprocs=3\nexecname=./a\ntotspawns=2\nspawnssofar=1\nargcnt=2\n"
+	    "arg1=x y\narg2=z\npreput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\n"
+	    "preput_val_0=tag#0$p=1\ninfo_num=2\ninfo_key_0=wdir\ninfo_val_0=/w\n"
+	    "info_key_1=host\ninfo_val_1=vn2\nendcmd",
+	    &m);
+	PMIx_App_construct(&app);
+	ck_assert_int_eq(pxc_pmi_spawn_v1(&m, &app, &total, &sofar, &pre, &why), 0);
+	ck_assert_int_eq(total, 2);
+	ck_assert_int_eq(sofar, 1);
+	ck_assert_str_eq(app.cmd, "./a");
+	ck_assert_int_eq(app.maxprocs, 3);
+	ck_assert_str_eq(app.argv[0], "./a");
+	ck_assert_str_eq(app.argv[1], "x y");
+	ck_assert_str_eq(app.argv[2], "z");
+	ck_assert_ptr_null(app.argv[3]);
+	ck_assert_str_eq(app.cwd, "/w");
+	ck_assert_uint_eq(app.ninfo, 1);
+	ck_assert_str_eq(app.info[0].key, PMIX_HOST);
+	ck_assert_str_eq(pre[0], PXC_PMI_PREPUT_ENV "0=PARENT_ROOT_PORT_NAME=tag#0$p=1");
+	ck_assert_str_eq(pre[1], PXC_PMI_PREPUT_ENV_COUNT "=1");
+	ck_assert_ptr_null(pre[2]);
+	PMIx_Argv_free(pre);
+	PMIx_App_destruct(&app);
+	pxc_pmi_msg_clear(&m);
+}
+END_TEST
+
+START_TEST(test_spawn_v2)
+{
+	pxc_pmi_msg_t m;
+	pmix_app_t *apps;
+	char **pre = NULL;
+	const char *why = NULL;
+	size_t n;
+
+	msg(PXC_PMI_SHAPE_V2,
+	    "cmd=spawn;thrid=1;ncmds=2;preputcount=1;ppkey0=k;ppval0=v;subcmd=./a;maxprocs=2;"
+	    "argc=1;argv0=one;infokeycount=0;subcmd=./b;maxprocs=1;argc=0;",
+	    &m);
+	ck_assert_int_eq(pxc_pmi_spawn_v2(&m, &apps, &n, &pre, &why), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(apps[0].cmd, "./a");
+	ck_assert_int_eq(apps[0].maxprocs, 2);
+	ck_assert_str_eq(apps[0].argv[1], "one");
+	ck_assert_ptr_null(apps[0].argv[2]);
+	ck_assert_str_eq(apps[1].cmd, "./b");
+	ck_assert_ptr_null(apps[1].argv[1]);
+	ck_assert_str_eq(pre[0], PXC_PMI_PREPUT_ENV "0=k=v");
+	PMIx_Argv_free(pre);
+	PMIx_App_free(apps, n);
+	pxc_pmi_msg_clear(&m);
+}
+END_TEST
+
+START_TEST(test_spawn_broken)
+{
+	static const char *v1bad[] = {
+		"mcmd=spawn\nnprocs=1\nendcmd",
+		"mcmd=spawn\nexecname=x\nendcmd",
+		"mcmd=spawn\nnprocs=0\nexecname=x\nendcmd",
+		"mcmd=spawn\nnprocs=99999999\nexecname=x\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=2\nspawnssofar=3\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=999\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\nargcnt=1\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\nargcnt=100000\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\ninfo_num=1\ninfo_key_0=wdir\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\npreput_num=1\npreput_key_0=a\nendcmd",
+		"mcmd=spawn\nnprocs=1\nexecname=x\npreput_num=1\npreput_key_0=a=b\n"
+		"preput_val_0=c\nendcmd",
+	};
+	static const char *v2bad[] = {
+		"cmd=spawn;",
+		"cmd=spawn;ncmds=0;",
+		"cmd=spawn;ncmds=2;subcmd=a;maxprocs=1;",
+		"cmd=spawn;ncmds=1;subcmd=a;maxprocs=1;subcmd=b;maxprocs=1;",
+		"cmd=spawn;ncmds=1;subcmd=a;",
+		"cmd=spawn;ncmds=1;subcmd=a;maxprocs=1;argc=2;argv0=x;",
+		"cmd=spawn;ncmds=1;preputcount=1;subcmd=a;maxprocs=1;",
+		"cmd=spawn;ncmds=1;preputcount=65;subcmd=a;maxprocs=1;",
+	};
+	pxc_pmi_msg_t m;
+	pmix_app_t app, *apps;
+	char **pre;
+	const char *why;
+	long total, sofar;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(v1bad) / sizeof(v1bad[0]); i++) {
+		msg(PXC_PMI_SHAPE_MCMD, v1bad[i], &m);
+		PMIx_App_construct(&app);
+		pre = NULL;
+		why = NULL;
+		ck_assert_msg(pxc_pmi_spawn_v1(&m, &app, &total, &sofar, &pre, &why) == -1,
+			      "accepted %s", v1bad[i]);
+		ck_assert_ptr_nonnull(why);
+		PMIx_Argv_free(pre);
+		PMIx_App_destruct(&app);
+		pxc_pmi_msg_clear(&m);
+	}
+	for (size_t i = 0; i < sizeof(v2bad) / sizeof(v2bad[0]); i++) {
+		msg(PXC_PMI_SHAPE_V2, v2bad[i], &m);
+		pre = NULL;
+		why = NULL;
+		ck_assert_msg(pxc_pmi_spawn_v2(&m, &apps, &n, &pre, &why) == -1, "accepted %s",
+			      v2bad[i]);
+		ck_assert_ptr_nonnull(why);
+		ck_assert_ptr_null(pre);
+		pxc_pmi_msg_clear(&m);
+	}
+}
+END_TEST
+
 static Suite *pmi_wire_suite(void)
 {
 	Suite *s = suite_create("pmi_wire");
@@ -319,6 +450,9 @@ static Suite *pmi_wire_suite(void)
 	tcase_add_test(tc, test_reader_broken);
 	tcase_add_test(tc, test_out);
 	tcase_add_test(tc, test_preamble);
+	tcase_add_test(tc, test_spawn_v1);
+	tcase_add_test(tc, test_spawn_v2);
+	tcase_add_test(tc, test_spawn_broken);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -243,7 +243,9 @@ START_TEST(pmi2_basic_and_broken)
 	ck_assert_str_eq(v2(fd, "cmd=kvs-put;key;"),
 			 "cmd=error;rc=-1;errmsg=a word without key=value;");
 	ck_assert_str_eq(v2(fd, "cmd=spawn;ncmds=1;"),
-			 "cmd=spawn-response;rc=-1;errmsg=not supported;");
+			 "cmd=spawn-response;rc=-1;errmsg=fewer commands than ncmds;");
+	ck_assert_str_eq(v2(fd, "cmd=job-connect;jobid=x;"),
+			 "cmd=job-connect-response;rc=-1;errmsg=not supported;");
 	/* node attributes: a waiting get is answered by the put */
 	init(fd1, 2);
 	v2_send(fd1, "cmd=info-getnodeattr;key=na;wait=TRUE;");

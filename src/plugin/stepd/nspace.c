@@ -312,13 +312,21 @@ static int node_info(const plug_step_t *st, uint32_t node, pmix_info_t *out)
 
 int plug_nspace_info(const plug_step_t *st, pmix_info_t **info, size_t *ninfo)
 {
-	size_t cap = PLUG_JOB_KEYS + 1 + st->map->ntasks + st->map->nnodes, n = 0;
+	size_t cap = PLUG_JOB_KEYS + 1 + st->npreput + st->map->ntasks + st->map->nnodes, n = 0;
 	pmix_info_t *in = PMIx_Info_create(cap);
 
 	if (!in)
 		return errno = ENOMEM, -1;
 	if (job_info(st, in, &n) < 0 || app_info(st, &in[n++]) < 0)
 		goto fail;
+	for (size_t i = 0; i < st->npreput; i++) { /* "key=value", checked at prefork */
+		const char *eq = strchr(st->preput[i], '=');
+		char key[PMIX_MAX_KEYLEN + 1];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - st->preput[i]), st->preput[i]);
+		if (PMIx_Info_load(&in[n++], key, eq + 1, PMIX_STRING) != PMIX_SUCCESS)
+			goto fail;
+	}
 	for (pmix_rank_t r = 0; r < st->map->ntasks; r++, n++)
 		if (proc_info(st, r, &in[n]) < 0)
 			goto fail;

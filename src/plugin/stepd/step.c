@@ -763,8 +763,40 @@ static int prepare_pmi(plug_step_t *st, uint32_t i, pmix_proc_t *proc)
 		return -1;
 	snprintf(num, sizeof(num), "%u", st->map->ntasks);
 	if (env_add(&st->task_env[i], "PMI_SIZE", num) < 0 ||
-	    env_add(&st->task_env[i], "PMI_JOBID", st->nspace) < 0)
+	    env_add(&st->task_env[i], "PMI_JOBID", st->nspace) < 0 ||
+	    (st->spawned && env_add(&st->task_env[i], "PMI_SPAWNED", "1") < 0))
 		return -1;
+	return 0;
+}
+
+/* A PMI-spawned step: the parent's preput pairs (server/pmi_spawn.h),
+ * job information of the namespace. The user's environment: bounded and
+ * checked, a broken pair is left out with a log line. 0 or -1 (ENOMEM). */
+static int load_preputs(plug_step_t *st, char **env)
+{
+	const char *c = plug_env_get(env, PXC_PMI_PREPUT_ENV_COUNT);
+	char name[64];
+	uint32_t n;
+
+	if (!c || plug_parse_u32(c, 1, PXC_PMI_SPAWN_MAX_PREPUT, &n) < 0)
+		return 0;
+	if (!(st->preput = calloc(n + 1, sizeof(char *))))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *kv, *eq;
+
+		snprintf(name, sizeof(name), "%s%u", PXC_PMI_PREPUT_ENV, i);
+		kv = plug_env_get(env, name);
+		eq = kv ? strchr(kv, '=') : NULL;
+		if (!eq || eq == kv || eq - kv > PXC_PMI_KEYLEN_MAX ||
+		    strlen(eq + 1) > PXC_PMI_VALLEN_MAX) {
+			plug_info("PMI spawn: preput %u is missing or malformed", i);
+			continue;
+		}
+		if (!(st->preput[st->npreput] = strdup(kv)))
+			return -1;
+		st->npreput++;
+	}
 	return 0;
 }
 
@@ -970,6 +1002,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_conf.task_weight && step.spawned)
 		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
 	load_topology(&step);
+	if (load_preputs(&step, *env) < 0)
+		goto fail;
 	if (start_server(&step) < 0 || task_localities(&step) < 0 || register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
@@ -1038,7 +1072,8 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 	drop_env(*env, PLUG_STDIN_ENV); /* for this step only, not the tasks' own sruns */
 	drop_env(*env, PLUG_IOF_FORMAT_ENV);
 	drop_env(*env, PLUG_IOF_DIR_ENV);
-	plug_output_task(task->ltaskid); /* last: nothing fails after it */
+	drop_env(*env, PXC_PMI_PREPUT_ENV_COUNT); /* the step's job information now */
+	plug_output_task(task->ltaskid);          /* last: nothing fails after it */
 	return 0;
 }
 
@@ -1075,6 +1110,7 @@ void plug_step_fini(void)
 		free_list(step.task_env[i]);
 	free(step.task_env);
 	free(step.pmi_fd); /* the fds are the server's (pxc_server_pmi_add) */
+	free_list(step.preput);
 	free_list(step.hosts);
 	free_list(step.job_hosts);
 	plug_map_free(step.map);

@@ -45,6 +45,7 @@
 #include "nspace.h"
 #include "peer.h"
 #include "pmi.h"
+#include "pmi_spawn.h"
 #include "pmi_wire.h"
 #include "proto.h"
 #include "server.h"
@@ -89,6 +90,8 @@ struct pmi_conn {
 	pxc_store_t *kvs; /* job information and the fences' data */
 	pxc_store_t *unc; /* puts since the last commit */
 	size_t put_bytes;
+	pmix_app_t *apps; /* PMI-1 spawn: the commands so far */
+	size_t napps;
 };
 
 typedef struct pmi_attr {
@@ -129,6 +132,7 @@ static void conn_free(pmi_conn_t *c)
 	free(c->thrid);
 	free(c->wait_key);
 	free(c->get_key);
+	PMIx_App_free(c->apps, c->napps);
 	free(c);
 }
 
@@ -378,6 +382,8 @@ static int lookup(const pmi_conn_t *c, const char *key, long srcid, const char *
 		v = job_value(c, PMIX_ANL_MAP);
 	if (!v)
 		v = posted(c, key, srcid);
+	if (!v && (v = job_value(c, key)) && v->type != PMIX_STRING)
+		v = NULL; /* job information: a PMI spawn's preput pairs */
 	if (!v) {
 		*out = NULL;
 		return 0;
@@ -867,6 +873,107 @@ static void do_getnodeattr(pmi_conn_t *c, const pxc_pmi_msg_t *m)
 	}
 }
 
+static void spawn_done(pmi_conn_t *c, pmix_status_t st, pmix_data_buffer_t *in)
+{
+	char *ns = NULL;
+
+	if (st == PMIX_SUCCESS && pxc_unpack_str(in, &ns) != PMIX_SUCCESS)
+		st = PMIX_ERR_UNPACK_FAILURE;
+	if (st != PMIX_SUCCESS)
+		reply_error(c, PMIx_Error_string(st));
+	else
+		reply_ok(c, c->rd.version == PXC_PMI_V2 ? "jobid" : NULL, ns);
+	free(ns);
+}
+
+/* The preput entries "NAME=VALUE" as PMIX_SET_ENVAR job information. */
+static pmix_info_t *preput_info(char **preput, size_t *n)
+{
+	size_t k = 0;
+	pmix_info_t *info;
+
+	*n = PMIx_Argv_count(preput);
+	if (!*n || !(info = PMIx_Info_create(*n)))
+		return NULL;
+	for (; k < *n; k++) {
+		char *eq = strchr(preput[k], '=');
+		pmix_envar_t e = { preput[k], eq + 1, ':' };
+
+		*eq = '\0';
+		PMIx_Info_load(&info[k], PMIX_SET_ENVAR, &e, PMIX_ENVAR);
+		*eq = '=';
+	}
+	return info;
+}
+
+/* SPAWN of apps, as PMIx_Spawn: a new step of the allocation. Takes apps
+ * and preput. */
+static void spawn_send(pmi_conn_t *c, pmix_app_t *apps, size_t n, char **preput)
+{
+	pmix_data_buffer_t b;
+	size_t ninfo;
+	pmix_info_t *info = preput_info(preput, &ninfo);
+
+	pxc_buf_init(&b);
+	if ((ninfo && !info) ||
+	    pxc_pack_array(&b, info, info ? ninfo : 0, PMIX_INFO) != PMIX_SUCCESS ||
+	    pxc_pack_array(&b, apps, n, PMIX_APP) != PMIX_SUCCESS ||
+	    px_request(c, PXC_CMD_SPAWN, &b, spawn_done) < 0)
+		reply_error(c, "cannot reach the server");
+	pxc_buf_clear(&b);
+	if (info)
+		PMIx_Info_free(info, ninfo);
+	PMIx_App_free(apps, n);
+	PMIx_Argv_free(preput);
+}
+
+/* PMI-1: one mcmd per command; the reply follows the last one only. */
+static void do_spawn1(pmi_conn_t *c, const pxc_pmi_msg_t *m)
+{
+	pmix_app_t app, *grown = NULL;
+	const char *why = NULL;
+	char **preput = NULL;
+	long total, sofar;
+
+	PMIx_App_construct(&app);
+	if (m->shape != PXC_PMI_SHAPE_MCMD)
+		why = "spawn must be an mcmd request";
+	else if (pxc_pmi_spawn_v1(m, &app, &total, &sofar, &preput, &why) == 0 &&
+		 (size_t)sofar != c->napps + 1)
+		why = "spawnssofar out of order";
+	if (!why && !(grown = realloc(c->apps, (c->napps + 1) * sizeof(*grown))))
+		why = "out of memory";
+	if (why || sofar < total)
+		PMIx_Argv_free(preput); /* every request carries them: the last one's go */
+	if (why) {
+		PMIx_App_destruct(&app);
+		PMIx_App_free(c->apps, c->napps);
+		c->apps = NULL;
+		c->napps = 0;
+		return reply_error(c, why);
+	}
+	c->apps = grown;
+	c->apps[c->napps++] = app;
+	if (sofar < total)
+		return; /* more commands follow */
+	grown = c->apps;
+	c->apps = NULL;
+	spawn_send(c, grown, c->napps, preput);
+	c->napps = 0;
+}
+
+static void do_spawn2(pmi_conn_t *c, const pxc_pmi_msg_t *m)
+{
+	pmix_app_t *apps;
+	const char *why = NULL;
+	char **preput = NULL;
+	size_t n;
+
+	if (pxc_pmi_spawn_v2(m, &apps, &n, &preput, &why) < 0)
+		return reply_error(c, why);
+	spawn_send(c, apps, n, preput);
+}
+
 static void do_unsupported(pmi_conn_t *c, const pxc_pmi_msg_t *m)
 {
 	(void)m;
@@ -891,7 +998,7 @@ static const pmi_cmd_t v1_cmds[] = {
 	{ "publish_name", "publish_result", do_publish },
 	{ "unpublish_name", "unpublish_result", do_unpublish },
 	{ "lookup_name", "lookup_result", do_lookup },
-	{ "spawn", "spawn_result", do_unsupported },
+	{ "spawn", "spawn_result", do_spawn1 },
 	{ NULL, NULL, NULL },
 };
 
@@ -910,7 +1017,7 @@ static const pmi_cmd_t v2_cmds[] = {
 	{ "name-lookup", "name-lookup-response", do_lookup },
 	{ "finalize", "finalize-response", do_finalize },
 	{ "abort", NULL, do_abort },
-	{ "spawn", "spawn-response", do_unsupported },
+	{ "spawn", "spawn-response", do_spawn2 },
 	{ "job-connect", "job-connect-response", do_unsupported },
 	{ "job-disconnect", "job-disconnect-response", do_unsupported },
 	{ NULL, NULL, NULL },
