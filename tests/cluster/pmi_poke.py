@@ -13,6 +13,7 @@ PMI_FD (src/pmix_core/server/pmi_wire.h), for the cluster tests.
   pmi_poke.py badlen2     a PMI-2 message with a broken length: the server
                           closes the connection (the framing is lost)
   pmi_poke.py pubsub2     PMI-2 name-publish / lookup / unpublish
+  pmi_poke.py fwait2      PMI-2: the last rank fences 2 s late, the others wait
   pmi_poke.py spawn1      PMI-1 spawn (two mcmds) of child1 with a preput pair
   pmi_poke.py spawn2      PMI-2 spawn (two commands) of child2
   pmi_poke.py pub2 FILE   PMI-2 publish, wait for FILE, unpublish
@@ -285,6 +286,20 @@ def pubsub2():
     v2("finalize")
 
 
+def fwait2():
+    """The last rank enters the fence 2 s late: nobody leaves it earlier."""
+    init(2)
+    v2("fullinit", pmirank=rank)
+    if rank == size - 1:
+        time.sleep(2)
+    t = time.time()
+    r = v2("kvs-fence")
+    waited = time.time() - t
+    check("fence waits for the late rank", r.get("rc") == "0" and
+          (rank == size - 1 or waited > 1.5), "%.2f s %s" % (waited, r))
+    v2("finalize")
+
+
 def spawn1():
     """Rank 0 spawns 2 children (2 mcmds of 1 process each) with a preput
     pair; every rank barriers after."""
@@ -369,7 +384,7 @@ def look2():
     v2("finalize")
 
 
-{"pub2": pub2, "look2": look2, "spawn1": spawn1, "child1": child1, "spawn2": spawn2, "child2": child2,
+{"fwait2": fwait2, "pub2": pub2, "look2": look2, "spawn1": spawn1, "child1": child1, "spawn2": spawn2, "child2": child2,
  "fence1": fence1, "fence2": fence2, "broken1": broken1, "broken2": broken2,
  "badlen2": badlen2, "pubsub2": pubsub2}[sys.argv[1]]()
 if not failed:

@@ -58,6 +58,9 @@ wire_cases() {
 	check_case "PMI-2 fence across nodes, kvs-get by srcid, job and node attributes" \
 		'[ $rc = 0 ] && [ "$(count "^DONE rank [0-5]$")" = 6 ]' \
 		$S -N3 -n6 ./pmi_poke.py fence2
+	check_case "PMI-2 fence across nodes waits for a late rank" \
+		'[ $rc = 0 ] && [ "$(count "^DONE rank [0-3]$")" = 4 ]' \
+		$S -N2 -n4 --ntasks-per-node=2 ./pmi_poke.py fwait2
 	check_case "PMI-1 broken requests get errors, the step lives" \
 		'[ $rc = 0 ] && [ "$(count "^DONE rank [0-3]$")" = 4 ] && [ "$(count "FAIL")" = 0 ]' \
 		$S -N2 -n4 ./pmi_poke.py broken1

@@ -14,7 +14,9 @@
  *      callback at most SlurmixTimeout seconds;
  *   4. prepare every local task's environment (PMIx_server_setup_fork and
  *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
- *      the forked child, only copies.
+ *      the forked child, only copies; and its PMI socketpair (PMI_FD,
+ *      docs/pmi.md), whose end the hook keeps open across exec after
+ *      writing the task's pid into it.
  * Collectives across nodes: fence_nb and direct_modex are net/coll.c and
  * net/dmodex.c over net/transport.c, started at the end of prefork when the step
  * spans several nodes (see src/plugin/README-dev.md).
