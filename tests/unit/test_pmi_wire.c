@@ -435,12 +435,103 @@ START_TEST(test_spawn_broken)
 }
 END_TEST
 
+/* Random streams built from the formats' own pieces, in both framings,
+ * fed in random pieces: every request parses or fails with a reason, the
+ * reader stays within its bound, and spawn translation never crashes. */
+START_TEST(test_random_streams)
+{
+	static const char *pieces[] = {
+		"cmd=",     "mcmd=",      "spawn",        "put",        "get",     "kvs-put",
+		" ",        ";",          ";;",           "=",          "\n",      "endcmd\n",
+		"key=",     "value=",     "nprocs=",      "execname=x", "argcnt=", "arg1=",
+		"ncmds=",   "subcmd=a",   "maxprocs=",    "argc=",      "argv0=",  "preputcount=",
+		"ppkey0=",  "totspawns=", "spawnssofar=", "1",          "2",       "-1",
+		"99999999", "    12",     "000040",       "x",          "\r",      "\t",
+		"$",        "\0",
+	};
+	unsigned seed = 12345;
+	char *stream = malloc(9000);
+
+	for (int round = 0; round < 1500; round++) {
+		pxc_pmi_reader_t r;
+		size_t len = 0;
+
+		while (len < 8000) {
+			const char *pc =
+				pieces[rand_r(&seed) % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t n = pc[0] ? strlen(pc) : 1;
+
+			memcpy(stream + len, pc, n);
+			len += n;
+			if (rand_r(&seed) % 50 == 0)
+				break;
+		}
+		pxc_pmi_reader_init(&r);
+		r.version = round % 2 ? PXC_PMI_V2 : PXC_PMI_V1;
+		for (size_t off = 0; off < len;) {
+			size_t n = 1 + rand_r(&seed) % 700;
+			bool stop = false;
+
+			n = n > len - off ? len - off : n;
+			ck_assert_int_eq(pxc_pmi_reader_feed(&r, stream + off, n), 0);
+			off += n;
+			for (;;) {
+				pxc_pmi_shape_t shape;
+				pxc_pmi_msg_t m;
+				const char *why = NULL;
+				char *body;
+				size_t blen;
+				bool fatal;
+				int rc = pxc_pmi_reader_next(&r, &shape, &body, &blen, &why,
+							     &fatal);
+
+				ck_assert_uint_le(r.len, PXC_PMI_MAX_MSG + 8 + PXC_PMI_READ_CHUNK);
+				if (rc == 0)
+					break;
+				if (rc < 0) {
+					ck_assert_ptr_nonnull(why);
+					if (!fatal)
+						continue;
+					stop = true;
+					break;
+				}
+				why = NULL;
+				if (pxc_pmi_parse(shape, body, blen, &m, &why) < 0)
+					ck_assert_ptr_nonnull(why);
+				else if (!strcmp(m.cmd, "spawn")) {
+					pmix_app_t app, *apps;
+					char **pre = NULL;
+					long t, so;
+					size_t na;
+
+					PMIx_App_construct(&app);
+					pxc_pmi_spawn_v1(&m, &app, &t, &so, &pre, &why);
+					PMIx_App_destruct(&app);
+					PMIx_Argv_free(pre);
+					pre = NULL;
+					if (pxc_pmi_spawn_v2(&m, &apps, &na, &pre, &why) == 0) {
+						PMIx_App_free(apps, na);
+						PMIx_Argv_free(pre);
+					}
+				}
+				pxc_pmi_msg_clear(&m);
+				free(body);
+			}
+			if (stop)
+				break;
+		}
+		pxc_pmi_reader_clear(&r);
+	}
+	free(stream);
+}
+END_TEST
+
 static Suite *pmi_wire_suite(void)
 {
 	Suite *s = suite_create("pmi_wire");
 	TCase *tc = tcase_create("wire");
 
-	tcase_set_timeout(tc, 30);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_parse_v1);
 	tcase_add_test(tc, test_parse_v2);
 	tcase_add_test(tc, test_parse_mcmd);
@@ -453,6 +544,7 @@ static Suite *pmi_wire_suite(void)
 	tcase_add_test(tc, test_spawn_v1);
 	tcase_add_test(tc, test_spawn_v2);
 	tcase_add_test(tc, test_spawn_broken);
+	tcase_add_test(tc, test_random_streams);
 	suite_add_tcase(s, tc);
 	return s;
 }
