@@ -64,7 +64,7 @@ run_one() {
 	shift 4
 	out=$OUTDIR/${group// /_}.$impl.$r.out
 	t0=$(now_ms)
-	(eval "$srun_env"; export SLURMIX_JOBDIR_BASE=$STATE/jobdirs FI_PROVIDER=tcp FI_TCP_IFACE=lo
+	(eval "$srun_env"; export SLURMIX_JOBDIR_BASE=$STATE/jobdirs
 	 cd "$STATE/bin" && timeout 120 srun --mpi="$impl" -N2 -n4 --ntasks-per-node=2 "$@") \
 		>"$out" 2>&1
 	rc=$?

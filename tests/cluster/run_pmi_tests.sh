@@ -22,10 +22,6 @@ port=${SLURMIX_PTEST_PORT:-31917}
 . "$here/common.sh"
 command -v mpicc.mpich >/dev/null || skip "no mpicc.mpich (apt-get install mpich libmpich-dev)"
 
-# MPICH's TCP transport on loopback only (the machine's other interface
-# does not route between the virtual nodes).
-export FI_PROVIDER=tcp FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo MPIR_CVAR_CH4_NETMOD=ofi
-
 S="srun --mpi=slurmix"
 
 mpich_cases() {
