@@ -122,7 +122,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < iter; i++) {
 		double t0 = now_us();
 
-		snprintf(req, sizeof(req), "cmd=kvs-put;key=b%d-%d;value=v%d-%d;", rank, i, rank, i);
+		snprintf(req, sizeof(req), "cmd=kvs-put;key=b%d-%d;value=v%d-%d;", rank, i, rank,
+			 i);
 		if (v2(req) || v2("cmd=kvs-fence;"))
 			return fprintf(stderr, "put/fence: %s\n", buf), 1;
 		snprintf(req, sizeof(req), "cmd=kvs-get;srcid=%d;key=b%d-%d;", (rank + 1) % size,
@@ -134,7 +135,8 @@ int main(int argc, char **argv)
 	pfg = median(t, iter);
 	v2("cmd=finalize;");
 	if (rank == 0)
-		printf("metric pmi2_fence_us %.1f\nmetric pmi2_put_fence_get_us %.1f\nOK\n", f, pfg);
+		printf("metric pmi2_fence_us %.1f\nmetric pmi2_put_fence_get_us %.1f\nOK\n", f,
+		       pfg);
 	free(t);
 	return 0;
 }
