@@ -11,6 +11,8 @@ PKGS=(
 	libmunge-dev
 	# test-only: OpenPMIx headers (ABI probe), real clients, Slurm, munge
 	libpmix-dev openmpi-bin libopenmpi-dev python3-pmix
+	# test-only: MPICH (PMI-1 / PMI-2 clients, src/pmix_core/server/pmi.c)
+	mpich libmpich-dev
 	# test-only: OpenPMIx's tools (pps, pquery, pevent, pattrs) as clients
 	libpmix-bin
 	slurm-wlm slurmd slurmctld slurm-client libslurm-dev munge

@@ -61,5 +61,12 @@
 #include "server/event.h"
 #include "server/get.h"
 #include "server/query.h"
+/* PMI-1 / PMI-2 for the tasks: pxc_server_pmi_add, a task's PMI socket
+ * (pmi.h), and pxc_pmi_preamble_write, which the task hook writes into
+ * the task's end (pmi_wire.h). */
+#include "server/pmi.h"
+#include "server/pmi_wire.h"
+/* PMI spawn's preput pairs in a spawned step's environment (pmi_spawn.h). */
+#include "server/pmi_spawn.h"
 
 #endif

@@ -75,6 +75,33 @@ stepd_endpoints() {
 	done
 }
 
+# Steps of the cluster's jobs still known to slurmctld.
+steps_left() { squeue -s -h -o '%i' 2>/dev/null; }
+
+# check_case NAME CHECK CMD...: runs CMD in $bin, then CHECK (a bash
+# expression over $out, $rc, $t) must be true; no step may be left.
+check_case() {
+	local name=$1 check=$2 t0 left
+	shift 2
+	want_case "$name" || return 0
+	t0=$(now)
+	out=$(cd "$bin" && timeout 120 "$@" 2>&1)
+	rc=$?
+	t=$(since "$t0")
+	sleep 0.3
+	left=$(steps_left)
+	if [ -z "$left" ] && eval "$check"; then
+		ok "$name ($t s)"
+	else
+		echo "$out" | tail -25
+		[ -n "$left" ] && echo "steps left: $left"
+		bad "$name" "(rc $rc, $t s)"
+	fi
+}
+
+# count REGEX: lines of $out that match.
+count() { echo "$out" | grep -cE "$1"; }
+
 stop_cluster() { "$vc" stop --state-dir "$state" >/dev/null 2>&1; }
 trap stop_cluster EXIT
 trap 'exit 130' INT TERM

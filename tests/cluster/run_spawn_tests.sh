@@ -20,29 +20,7 @@ port=${SLURMIX_STEST_PORT:-25917}
 # shellcheck source=tests/cluster/common.sh
 . "$here/common.sh"
 
-# Steps of the cluster's jobs still known to slurmctld.
-steps_left() { squeue -s -h -o '%i' 2>/dev/null; }
-
-# spawn_case NAME CHECK SRUN-ARGS...: runs srun, then CHECK (a bash
-# expression over $out, $rc, $t) must be true; no step may be left.
-spawn_case() {
-	local name=$1 check=$2 t0 left
-	shift 2
-	want_case "$name" || return 0
-	t0=$(now)
-	out=$(cd "$bin" && timeout 120 "$@" 2>&1)
-	rc=$?
-	t=$(since "$t0")
-	sleep 0.3
-	left=$(steps_left)
-	if [ -z "$left" ] && eval "$check"; then
-		ok "$name ($t s)"
-	else
-		echo "$out" | tail -25
-		[ -n "$left" ] && echo "steps left: $left"
-		bad "$name" "(rc $rc, $t s)"
-	fi
-}
+spawn_case() { check_case "$@"; }
 
 S="srun --mpi=slurmix"
 # files_gone SEC: within SEC seconds no step directory (with its sockets)
@@ -57,7 +35,6 @@ files_gone() {
 	ls -d "$state"/nodes/*/tmp/slurmix.* "$SLURMIX_JOBDIR_BASE"/*/job.*/spawn.* 2>/dev/null
 	return 1
 }
-count() { echo "$out" | grep -cE "$1"; }
 
 pmix_cases() {
 	spawn_case "PMIx_Spawn 4 children across 2 nodes" \

@@ -2,7 +2,8 @@
 /*
  * test_plugin_map.c - check suite for the plugin's Slurm-free parts: the
  * process map encoder/decoder (src/plugin/lib/map.c) and the config value
- * parsers (src/plugin/lib/util.c).
+ * parsers (src/plugin/lib/util.c), and the PMI_process_mapping vector of a
+ * map (plug_map_anl).
  *
  * Layouts are built the way Slurm distributes tasks (block, cyclic, plane,
  * arbitrary), encoded, decoded, and compared rank by rank; then the
@@ -10,6 +11,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +160,86 @@ START_TEST(test_arbitrary)
 	t = roundtrip(&l);
 	ck_assert_str_eq(t, "1;7;5,0,3|1|2-6:2");
 	free(t);
+}
+END_TEST
+
+/* Places the ranks of an ANL vector the way its readers do (the blocks
+ * repeated until every rank is placed) and checks them against the map;
+ * returns the vector. */
+static char *anl_check(const layout_t *l)
+{
+	char *text = plug_map_encode(l->nnodes, l->tasks, l->tids), *anl;
+	plug_map_t *m = plug_map_decode(text);
+	unsigned blk[MAXN][3];
+	size_t nb = 0, r = 0;
+	const char *p;
+	int used;
+
+	ck_assert_ptr_nonnull(m);
+	anl = plug_map_anl(m);
+	ck_assert_ptr_nonnull(anl);
+	ck_assert_msg(!strncmp(anl, "(vector", 7), "%s", anl);
+	for (p = anl + 7; *p == ','; p += used) {
+		ck_assert_uint_lt(nb, MAXN);
+		ck_assert_int_eq(sscanf(p, ",(%u,%u,%u)%n", &blk[nb][0], &blk[nb][1], &blk[nb][2],
+					&used),
+				 3);
+		nb++;
+	}
+	ck_assert_str_eq(p, ")");
+	ck_assert_uint_gt(nb, 0);
+	while (r < m->ntasks)
+		for (size_t b = 0; b < nb && r < m->ntasks; b++)
+			for (unsigned n = 0; n < blk[b][1] && r < m->ntasks; n++)
+				for (unsigned k = 0; k < blk[b][2] && r < m->ntasks; k++, r++)
+					ck_assert_msg(m->node_of[r] == blk[b][0] + n,
+						      "%s: rank %zu on node %u, not %u", anl, r,
+						      m->node_of[r], blk[b][0] + n);
+	plug_map_free(m);
+	free(text);
+	return anl;
+}
+
+static void anl_is(const layout_t *l, const char *want)
+{
+	char *anl = anl_check(l);
+
+	ck_assert_str_eq(anl, want);
+	free(anl);
+}
+
+/* PMI_process_mapping: Slurm's mpi/pmi2 vectors for the same layouts. */
+START_TEST(test_anl)
+{
+	layout_t l;
+	uint32_t two[] = { 2, 2 }, uneven[] = { 3, 1, 2 }, one[] = { 4 };
+
+	block(&l, 2, two);
+	anl_is(&l, "(vector,(0,2,2))");
+	block(&l, 3, uneven);
+	anl_is(&l, "(vector,(0,1,3),(1,1,1),(2,1,2))");
+	block(&l, 1, one);
+	anl_is(&l, "(vector,(0,1,4))");
+	cyclic(&l, 2, 4);
+	anl_is(&l, "(vector,(0,2,1))");
+	cyclic(&l, 3, 7); /* the last round is short */
+	anl_is(&l, "(vector,(0,3,1),(0,3,1),(0,1,1))");
+	plane(&l, 2, 10, 2);
+	anl_is(&l, "(vector,(0,2,2),(0,2,2),(0,1,2))");
+	plane(&l, 2, 8, 2);
+	anl_is(&l, "(vector,(0,2,2))");
+	layout_init(&l, 3); /* arbitrary */
+	put(&l, 0, 5);
+	put(&l, 0, 0);
+	put(&l, 0, 3);
+	put(&l, 1, 1);
+	put(&l, 2, 2);
+	put(&l, 2, 4);
+	put(&l, 2, 6);
+	free(anl_check(&l));
+	errno = 0;
+	ck_assert_ptr_null(plug_map_anl(NULL));
+	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
 
@@ -310,6 +392,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_cyclic);
 	tcase_add_test(tc, test_plane);
 	tcase_add_test(tc, test_arbitrary);
+	tcase_add_test(tc, test_anl);
 	tcase_add_test(tc, test_encode_bad_layout);
 	tcase_add_test(tc, test_decode_broken);
 	tcase_add_test(tc, test_decode_large);

@@ -257,3 +257,69 @@ int plug_map_local_rank(const plug_map_t *map, uint32_t rank)
 	}
 	return -1;
 }
+
+/* ---- MPICH's PMI_process_mapping ---------------------------------------- */
+
+typedef struct {
+	uint32_t node, count, ppn;
+} anl_block_t;
+
+/* Blocks of the map in rank order: runs of consecutive ranks on one node,
+ * merged while the nodes are consecutive and the run lengths equal. */
+static size_t anl_blocks(const plug_map_t *m, anl_block_t *b)
+{
+	size_t n = 0;
+
+	for (uint32_t r = 0; r < m->ntasks;) {
+		uint32_t node = m->node_of[r], len = 0;
+
+		while (r < m->ntasks && m->node_of[r] == node)
+			r++, len++;
+		if (n && b[n - 1].ppn == len && b[n - 1].node + b[n - 1].count == node)
+			b[n - 1].count++;
+		else
+			b[n++] = (anl_block_t){ node, 1, len };
+	}
+	return n;
+}
+
+/* The shortest prefix whose repetition is the whole list (readers repeat
+ * the blocks until every rank is placed, as with Slurm's own mapping). */
+static size_t anl_period(const anl_block_t *b, size_t n)
+{
+	for (size_t p = 1; p < n; p++) {
+		size_t i = p;
+
+		if (n % p)
+			continue;
+		while (i < n && b[i].node == b[i % p].node && b[i].count == b[i % p].count &&
+		       b[i].ppn == b[i % p].ppn)
+			i++;
+		if (i == n)
+			return p;
+	}
+	return n;
+}
+
+char *plug_map_anl(const plug_map_t *m)
+{
+	anl_block_t *b = m && m->ntasks ? malloc(m->ntasks * sizeof(*b)) : NULL;
+	size_t n, cap, len;
+	char *out;
+
+	if (!b)
+		return errno = m ? ENOMEM : EINVAL, NULL;
+	n = anl_period(b, anl_blocks(m, b));
+	cap = 16 + n * 36;
+	if (!(out = malloc(cap))) {
+		free(b);
+		return NULL;
+	}
+	len = (size_t)snprintf(out, cap, "(vector");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(out + len, cap - len, ",(%u,%u,%u)", b[i].node, b[i].count,
+					b[i].ppn);
+	snprintf(out + len, cap - len, ")");
+	free(b);
+	return out;
+}

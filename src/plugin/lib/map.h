@@ -41,6 +41,13 @@ char *plug_map_encode(uint32_t nnodes, const uint16_t *tasks, uint32_t *const *t
 plug_map_t *plug_map_decode(const char *text);
 /* Accepts NULL. */
 void plug_map_free(plug_map_t *map);
+/* MPICH's PMI_process_mapping of the map (PMIX_ANL_MAP too):
+ * "(vector,(node,count,ppn),...)", blocks in rank order, each placing ppn
+ * consecutive ranks on each of count consecutive nodes from node, the
+ * list repeated until every rank is placed ("(vector,(0,2,1))" for 4
+ * ranks cyclic over 2 nodes, like Slurm's mpi/pmi2). A malloc()ed string,
+ * or NULL with errno. Any thread. */
+char *plug_map_anl(const plug_map_t *map);
 /* Index of rank among the ranks of its node (its local rank), or -1. */
 int plug_map_local_rank(const plug_map_t *map, uint32_t rank);
 

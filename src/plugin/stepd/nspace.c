@@ -30,7 +30,7 @@
 #include "stepd/nspace.h"
 #include "stepd/step.h"
 
-#define PLUG_JOB_KEYS 29
+#define PLUG_JOB_KEYS 30
 #define PLUG_PROC_KEYS 13
 #define PLUG_NODE_KEYS 8
 #define PLUG_APP_KEYS 6
@@ -141,10 +141,12 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	char *peers = peers_string(m, node), *nodes = join(st->hosts, nnodes, ',');
 	char *alloc = st->job_hosts ? join(st->job_hosts, st->job_nhosts, ',') : NULL;
 	char *cpus = st->cpuset ? cpusets(st->cpuset, local) : NULL;
+	char *anl = plug_map_anl(m); /* PMI_process_mapping (server/pmi.c) */
 	uint64_t mem = phys_memory();
 	int rc = 0;
 
-	if (!peers || !nodes) {
+	if (!peers || !nodes || !anl) {
+		free(anl);
 		free(peers);
 		free(nodes);
 		free(alloc);
@@ -155,6 +157,7 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 	rc |= load(info, n, PMIX_NSPACE, st->nspace, PMIX_STRING);
 	rc |= load(info, n, PMIX_SESSION_ID, &session, PMIX_UINT32);
 	rc |= load(info, n, PMIX_NODE_LIST, nodes, PMIX_STRING);
+	rc |= load(info, n, PMIX_ANL_MAP, anl, PMIX_STRING);
 	if (alloc) {
 		rc |= load(info, n, PMIX_ALLOCATED_NODELIST, alloc, PMIX_STRING);
 		rc |= load(info, n, PMIX_NUM_ALLOCATED_NODES, &st->job_nhosts, PMIX_UINT32);
@@ -186,6 +189,7 @@ static int job_info(const plug_step_t *st, pmix_info_t *info, size_t *n)
 		rc |= load(info, n, PMIX_HWLOC_XML_V2, st->topo_xml, PMIX_STRING);
 	if (st->si.cwd) /* one app: its directory is the job's */
 		rc |= load(info, n, PMIX_WDIR, st->si.cwd, PMIX_STRING);
+	free(anl);
 	free(peers);
 	free(nodes);
 	free(alloc);
@@ -308,13 +312,21 @@ static int node_info(const plug_step_t *st, uint32_t node, pmix_info_t *out)
 
 int plug_nspace_info(const plug_step_t *st, pmix_info_t **info, size_t *ninfo)
 {
-	size_t cap = PLUG_JOB_KEYS + 1 + st->map->ntasks + st->map->nnodes, n = 0;
+	size_t cap = PLUG_JOB_KEYS + 1 + st->npreput + st->map->ntasks + st->map->nnodes, n = 0;
 	pmix_info_t *in = PMIx_Info_create(cap);
 
 	if (!in)
 		return errno = ENOMEM, -1;
 	if (job_info(st, in, &n) < 0 || app_info(st, &in[n++]) < 0)
 		goto fail;
+	for (size_t i = 0; i < st->npreput; i++) { /* "key=value", checked at prefork */
+		const char *eq = strchr(st->preput[i], '=');
+		char key[PMIX_MAX_KEYLEN + 1];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - st->preput[i]), st->preput[i]);
+		if (PMIx_Info_load(&in[n++], key, eq + 1, PMIX_STRING) != PMIX_SUCCESS)
+			goto fail;
+	}
 	for (pmix_rank_t r = 0; r < st->map->ntasks; r++, n++)
 		if (proc_info(st, r, &in[n]) < 0)
 			goto fail;

@@ -14,7 +14,9 @@
  *      callback at most SlurmixTimeout seconds;
  *   4. prepare every local task's environment (PMIx_server_setup_fork and
  *      LD_LIBRARY_PATH), split into name/value, so that the task hook, in
- *      the forked child, only copies.
+ *      the forked child, only copies; and its PMI socketpair (PMI_FD,
+ *      docs/pmi.md), whose end the hook keeps open across exec after
+ *      writing the task's pid into it.
  * Collectives across nodes: fence_nb and direct_modex are net/coll.c and
  * net/dmodex.c over net/transport.c, started at the end of prefork when the step
  * spans several nodes (see src/plugin/README-dev.md).
@@ -34,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -750,6 +753,65 @@ static int prepare_ld_path(plug_step_t *st, char **env)
 	return st->ld_path ? 0 : -1;
 }
 
+/* PMI-1 / PMI-2 (the server's pmi.c): a socketpair per local task, the
+ * server's end handed over, the task's end kept for the task hook, both
+ * close-on-exec (the hook clears it on the task's own end only). */
+static int prepare_pmi(plug_step_t *st, uint32_t i, pmix_proc_t *proc)
+{
+	char num[16];
+	int sv[2];
+
+	st->pmi_fd[i] = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return plug_error("PMI socketpair: %s", strerror(errno)), -1;
+	if (pxc_server_pmi_add(sv[0], sv[1], proc) < 0)
+		return plug_error("PMI for rank %u: %s", proc->rank, strerror(errno)), -1;
+	st->pmi_fd[i] = sv[1];
+	snprintf(num, sizeof(num), "%d", sv[1]);
+	if (env_add(&st->task_env[i], "PMI_FD", num) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%u", proc->rank);
+	if (env_add(&st->task_env[i], "PMI_RANK", num) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%u", st->map->ntasks);
+	if (env_add(&st->task_env[i], "PMI_SIZE", num) < 0 ||
+	    env_add(&st->task_env[i], "PMI_JOBID", st->nspace) < 0 ||
+	    (st->spawned && env_add(&st->task_env[i], "PMI_SPAWNED", "1") < 0))
+		return -1;
+	return 0;
+}
+
+/* A PMI-spawned step: the parent's preput pairs (server/pmi_spawn.h),
+ * job information of the namespace. The user's environment: bounded and
+ * checked, a broken pair is left out with a log line. 0 or -1 (ENOMEM). */
+static int load_preputs(plug_step_t *st, char **env)
+{
+	const char *c = plug_env_get(env, PXC_PMI_PREPUT_ENV_COUNT);
+	char name[64];
+	uint32_t n;
+
+	if (!c || plug_parse_u32(c, 1, PXC_PMI_SPAWN_MAX_PREPUT, &n) < 0)
+		return 0;
+	if (!(st->preput = calloc(n + 1, sizeof(char *))))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *kv, *eq;
+
+		snprintf(name, sizeof(name), "%s%u", PXC_PMI_PREPUT_ENV, i);
+		kv = plug_env_get(env, name);
+		eq = kv ? strchr(kv, '=') : NULL;
+		if (!eq || eq == kv || eq - kv > PXC_PMI_KEYLEN_MAX ||
+		    strlen(eq + 1) > PXC_PMI_VALLEN_MAX) {
+			plug_info("PMI spawn: preput %u is missing or malformed", i);
+			continue;
+		}
+		if (!(st->preput[st->npreput] = strdup(kv)))
+			return -1;
+		st->npreput++;
+	}
+	return 0;
+}
+
 static int prepare_tasks(plug_step_t *st, char **env)
 {
 	const plug_map_t *m = st->map;
@@ -757,7 +819,10 @@ static int prepare_tasks(plug_step_t *st, char **env)
 	pmix_proc_t proc;
 
 	st->task_env = calloc(m->count[node], sizeof(char **));
-	if (!st->task_env || prepare_ld_path(st, env) < 0)
+	st->pmi_fd = malloc(m->count[node] * sizeof(int));
+	for (uint32_t i = 0; st->pmi_fd && i < m->count[node]; i++)
+		st->pmi_fd[i] = -1;
+	if (!st->task_env || !st->pmi_fd || prepare_ld_path(st, env) < 0)
 		return plug_error("out of memory"), -1;
 	PMIx_Load_nspace(proc.nspace, st->nspace);
 	for (uint32_t i = 0; i < m->count[node]; i++) {
@@ -765,6 +830,8 @@ static int prepare_tasks(plug_step_t *st, char **env)
 		if (PMIx_server_setup_fork(&proc, &st->task_env[i]) != PMIX_SUCCESS ||
 		    (st->ld_path && env_add(&st->task_env[i], "LD_LIBRARY_PATH", st->ld_path) < 0))
 			return plug_error("setup_fork for rank %u failed", proc.rank), -1;
+		if (prepare_pmi(st, i, &proc) < 0)
+			return plug_error("PMI for rank %u failed", proc.rank), -1;
 		/* Split in place: the task hook must not allocate to do it. */
 		for (char **e = st->task_env[i]; *e; e++) {
 			char *eq = strchr(*e, '=');
@@ -954,6 +1021,8 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_conf.task_weight && step.spawned)
 		plug_weight_apply("/proc", step.si.node_tasks, parent_tasks_here(&step, *env));
 	load_topology(&step);
+	if (load_preputs(&step, *env) < 0)
+		goto fail;
 	if (start_server(&step) < 0 || task_localities(&step) < 0 || register_nspace(&step) < 0 ||
 	    register_clients(&step) < 0 || prepare_tasks(&step, *env) < 0 ||
 	    start_net(&step, *env) < 0)
@@ -1013,10 +1082,17 @@ int plug_step_task(const plug_task_info_t *task, char ***env)
 	}
 	if (plug_spawn_task_env(env, step.cltdir) < 0)
 		return -1;
+	/* PMI: the task's pid first on its end, which it keeps across exec
+	 * (the other tasks' ends close at exec); without it, no PMI_FD */
+	if (step.pmi_fd && step.pmi_fd[lr] >= 0 &&
+	    (pxc_pmi_preamble_write(step.pmi_fd[lr], getpid()) < 0 ||
+	     fcntl(step.pmi_fd[lr], F_SETFD, 0) < 0))
+		drop_env(*env, "PMI_FD");
 	drop_env(*env, PLUG_STDIN_ENV); /* for this step only, not the tasks' own sruns */
 	drop_env(*env, PLUG_IOF_FORMAT_ENV);
 	drop_env(*env, PLUG_IOF_DIR_ENV);
-	plug_output_task(task->ltaskid); /* last: nothing fails after it */
+	drop_env(*env, PXC_PMI_PREPUT_ENV_COUNT); /* the step's job information now */
+	plug_output_task(task->ltaskid);          /* last: nothing fails after it */
 	return 0;
 }
 
@@ -1052,6 +1128,8 @@ void plug_step_fini(void)
 	for (uint32_t i = 0; step.task_env && i < step.si.node_tasks; i++)
 		free_list(step.task_env[i]);
 	free(step.task_env);
+	free(step.pmi_fd); /* the fds are the server's (pxc_server_pmi_add) */
+	free_list(step.preput);
 	free_list(step.hosts);
 	free_list(step.job_hosts);
 	plug_map_free(step.map);

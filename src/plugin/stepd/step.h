@@ -33,7 +33,10 @@ typedef struct {
 	char **cpuset;    /* [si.node_tasks] PMIX_CPUSET, or NULL */
 	char ***task_env; /* [si.node_tasks] "K=V" lists for the tasks */
 	char *ld_path;    /* LD_LIBRARY_PATH for the tasks, or NULL */
-	bool dir_made;    /* dir is ours to remove */
+	int *pmi_fd;      /* [si.node_tasks] the tasks' PMI_FD ends, or -1 */
+	char **preput;    /* PMI spawn's preput "key=value" pairs, NULL-ended */
+	size_t npreput;
+	bool dir_made; /* dir is ours to remove */
 	bool server_up;
 	bool boot_started;          /* the endpoint exchange (net/boot.h) */
 	bool spawned;               /* started by PMIx_Spawn (srun/spawn.h) */

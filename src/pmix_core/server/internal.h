@@ -30,6 +30,7 @@
 #include "store.h"
 #include "frame.h"
 #include "progress.h"
+#include "pmi_wire.h"
 
 struct event;
 struct event_base;
@@ -109,6 +110,41 @@ typedef struct pxc_pset {
 	size_t nmembers;
 } pxc_pset_t;
 
+/* A task's PMI-1 / PMI-2 connection (pmi.c, pmi_cmd.c): it speaks for the
+ * task as a client of this server on a connection of its own (px). */
+typedef struct pxc_pmi_conn pxc_pmi_conn_t;
+/* The server's reply to the connection's one outstanding request. */
+typedef void (*pxc_pmi_reply_f)(pxc_pmi_conn_t *c, pmix_status_t st, pmix_data_buffer_t *reply);
+struct pxc_pmi_conn {
+	struct pxc_pmi_conn *next;
+	pmix_proc_t proc;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	int task_fd; /* this process's copy of the task's end, or -1 */
+	struct bufferevent *bev;
+	unsigned char pre[PXC_PMI_PREAMBLE_LEN];
+	size_t npre;
+	bool pre_done;
+	pxc_pmi_reader_t rd;
+	int version; /* 0 until init */
+	bool finalized;
+	bool closing;   /* conn_close_flushed: only the replies go out */
+	pxc_conn_t *px; /* our side of the connection to the server */
+	uint32_t tag;   /* of the outstanding request, 0 = none */
+	pxc_pmi_reply_f on_reply;
+	char *resp; /* the name of the reply the request waits for */
+	char *thrid;
+	char *wait_key; /* info-getnodeattr with wait: the key */
+	char *get_key;  /* the key of an outstanding GET */
+	struct event *wait_timer;
+	pxc_store_t *kvs; /* job information and the fences' data */
+	pxc_store_t *unc; /* puts since the last commit */
+	size_t put_bytes;
+	pmix_app_t *apps; /* PMI-1 spawn: the commands so far */
+	size_t napps;
+};
+
 struct pxc_coll;
 struct pxc_parked;
 
@@ -143,6 +179,7 @@ typedef struct {
 	struct pxc_coll *colls;
 	pxc_fsig_t *fsigs;         /* fence signatures with marks (delta.c) */
 	struct pxc_parked *parked; /* GETs / dmodex waiting for commits */
+	pxc_pmi_conn_t *pmi_conns; /* the tasks' PMI connections (pmi.c) */
 	pxc_pset_t *psets;
 	uint64_t next_id;
 	unsigned tool_count;

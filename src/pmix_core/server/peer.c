@@ -178,6 +178,17 @@ int pxc_server_tool_adopt(int fd, uid_t uid, gid_t gid, pid_t pid)
 	return 0;
 }
 
+int pxc_peer_adopt_client(int fd, uid_t uid, gid_t gid, pid_t pid)
+{
+	if (fd < 0 || !pxc_srv.running) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	peer_new(fd, uid, gid, pid, false);
+	return 0;
+}
+
 pxc_peer_t *pxc_peer_find(uint64_t id)
 {
 	for (pxc_peer_t *p = pxc_srv.peers; p; p = p->next)

@@ -52,6 +52,12 @@ void pxc_peer_accept(int fd);
  * from here on (closed on failure). 0, or -1 (no tool support, not
  * running). */
 int pxc_server_tool_adopt(int fd, uid_t uid, gid_t gid, pid_t pid);
+/* For the server's PMI bridge (pmi.c): takes fd, its end of a socketpair
+ * on which the bridge speaks for a registered client, as a peer whose
+ * credentials are uid/gid/pid (the client's, not this process's). pid may
+ * be 0 (unknown). Progress thread; fd is the server's from here on
+ * (closed on failure). 0, or -1 (not running). */
+int pxc_peer_adopt_client(int fd, uid_t uid, gid_t gid, pid_t pid);
 /* The connected peer with this id, or NULL. */
 pxc_peer_t *pxc_peer_find(uint64_t id);
 /* Closes and frees a peer (state cleanup included). Progress thread. */

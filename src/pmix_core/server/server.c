@@ -37,6 +37,7 @@
 #include "connect.h"
 #include "group.h"
 #include "peer.h"
+#include "pmi.h"
 #include "jobctl.h"
 #include "rendezvous.h"
 #include "server.h"
@@ -509,6 +510,7 @@ static void teardown_in_thread(void *arg)
 	if (pxc_srv.lev)
 		event_free(pxc_srv.lev);
 	pxc_srv.lev = NULL;
+	pxc_pmi_fini(); /* before the peers: its connections are peers too */
 	while (pxc_srv.peers)
 		pxc_peer_drop(pxc_srv.peers, false);
 	pxc_coll_fail_all(PMIX_ERR_INIT);
