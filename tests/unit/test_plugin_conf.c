@@ -309,7 +309,7 @@ static void setup(void)
 	"SlurmixIOFHistory=65536\n"               \
 	"SlurmixIOFQueueBytes=4194304\n"          \
 	"SlurmixMaxConnections=1024\n"            \
-	"SlurmixMaxPending=65536\n"                \
+	"SlurmixMaxPending=65536\n"               \
 	"SlurmixMaxMessageMB=256\n"               \
 	"SlurmixHelloTimeout=10\n"                \
 	"SlurmixQueryCache=5\n"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -478,10 +479,11 @@ START_TEST(limits)
 	char *big = calloc(1, 70000);
 	int a, c, d, e, f;
 
+	signal(SIGPIPE, SIG_IGN); /* a closed connection fails a check instead */
 	load_u32(&extra[0], PXC_SERVER_MAX_PEERS, 3);
 	load_u32(&extra[1], PXC_SERVER_MAX_PENDING, 2);
 	load_u32(&extra[2], PXC_SERVER_MAX_MESSAGE, 65536);
-	load_u32(&extra[3], PXC_SERVER_HELLO_MS, 400);
+	load_u32(&extra[3], PXC_SERVER_HELLO_MS, 1000);
 	keeper.keep_ms = 600;
 	ck_assert_int_eq(start_server_with(&keep_module, false, extra, 4), PMIX_SUCCESS);
 	register_job(2);
@@ -503,11 +505,11 @@ START_TEST(limits)
 	c = rc_connect();
 	d = rc_connect();
 	e = rc_connect();
-	ck_assert(eof_within(e, 200));
+	ck_assert(eof_within(e, 2000));
 	close(e);
 	/* the deadline: c and d go, a (it said HELLO) stays */
-	ck_assert(eof_within(c, 1500));
-	ck_assert(eof_within(d, 1500));
+	ck_assert(eof_within(c, 5000));
+	ck_assert(eof_within(d, 5000));
 	close(c);
 	close(d);
 	f = rc_hello(1, PMIX_SUCCESS, NULL); /* room again */
