@@ -66,7 +66,9 @@
 # old form (the key in clear first), one with a valid HMAC but for step
 # STEP + 1 (a report replayed from another step of the job), and one
 # with a valid HMAC for this step from node 1 (which reported already: a
-# replay within the step). Prints "BOOT delivered=n".
+# replay within the step, dropped silently where node 1's report was
+# taken, as the sender's own repeats are; refused elsewhere). Prints
+# "BOOT delivered=n".
 import hashlib
 import hmac
 import os
