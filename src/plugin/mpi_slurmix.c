@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "common/conf.h"
-#include "lib/auth.h"
 #include "srun/prelaunch.h"
 #include "stepd/step.h"
 #include "slurm_adapter.h"
@@ -26,15 +25,8 @@ PLUG_EXPORT const char plugin_type[] = "mpi/slurmix";
 PLUG_EXPORT const uint32_t plugin_id = PLUG_MPI_PLUGIN_ID;
 PLUG_EXPORT const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-/* A failed handshake of one of the plugin's connections (lib/auth.h). */
-static void auth_log(const char *line)
-{
-	plug_error("%s", line);
-}
-
 PLUG_EXPORT int init(void)
 {
-	plug_auth_set_log(auth_log);
 	plug_conf_reset();
 	plug_debug("%s loaded", plugin_name);
 	return SLURM_SUCCESS;

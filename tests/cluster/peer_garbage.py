@@ -5,11 +5,9 @@
 #   python3 peer_garbage.py KEY STEP NNODES NODE:PORT...
 #
 # For each step daemon (node index NODE listening on 127.0.0.1:PORT) it
-# opens two connections, each starting with a correct handshake
-# (src/plugin/lib/auth.h: the stepd's challenge answered with an
-# HMAC-SHA256 under the job key of it and the claim: kind HELLO, node id,
-# step id): one claiming another node of the step, one claiming a stepd of
-# another step of the job. On each it sends
+# opens two connections, each starting with a correct HELLO (job key, node
+# id, step id; src/plugin/net/transport.h): one claiming another node of the
+# step, one claiming a stepd of another step of the job. On each it sends
 # the stepd-to-stepd messages with broken payloads: LOST, FANIN, FANOUT,
 # CONTRIB (truncated, or well formed for a fence that does not exist), DMDX_REQ,
 # DMDX_RESP, EVENT garbage, EVENT_FWD (truncated, a range that never
@@ -40,37 +38,11 @@
 #
 #   python3 peer_garbage.py tool-attach KEY STEP UID NODE:PORT
 #
-# opens fresh connections to that stepd: one whose handshake for a
-# TOOL_ATTACH is made with a wrong key, and four that prove the key and
-# then send a broken TOOL_ATTACH (run_iof_tests.sh, "tool: broken attach
-# requests"): an empty and a truncated payload, another step, another user
-# (UID is the job's: UID + 1 is not). Each must be closed without the
-# one-byte answer. Prints "ATTACH refused=N of M".
-#
-#   python3 peer_garbage.py refused KEY STALE-KEY STEP NODE:PORT
-#
-# what someone who sniffed the network or kept an old key can try on that
-# stepd (run_cluster_tests.sh, "a stale key or a replayed handshake is
-# refused"): the old HELLO with the key in clear, the handshake made with
-# STALE-KEY (another job's key), a complete handshake of its own replayed
-# on a new connection (the stepd's challenge differs), a truncated AUTH.
-# Each must be closed without AUTH_OK. A handshake with KEY (claiming a
-# stepd of another step) must get a valid AUTH_OK: the control. Prints
-# "REFUSED n of m; CONTROL ok|failed".
-#
-#   python3 peer_garbage.py boot KEY JOB STEP SOCKET...
-#
-# delivers to each endpoint socket (src/plugin/net/boot.h), as slurmd's
-# forwarder would (root's uid, the length, the data), four endpoint
-# reports a step daemon must refuse: one under a stale key, one of the
-# old form (the key in clear first), one with a valid HMAC but for step
-# STEP + 1 (a report replayed from another step of the job), and one
-# with a valid HMAC for this step from node 1 (which reported already: a
-# replay within the step, dropped silently where node 1's report was
-# taken, as the sender's own repeats are; refused elsewhere). Prints
-# "BOOT delivered=n".
-import hashlib
-import hmac
+# opens fresh connections to that stepd whose first message is a broken
+# TOOL_ATTACH (run_iof_tests.sh, "tool: broken attach requests"): a wrong
+# key, an empty and a truncated payload, another step, another user (UID
+# is the job's: UID + 1 is not). Each must be closed without the one-byte
+# answer. Prints "ATTACH refused=N of M".
 import os
 import socket
 import struct
@@ -78,7 +50,6 @@ import sys
 import time
 
 T_BOOL, T_STRING, T_SIZE, T_UINT32, T_UINT64, T_STATUS, T_PROC = 1, 3, 4, 14, 15, 20, 22
-AUTH_CHALLENGE, AUTH, AUTH_OK = 7, 8, 9
 HELLO, TABLE, FANIN, FANOUT, DMDX_REQ, DMDX_RESP, LOST, EVENT = 1, 3, 10, 11, 20, 21, 30, 31
 CONTRIB = 12
 NODE_DOWN = 34
@@ -285,61 +256,14 @@ def jobctl_messages(step):
     ]
 
 
-def read_frame(s):
-    """(cmd, payload) of the next frame, or None when the peer closed."""
-    def exactly(n):
-        b = b""
-        while len(b) < n:
-            try:
-                got = s.recv(n - len(b))
-            except OSError:
-                return None
-            if not got:
-                return None
-            b += got
-        return b
-    hdr = exactly(16)
-    if hdr is None:
-        return None
-    _, length, _, cmd, _ = struct.unpack(">IIIHH", hdr)
-    body = exactly(length) if length else b""
-    return None if body is None else (cmd, body)
+def hello(key, node, step):
+    return frame(HELLO, pstr(key) + u32(node) + u32(step))
 
 
-def mac(key, role, nonce_a, nonce_c, claim):
-    return hmac.new(key.encode(), b"slurmix auth 1" + role + nonce_a + nonce_c + claim,
-                    hashlib.sha256).digest()
-
-
-def handshake(s, key, kind, node, step, replay=None):
-    """The connector's side of lib/auth.h on s: True once the stepd proved
-    the key back. Returns (ok, the AUTH payload sent). With replay, that
-    AUTH payload is sent instead of one made for this challenge."""
-    f = read_frame(s)
-    if f is None or f[0] != AUTH_CHALLENGE or len(f[1]) != 32:
-        return False, None
-    nonce_a, nonce_c = f[1], os.urandom(32)
-    claim = struct.pack(">III", kind, node, step)
-    auth = replay or nonce_c + claim + mac(key, b"C", nonce_a, nonce_c, claim)
-    s.sendall(frame(AUTH, auth))
-    f = read_frame(s)
-    ok = (f is not None and f[0] == AUTH_OK and
-          hmac.compare_digest(f[1], mac(key, b"A", nonce_a, auth[:32], claim)))
-    return ok, auth
-
-
-def connect(port, key, kind, node, step):
+def poke(port, hello_bytes, step):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    ok, _ = handshake(s, key, kind, node, step)
-    if not ok:
-        raise SystemExit("the stepd on port %d refused the job key" % port)
-    return s
-
-
-def poke(port, key, node, step, claim_step):
-    s = connect(port, key, HELLO, node, claim_step)
     msgs = broken_messages() + held_blob_messages() + stdin_messages(step) + jobctl_messages(step)
-    data = b"".join(frame(c, p, t) for c, p, t in msgs)
+    data = hello_bytes + b"".join(frame(c, p, t) for c, p, t in msgs)
     s.sendall(data)
     time.sleep(0.2)
     # last: a header that claims 1 GiB (a protocol error: dropped)
@@ -352,7 +276,8 @@ def poke(port, key, node, step, claim_step):
 
 def sync_ack(key, step, endpoint):
     port = int(endpoint.split(":")[1])
-    s = connect(port, key, HELLO, 1, step)
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(hello(key, 1, step))
     n = 0
     end = time.time() + 4
     while time.time() < end:
@@ -368,15 +293,13 @@ def sync_ack(key, step, endpoint):
 
 def tool_attach(key, step, uid, endpoint):
     port = int(endpoint.split(":")[1])
-    cases = [("0" * len(key), u32(step) + u32(uid) + u32(uid) + u32(1)),
-             (key, b""), (key, u32(step)), (key, u32(step + 1) + u32(uid) + u32(uid) + u32(1)),
-             (key, u32(step) + u32(uid + 1) + u32(uid + 1) + u32(1))]
+    cases = [pstr("0" * len(key)) + u32(step) + u32(uid) + u32(uid) + u32(1),
+             b"", pstr(key) + u32(step), pstr(key) + u32(step + 1) + u32(uid) + u32(uid) + u32(1),
+             pstr(key) + u32(step) + u32(uid + 1) + u32(uid + 1) + u32(1)]
     refused = 0
-    for k, body in cases:
+    for body in cases:
         s = socket.create_connection(("127.0.0.1", port), timeout=10)
-        ok, _ = handshake(s, k, TOOL_ATTACH, 0xFFFFFFFF, step)
-        if ok:
-            s.sendall(frame(TOOL_ATTACH, body))
+        s.sendall(frame(TOOL_ATTACH, body))
         try:
             got = s.recv(1)
         except OSError:
@@ -386,70 +309,7 @@ def tool_attach(key, step, uid, endpoint):
     print("ATTACH refused=%d of %d" % (refused, len(cases)))
 
 
-def report(key, job, step, sender, records):
-    """An endpoint report of net/boot.c, its HMAC under key."""
-    body = (u32(job) + u32(step) + u32(sender) + struct.pack(">HIQ", T_BYTE_OBJECT, 1, 32) +
-            os.urandom(32) + u32(len(records)) +
-            b"".join(u32(n) + pstr(a) + u32(p) for n, a, p in records))
-    return body + hmac.new(key.encode(), b"slurmix boot 1" + body, hashlib.sha256).digest()
-
-
-def boot(key, job, step, sockets):
-    rec = [(1, "127.0.0.1", 9)]
-    cases = [report("f" * 32, job, step, 1, rec),
-             pstr(key) + u32(1) + u32(1) + u32(1) + pstr("127.0.0.1") + u32(9),
-             report(key, job, step + 1, 1, rec), report(key, job, step, 1, rec)]
-    n = 0
-    for path in sockets:
-        for data in cases:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            s.sendall(struct.pack(">II", 0, len(data)) + data)
-            s.close()
-            n += 1
-    print("BOOT delivered=%d" % n)
-
-
-def refused(key, stale, step, endpoint):
-    port = int(endpoint.split(":")[1])
-    other = step + 4242  # a stepd of another step of the job: no node's link
-
-    def closed(s):
-        return read_frame(s) is None
-
-    results = []
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    f = read_frame(s)  # the challenge, ignored: the old protocol
-    s.sendall(frame(HELLO, pstr(key) + u32(0) + u32(other)))
-    results.append(f is not None and closed(s))
-    s.close()
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    ok, _ = handshake(s, stale, HELLO, 0, other)
-    results.append(not ok)
-    s.close()
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    control, captured = handshake(s, key, HELLO, 0, other)
-    s.close()
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    ok, _ = handshake(s, key, HELLO, 0, other, replay=captured)
-    results.append(not ok)
-    s.close()
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    f = read_frame(s)
-    s.sendall(frame(AUTH, os.urandom(40)))
-    results.append(f is not None and closed(s))
-    s.close()
-    print("REFUSED %d of %d; CONTROL %s" % (sum(results), len(results),
-                                           "ok" if control else "failed"))
-
-
 def main():
-    if sys.argv[1] == "boot":
-        boot(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:])
-        return
-    if sys.argv[1] == "refused":
-        refused(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
-        return
     if sys.argv[1] == "tool-attach":
         tool_attach(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
         return
@@ -461,8 +321,8 @@ def main():
     for arg in sys.argv[4:]:
         node, port = (int(x) for x in arg.split(":"))
         other = (node + 1) % nnodes
-        for n_, claim_step in ((other, step), (0, step + 4242)):
-            s, n = poke(port, key, n_, step, claim_step)
+        for h in (hello(key, other, step), hello(key, 0, step + 4242)):
+            s, n = poke(port, h, step)
             conns.append(s)
             sent += n
     time.sleep(1)

@@ -636,7 +636,7 @@ build_programs() {
 	#!/bin/bash
 	if [ -n "${TICK_KEY:-}" ] && [ "$SLURM_PROCID" = 0 ]; then
 		echo "SLURMIX_STEP=slurmix.$SLURMIX_STEP" >"$TICK_KEY.env"
-		echo "$(cat "$SLURMIX_JOBDIR_BASE/slurmix-$(id -u)/job.$SLURM_JOB_ID/key") $SLURM_STEP_ID" >"$TICK_KEY"
+		echo "$SLURMIX_STEP_KEY $SLURM_STEP_ID" >"$TICK_KEY"
 	fi
 	for ((i = 0; i < $1; i++)); do echo "rank $SLURM_PROCID line $i"; sleep "$2"; done
 	echo "rank $SLURM_PROCID err" >&2

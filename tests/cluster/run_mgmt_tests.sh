@@ -517,8 +517,10 @@ import subprocess, threading
 new = pstr(KEY) + proc("x", 0) + u8(1) + u32(30) + size(0)
 got = []
 def one():
-    s = request(52, new, 60)
-    r = s.recv(100) if s else b""
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.settimeout(60)
+    s.sendall(frame(52, new))
+    r = s.recv(100)
     s.close()
     got.append(struct.unpack(">i", r[22:26])[0] if len(r) >= 26 else None)
 ts = [threading.Thread(target=one) for i in range(200)]
@@ -535,7 +537,9 @@ poke_gone='from poke_agent import *
 import subprocess, time
 new = pstr(KEY) + proc("x", 0) + u8(1) + u32(30) + size(0)
 for i in range(64):
-    request(52, new).close()
+    s = socket.create_connection(("127.0.0.1", int(os.environ["SLURMIX_SRUN_PORT"])))
+    s.sendall(frame(52, new))
+    s.close()
 def held():
     q = subprocess.run(["squeue", "-h", "-n", "slurmix-alloc", "-t", "PD,R", "-o", "%i"], capture_output=True, text=True)
     return len(q.stdout.split())

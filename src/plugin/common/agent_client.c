@@ -2,8 +2,7 @@
 /*
  * common/agent_client.c - the stepd side of the requests to srun (net/transport.h,
  * docs/dynamic.md section 2): each request opens its own TCP connection
- * to srun's agent, proves the job key in its handshake (lib/auth.h: the
- * claim's kind is the request's), sends (cmd, tag, payload), waits for one
+ * to srun's agent, sends (cmd, tag, key + payload), waits for one
  * PLUG_NET_REPLY and closes. A single timer per request covers the
  * connect and the answer; a closed connection or a refused connect is
  * PMIX_ERR_UNREACH. The callback always runs from the event loop, never
@@ -28,7 +27,6 @@
 #include "pxc_host.h"
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "lib/auth.h"
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/util.h"
@@ -56,8 +54,9 @@ static struct {
 	rq_t *rqs;
 } requests;
 
-int plug_agent_client_init(char **env, const char *key)
+int plug_agent_client_init(char **env)
 {
+	const char *key = plug_env_get(env, PLUG_KEY_ENV);
 	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
 	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
 	uint32_t p;
@@ -134,22 +133,12 @@ static void on_timer(int fd, short what, void *arg)
 	rq_done(r, PMIX_ERR_TIMEOUT, NULL);
 }
 
-/* The agent proved the key too: the request goes. */
-static void rq_ready(pxc_conn_t *c, void *arg)
-{
-	rq_t *r = arg;
-
-	if (pxc_conn_send(c, r->cmd, r->tag, 0, &r->msg) < 0)
-		rq_done(r, PMIX_ERR_UNREACH, NULL);
-}
-
 static void on_connect(int fd, short what, void *arg)
 {
 	struct event_base *base = pxc_progress_base(pxc_progress_global());
 	rq_t *r = arg;
 	int err = 0;
 	socklen_t len = sizeof(err);
-	plug_auth_claim_t claim = { r->cmd, UINT32_MAX, UINT32_MAX };
 
 	(void)what;
 	event_free(r->conn_ev);
@@ -158,8 +147,7 @@ static void on_connect(int fd, short what, void *arg)
 		return rq_done(r, PMIX_ERR_UNREACH, NULL);
 	r->fd = -1; /* the connection owns it now */
 	r->conn = pxc_conn_new(base, fd, 64u << 20, on_msg, on_close, r);
-	if (!r->conn || plug_auth_connect(r->conn, "srun's agent", requests.key, &claim, rq_ready,
-					  on_msg, on_close, r) < 0)
+	if (!r->conn || pxc_conn_send(r->conn, r->cmd, r->tag, 0, &r->msg) < 0)
 		rq_done(r, PMIX_ERR_UNREACH, NULL);
 }
 
@@ -186,6 +174,8 @@ static int start_connect(rq_t *r)
 static int pack_msg(rq_t *r, const pmix_data_buffer_t *payload)
 {
 	pxc_buf_init(&r->msg);
+	if (pxc_pack_str(&r->msg, requests.key) != PMIX_SUCCESS)
+		return -1;
 	if (payload && payload->bytes_used &&
 	    pxc_buf_append(&r->msg, payload->base_ptr, payload->bytes_used) < 0)
 		return -1;

@@ -3,8 +3,7 @@
  * common/agent_client.h - requests to an srun's agent (srun/agent.h,
  * docs/dynamic.md section 2), from a step daemon to its srun and from a
  * child srun to its parent srun: each request opens its own TCP
- * connection, proves the job key in a handshake (lib/auth.h), sends (cmd,
- * tag, payload), waits for one
+ * connection, sends (cmd, tag, key + payload), waits for one
  * PLUG_NET_REPLY and closes.
  *
  * Threads: plug_agent_client_init before the requests start (prefork, or
@@ -26,10 +25,10 @@
 typedef void (*plug_agent_cb_f)(pmix_status_t st, pmix_data_buffer_t *reply, void *cbdata);
 int plug_agent_request(uint16_t cmd, const pmix_data_buffer_t *payload, uint32_t timeout_sec,
 		       plug_agent_cb_f cb, void *cbdata);
-/* Reads the agent's address from env (the launch environment:
- * SLURMIX_SRUN_PORT, SLURM_SRUN_COMM_HOST); key is the job key (copied).
+/* Reads the agent's address and the job key from env (the launch
+ * environment: SLURMIX_SRUN_PORT, SLURMIX_STEP_KEY, SLURM_SRUN_COMM_HOST).
  * 0/-1. */
-int plug_agent_client_init(char **env, const char *key);
+int plug_agent_client_init(char **env);
 /* Fails what is pending with PMIX_ERR_UNREACH (not from the progress
  * thread; in a stepd before PMIx_server_finalize). */
 void plug_agent_client_stop(void);

@@ -60,15 +60,13 @@
 
 enum {
 	/* the transport's own (net/transport.c) */
-	PLUG_NET_HELLO = 1,     /* the claim's kind of a peer's connection
-				 * (lib/auth.h: node id, step id); never
-				 * sent as a message */
-	PLUG_NET_STEPTABLE = 2, /* root stepd -> srun: a TABLE's
+	PLUG_NET_HELLO = 1,     /* key, node id, step id */
+	PLUG_NET_STEPTABLE = 2, /* root stepd -> srun: key, then a TABLE's
 				 * payload (for the step file) */
 	PLUG_NET_TABLE = 3,     /* stepd -> its children in the tree of all
 				 * nodes: n, n x (addr, port) (net/boot.h) */
 	/* abort (stepd/abort.c -> srun/abort.c), own connection */
-	PLUG_NET_ABORT = 4,     /* node id, rank, status (int32), host,
+	PLUG_NET_ABORT = 4,     /* key, node id, rank, status (int32), host,
 				 * message[, UINT32 n, n ranks: the ranks
 				 * of the step to abort; without them the
 				 * whole step] */
@@ -77,11 +75,6 @@ enum {
 	PLUG_NET_BYE = 6,       /* the transport's own: empty, sent on each
 				 * connection when a stepd stops normally:
 				 * the close that follows is no loss */
-	/* the handshake of every connection (lib/auth.h), before anything
-	 * else; raw payloads */
-	PLUG_NET_AUTH_CHALLENGE = 7, /* acceptor: 32 bytes nonce_a */
-	PLUG_NET_AUTH = 8,           /* connector: nonce_c, claim, MAC */
-	PLUG_NET_AUTH_OK = 9,        /* acceptor: its MAC */
 	/* collectives (net/coll.c) */
 	PLUG_NET_FANIN = 10,   /* sig, seq, status, raw blob */
 	PLUG_NET_FANOUT = 11,  /* sig, seq, status, raw blob */
@@ -165,8 +158,8 @@ enum {
 				  * late registrants were dropped before
 				  * one registered (net/evindex.c) */
 	/* stepd -> srun requests (docs/dynamic.md section 2), one fresh
-	 * connection each (its handshake's claim: the request's kind):
-	 * cmd = the request, tag = request id, payload = the request's; srun answers one
+	 * connection each: cmd = the request, tag = request id, payload =
+	 * job key (string) + the request's own payload; srun answers one
 	 * PLUG_NET_REPLY with the same tag (status + reply payload). */
 	PLUG_NET_STEPINFO = 40,    /* nspace -> the step file (srun/agent.c) */
 	PLUG_NET_PUBLISH = 41,     /* proc, INFO[] -> (srun/pubdir.c) */
@@ -207,8 +200,8 @@ enum {
 	PLUG_NET_REPLY = 60,       /* srun -> stepd: status, reply payload */
 	/* tools attached through srun (srun/tools.c, net/tool.c) */
 	PLUG_NET_TOOL_ATTACH = 61, /* srun -> node 0's stepd, the first
-				    * message of a fresh connection claimed
-				    * for it (lib/auth.h): u32 step, u32 uid, u32
+				    * message of a fresh connection instead
+				    * of HELLO: key, u32 step, u32 uid, u32
 				    * gid, u32 pid (the tool's, as srun's
 				    * Unix socket saw them); answered with
 				    * one raw byte 1, after which the

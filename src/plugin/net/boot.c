@@ -3,11 +3,9 @@
  * net/boot.c - endpoint records up the tree through Slurm's forwarding
  * RPC (see net/boot.h for the design).
  *
- * Message (the data of a REQUEST_FORWARD_DATA): UINT32 job, UINT32 step,
- * UINT32 from (the sender's node id), BYTE_OBJECT nonce (32 random
- * bytes), UINT32 n, n x (UINT32 node, STRING addr, UINT32 port), then 32
- * raw bytes: HMAC-SHA256(job key, "slurmix boot 1" || all that came
- * before). slurmd writes before it: UINT32 uid, UINT32 length (network
+ * Message (the data of a REQUEST_FORWARD_DATA): STRING key, UINT32 from
+ * (the sender's node id), UINT32 n, n x (UINT32 node, STRING addr, UINT32
+ * port). slurmd writes before it: UINT32 uid, UINT32 length (network
  * order), then closes.
  */
 #ifndef _GNU_SOURCE
@@ -28,9 +26,7 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "lib/auth.h"
 #include "lib/key.h"
-#include "lib/sha256.h"
 #include "lib/endpoints.h"
 #include "lib/tree.h"
 #include "lib/util.h"
@@ -152,61 +148,18 @@ static void give_table(void)
 	pxc_buf_clear(&t);
 }
 
-#define BOOT_LABEL "slurmix boot 1"
-
-/* The MAC of a report's first len bytes. */
-static void report_mac(const void *data, size_t len, unsigned char out[PLUG_SHA256_LEN])
-{
-	const void *parts[] = { BOOT_LABEL, data };
-	const size_t lens[] = { strlen(BOOT_LABEL), len };
-
-	plug_hmac_sha256(boot.a.key, strlen(boot.a.key), 2, parts, lens, out);
-}
-
-/* The report to the parent: ids, nonce, the subtree's records, MAC. 0/-1. */
+/* The report to the parent: key, this node, the subtree's records. 0/-1. */
 static int pack_report(void)
 {
-	unsigned char nonce[PLUG_AUTH_NONCE], mac[PLUG_SHA256_LEN];
-	pmix_byte_object_t bo = { .bytes = (char *)nonce, .size = sizeof(nonce) };
 	int rc;
 
 	pxc_buf_init(&boot.out);
-	rc = plug_auth_random(nonce, sizeof(nonce)) || pxc_pack_u32(&boot.out, boot.a.job) ||
-	     pxc_pack_u32(&boot.out, boot.a.step) || pxc_pack_u32(&boot.out, boot.a.me) ||
-	     pxc_pack(&boot.out, &bo, 1, PMIX_BYTE_OBJECT) || pxc_pack_u32(&boot.out, boot.nrecs);
+	rc = pxc_pack_str(&boot.out, boot.a.key) || pxc_pack_u32(&boot.out, boot.a.me) ||
+	     pxc_pack_u32(&boot.out, boot.nrecs);
 	for (uint32_t i = 0; !rc && i < boot.a.nnodes; i++)
 		if (boot.addr[i])
 			rc = pxc_pack_u32(&boot.out, i) || pxc_pack_str(&boot.out, boot.addr[i]) ||
 			     pxc_pack_u32(&boot.out, boot.port[i]);
-	if (!rc) {
-		report_mac(boot.out.base_ptr, boot.out.bytes_used, mac);
-		rc = pxc_buf_append(&boot.out, mac, sizeof(mac));
-	}
-	return rc ? -1 : 0;
-}
-
-/* A report's MAC (its last bytes), its job and step ids and its nonce
- * checked; *from: the sender's node id, and in is positioned at the
- * records. 0/-1. */
-static int report_open(pmix_data_buffer_t *in, uint32_t len, uint32_t *from)
-{
-	unsigned char mac[PLUG_SHA256_LEN];
-	pmix_byte_object_t bo = { 0 };
-	uint32_t job = UINT32_MAX, step = UINT32_MAX;
-	int32_t one = 1;
-	int rc;
-
-	if (len < sizeof(mac) || in->bytes_used != len)
-		return -1;
-	len -= sizeof(mac);
-	report_mac(in->base_ptr, len, mac);
-	if (!plug_mem_equal(mac, in->base_ptr + len, sizeof(mac)))
-		return -1;
-	in->bytes_used = len;
-	rc = pxc_unpack_u32(in, &job) || pxc_unpack_u32(in, &step) || job != boot.a.job ||
-	     step != boot.a.step || pxc_unpack_u32(in, from) != PMIX_SUCCESS ||
-	     pxc_unpack(in, &bo, &one, PMIX_BYTE_OBJECT) || bo.size != PLUG_AUTH_NONCE;
-	free(bo.bytes);
 	return rc ? -1 : 0;
 }
 
@@ -242,16 +195,17 @@ static int kid_index(uint32_t node)
 static int take_report(uint32_t uid, char *data, uint32_t len)
 {
 	pmix_data_buffer_t in;
-	char *addr;
+	char *key = NULL, *addr;
 	uint32_t from = UINT32_MAX, n = 0, node, port;
 	int k, rc = -1;
 
 	pxc_buf_init(&in);
 	pxc_buf_load_take(&in, data, len);
-	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) || report_open(&in, len, &from) < 0 ||
+	if ((uid != 0 && uid != (uint32_t)plug_slurm_user()) || pxc_unpack_str(&in, &key) ||
+	    !plug_key_ok(key, boot.a.key) || pxc_unpack_u32(&in, &from) ||
 	    (k = kid_index(from)) < 0)
 		goto out;
-	if (boot.kid_done[k]) { /* sent again (sender), or replayed: taken already */
+	if (boot.kid_done[k]) { /* sent again (sender): taken already */
 		rc = 0;
 		goto out;
 	}
@@ -271,6 +225,7 @@ static int take_report(uint32_t uid, char *data, uint32_t len)
 	if (++boot.nfrom == boot.nkids)
 		subtree_done();
 out:
+	free(key);
 	pxc_buf_clear(&in);
 	return rc;
 }

@@ -21,13 +21,9 @@
  * sent again, with the same pauses, until this node has the table.
  *
  * Only root or SlurmUser may deliver (SO_PEERCRED of slurmd's connection
- * and the uid slurmd reports), and every message ends with an
- * HMAC-SHA256 under the job key (lib/sha256.h) of all of it, which holds
- * the job and step ids, the sender's node id and a fresh random nonce:
- * the key itself never travels (the forwarded data is not encrypted). A
- * child's report counts once per step (a repeat, the sender's own or a
- * replay, is dropped silently: it changes nothing) and every node id comes
- * once. Anything else is logged and dropped.
+ * and the uid slurmd reports), and every message carries the job key;
+ * a child's report counts once (a repeat is dropped silently), every
+ * node id once. Anything else is logged and dropped.
  *
  * Threads: start and join run in the job manager thread; go, stop and
  * the receiving side in the progress thread; one sender thread per stepd

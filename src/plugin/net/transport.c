@@ -17,14 +17,9 @@
  * after the sender's own call has returned and it has recorded what it
  * sent.
  *
- * Every connection opens with the handshake of lib/auth.h, both ways: the
- * connector's claim (kind HELLO, its node id and step id) is its hello, and
- * a handover kind (a tool attached through srun) is claimed the same way.
- * Nothing is sent on a connection, or taken from it, before both ends have
- * proved they hold the job key; the key itself never goes on the wire.
- * A failed handshake is logged once (lib/auth.c) and the connection
- * dropped; a failed outgoing one makes its peer lost, as a refused
- * connect does.
+ * Caveats: the key travels in clear inside HELLO (anyone who can sniff the
+ * node network can learn it; a challenge-response needs a MAC we do not
+ * have yet); the acceptor does not prove the key back.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -44,7 +39,6 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "lib/auth.h"
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/endpoints.h"
@@ -68,10 +62,8 @@ typedef struct link {
 	struct link *next;
 	plug_net_t *net;
 	pxc_conn_t *conn;
-	int64_t node;                    /* -1: not authenticated yet (or a handover) */
-	int srun;                        /* the link to srun */
-	int dialing;                     /* ours, in its handshake */
-	const plug_net_user_t *handover; /* claimed by the connector */
+	int64_t node; /* -1: not authenticated yet */
+	int srun;     /* the link to srun */
 } link_t;
 
 typedef struct {
@@ -173,7 +165,6 @@ int plug_net_register(plug_net_t *n, const plug_net_user_t *u)
 {
 	if (n->started || n->nusers == NET_MAX_USERS || u->first > u->last ||
 	    kinds_overlap(u->first, u->last, PLUG_NET_HELLO, PLUG_NET_TABLE) ||
-	    kinds_overlap(u->first, u->last, PLUG_NET_AUTH_CHALLENGE, PLUG_NET_AUTH_OK) ||
 	    kinds_overlap(u->first, u->last, PLUG_NET_BYE, PLUG_NET_BYE))
 		return -1;
 	for (size_t i = 0; i < n->nusers; i++)
@@ -328,7 +319,7 @@ static void link_bye(link_t *l)
 {
 	plug_net_t *n = l->net;
 
-	if (l->node < 0 || l->srun || l->dialing) {
+	if (l->node < 0 || l->srun) {
 		link_drop(l);
 		return;
 	}
@@ -366,44 +357,38 @@ static link_t *link_new(plug_net_t *n, int fd, int64_t node, int srun)
 
 /* ---- outgoing connections ----------------------------------------------- */
 
-/* Both ends proved the key: the table to srun, or the queue to the peer. */
-static void dial_ready(pxc_conn_t *c, void *arg)
-{
-	link_t *l = arg;
-	plug_net_t *n = l->net;
-	peer_t *p;
-
-	l->dialing = 0;
-	if (l->srun) {
-		pxc_conn_send(c, PLUG_NET_STEPTABLE, 0, 0, &n->steptable);
-		return;
-	}
-	p = &n->peers[l->node];
-	p->connecting = 0;
-	if (!p->link)
-		p->link = l;
-	flush_queue(p);
-}
-
 static void connected(pconn_t *pc)
 {
 	plug_net_t *n = pc->net;
+	pmix_data_buffer_t b;
 	link_t *l = link_new(n, pc->fd, pc->node, pc->node < 0);
-	plug_auth_claim_t claim = { pc->node < 0 ? PLUG_NET_STEPTABLE : PLUG_NET_HELLO, n->me,
-				    n->step };
 
 	pc->fd = -1;
-	if (l)
-		l->dialing = 1;
-	if (!l || plug_auth_connect(l->conn, "step daemons' network", n->key, &claim, dial_ready,
-				    on_msg, on_close, l) < 0) {
-		if (l)
-			link_drop(l);
+	if (!l) {
 		if (pc->node < 0)
 			all_lost(n, "out of memory");
 		else
 			peer_lost(n, (uint32_t)pc->node, "out of memory");
+		return;
 	}
+	pxc_buf_init(&b);
+	if (pc->node < 0) {
+		pxc_pack_str(&b, n->key);
+		pxc_buf_append(&b, n->steptable.base_ptr, n->steptable.bytes_used);
+		pxc_conn_send(l->conn, PLUG_NET_STEPTABLE, 0, 0, &b);
+	} else {
+		peer_t *p = &n->peers[pc->node];
+
+		pxc_pack_str(&b, n->key);
+		pxc_pack_u32(&b, n->me);
+		pxc_pack_u32(&b, n->step);
+		pxc_conn_send(l->conn, PLUG_NET_HELLO, 0, 0, &b);
+		p->connecting = 0;
+		if (!p->link)
+			p->link = l;
+		flush_queue(p);
+	}
+	pxc_buf_clear(&b);
 }
 
 static void connect_done(int fd, short what, void *arg)
@@ -634,19 +619,28 @@ void plug_net_table_in(plug_net_t *n, const pmix_data_buffer_t *table, bool to_s
 
 /* ---- incoming ----------------------------------------------------------- */
 
-/* An authenticated peer's hello (its claim). 0, or -1 to drop it. */
-static int hello(link_t *l, uint32_t node, uint32_t step)
+/* HELLO on a fresh incoming connection. 0, or -1 to drop it. */
+static int hello(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
 	plug_net_t *n = l->net;
-	uint32_t claimed = node;
+	char *key = NULL;
+	uint32_t node = UINT32_MAX, step = UINT32_MAX;
+	int ok;
 
-	if (step != n->step) /* a stepd of another step of the job */
+	if (h->cmd != PLUG_NET_HELLO || pxc_unpack_str(in, &key) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &node) != PMIX_SUCCESS ||
+	    pxc_unpack_u32(in, &step) != PMIX_SUCCESS) {
+		free(key);
+		return plug_error("peer connection without a hello: dropped"), -1;
+	}
+	ok = plug_key_ok(key, n->key);
+	free(key);
+	if (ok && step != n->step) /* a stepd of another step of the job */
 		node = plug_net_peer(n, step, node, NULL, 0);
-	else if (node >= n->nnodes || node == n->me)
-		node = UINT32_MAX;
-	if (node == UINT32_MAX)
-		return plug_error("peer of step %u with a bad node id %u: dropped", step, claimed),
-		       -1;
+	else if (ok && (node >= n->nnodes || node == n->me))
+		ok = 0;
+	if (!ok || node == UINT32_MAX)
+		return plug_error("peer with a bad key or node id %u: dropped", node), -1;
 	l->node = node;
 	if (!n->peers[node].link) {
 		n->peers[node].link = l;
@@ -655,38 +649,30 @@ static int hello(link_t *l, uint32_t node, uint32_t step)
 	return 0;
 }
 
-/* An authenticated connector's claim: a peer's hello, or a user's
- * handover kind (its message follows). 0, or -1 to drop it. */
-static int admit(pxc_conn_t *c, const plug_auth_claim_t *claim, void *arg)
+/* A fresh connection whose first message is a user's handover kind. */
+static bool handover(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
 {
-	link_t *l = arg;
 	plug_net_t *n = l->net;
+	const plug_net_user_t *u = NULL;
+	char *key = NULL;
+	int fd, ok;
 
-	(void)c;
-	if (claim->kind == PLUG_NET_HELLO)
-		return hello(l, claim->node, claim->step);
-	for (size_t i = 0; i < n->nusers; i++)
-		if (n->users[i].handover && n->users[i].handover_cmd == claim->kind)
-			return l->handover = &n->users[i], 0;
-	return plug_error("peer connection for unknown kind %u: dropped", claim->kind), -1;
-}
-
-/* The first message of a connection claimed for a user's handover. */
-static void handover(link_t *l, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in)
-{
-	const plug_net_user_t *u = l->handover;
-	int fd = -1;
-
-	if (h->cmd == u->handover_cmd)
-		fd = fcntl(pxc_conn_fd(l->conn), F_DUPFD_CLOEXEC, 3); /* never stdio */
+	for (size_t i = 0; i < n->nusers && !u; i++)
+		if (n->users[i].handover && n->users[i].handover_cmd == h->cmd)
+			u = &n->users[i];
+	if (!u)
+		return false;
+	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, n->key);
+	free(key);
+	fd = ok ? fcntl(pxc_conn_fd(l->conn), F_DUPFD_CLOEXEC, 3) : -1; /* never stdio */
 	link_drop(l);
-	if (h->cmd != u->handover_cmd)
-		plug_error("%s: message %u instead of %u: dropped", u->name, h->cmd,
-			   u->handover_cmd);
+	if (!ok)
+		plug_error("%s: connection with a bad key: dropped", u->name);
 	else if (fd < 0)
 		plug_error("%s: cannot take the connection: %m", u->name);
 	else
 		u->handover(u->arg, fd, in);
+	return true;
 }
 
 static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *in, void *arg)
@@ -700,10 +686,10 @@ static void on_msg(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer_t *i
 		link_drop(l); /* srun answers nothing: done */
 		return;
 	}
-	if (l->node < 0) { /* authenticated: a handover claimed */
-		if (l->handover)
-			handover(l, h, in);
-		else
+	if (l->node < 0) {
+		if (h->cmd != PLUG_NET_HELLO && handover(l, h, in))
+			return;
+		if (hello(l, h, in) < 0)
 			link_drop(l);
 		return;
 	}
@@ -728,29 +714,23 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 	plug_net_t *n = l->net;
 	int64_t node = l->node;
 	int was_primary = node >= 0 && n->peers[node].link == l;
-	int dialing = l->dialing && !l->srun; /* a failed handshake of ours */
 
 	(void)c;
 	link_drop(l);
-	if (was_primary)
+	if (was_primary) {
 		n->peers[node].link = NULL;
-	if (was_primary || dialing)
 		peer_lost(n, (uint32_t)node, err ? strerror(err) : "connection closed");
+	}
 }
 
 static void on_accept(int lfd, short what, void *arg)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	link_t *l;
-
 	(void)what;
 	if (fd >= 0) {
 		set_nodelay(fd);
-		l = link_new(arg, fd, -1, 0);
-		if (l && plug_auth_accept(l->conn, "step daemons' network", l->net->key, admit,
-					  on_msg, on_close, l) < 0)
-			link_drop(l);
+		link_new(arg, fd, -1, 0);
 	}
 }
 

@@ -83,17 +83,19 @@ static int take_ranks(pmix_data_buffer_t *in, char *out, size_t cap)
 /* ABORT on a fresh connection. 0, or -1 to drop the connection. */
 static int take_abort(pxc_conn_t *c, pmix_data_buffer_t *in)
 {
-	char *host = NULL, *msg = NULL, ranks[128];
+	char *key = NULL, *host = NULL, *msg = NULL, ranks[128];
 	uint32_t node = UINT32_MAX, rank = 0;
 	int32_t status = 0, one = 1;
 	int ok, some = 0, first = !report.aborted;
 
-	ok = pxc_unpack_u32(in, &node) == PMIX_SUCCESS &&
+	ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS &&
+	     pxc_unpack_u32(in, &node) == PMIX_SUCCESS &&
 	     pxc_unpack_u32(in, &rank) == PMIX_SUCCESS &&
 	     pxc_unpack(in, &status, &one, PMIX_INT32) == PMIX_SUCCESS &&
 	     pxc_unpack_str(in, &host) == PMIX_SUCCESS &&
-	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS && node < plug_agent_nnodes() &&
-	     (some = take_ranks(in, ranks, sizeof(ranks))) >= 0;
+	     pxc_unpack_str(in, &msg) == PMIX_SUCCESS && plug_agent_key_ok(key) &&
+	     node < plug_agent_nnodes() && (some = take_ranks(in, ranks, sizeof(ranks))) >= 0;
+	free(key);
 	if (ok) {
 		if (host)
 			clean(host);

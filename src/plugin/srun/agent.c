@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * srun/agent.c - the agent in srun (see net/transport.h): srun listens on an
- * ephemeral TCP port and puts it, with the job key sealed in a MUNGE
- * credential (common/keycred.h), in the launch environment. Every
- * connection to it opens with the handshake of lib/auth.h. The step
- * daemons learn each other's endpoints among themselves (net/boot.h); the
- * root's daemon then sends srun the whole table (STEPTABLE), which srun
- * writes to the step file for the job's other steps. A table with the
- * wrong number of nodes is dropped with a log line.
+ * ephemeral TCP port and puts it, with the job key, in the launch
+ * environment. The step daemons learn each other's endpoints among
+ * themselves (net/boot.h); the root's daemon then sends srun the whole
+ * table (STEPTABLE: key, table), which srun writes to the step file for
+ * the job's other steps. A table with a bad key or the wrong number of
+ * nodes is dropped with a log line.
  *
  * Abort agent: the listener stays open until client_fini. A stepd whose
- * client called PMIx_Abort opens a new connection and sends ABORT (node,
- * rank, status, host, message); srun prints the first one on its
+ * client called PMIx_Abort opens a new connection and sends ABORT (key,
+ * node, rank, status, host, message); srun prints the first one on its
  * stderr through Slurm's log (later ones only with srun -v), keeps its
  * status for client_fini (srun's
  * exit code), answers ABORT_ACK and kills the step with SIGKILL through
@@ -24,8 +23,8 @@
  * authenticate each other; once the table is complete srun writes it with
  * the node list and process map to step.<stepid> in the job directory
  * (removed at client_fini). A connection whose first message is a request
- * (PLUG_NET_STEPINFO..PLUG_NET_REQ_LAST) carries one request: the
- * command's handler runs and answers with plug_agent_reply.
+ * (PLUG_NET_STEPINFO..PLUG_NET_REQ_LAST) carries one request: the key is
+ * checked, the command's handler runs and answers with plug_agent_reply.
  *
  * Threads: mpi_p_client_prelaunch (srun's main thread) starts a progress
  * engine of the core in srun and posts the listener to it; all state below
@@ -47,8 +46,6 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "common/keycred.h"
-#include "lib/auth.h"
 #include "lib/endpoints.h"
 #include "lib/jobdir.h"
 #include "lib/key.h"
@@ -118,13 +115,16 @@ static int take_root(void *arg, uint32_t node, const char *addr, uint16_t port)
 	return 0;
 }
 
-/* The root daemon's STEPTABLE: n, n x (STRING addr, UINT32 port).
- * 0, or -1 (logged). */
+/* The root daemon's STEPTABLE: key, then n, n x (STRING addr, UINT32
+ * port). 0, or -1 (logged). */
 static int take_table(pmix_data_buffer_t *in)
 {
 	pmix_data_buffer_t table = *in, check;
-	int ok = !agent.step_file;
+	char *key = NULL;
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, agent.key) &&
+		 !agent.step_file;
 
+	free(key);
 	table.base_ptr = table.unpack_ptr = in->unpack_ptr;
 	table.bytes_used = (size_t)(in->base_ptr + in->bytes_used - in->unpack_ptr);
 	check = table;
@@ -185,6 +185,11 @@ const char *plug_agent_root(uint16_t *port)
 {
 	*port = agent.root_port;
 	return agent.root_port ? agent.root_addr : NULL;
+}
+
+int plug_agent_key_ok(const char *key)
+{
+	return plug_key_ok(key, agent.key);
 }
 
 void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st, const pmix_data_buffer_t *payload)
@@ -406,7 +411,12 @@ static int take_request(pxc_conn_t *c, const pxc_wire_hdr_t *h, pmix_data_buffer
 					  steplist :
 					  handlers[h->cmd - PLUG_NET_STEPINFO];
 	plug_agent_req_t *req;
+	char *key = NULL;
+	int ok = pxc_unpack_str(in, &key) == PMIX_SUCCESS && plug_key_ok(key, agent.key);
 
+	free(key);
+	if (!ok)
+		return plug_error("request %u with a bad key: dropped", h->cmd), -1;
 	if (!(req = calloc(1, sizeof(*req))))
 		return -1;
 	req->conn = c;
@@ -454,17 +464,10 @@ static void on_close(pxc_conn_t *c, int err, void *arg)
 static void on_accept(int lfd, short what, void *arg)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	pxc_conn_t *c;
 
 	(void)what, (void)arg;
-	if (fd < 0)
-		return;
-	c = pxc_conn_new(agent.base, fd, 1u << 16, on_msg, on_close, NULL);
-	if (!c ||
-	    plug_auth_accept(c, "srun's agent", agent.key, NULL, on_msg, on_close, NULL) < 0) {
+	if (fd >= 0 && !pxc_conn_new(agent.base, fd, 1u << 16, on_msg, on_close, NULL))
 		plug_error("rendezvous: cannot take a connection: %m");
-		pxc_conn_close(c, 0);
-	}
 }
 
 static void start_fn(void *arg)
@@ -556,7 +559,7 @@ int plug_agent_start(uint32_t nnodes, uint32_t job, uint32_t step, bool clean_st
 	if (pxc_progress_post(agent.pg, start_fn, NULL) < 0)
 		return -1;
 	snprintf(sport, sizeof(sport), "%u", port);
-	if (plug_keycred_put(env, job, agent.key) < 0 ||
+	if (plug_env_set(env, PLUG_KEY_ENV, agent.key) < 0 ||
 	    plug_env_set(env, PLUG_SRUN_PORT_ENV, sport) < 0)
 		return -1;
 	plug_flag("rendezvous for %u nodes on port %u", nnodes, port);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * srun/agent.h - the agent in srun: a TCP listener whose port and the
- * job key (inside a munge credential, lib/keycred.h) go into the launch
- * environment (SLURMIX_SRUN_PORT, SLURMIX_STEP_CRED), for what the step daemons (and child sruns) must
+ * job key go into the launch environment (SLURMIX_SRUN_PORT,
+ * SLURMIX_STEP_KEY), for what the step daemons (and child sruns) must
  * tell this srun. The agent knows no feature: its own business is the
  * step table (STEPTABLE from the root daemon, written to the job
  * directory as step.<stepid> for the job's other steps), STEPINFO
@@ -11,13 +11,14 @@
  * (srun/prelaunch.c does it):
  *
  *   requests (40..59, docs/dynamic.md section 2): a fresh connection per
- *     request; the connection's handshake (lib/auth.h) proved the key, the
- *     handler gets the request and answers it exactly once with
+ *     request; the key is checked, the handler gets the request (`in`
+ *     positioned after the key) and answers it exactly once with
  *     plug_agent_reply, at once or later from the progress thread; it is
  *     told to stop through its stop hook (answer what is pending there).
  *     A request without a handler gets PMIX_ERR_NOT_SUPPORTED.
  *   messages (other kinds below 40, e.g. ABORT): the handler gets the
- *     fresh (authenticated) connection and the payload, answers and closes the connection, or returns
+ *     fresh connection and the payload, checks the key itself
+ *     (plug_agent_key_ok), answers and closes the connection, or returns
  *     -1 to have it dropped.
  *
  * Threads: registration and start in srun's main thread (prelaunch);
@@ -69,6 +70,8 @@ void plug_agent_reply(plug_agent_req_t *req, pmix_status_t st, const pmix_data_b
 int plug_agent_req_gone(const plug_agent_req_t *req);
 /* The job key (valid once started), for connections of srun's own. */
 const char *plug_agent_key(void);
+/* True when key is the job's. Progress thread. */
+int plug_agent_key_ok(const char *key);
 
 /* The agent's progress thread's event base (valid once started). */
 struct event_base *plug_agent_base(void);

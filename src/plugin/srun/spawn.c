@@ -764,19 +764,20 @@ static int as_child(char ***env)
 {
 	const char *port = getenv(PLUG_SPAWN_AGENT_ENV), *id = getenv(PLUG_SPAWN_ID_ENV);
 	const char *key = getenv(PLUG_SPAWN_KEY_ENV);
-	char *penv[3] = { NULL };
+	char *penv[4] = { NULL };
 	uint32_t i;
 	int rc;
 
 	if (!port || !*port)
 		return 0;
 	if (!id || plug_parse_u32(id, 1, UINT32_MAX, &i) < 0 || !key ||
-	    asprintf(&penv[0], "%s=%s", PLUG_SRUN_PORT_ENV, port) < 0 ||
-	    !(penv[1] = strdup("SLURM_SRUN_COMM_HOST=127.0.0.1")))
+	    asprintf(&penv[0], "%s=%s", PLUG_KEY_ENV, key) < 0 ||
+	    asprintf(&penv[1], "%s=%s", PLUG_SRUN_PORT_ENV, port) < 0 ||
+	    !(penv[2] = strdup("SLURM_SRUN_COMM_HOST=127.0.0.1")))
 		rc = -1;
 	else
-		rc = plug_agent_client_init(penv, key);
-	for (int k = 0; k < 2; k++)
+		rc = plug_agent_client_init(penv);
+	for (int k = 0; k < 3; k++)
 		free(penv[k]);
 	if (rc < 0 || !(spawner.ready = calloc(spawner.nnodes, 1)))
 		return plug_error("spawn: bad %s/%s/%s", PLUG_SPAWN_AGENT_ENV, PLUG_SPAWN_ID_ENV,
@@ -818,7 +819,7 @@ int plug_spawn_srun_init(void)
 
 int plug_spawn_srun_start(uint32_t nnodes, char ***env)
 {
-	const char *key = plug_agent_key();
+	const char *key = plug_env_get(*env, PLUG_KEY_ENV);
 	const char *port = plug_env_get(*env, PLUG_SRUN_PORT_ENV);
 	uint32_t p = 0;
 

@@ -11,8 +11,7 @@
  *
  * A connection to the socket is a tool's. Its credentials (SO_PEERCRED)
  * must be srun's user or root, else it is closed with a log line. srun
- * then connects to node 0's step daemon, does the handshake of lib/auth.h
- * (claim: TOOL_ATTACH; it reads the frames itself), sends TOOL_ATTACH (step,
+ * then connects to node 0's step daemon, sends TOOL_ATTACH (key, step,
  * the tool's uid, gid and pid) and waits for its one-byte answer; from
  * then on the two connections are joined: every byte of one is written
  * to the other, unchanged (the PMIx wire of the tool and the step's
@@ -50,7 +49,6 @@
 #include <event2/event.h>
 
 #include "pxc_host.h"
-#include "lib/auth.h"
 #include "lib/jobdir.h"
 #include "lib/proto.h"
 #include "srun/agent.h"
@@ -72,8 +70,6 @@ typedef struct sess {
 	pid_t pid;
 	bool joined;
 	bool closing; /* one end closed: the other is written out */
-	int stage;    /* attach: 0 CHALLENGE, 1 AUTH_OK, 2 the answer */
-	unsigned char nonce_a[PLUG_AUTH_NONCE], nonce_c[PLUG_AUTH_NONCE];
 } sess_t;
 
 static struct {
@@ -177,89 +173,12 @@ static void attach_fail(sess_t *s, const char *why)
 	sess_free(s); /* the tool sees its connection close */
 }
 
-/* One frame to the step daemon. 0/-1. */
-static int attach_send(struct bufferevent *b, uint16_t cmd, const void *data, size_t len)
-{
-	unsigned char hdr[PXC_WIRE_HDR_LEN];
-	pxc_wire_hdr_t h = { .cmd = cmd, .len = (uint32_t)len };
-
-	pxc_wire_hdr_encode(&h, hdr);
-	return bufferevent_write(b, hdr, sizeof(hdr)) == 0 && bufferevent_write(b, data, len) == 0 ?
-		       0 :
-		       -1;
-}
-
-/* TOOL_ATTACH, once node 0's step daemon proved the key. 0/-1. */
-static int attach_request(sess_t *s)
-{
-	pmix_data_buffer_t p;
-	int ok;
-
-	pxc_buf_init(&p);
-	ok = pxc_pack_u32(&p, plug_agent_step()) == PMIX_SUCCESS &&
-	     pxc_pack_u32(&p, (uint32_t)s->uid) == PMIX_SUCCESS &&
-	     pxc_pack_u32(&p, (uint32_t)s->gid) == PMIX_SUCCESS &&
-	     pxc_pack_u32(&p, (uint32_t)s->pid) == PMIX_SUCCESS &&
-	     attach_send(s->step, PLUG_NET_TOOL_ATTACH, p.base_ptr, p.bytes_used) == 0;
-	pxc_buf_clear(&p);
-	return ok ? 0 : -1;
-}
-
-/* One handshake frame of kind cmd with len bytes into out. 1 when taken,
- * 0 when more bytes are needed, -1 when it is not that frame. */
-static int attach_frame(struct bufferevent *b, uint16_t cmd, unsigned char *out, size_t len)
-{
-	struct evbuffer *in = bufferevent_get_input(b);
-	unsigned char hdr[PXC_WIRE_HDR_LEN];
-	pxc_wire_hdr_t h;
-
-	if (evbuffer_get_length(in) < sizeof(hdr) + len)
-		return 0;
-	if (evbuffer_remove(in, hdr, sizeof(hdr)) != (int)sizeof(hdr) ||
-	    pxc_wire_hdr_decode(hdr, len, &h) < 0 || h.cmd != cmd || h.len != len ||
-	    evbuffer_remove(in, out, len) != (int)len)
-		return -1;
-	return 1;
-}
-
-/* The handshake (lib/auth.h) with node 0's step daemon. 1 when done, 0
- * when more bytes are needed, -1 (logged, s freed). */
-static int attach_auth(sess_t *s)
-{
-	plug_auth_claim_t claim = { PLUG_NET_TOOL_ATTACH, UINT32_MAX, plug_agent_step() };
-	unsigned char msg[PLUG_AUTH_MSG], mac[PLUG_AUTH_MAC];
-	int rc;
-
-	if (s->stage == 0) {
-		rc = attach_frame(s->step, PLUG_NET_AUTH_CHALLENGE, s->nonce_a, PLUG_AUTH_NONCE);
-		if (rc > 0 &&
-		    (plug_auth_answer(plug_agent_key(), &claim, s->nonce_a, s->nonce_c, msg) < 0 ||
-		     attach_send(s->step, PLUG_NET_AUTH, msg, sizeof(msg)) < 0))
-			rc = -1;
-		if (rc <= 0)
-			return rc < 0 ? (attach_fail(s, "no handshake"), -1) : 0;
-		s->stage = 1;
-	}
-	rc = attach_frame(s->step, PLUG_NET_AUTH_OK, mac, sizeof(mac));
-	if (rc > 0 && !plug_auth_acceptor_ok(plug_agent_key(), &claim, s->nonce_a, s->nonce_c, mac))
-		return attach_fail(s, "it has no proof of the job key"), -1;
-	if (rc <= 0)
-		return rc < 0 ? (attach_fail(s, "no handshake"), -1) : 0;
-	if (attach_request(s) < 0)
-		return attach_fail(s, "out of memory"), -1;
-	s->stage = 2;
-	bufferevent_setwatermark(s->step, EV_READ, 1, 0);
-	return 1;
-}
-
-/* The handshake, then the step daemon's one-byte answer. */
+/* The step daemon's one-byte answer. */
 static void attach_read(struct bufferevent *b, void *arg)
 {
 	sess_t *s = arg;
 	unsigned char c = 0;
 
-	if (s->stage < 2 && attach_auth(s) <= 0)
-		return;
 	if (bufferevent_read(b, &c, 1) != 1)
 		return;
 	if (c != 1) {
@@ -272,15 +191,33 @@ static void attach_read(struct bufferevent *b, void *arg)
 static void attach_event(struct bufferevent *b, short what, void *arg)
 {
 	sess_t *s = arg;
-	int one = 1;
+	struct evbuffer *out = bufferevent_get_output(b);
+	pmix_data_buffer_t p;
+	unsigned char hdr[PXC_WIRE_HDR_LEN];
+	pxc_wire_hdr_t h = { .cmd = PLUG_NET_TOOL_ATTACH };
+	int one = 1, ok;
 
 	if (!(what & BEV_EVENT_CONNECTED)) {
 		attach_fail(s, what & BEV_EVENT_EOF ? "closed" : "cannot connect");
 		return;
 	}
 	setsockopt(bufferevent_getfd(b), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	/* the handshake first: nothing goes before the challenge */
-	bufferevent_setwatermark(b, EV_READ, PXC_WIRE_HDR_LEN + PLUG_AUTH_NONCE, 0);
+	pxc_buf_init(&p);
+	ok = pxc_pack_str(&p, plug_agent_key()) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&p, plug_agent_step()) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&p, (uint32_t)s->uid) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&p, (uint32_t)s->gid) == PMIX_SUCCESS &&
+	     pxc_pack_u32(&p, (uint32_t)s->pid) == PMIX_SUCCESS;
+	h.len = (uint32_t)p.bytes_used;
+	pxc_wire_hdr_encode(&h, hdr);
+	ok = ok && evbuffer_add(out, hdr, sizeof(hdr)) == 0 &&
+	     evbuffer_add(out, p.base_ptr, p.bytes_used) == 0;
+	pxc_buf_clear(&p);
+	if (!ok) {
+		attach_fail(s, "out of memory");
+		return;
+	}
+	bufferevent_setwatermark(b, EV_READ, 1, 0);
 	bufferevent_enable(b, EV_READ);
 }
 

@@ -2,8 +2,7 @@
 /*
  * stepd/abort.c - the stepd side of PMIx_Abort (the server module's abort
  * upcall): the report goes to srun's agent (srun/agent.c) on a connection
- * of its own, opened with the handshake of lib/auth.h: ABORT (node id,
- * rank, status, host, message).
+ * of its own: ABORT (step key, node id, rank, status, host, message).
  * srun prints it, keeps the status as its exit code, answers ABORT_ACK
  * and kills the step. Only then does the aborting client get its answer
  * (so its own exit cannot overtake the report). A PMIx_Abort that names
@@ -37,7 +36,6 @@
 #include <pmix.h>
 
 #include "pxc_host.h"
-#include "lib/auth.h"
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/util.h"
@@ -77,8 +75,9 @@ static struct {
 	int ending; /* the step's PMIX_EVENT_JOB_END went out */
 } reporter;
 
-int plug_abort_init(char **env, const char *key, uint32_t job, uint32_t step, uint32_t node)
+int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node)
 {
+	const char *key = plug_env_get(env, PLUG_KEY_ENV);
 	const char *port = plug_env_get(env, PLUG_SRUN_PORT_ENV);
 	const char *host = plug_env_get(env, "SLURM_SRUN_COMM_HOST");
 	uint32_t p;
@@ -157,13 +156,6 @@ static void on_timer(int fd, short what, void *arg)
 	op_done(arg, 0, PMIX_SUCCESS);
 }
 
-/* srun's agent proved the key too: the report goes. */
-static void report_ready(pxc_conn_t *c, void *arg)
-{
-	if (pxc_conn_send(c, PLUG_NET_ABORT, 0, 0, &((op_t *)arg)->msg) < 0)
-		op_done(arg, 0, PMIX_SUCCESS);
-}
-
 static void on_connect(int fd, short what, void *arg)
 {
 	struct timeval tv = { PLUG_ABORT_SEC, 0 };
@@ -171,7 +163,6 @@ static void on_connect(int fd, short what, void *arg)
 	op_t *o = arg;
 	int err = 0;
 	socklen_t len = sizeof(err);
-	plug_auth_claim_t claim = { PLUG_NET_ABORT, reporter.node, reporter.step };
 
 	if ((what & EV_TIMEOUT) || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err)
 		return op_done(o, 0, PMIX_SUCCESS);
@@ -181,8 +172,7 @@ static void on_connect(int fd, short what, void *arg)
 	o->conn = pxc_conn_new(base, fd, 1u << 16, on_msg, on_close, o);
 	o->ev = evtimer_new(base, on_timer, o);
 	if (!o->conn || !o->ev || evtimer_add(o->ev, &tv) < 0 ||
-	    plug_auth_connect(o->conn, "abort report", reporter.key, &claim, report_ready, on_msg,
-			      on_close, o) < 0)
+	    pxc_conn_send(o->conn, PLUG_NET_ABORT, 0, 0, &o->msg) < 0)
 		op_done(o, 0, PMIX_SUCCESS);
 }
 
@@ -193,7 +183,8 @@ static int pack_report(op_t *o, pmix_rank_t rank, int status, const char *host, 
 	int rc;
 
 	pxc_buf_init(&o->msg);
-	rc = !cut || pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
+	rc = !cut || pxc_pack_str(&o->msg, reporter.key) != PMIX_SUCCESS ||
+			     pxc_pack_u32(&o->msg, reporter.node) != PMIX_SUCCESS ||
 			     pxc_pack_u32(&o->msg, rank) != PMIX_SUCCESS ||
 			     pxc_pack(&o->msg, &st, 1, PMIX_INT32) != PMIX_SUCCESS ||
 			     pxc_pack_str(&o->msg, host) != PMIX_SUCCESS ||
@@ -470,8 +461,7 @@ void plug_abort_watch(void)
 		plug_error("cannot watch events: aborts from other steps are not served");
 }
 
-/* Blocking: connect, the handshake, send, wait for the ACK (or the
- * close); bounded. */
+/* Blocking: connect, send, wait for the ACK (or the close); bounded. */
 static void send_blocking(const pmix_data_buffer_t *msg)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
@@ -479,7 +469,6 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	struct timeval tv = { PLUG_ABORT_SEC, 0 };
 	unsigned char hdr[PXC_WIRE_HDR_LEN], ack[PXC_WIRE_HDR_LEN];
 	pxc_wire_hdr_t h = { .len = (uint32_t)msg->bytes_used, .cmd = PLUG_NET_ABORT };
-	plug_auth_claim_t claim = { PLUG_NET_ABORT, reporter.node, reporter.step };
 	int fd = -1;
 
 	if (getaddrinfo(reporter.host, reporter.port, &hints, &ai) != 0)
@@ -489,8 +478,6 @@ static void send_blocking(const pmix_data_buffer_t *msg)
 	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0 &&
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
 	    connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-	    plug_auth_connect_fd(fd, "abort report", reporter.key, &claim,
-				 pxc_now_ms() + 1000L * PLUG_ABORT_SEC) == 0 &&
 	    send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == (ssize_t)sizeof(hdr) &&
 	    send(fd, msg->base_ptr, msg->bytes_used, MSG_NOSIGNAL) == (ssize_t)msg->bytes_used)
 		(void)!recv(fd, ack, sizeof(ack), MSG_WAITALL); /* ACK, or srun closed */

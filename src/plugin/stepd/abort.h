@@ -19,7 +19,7 @@
 
 /* Reads srun's agent address and the step key from the launch env.
  * 0, or -1 (no agent: an abort then only kills the step). */
-int plug_abort_init(char **env, const char *key, uint32_t job, uint32_t step, uint32_t node);
+int plug_abort_init(char **env, uint32_t job, uint32_t step, uint32_t node);
 /* The server module's abort: reports and answers through cbfunc later
  * (PMIX_SUCCESS), or returns PMIX_OPERATION_SUCCEEDED when done at once.
  * ranks[0..nranks) (valid, distinct ranks of the step; NULL: the whole

@@ -46,7 +46,6 @@
 
 #include "common/agent_client.h"
 #include "common/conf.h"
-#include "common/keycred.h"
 #include "lib/key.h"
 #include "lib/proto.h"
 #include "lib/cpuset.h"
@@ -844,7 +843,7 @@ static int prepare_tasks(plug_step_t *st, char **env)
 
 /* ---- the network between step daemons ---------------------------------- */
 
-/* The transport's arguments: the job key, and from the launch environment
+/* The transport's arguments from the launch environment: the job key,
  * srun's agent (SLURMIX_SRUN_PORT) and the host it runs on. 0/-1. */
 static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
 {
@@ -854,12 +853,11 @@ static int net_args(const plug_step_t *st, char **env, plug_net_args_t *a)
 
 	if (!host)
 		host = plug_env_get(env, "SLURM_LAUNCH_NODE_IPADDR");
-	a->key = st->key;
-	if (strlen(a->key) != PLUG_KEY_LEN || !port || plug_parse_u32(port, 1, 65535, &p) < 0 ||
-	    !host)
-		return plug_error("no job key, or the launch environment lacks "
-				  "%s/SLURM_SRUN_COMM_HOST",
-				  PLUG_SRUN_PORT_ENV),
+	a->key = plug_env_get(env, PLUG_KEY_ENV);
+	if (!a->key || strlen(a->key) != PLUG_KEY_LEN || !port ||
+	    plug_parse_u32(port, 1, 65535, &p) < 0 || !host)
+		return plug_error("launch environment lacks %s/%s/SLURM_SRUN_COMM_HOST",
+				  PLUG_KEY_ENV, PLUG_SRUN_PORT_ENV),
 		       -1;
 	a->pg = pxc_progress_global();
 	a->job = st->si.step_id.job_id;
@@ -994,18 +992,12 @@ int plug_step_prefork(const plug_stepd_rec_t *job, char ***env)
 	if (plug_stepd_info(job, &step.si) < 0 || step.si.batch)
 		return 0;
 	plug_conf_env(*env);
-	/* the key's credential never reaches the tasks */
-	if (plug_keycred_take(*env, step.si.step_id.job_id, step.si.uid, step.key) < 0)
-		step.key[0] = '\0';
-	drop_env(*env, PLUG_KEY_CRED_ENV);
-	drop_env(*env, PLUG_KEY_ENV);
-	plug_abort_init(*env, step.key, step.si.step_id.job_id, step.si.step_id.step_id,
-			step.si.nodeid);
+	plug_abort_init(*env, step.si.step_id.job_id, step.si.step_id.step_id, step.si.nodeid);
 	plug_abort_watch();
 	if (load_step(&step, *env) < 0 || make_dirs(&step) < 0 ||
 	    plug_lost_init(step.nspace, step.map) < 0)
 		goto fail;
-	if (plug_agent_client_init(*env, step.key) < 0)
+	if (plug_agent_client_init(*env) < 0)
 		plug_info("no srun agent: publish/lookup and spawn are not available");
 	plug_spawn_stepd_init(*env, step.si.nodeid, step.si.node_tasks);
 	step.spawned = plug_spawn_parent(*env, &step.parent);

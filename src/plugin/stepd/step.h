@@ -14,7 +14,6 @@
 #define PLUG_STEP_H
 
 #include <pmix_common.h>
-#include "lib/key.h"
 #include "lib/map.h"
 #include "slurm_adapter.h"
 
@@ -38,10 +37,9 @@ typedef struct {
 	size_t npreput;
 	bool dir_made; /* dir is ours to remove */
 	bool server_up;
-	bool boot_started;          /* the endpoint exchange (net/boot.h) */
-	bool spawned;               /* started by PMIx_Spawn (srun/spawn.h) */
-	pmix_proc_t parent;         /* then: the proc that spawned it */
-	char key[PLUG_KEY_LEN + 1]; /* the job key, from its credential */
+	bool boot_started;  /* the endpoint exchange (net/boot.h) */
+	bool spawned;       /* started by PMIx_Spawn (srun/spawn.h) */
+	pmix_proc_t parent; /* then: the proc that spawned it */
 } plug_step_t;
 
 /* slurmstepd hooks; Slurm return codes (0 / -1). */

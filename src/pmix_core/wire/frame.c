@@ -67,8 +67,6 @@ struct pxc_conn {
 	pthread_mutex_t tx_lock;
 	void (*drained)(void *arg); /* pxc_conn_when_drained, once */
 	void *drained_arg;
-	void (*freed)(void *arg); /* pxc_conn_on_free */
-	void *freed_arg;
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -122,8 +120,6 @@ int pxc_wire_hdr_decode(const unsigned char in[PXC_WIRE_HDR_LEN], size_t max_pay
 
 static void conn_free(pxc_conn_t *c)
 {
-	if (c->freed)
-		c->freed(c->freed_arg);
 	if (c->rev)
 		event_free(c->rev);
 	pxc_rbuf_free(&c->in);
@@ -584,18 +580,4 @@ void pxc_conn_set_arg(pxc_conn_t *c, void *arg)
 void *pxc_conn_get_arg(const pxc_conn_t *c)
 {
 	return c->arg;
-}
-
-void pxc_conn_on_free(pxc_conn_t *c, void (*fn)(void *arg), void *arg)
-{
-	c->freed = fn;
-	c->freed_arg = arg;
-}
-
-void pxc_conn_set_callbacks(pxc_conn_t *c, pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
-			    void *arg)
-{
-	c->on_msg = on_msg;
-	c->on_close = on_close;
-	c->arg = arg;
 }

@@ -129,14 +129,5 @@ int pxc_conn_fd(const pxc_conn_t *c);
 /* Per-connection user pointer. */
 void pxc_conn_set_arg(pxc_conn_t *c, void *arg);
 void *pxc_conn_get_arg(const pxc_conn_t *c);
-/* fn(arg) runs when c is freed, however it ends (NULL: nothing): for
- * state c's callbacks own while its owner may still close it. Progress
- * thread. */
-void pxc_conn_on_free(pxc_conn_t *c, void (*fn)(void *arg), void *arg);
-/* Replaces the callbacks and the user pointer (a handshake hands the
- * connection on); the next frame, even one already received, goes to the
- * new on_msg. Progress thread, also from inside c's own callbacks. */
-void pxc_conn_set_callbacks(pxc_conn_t *c, pxc_conn_msg_f on_msg, pxc_conn_close_f on_close,
-			    void *arg);
 
 #endif
