@@ -15,7 +15,9 @@ total=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 fz=${SLURMIX_FUZZ_DIR:-${SLURMIX_BUILDDIR:-$top/build}/fuzz}
-targets="fuzz_unpack fuzz_plugin_lib fuzz_server"
+all="fuzz_unpack fuzz_plugin_lib fuzz_server"
+# which run (all are built): SLURMIX_FUZZ_TARGETS, default all
+targets=${SLURMIX_FUZZ_TARGETS:-$all}
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 die() { echo "fuzz: $*"; echo "fuzz: build failed"; exit 2; }
@@ -38,7 +40,7 @@ declare -A extra=(
 	# inside its own directory here (fuzz_server.c, "Confinement")
 	[fuzz_server]="-Wl,--wrap=unlink,--wrap=unlinkat,--wrap=rmdir,--wrap=remove"
 )
-for t in $targets; do
+for t in $all; do
 	# shellcheck disable=SC2086
 	clang -g -O1 -fsanitize=fuzzer $san $inc "$here/$t.c" ${extra[$t]:-} $libs -o "$t" \
 		>"$t.build.log" 2>&1 || { cat "$t.build.log"; die "$t"; }
