@@ -199,14 +199,23 @@ static void pausev(void)
 		 getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "x");
 	for (pmix_rank_t r = 1; r <= 3; r++) {
 		pmix_info_t tmo;
-		double t0 = now_s();
+		double t0 = now_s(), waited;
 		pmix_status_t st;
+		bool marked;
+		char state;
 
 		PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &secs, PMIX_INT);
 		st = ctl(r, PMIX_JOB_CTRL_PAUSE, &yes, PMIX_BOOL, r == 3 ? &tmo : NULL);
+		waited = now_s() - t0;
+		marked = access(mark, F_OK) == 0;
+		/* the stop is a signal: the target shows it once it took it */
+		state = state_of(pid_of(r));
+		for (int i = 0; i < 40 && state != 'T'; i++) {
+			usleep(50000);
+			state = state_of(pid_of(r));
+		}
 		printf("pausev %u %s waited %s mark %s state %c\n", r, PMIx_Error_string(st),
-		       now_s() - t0 >= 0.8 ? "long" : "short",
-		       access(mark, F_OK) == 0 ? "yes" : "no", state_of(pid_of(r)));
+		       waited >= 0.8 ? "long" : "short", marked ? "yes" : "no", state);
 		unlink(mark);
 		ctl(r, PMIX_JOB_CTRL_RESUME, &yes, PMIX_BOOL, NULL);
 		usleep(200000);
